@@ -1,0 +1,488 @@
+//! The vectorized environment: N lanes of one [`Game`] in contiguous memory, stepped in
+//! parallel over rayon chunks, with output buffers allocated once.
+//!
+//! The batch contract (see `docs/architecture.md`):
+//! - lane `i` of episode `e` after `reset(seed)` draws from [`LaneRng::for_lane`]`(seed, i, e)`;
+//!   results are bit-identical for any thread count and chunk size;
+//! - `step(actions)` takes one action per lane; an illegal action, or an action on a finished
+//!   lane, is a no-op with zero reward and the lane's `illegal` code says which;
+//! - autoreset (when on) resets a finished lane on the next step, so the terminal
+//!   observation stays readable for one step;
+//! - nothing is allocated per step, and a call that returns an error changes nothing.
+
+use rayon::prelude::*;
+
+use super::error::{Error, Result};
+use super::game::{ActionStatus, Game};
+use super::rng::LaneRng;
+
+/// Largest batch the environment accepts.
+pub const MAX_ENVS: usize = 1 << 24;
+
+/// How a [`VecEnv`] is built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnvOptions {
+    /// Number of lanes (`1..=MAX_ENVS`).
+    pub num_envs: usize,
+    /// Seed of the first reset.
+    pub seed: u64,
+    /// Worker threads; `None` uses one per core.
+    pub num_threads: Option<usize>,
+    /// Lanes per parallel work item (results never depend on it).
+    pub chunk_size: usize,
+    /// Reset a finished lane on the next step instead of ignoring it.
+    pub autoreset: bool,
+    /// Compute the f32 observation of the player to act in every step (else only on
+    /// [`VecEnv::observe`]).
+    pub observe_on_step: bool,
+}
+
+impl EnvOptions {
+    /// Defaults for `num_envs` lanes: seed 0, one thread per core, chunks of 64 lanes,
+    /// autoreset off, observations computed on every step.
+    pub fn new(num_envs: usize) -> Self {
+        EnvOptions {
+            num_envs,
+            seed: 0,
+            num_threads: None,
+            chunk_size: 64,
+            autoreset: false,
+            observe_on_step: true,
+        }
+    }
+}
+
+/// N lanes of a [`Game`], stepped together.
+pub struct VecEnv<G: Game> {
+    game: G,
+    options: EnvOptions,
+    pool: rayon::ThreadPool,
+    states: Vec<G::State>,
+    rngs: Vec<LaneRng>,
+    episodes: Vec<u64>,
+    obs: Vec<f32>,
+    mask: Vec<u8>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    current_player: Vec<i32>,
+    illegal: Vec<u8>,
+    scratch_states: Vec<G::State>,
+    scratch_rngs: Vec<LaneRng>,
+    scratch_episodes: Vec<u64>,
+}
+
+/// The mutable outputs of one lane, borrowed together.
+struct LaneOut<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [u8],
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    current_player: &'a mut i32,
+}
+
+impl<G: Game> VecEnv<G> {
+    /// Builds the environment and resets every lane with `options.seed`.
+    pub fn new(game: G, options: EnvOptions) -> Result<Self> {
+        Error::check_range("num_envs", 1, MAX_ENVS as i64, options.num_envs as i64)?;
+        Error::check_range("chunk_size", 1, 1 << 20, options.chunk_size as i64)?;
+        if let Some(t) = options.num_threads {
+            Error::check_range("num_threads", 1, 1024, t as i64)?;
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.num_threads.unwrap_or(0))
+            .build()
+            .map_err(|e| Error::Invalid {
+                what: "thread pool",
+                reason: e.to_string(),
+            })?;
+        let n = options.num_envs;
+        let mut rng0 = LaneRng::for_lane(options.seed, 0, 0);
+        let blank = game.reset(&mut rng0);
+        let mut env = VecEnv {
+            states: vec![blank; n],
+            rngs: vec![rng0; n],
+            episodes: vec![0; n],
+            obs: vec![0.0; n * game.obs_dim()],
+            mask: vec![0; n * game.num_actions()],
+            rewards: vec![0.0; n * game.num_players()],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            current_player: vec![0; n],
+            illegal: vec![0; n],
+            scratch_states: vec![blank; n],
+            scratch_rngs: Vec::with_capacity(n),
+            scratch_episodes: vec![0; n],
+            game,
+            pool,
+            options,
+        };
+        env.reset(env.options.seed);
+        Ok(env)
+    }
+
+    /// The game's configuration.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+    /// The options the environment was built with (the seed is the last reset's).
+    pub fn options(&self) -> &EnvOptions {
+        &self.options
+    }
+    /// Number of lanes.
+    pub fn num_envs(&self) -> usize {
+        self.options.num_envs
+    }
+    /// Whether autoreset is on.
+    pub fn autoreset(&self) -> bool {
+        self.options.autoreset
+    }
+    /// Turns autoreset on or off.
+    pub fn set_autoreset(&mut self, on: bool) {
+        self.options.autoreset = on;
+    }
+    /// Whether observations are computed during every step.
+    pub fn observe_on_step(&self) -> bool {
+        self.options.observe_on_step
+    }
+    /// Turns observation on every step on or off.
+    pub fn set_observe_on_step(&mut self, on: bool) {
+        self.options.observe_on_step = on;
+    }
+
+    /// Observations `[N, obs_dim]` of the player to act in each lane.
+    pub fn obs(&self) -> &[f32] {
+        &self.obs
+    }
+    /// Legal masks `[N, num_actions]`.
+    pub fn legal_mask(&self) -> &[u8] {
+        &self.mask
+    }
+    /// Rewards of the last step `[N, num_players]`, for every seat.
+    pub fn rewards(&self) -> &[f32] {
+        &self.rewards
+    }
+    /// Natural end flags `[N]`.
+    pub fn terminated(&self) -> &[bool] {
+        &self.terminated
+    }
+    /// Cut-off flags `[N]`.
+    pub fn truncated(&self) -> &[bool] {
+        &self.truncated
+    }
+    /// Seat to act `[N]`.
+    pub fn current_player(&self) -> &[i32] {
+        &self.current_player
+    }
+    /// What happened to each lane's last action `[N]`, as [`ActionStatus`] codes.
+    pub fn illegal(&self) -> &[u8] {
+        &self.illegal
+    }
+    /// Episode counter of each lane since the last `reset`.
+    pub fn episodes(&self) -> &[u64] {
+        &self.episodes
+    }
+    /// The lane states.
+    pub fn states(&self) -> &[G::State] {
+        &self.states
+    }
+
+    /// Resets every lane: lane `i` starts episode 0 of stream `(seed, i, 0)`.
+    pub fn reset(&mut self, seed: u64) {
+        self.options.seed = seed;
+        self.episodes.fill(0);
+        for (i, rng) in self.rngs.iter_mut().enumerate() {
+            *rng = LaneRng::for_lane(seed, i as u64, 0);
+        }
+        self.reset_selected(&[]);
+    }
+
+    /// Resets the lanes where `mask` is true (each starts its next episode). `mask` must have
+    /// one entry per lane.
+    pub fn reset_lanes(&mut self, mask: &[bool]) -> Result<()> {
+        Error::check_len("reset mask", self.num_envs(), mask.len())?;
+        let seed = self.options.seed;
+        for (i, (&m, (rng, ep))) in mask
+            .iter()
+            .zip(self.rngs.iter_mut().zip(self.episodes.iter_mut()))
+            .enumerate()
+        {
+            if m {
+                *ep += 1;
+                *rng = LaneRng::for_lane(seed, i as u64, *ep);
+            }
+        }
+        self.reset_selected(mask);
+        Ok(())
+    }
+
+    /// Deals lane `lane` explicitly (see the game's `reset_from_order`).
+    pub fn reset_lane_from_order(&mut self, lane: usize, order: &[u8]) -> Result<()> {
+        self.check_lane(lane)?;
+        let state = self.game.reset_from_order(order)?;
+        self.set_state(lane, state)
+    }
+
+    /// Replaces the state of one lane (its outputs are recomputed, rewards zeroed).
+    pub fn set_state(&mut self, lane: usize, state: G::State) -> Result<()> {
+        self.check_lane(lane)?;
+        self.states[lane] = state;
+        self.illegal[lane] = ActionStatus::Applied as u8;
+        let observe = self.options.observe_on_step;
+        let (game, mut out) = self.lane_out(lane);
+        out.rewards.fill(0.0);
+        refresh(game, &state, &mut out, observe);
+        Ok(())
+    }
+
+    /// Copies lanes: afterwards lane `i` holds what lane `sources[i]` held (state, random
+    /// stream, episode, outputs). `sources` has one entry per lane; any lane may be repeated.
+    pub fn gather(&mut self, sources: &[usize]) -> Result<()> {
+        Error::check_len("gather sources", self.num_envs(), sources.len())?;
+        if let Some(&bad) = sources.iter().find(|&&s| s >= self.num_envs()) {
+            return Err(Error::OutOfRange {
+                what: "gather source lane",
+                min: 0,
+                max: self.num_envs() as i64 - 1,
+                got: bad as i64,
+            });
+        }
+        for (dst, &src) in sources.iter().enumerate() {
+            self.scratch_states[dst] = self.states[src];
+            self.scratch_episodes[dst] = self.episodes[src];
+        }
+        self.scratch_rngs.clear();
+        self.scratch_rngs
+            .extend(sources.iter().map(|&s| self.rngs[s].clone()));
+        std::mem::swap(&mut self.states, &mut self.scratch_states);
+        std::mem::swap(&mut self.episodes, &mut self.scratch_episodes);
+        std::mem::swap(&mut self.rngs, &mut self.scratch_rngs);
+        gather_rows(&mut self.rewards, sources, self.game.num_players());
+        gather_rows(&mut self.illegal, sources, 1);
+        gather_rows(&mut self.terminated, sources, 1);
+        gather_rows(&mut self.truncated, sources, 1);
+        gather_rows(&mut self.current_player, sources, 1);
+        gather_rows(&mut self.mask, sources, self.game.num_actions());
+        gather_rows(&mut self.obs, sources, self.game.obs_dim());
+        Ok(())
+    }
+
+    /// Steps every lane with its action. `actions` has one entry per lane; any `u32` is
+    /// accepted (out-of-range actions are flagged no-ops).
+    pub fn step(&mut self, actions: &[u32]) -> Result<()> {
+        Error::check_len("actions", self.num_envs(), actions.len())?;
+        let game = &self.game;
+        let cs = self.options.chunk_size;
+        let (seed, autoreset, observe) = (
+            self.options.seed,
+            self.options.autoreset,
+            self.options.observe_on_step,
+        );
+        let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
+        let work = (
+            self.states.par_chunks_mut(cs),
+            self.rngs.par_chunks_mut(cs),
+            self.episodes.par_chunks_mut(cs),
+            actions.par_chunks(cs),
+            self.obs.par_chunks_mut(cs * d),
+            self.mask.par_chunks_mut(cs * a),
+            self.rewards.par_chunks_mut(cs * p),
+            self.terminated.par_chunks_mut(cs),
+            self.truncated.par_chunks_mut(cs),
+            self.current_player.par_chunks_mut(cs),
+            self.illegal.par_chunks_mut(cs),
+        );
+        self.pool.install(|| {
+            work.into_par_iter().enumerate().for_each(
+                |(c, (st, rn, ep, ac, ob, ma, re, te, tr, cp, il))| {
+                    for j in 0..st.len() {
+                        let mut out = LaneOut {
+                            obs: &mut ob[j * d..(j + 1) * d],
+                            mask: &mut ma[j * a..(j + 1) * a],
+                            rewards: &mut re[j * p..(j + 1) * p],
+                            terminated: &mut te[j],
+                            truncated: &mut tr[j],
+                            current_player: &mut cp[j],
+                        };
+                        il[j] = step_lane(
+                            game,
+                            &mut st[j],
+                            &mut rn[j],
+                            &mut ep[j],
+                            (seed, (c * cs + j) as u64),
+                            ac[j],
+                            &mut out,
+                            autoreset,
+                            observe,
+                        ) as u8;
+                    }
+                },
+            )
+        });
+        Ok(())
+    }
+
+    /// Computes the observation of the player to act in every lane into [`VecEnv::obs`].
+    pub fn observe(&mut self) {
+        let game = &self.game;
+        let cs = self.options.chunk_size;
+        let d = game.obs_dim();
+        let work = (
+            self.states.par_chunks(cs),
+            self.current_player.par_chunks(cs),
+            self.obs.par_chunks_mut(cs * d),
+        );
+        self.pool.install(|| {
+            work.into_par_iter().for_each(|(st, cp, ob)| {
+                for j in 0..st.len() {
+                    game.observe(&st[j], cp[j] as usize, &mut ob[j * d..(j + 1) * d]);
+                }
+            })
+        });
+    }
+
+    /// Writes the observation of lane `lane` as seen by seat `player` into `out`.
+    pub fn observe_as(&self, lane: usize, player: usize, out: &mut [f32]) -> Result<()> {
+        self.check_lane(lane)?;
+        Error::check_range(
+            "player",
+            0,
+            self.game.num_players() as i64 - 1,
+            player as i64,
+        )?;
+        Error::check_len("observation buffer", self.game.obs_dim(), out.len())?;
+        self.game.observe(&self.states[lane], player, out);
+        Ok(())
+    }
+
+    /// Runs `f` on the environment's thread pool (for callers that add their own parallel
+    /// work per step, such as batched policies, with the same thread count).
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
+    }
+
+    fn check_lane(&self, lane: usize) -> Result<()> {
+        Error::check_range("lane", 0, self.num_envs() as i64 - 1, lane as i64)
+    }
+
+    fn lane_out(&mut self, lane: usize) -> (&G, LaneOut<'_>) {
+        let (p, a, d) = (
+            self.game.num_players(),
+            self.game.num_actions(),
+            self.game.obs_dim(),
+        );
+        (
+            &self.game,
+            LaneOut {
+                obs: &mut self.obs[lane * d..(lane + 1) * d],
+                mask: &mut self.mask[lane * a..(lane + 1) * a],
+                rewards: &mut self.rewards[lane * p..(lane + 1) * p],
+                terminated: &mut self.terminated[lane],
+                truncated: &mut self.truncated[lane],
+                current_player: &mut self.current_player[lane],
+            },
+        )
+    }
+
+    /// Resets lanes whose `mask` entry is true (an empty mask selects every lane) from their
+    /// current random streams, and refreshes their outputs.
+    fn reset_selected(&mut self, mask: &[bool]) {
+        let game = &self.game;
+        let cs = self.options.chunk_size;
+        let observe = self.options.observe_on_step;
+        let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
+        let all = mask.is_empty();
+        let work = (
+            self.states.par_chunks_mut(cs),
+            self.rngs.par_chunks_mut(cs),
+            self.obs.par_chunks_mut(cs * d),
+            self.mask.par_chunks_mut(cs * a),
+            self.rewards.par_chunks_mut(cs * p),
+            self.terminated.par_chunks_mut(cs),
+            self.truncated.par_chunks_mut(cs),
+            self.current_player.par_chunks_mut(cs),
+            self.illegal.par_chunks_mut(cs),
+        );
+        self.pool.install(|| {
+            work.into_par_iter().enumerate().for_each(
+                |(c, (st, rn, ob, ma, re, te, tr, cp, il))| {
+                    for j in 0..st.len() {
+                        if !all && !mask[c * cs + j] {
+                            continue;
+                        }
+                        st[j] = game.reset(&mut rn[j]);
+                        il[j] = ActionStatus::Applied as u8;
+                        let mut out = LaneOut {
+                            obs: &mut ob[j * d..(j + 1) * d],
+                            mask: &mut ma[j * a..(j + 1) * a],
+                            rewards: &mut re[j * p..(j + 1) * p],
+                            terminated: &mut te[j],
+                            truncated: &mut tr[j],
+                            current_player: &mut cp[j],
+                        };
+                        out.rewards.fill(0.0);
+                        refresh(game, &st[j], &mut out, observe);
+                    }
+                },
+            )
+        });
+    }
+}
+
+/// Recomputes a lane's flags, mask, current player and (optionally) observation.
+#[inline]
+fn refresh<G: Game>(game: &G, state: &G::State, out: &mut LaneOut<'_>, observe: bool) {
+    let (terminated, truncated) = game.finished(state);
+    *out.terminated = terminated;
+    *out.truncated = truncated;
+    let player = game.current_player(state);
+    *out.current_player = player as i32;
+    game.legal_mask(state, out.mask);
+    if observe {
+        game.observe(state, player, out.obs);
+    }
+}
+
+/// One lane's step under the batch contract.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn step_lane<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut LaneRng,
+    episode: &mut u64,
+    (seed, lane): (u64, u64),
+    action: u32,
+    out: &mut LaneOut<'_>,
+    autoreset: bool,
+    observe: bool,
+) -> ActionStatus {
+    out.rewards.fill(0.0);
+    let status = if *out.terminated || *out.truncated {
+        if !autoreset {
+            return ActionStatus::Finished;
+        }
+        *episode += 1;
+        *rng = LaneRng::for_lane(seed, lane, *episode);
+        *state = game.reset(rng);
+        ActionStatus::Reset
+    } else {
+        let outcome = game.step(state, action, rng, out.rewards);
+        if !outcome.applied {
+            return ActionStatus::Illegal;
+        }
+        ActionStatus::Applied
+    };
+    refresh(game, state, out, observe);
+    status
+}
+
+/// Reorders rows of `width` values so that row `i` becomes old row `sources[i]`, in place,
+/// through a copy of the rows that are read.
+fn gather_rows<T: Copy>(data: &mut [T], sources: &[usize], width: usize) {
+    let old = data.to_vec();
+    for (dst, &src) in sources.iter().enumerate() {
+        data[dst * width..(dst + 1) * width].copy_from_slice(&old[src * width..(src + 1) * width]);
+    }
+}

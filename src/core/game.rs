@@ -1,0 +1,166 @@
+//! The lane contract: what a game supplies so the core can batch it ([`Game`]), and the
+//! one-game interface ([`Playable`]) that the differential runner, bots and tools drive.
+
+use super::error::Result;
+use super::rng::LaneRng;
+
+/// What happened to the action sent to a lane in one batch step (the `illegal` buffer).
+///
+/// Anything but [`ActionStatus::Applied`] means the action changed nothing and the lane's
+/// rewards for this step are zero.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionStatus {
+    /// The action was legal and was applied.
+    Applied = 0,
+    /// The action was illegal (out of range or masked out): a no-op.
+    Illegal = 1,
+    /// The lane had already finished and autoreset is off: a no-op.
+    Finished = 2,
+    /// The lane had finished and autoreset is on: it was reset and the action ignored.
+    Reset = 3,
+}
+
+/// The result of applying one action to one lane.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaneOutcome {
+    /// Whether the action was legal and applied. When `false` nothing changed.
+    pub applied: bool,
+    /// The game reached a natural end.
+    pub terminated: bool,
+    /// The game was cut off (for example by a step limit).
+    pub truncated: bool,
+}
+
+impl LaneOutcome {
+    /// The outcome of an illegal action: nothing applied.
+    pub const ILLEGAL: LaneOutcome = LaneOutcome {
+        applied: false,
+        terminated: false,
+        truncated: false,
+    };
+
+    /// Whether the lane is finished after this step.
+    pub fn done(&self) -> bool {
+        self.terminated || self.truncated
+    }
+}
+
+/// The rules of one game, written for a single lane.
+///
+/// A value of this type is the game's configuration (player count, options); the state of
+/// one lane is the small `Copy` type [`Game::State`]. Every method is pure apart from the
+/// state and the lane's random stream, so the core may run lanes on any thread in any
+/// chunking and get the same results.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// The complete state of one lane, fixed-size and copied with `memcpy`.
+    type State: Copy + Send + Sync + std::fmt::Debug;
+
+    /// The game's name, as the CLI and errors spell it.
+    fn name(&self) -> &'static str;
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+    /// Size of the discrete action space.
+    fn num_actions(&self) -> usize;
+    /// Length of one observation row.
+    fn obs_dim(&self) -> usize;
+
+    /// A new game, dealt from `rng`.
+    fn reset(&self, rng: &mut LaneRng) -> Self::State;
+    /// A new game with every hidden card set explicitly (the game documents the format).
+    fn reset_from_order(&self, order: &[u8]) -> Result<Self::State>;
+
+    /// The seat to act (after the end: whatever the game documents).
+    fn current_player(&self, state: &Self::State) -> usize;
+    /// Whether the game is over: `(terminated, truncated)`.
+    fn finished(&self, state: &Self::State) -> (bool, bool);
+    /// Writes the legal mask (`1` legal, `0` not) into `mask` (`num_actions` long). All zero
+    /// once the game is over.
+    fn legal_mask(&self, state: &Self::State, mask: &mut [u8]);
+    /// Applies `action` for the current player. An illegal action (any `u32`) or an action on
+    /// a finished game changes nothing and returns [`LaneOutcome::ILLEGAL`]. `rewards`
+    /// (`num_players` long, zeroed by the caller) receives each seat's reward for the step.
+    fn step(
+        &self,
+        state: &mut Self::State,
+        action: u32,
+        rng: &mut LaneRng,
+        rewards: &mut [f32],
+    ) -> LaneOutcome;
+    /// Writes the observation of `state` as seen by `player` into `obs` (`obs_dim` long).
+    fn observe(&self, state: &Self::State, player: usize, obs: &mut [f32]);
+}
+
+/// One game driven step by step: the shape the differential runner, bots and tools share.
+/// Implemented by every reference engine and, through [`SingleLane`], by every fast engine.
+pub trait Playable {
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+    /// Size of the discrete action space.
+    fn num_actions(&self) -> usize;
+    /// Length of one observation row.
+    fn obs_dim(&self) -> usize;
+    /// The seat to act.
+    fn current_player(&self) -> usize;
+    /// `(terminated, truncated)`.
+    fn finished(&self) -> (bool, bool);
+    /// Writes the legal mask.
+    fn legal_mask(&self, mask: &mut [u8]);
+    /// Applies an action; `rewards` must be zeroed by the caller.
+    fn step(&mut self, action: u32, rewards: &mut [f32]) -> LaneOutcome;
+    /// Writes the observation as seen by `player`.
+    fn observe(&self, player: usize, obs: &mut [f32]);
+}
+
+/// A fast-engine lane packaged as a [`Playable`]: the game, one state, one random stream.
+#[derive(Clone, Debug)]
+pub struct SingleLane<G: Game> {
+    /// The game's configuration.
+    pub game: G,
+    /// The lane's state.
+    pub state: G::State,
+    /// The lane's random stream.
+    pub rng: LaneRng,
+}
+
+impl<G: Game> SingleLane<G> {
+    /// A lane dealt from `rng`.
+    pub fn new(game: G, mut rng: LaneRng) -> Self {
+        let state = game.reset(&mut rng);
+        SingleLane { game, state, rng }
+    }
+
+    /// A lane dealt from an explicit order; `rng` serves later randomness, if the game has any.
+    pub fn from_order(game: G, order: &[u8], rng: LaneRng) -> Result<Self> {
+        let state = game.reset_from_order(order)?;
+        Ok(SingleLane { game, state, rng })
+    }
+}
+
+impl<G: Game> Playable for SingleLane<G> {
+    fn num_players(&self) -> usize {
+        self.game.num_players()
+    }
+    fn num_actions(&self) -> usize {
+        self.game.num_actions()
+    }
+    fn obs_dim(&self) -> usize {
+        self.game.obs_dim()
+    }
+    fn current_player(&self) -> usize {
+        self.game.current_player(&self.state)
+    }
+    fn finished(&self) -> (bool, bool) {
+        self.game.finished(&self.state)
+    }
+    fn legal_mask(&self, mask: &mut [u8]) {
+        self.game.legal_mask(&self.state, mask)
+    }
+    fn step(&mut self, action: u32, rewards: &mut [f32]) -> LaneOutcome {
+        self.game
+            .step(&mut self.state, action, &mut self.rng, rewards)
+    }
+    fn observe(&self, player: usize, obs: &mut [f32]) {
+        self.game.observe(&self.state, player, obs)
+    }
+}

@@ -1,0 +1,380 @@
+//! The fast lane engine: the whole round in a 176-byte `Pod` state of card bit sets and
+//! small arrays; legal mask as a 96-bit set expanded by SIMD; observation by SIMD one-hot rows.
+
+use bytemuck::{Pod, Zeroable};
+
+use super::*;
+use crate::core::simd::{one_hot_f32, one_hot_u8};
+use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, Result};
+
+const COLOR_MASK: u64 = 0xFFF;
+const ALL_CARDS: u64 = (1u64 << N_CARDS) - 1;
+
+/// Sum of number ranks for each 9-bit pattern of a column's number slots (slot 3 = rank 2).
+const RANK_SUMS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut bits = 0;
+    while bits < 512 {
+        let mut s = 0;
+        let mut i = 0;
+        while i < 9 {
+            if bits >> i & 1 == 1 {
+                s += i as u8 + 2;
+            }
+            i += 1;
+        }
+        t[bits] = s;
+        bits += 1;
+    }
+    t
+};
+
+/// One lane of Lost Cities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
+pub struct LostCitiesState {
+    /// Each player's hand.
+    pub hands: [u64; 2],
+    /// Each player's expeditions (all colours in one set).
+    pub boards: [u64; 2],
+    /// Cards in each player's hand that were taken from a discard pile.
+    pub public_hands: [u64; 2],
+    /// Every card lying in a discard pile.
+    pub discards: u64,
+    /// Plies applied so far.
+    pub steps: u16,
+    /// The deal order; the deck is `deck[deck_pos..]`, drawn from the front.
+    pub deck: [u8; N_CARDS],
+    /// Discard piles, bottom first.
+    pub piles: [[u8; 12]; N_COLORS],
+    /// Height of each discard pile.
+    pub pile_len: [u8; N_COLORS],
+    /// Index of the next deck card.
+    pub deck_pos: u8,
+    /// Seat to act.
+    pub to_move: u8,
+    /// 0 running, 1 terminated (deck exhausted), 2 truncated (step limit).
+    pub end: u8,
+    _pad: [u8; 6],
+}
+
+impl LostCitiesState {
+    /// Whether the round is over.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.end != 0
+    }
+
+    /// Cards left in the deck.
+    #[inline]
+    pub fn deck_len(&self) -> usize {
+        N_CARDS - self.deck_pos as usize
+    }
+
+    /// The top of discard pile `color`, if any.
+    #[inline]
+    pub fn pile_top(&self, color: usize) -> Option<u8> {
+        let len = self.pile_len[color] as usize;
+        (len > 0).then(|| self.piles[color][len - 1])
+    }
+
+    /// Bit `c` set where discard pile `c` is not empty.
+    #[inline]
+    fn nonempty_piles(&self) -> u32 {
+        let mut m = 0;
+        for (c, &len) in self.pile_len.iter().enumerate() {
+            m |= ((len != 0) as u32) << c;
+        }
+        m
+    }
+
+    /// Set of discard tops.
+    #[inline]
+    fn tops(&self) -> u64 {
+        let mut t = 0;
+        for c in 0..N_COLORS {
+            if let Some(card) = self.pile_top(c) {
+                t |= 1u64 << card;
+            }
+        }
+        t
+    }
+
+    /// The ordered hand of `player`, as a card set.
+    #[inline]
+    pub fn hand(&self, player: usize) -> CardSet64 {
+        CardSet64(self.hands[player])
+    }
+}
+
+/// The expedition column of `color` in a board set (12 bits, slot order).
+#[inline]
+fn column(board: u64, color: usize) -> u64 {
+    board >> (color * SLOTS_PER_COLOR) & COLOR_MASK
+}
+
+/// Whether a card with `slot` may go on a column (numbers strictly rising, handshakes first).
+#[inline]
+fn playable_on(column: u64, slot: u8) -> bool {
+    let from = if slot < 3 { 3 } else { slot };
+    column >> from == 0
+}
+
+/// Score of one expedition column.
+#[inline]
+pub fn column_score(column: u64) -> i32 {
+    if column == 0 {
+        return 0;
+    }
+    let handshakes = (column & 0b111).count_ones() as i32;
+    let ranks = RANK_SUMS[(column >> 3) as usize] as i32;
+    let bonus = if column.count_ones() >= 8 { 20 } else { 0 };
+    (ranks - 20) * (1 + handshakes) + bonus
+}
+
+/// Board score of a whole board set.
+#[inline]
+pub fn board_score_of(board: u64) -> i32 {
+    (0..N_COLORS).map(|c| column_score(column(board, c))).sum()
+}
+
+/// The raw board scores of both players.
+pub fn board_score(state: &LostCitiesState) -> [i32; 2] {
+    [board_score_of(state.boards[0]), board_score_of(state.boards[1])]
+}
+
+/// The zero-sum outcome: `board_score[s] - board_score[1 - s]` for each seat.
+pub fn score(state: &LostCitiesState) -> [i32; 2] {
+    let [a, b] = board_score(state);
+    [a - b, b - a]
+}
+
+/// Lost Cities for the core batch engine (the game has no options).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LostCities;
+
+impl LostCities {
+    /// The legal actions as a 96-bit set (bit = action id).
+    #[inline]
+    pub fn legal_bits(&self, s: &LostCitiesState) -> u128 {
+        if s.is_over() {
+            return 0;
+        }
+        let p = s.to_move as usize;
+        let board = s.boards[p];
+        let nonempty = s.nonempty_piles() as u128;
+        let play_row = 1 | nonempty << 1;
+        let mut bits = 0u128;
+        for (slot, card) in s.hand(p).iter().enumerate() {
+            let color = color_of(card) as usize;
+            let discard_row = 1 | (nonempty & !(1 << color)) << 1;
+            let mut row = discard_row << 6;
+            if playable_on(column(board, color), slot_of(card)) {
+                row |= play_row;
+            }
+            bits |= row << (slot * 12);
+        }
+        bits
+    }
+
+    /// Whether `action` is legal in `s`.
+    #[inline]
+    pub fn is_legal(&self, s: &LostCitiesState, action: u32) -> bool {
+        action < N_ACTIONS as u32 && self.legal_bits(s) >> action & 1 == 1
+    }
+}
+
+impl Game for LostCities {
+    type State = LostCitiesState;
+
+    fn name(&self) -> &'static str {
+        "lost-cities"
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn num_actions(&self) -> usize {
+        N_ACTIONS
+    }
+    fn obs_dim(&self) -> usize {
+        OBS_DIM
+    }
+
+    fn reset(&self, rng: &mut LaneRng) -> LostCitiesState {
+        let mut order: [u8; N_CARDS] = std::array::from_fn(|i| i as u8);
+        rng.shuffle(&mut order);
+        deal(&order)
+    }
+
+    fn reset_from_order(&self, order: &[u8]) -> Result<LostCitiesState> {
+        let order = check_order(order)?;
+        Ok(deal(&order))
+    }
+
+    fn current_player(&self, s: &LostCitiesState) -> usize {
+        s.to_move as usize
+    }
+
+    fn finished(&self, s: &LostCitiesState) -> (bool, bool) {
+        (s.end == 1, s.end == 2)
+    }
+
+    #[inline]
+    fn legal_mask(&self, s: &LostCitiesState, mask: &mut [u8]) {
+        one_hot_u8(self.legal_bits(s), mask);
+    }
+
+    #[inline]
+    fn step(
+        &self,
+        s: &mut LostCitiesState,
+        action: u32,
+        _rng: &mut LaneRng,
+        rewards: &mut [f32],
+    ) -> LaneOutcome {
+        if s.is_over() || action >= N_ACTIONS as u32 {
+            return LaneOutcome::ILLEGAL;
+        }
+        let p = s.to_move as usize;
+        let (hand_slot, discard, source) = decode_action(action);
+        let Some(card) = s.hand(p).nth(hand_slot) else {
+            return LaneOutcome::ILLEGAL;
+        };
+        let color = color_of(card) as usize;
+        if !discard && !playable_on(column(s.boards[p], color), slot_of(card)) {
+            return LaneOutcome::ILLEGAL;
+        }
+        if source > 0 {
+            let pile = source as usize - 1;
+            if s.pile_len[pile] == 0 || (discard && pile == color) {
+                return LaneOutcome::ILLEGAL;
+            }
+        }
+        let bit = 1u64 << card;
+        s.hands[p] &= !bit;
+        s.public_hands[p] &= !bit;
+        if discard {
+            s.piles[color][s.pile_len[color] as usize] = card;
+            s.pile_len[color] += 1;
+            s.discards |= bit;
+        } else {
+            s.boards[p] |= bit;
+        }
+        if source == 0 {
+            let drawn = s.deck[s.deck_pos as usize];
+            s.deck_pos += 1;
+            s.hands[p] |= 1u64 << drawn;
+        } else {
+            let pile = source as usize - 1;
+            s.pile_len[pile] -= 1;
+            let drawn = s.piles[pile][s.pile_len[pile] as usize];
+            let dbit = 1u64 << drawn;
+            s.discards &= !dbit;
+            s.hands[p] |= dbit;
+            s.public_hands[p] |= dbit;
+        }
+        s.steps += 1;
+        s.to_move ^= 1;
+        let terminated = s.deck_pos as usize == N_CARDS;
+        let truncated = !terminated && s.steps >= MAX_STEPS;
+        if terminated || truncated {
+            s.end = if terminated { 1 } else { 2 };
+            let outcome = score(s);
+            rewards[0] = outcome[0] as f32;
+            rewards[1] = outcome[1] as f32;
+        }
+        LaneOutcome {
+            applied: true,
+            terminated,
+            truncated,
+        }
+    }
+
+    #[inline]
+    fn observe(&self, s: &LostCitiesState, player: usize, obs: &mut [f32]) {
+        let (p, o) = (player, player ^ 1);
+        let tops = s.tops();
+        let channels = [
+            s.hands[p],
+            s.boards[p],
+            s.boards[o],
+            tops,
+            s.discards & !tops,
+            s.public_hands[o],
+        ];
+        let seen = channels.iter().fold(0, |acc, c| acc | c);
+        let (onehot, scalars) = obs.split_at_mut(N_CHANNELS * N_CARDS);
+        for (row, bits) in onehot
+            .chunks_exact_mut(N_CARDS)
+            .zip(channels.iter().copied().chain([ALL_CARDS & !seen]))
+        {
+            one_hot_f32(bits, row);
+        }
+        scalars[0] = s.deck_len() as f32 / DECK_AFTER_DEAL as f32;
+        scalars[1] =
+            (s.hands[o].count_ones() - s.public_hands[o].count_ones()) as f32 / HAND_SIZE as f32;
+        scalars[2] = s.steps as f32 / MAX_STEPS as f32;
+        for (seat, base) in [(p, 3), (o, 18)] {
+            for c in 0..N_COLORS {
+                let col = column(s.boards[seat], c);
+                let numbers = col >> 3;
+                let top = if numbers == 0 {
+                    0
+                } else {
+                    64 - numbers.leading_zeros() + 1
+                };
+                scalars[base + c] = top as f32 / 10.0;
+                scalars[base + 5 + c] = (col & 0b111).count_ones() as f32 / 3.0;
+                scalars[base + 10 + c] = col.count_ones() as f32 / 12.0;
+            }
+        }
+        let diff = board_score_of(s.boards[p]) - board_score_of(s.boards[o]);
+        scalars[33] = diff as f32 / MAX_BOARD_SCORE as f32;
+    }
+}
+
+/// Checks that `order` is a permutation of `0..60` and returns it as an array.
+pub fn check_order(order: &[u8]) -> Result<[u8; N_CARDS]> {
+    Error::check_len("deck order", N_CARDS, order.len())?;
+    let mut seen = 0u64;
+    for &c in order {
+        if c as usize >= N_CARDS || seen >> c & 1 == 1 {
+            return Err(Error::Invalid {
+                what: "deck order",
+                reason: format!("must be a permutation of 0..60 (card {c} is out of range or repeated)"),
+            });
+        }
+        seen |= 1 << c;
+    }
+    let mut out = [0u8; N_CARDS];
+    out.copy_from_slice(order);
+    Ok(out)
+}
+
+/// Deals a checked order: `0..8` to player 0, `8..16` to player 1, the deck from 16.
+fn deal(order: &[u8; N_CARDS]) -> LostCitiesState {
+    let mut s = LostCitiesState::zeroed();
+    s.deck = *order;
+    s.hands[0] = CardSet64::from_ids(order[..HAND_SIZE].iter().copied()).0;
+    s.hands[1] = CardSet64::from_ids(order[HAND_SIZE..2 * HAND_SIZE].iter().copied()).0;
+    s.deck_pos = (2 * HAND_SIZE) as u8;
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_is_176_bytes() {
+        assert_eq!(std::mem::size_of::<LostCitiesState>(), 176);
+    }
+
+    #[test]
+    fn rank_sums_table() {
+        assert_eq!(RANK_SUMS[0], 0);
+        assert_eq!(RANK_SUMS[0b1_1111_1111], 54);
+        assert_eq!(RANK_SUMS[1], 2);
+        assert_eq!(RANK_SUMS[1 << 8], 10);
+    }
+}

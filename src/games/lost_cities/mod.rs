@@ -1,0 +1,79 @@
+//! Lost Cities, classic two-player round, as the seed `001_…` defines it (see
+//! `docs/lost-cities.md`): card and action encodings, the fast lane engine, the reference
+//! engine, observation encoder and bots.
+
+pub mod bots;
+pub mod fast;
+pub mod reference;
+
+pub use fast::{LostCities, LostCitiesState};
+
+/// Number of cards.
+pub const N_CARDS: usize = 60;
+/// Cards per colour (three handshakes, numbers 2..10).
+pub const SLOTS_PER_COLOR: usize = 12;
+/// Number of colours.
+pub const N_COLORS: usize = 5;
+/// Cards in each hand.
+pub const HAND_SIZE: usize = 8;
+/// Cards in the deck after the deal.
+pub const DECK_AFTER_DEAL: usize = N_CARDS - 2 * HAND_SIZE;
+/// Size of the action space.
+pub const N_ACTIONS: usize = 96;
+/// Length of an observation row.
+pub const OBS_DIM: usize = 454;
+/// Observation one-hot channels.
+pub const N_CHANNELS: usize = 7;
+/// Plies after which the round is cut off (and scored).
+pub const MAX_STEPS: u16 = 400;
+/// Largest board score of one player, the score-difference normaliser.
+pub const MAX_BOARD_SCORE: i32 = 780;
+
+/// The colour of a card id.
+#[inline]
+pub const fn color_of(card: u8) -> u8 {
+    card / SLOTS_PER_COLOR as u8
+}
+
+/// The slot of a card id within its colour (0..2 handshakes, 3..11 numbers).
+#[inline]
+pub const fn slot_of(card: u8) -> u8 {
+    card % SLOTS_PER_COLOR as u8
+}
+
+/// Whether a card id is a handshake.
+#[inline]
+pub const fn is_handshake(card: u8) -> bool {
+    slot_of(card) < 3
+}
+
+/// The number rank of a card (2..10), or 0 for a handshake.
+#[inline]
+pub const fn rank_of(card: u8) -> u8 {
+    if is_handshake(card) {
+        0
+    } else {
+        slot_of(card) - 1
+    }
+}
+
+/// Builds an action id from its parts (no range check).
+#[inline]
+pub const fn action_id(hand_slot: u32, discard: bool, draw_source: u32) -> u32 {
+    hand_slot * 12 + if discard { 6 } else { 0 } + draw_source
+}
+
+/// Splits an action id `< 96` into `(hand_slot, discard, draw_source)`.
+#[inline]
+pub const fn decode_action(action: u32) -> (u32, bool, u32) {
+    (action / 12, (action % 12) >= 6, action % 6)
+}
+
+/// A readable name for a card id, e.g. `"c2:H1"` (colour 2, first handshake) or `"c0:7"`.
+pub fn card_name(card: u8) -> String {
+    if is_handshake(card) {
+        format!("c{}:H{}", color_of(card), slot_of(card) + 1)
+    } else {
+        format!("c{}:{}", color_of(card), rank_of(card))
+    }
+}

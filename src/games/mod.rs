@@ -1,0 +1,4 @@
+//! The games. Each one is the rules of a single lane plus its reference engine, bots and
+//! encoders; none knows threads or Python.
+
+pub mod lost_cities;

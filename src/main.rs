@@ -1,1 +1,13 @@
-fn main(){}
+//! The `cardvec` command line: batch benchmarks, differential runs and bot matches.
+
+mod cli;
+
+use clap::Parser;
+
+fn main() {
+    let args = cli::Cli::parse();
+    if let Err(err) = cli::run(args) {
+        eprintln!("error: {err}");
+        std::process::exit(2);
+    }
+}

@@ -4,11 +4,13 @@
 //! Nothing in this module knows any particular game. A game implements [`Game`] for a
 //! single lane; [`VecEnv`] turns it into a batch of lanes stepped in parallel.
 
+pub mod arena;
 pub mod bits;
 pub mod diff;
 pub mod env;
 pub mod error;
 pub mod game;
+pub mod policy;
 pub mod rng;
 pub mod simd;
 pub mod stats;
@@ -17,4 +19,5 @@ pub use bits::CardSet64;
 pub use env::{EnvOptions, VecEnv};
 pub use error::{Error, Result};
 pub use game::{ActionStatus, Game, LaneOutcome, Playable, SingleLane};
+pub use policy::{Bot, RandomBot};
 pub use rng::LaneRng;

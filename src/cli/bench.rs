@@ -1,0 +1,149 @@
+//! `cardvec bench`: batch throughput under a random legal policy, counting only live
+//! transitions (finished lanes are autoreset, and the reset steps are not counted).
+
+use std::time::{Duration, Instant};
+
+use cardvec::core::policy::random_legal_batch;
+use cardvec::core::stats::Summary;
+use cardvec::core::{ActionStatus, EnvOptions, Game, LaneRng, Result, VecEnv};
+use cardvec::games::lost_cities::LostCities;
+
+/// Options of `cardvec bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The game to run.
+    #[arg(default_value = "lost-cities")]
+    game: String,
+    /// Number of lanes.
+    #[arg(long, default_value_t = 8192)]
+    envs: usize,
+    /// Batch steps per measurement.
+    #[arg(long, default_value_t = 256)]
+    steps: usize,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of the lanes and the policy.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Measurements per mode; the best is reported.
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
+}
+
+/// One timed run.
+struct Measure {
+    live: u64,
+    env_time: Duration,
+    policy_time: Duration,
+    episodes: u64,
+    reward0: Summary,
+    length: Summary,
+}
+
+fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure> {
+    let mut options = EnvOptions::new(args.envs);
+    options.seed = args.seed;
+    options.num_threads = args.threads;
+    options.autoreset = true;
+    options.observe_on_step = observe;
+    let mut env = VecEnv::new(game.clone(), options)?;
+    let n = env.num_envs();
+    let a = game.num_actions();
+    let p = game.num_players();
+    let mut rngs: Vec<LaneRng> = (0..n as u64)
+        .map(|i| LaneRng::for_lane(args.seed, i, u64::MAX))
+        .collect();
+    let mut actions = vec![0u32; n];
+    let mut lengths = vec![0u32; n];
+    let mut m = Measure {
+        live: 0,
+        env_time: Duration::ZERO,
+        policy_time: Duration::ZERO,
+        episodes: 0,
+        reward0: Summary::default(),
+        length: Summary::default(),
+    };
+    for step in 0..args.steps + 8 {
+        let t0 = Instant::now();
+        env.install(|| random_legal_batch(env.legal_mask(), a, &mut rngs, &mut actions));
+        let t1 = Instant::now();
+        env.step(&actions)?;
+        let t2 = Instant::now();
+        if step < 8 {
+            continue;
+        }
+        m.policy_time += t1 - t0;
+        m.env_time += t2 - t1;
+        let (status, term, trunc, rewards) = (
+            env.illegal(),
+            env.terminated(),
+            env.truncated(),
+            env.rewards(),
+        );
+        for i in 0..n {
+            if status[i] == ActionStatus::Applied as u8 {
+                m.live += 1;
+                lengths[i] += 1;
+                if term[i] || trunc[i] {
+                    m.episodes += 1;
+                    m.reward0.push(rewards[i * p] as f64);
+                    m.length.push(lengths[i] as f64);
+                    lengths[i] = 0;
+                }
+            } else if status[i] == ActionStatus::Reset as u8 {
+                lengths[i] = 0;
+            }
+        }
+    }
+    Ok(m)
+}
+
+fn report<G: Game>(game: G, args: &BenchArgs) -> Result<()> {
+    println!(
+        "game={} envs={} steps={} threads={} repeats={}",
+        game.name(),
+        args.envs,
+        args.steps,
+        args.threads
+            .map_or_else(|| format!("{} (all cores)", rayon::current_num_threads()), |t| t.to_string()),
+        args.repeats
+    );
+    for (label, observe) in [("step+mask", false), ("step+mask+obs_f32", true)] {
+        let mut best: Option<Measure> = None;
+        for _ in 0..args.repeats.max(1) {
+            let m = measure(&game, args, observe)?;
+            if best.as_ref().is_none_or(|b| m.live as f64 / m.env_time.as_secs_f64() > b.live as f64 / b.env_time.as_secs_f64()) {
+                best = Some(m);
+            }
+        }
+        let m = best.expect("at least one repeat");
+        let env_rate = m.live as f64 / m.env_time.as_secs_f64();
+        let loop_rate = m.live as f64 / (m.env_time + m.policy_time).as_secs_f64();
+        println!(
+            "{label:<18} live_steps={} env_time={:.3}s env_steps_per_sec={:.0} with_policy_steps_per_sec={:.0}",
+            m.live,
+            m.env_time.as_secs_f64(),
+            env_rate,
+            loop_rate
+        );
+        println!(
+            "{:<18} episodes={} mean_length={:.1} seat0_mean_reward={:.2} ±{:.2}",
+            "",
+            m.episodes,
+            m.length.mean(),
+            m.reward0.mean(),
+            m.reward0.ci95()
+        );
+    }
+    Ok(())
+}
+
+/// Runs `cardvec bench`.
+pub fn run(args: BenchArgs) -> Result<()> {
+    cardvec::core::Error::check_range("envs", 1, 1 << 24, args.envs as i64)?;
+    match args.game.as_str() {
+        "lost-cities" => report(LostCities, &args),
+        other => Err(super::unknown_game(other)),
+    }
+}

@@ -1,0 +1,64 @@
+//! Argument parsing and dispatch of the `cardvec` subcommands to the games.
+
+mod bench;
+mod diff;
+mod matches;
+
+use clap::{Parser, Subcommand};
+
+use cardvec::core::{Error, Result};
+
+/// Vectorized card-game environments: benchmarks, differential checks and bot matches.
+#[derive(Parser, Debug)]
+#[command(name = "cardvec", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Batch throughput with a random legal policy: steps/s for step+mask and for
+    /// step+mask+observation, plus the outcomes of the games played.
+    Bench(bench::BenchArgs),
+    /// Plays random legal games on the reference and the fast engine and compares them
+    /// after every step.
+    Diff(diff::DiffArgs),
+    /// Plays one bot against another over many games and reports win rate and margin.
+    Match(matches::MatchArgs),
+}
+
+/// The games the CLI knows.
+pub const GAMES: &[&str] = &["lost-cities"];
+
+/// Rejects an unknown game name with the list of known ones.
+pub fn unknown_game(name: &str) -> Error {
+    Error::Unknown {
+        what: "game",
+        name: name.to_string(),
+        expected: GAMES.join(", "),
+    }
+}
+
+/// Builds a rayon pool with `threads` workers (`None`: one per core).
+pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    if let Some(t) = threads {
+        Error::check_range("threads", 1, 1024, t as i64)?;
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::Invalid {
+            what: "thread pool",
+            reason: e.to_string(),
+        })
+}
+
+/// Runs one parsed command.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Bench(args) => bench::run(args),
+        Command::Diff(args) => diff::run(args),
+        Command::Match(args) => matches::run(args),
+    }
+}

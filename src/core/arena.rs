@@ -1,0 +1,108 @@
+//! Bot matches: many independent games, bots rotated over the seats, played in parallel on
+//! the current rayon pool. Game `g` is dealt from stream `(seed, g, 0)` and its bots draw
+//! from stream `(seed, g, 1)`, so results never depend on the thread count.
+
+use rayon::prelude::*;
+
+use super::game::Game;
+use super::policy::Bot;
+use super::rng::LaneRng;
+use super::stats::{wilson, Proportion, Summary};
+
+/// The result of one game: each bot's total reward and the number of plies.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Total reward of each bot (indexed like the bots, not the seats).
+    pub rewards: Vec<f32>,
+    /// Actions applied.
+    pub plies: u32,
+}
+
+/// Plays game `g` with bot `b` in seat `(b + g) % seats` for a match of as many bots as seats.
+pub fn play_one<G: Game>(game: &G, bots: &[&dyn Bot<G>], seed: u64, g: u64) -> GameRecord {
+    let seats = game.num_players();
+    debug_assert_eq!(bots.len(), seats);
+    let mut deal = LaneRng::for_lane(seed, g, 0);
+    let mut rng = LaneRng::for_lane(seed, g, 1);
+    let mut state = game.reset(&mut deal);
+    let mut mask = vec![0u8; game.num_actions()];
+    let mut step_rewards = vec![0f32; seats];
+    let mut rewards = vec![0f32; seats];
+    let mut plies = 0;
+    loop {
+        let (terminated, truncated) = game.finished(&state);
+        if terminated || truncated {
+            break;
+        }
+        let seat = game.current_player(&state);
+        let bot = (seat + seats - (g % seats as u64) as usize) % seats;
+        game.legal_mask(&state, &mut mask);
+        let action = bots[bot].act(game, &state, &mask, &mut rng);
+        step_rewards.fill(0.0);
+        let outcome = game.step(&mut state, action, &mut deal, &mut step_rewards);
+        assert!(
+            outcome.applied,
+            "bot {} played illegal action {action}",
+            bots[bot].name()
+        );
+        plies += 1;
+        for (s, r) in step_rewards.iter().enumerate() {
+            rewards[(s + seats - (g % seats as u64) as usize) % seats] += r;
+        }
+    }
+    GameRecord { rewards, plies }
+}
+
+/// Summary of a two-bot match from the first bot's point of view.
+#[derive(Clone, Debug)]
+pub struct HeadToHead {
+    /// Games played.
+    pub games: u64,
+    /// First bot's wins (its reward strictly above the second's).
+    pub wins: u64,
+    /// Ties.
+    pub ties: u64,
+    /// First bot's win rate with its 95% interval (ties count as half a win).
+    pub score: Proportion,
+    /// First bot's reward per game.
+    pub reward_a: Summary,
+    /// Second bot's reward per game.
+    pub reward_b: Summary,
+    /// Plies per game.
+    pub plies: Summary,
+}
+
+/// Plays `games` games between two bots (alternating seats) on the current rayon pool; the
+/// totals are summed in game order, so they never depend on the thread count.
+pub fn head_to_head<G: Game>(
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    games: u64,
+    seed: u64,
+) -> HeadToHead {
+    let bots = [a, b];
+    let records: Vec<GameRecord> = (0..games)
+        .into_par_iter()
+        .map(|g| play_one(game, &bots, seed, g))
+        .collect();
+    let (mut wins, mut ties) = (0, 0);
+    let (mut ra, mut rb, mut plies) = (Summary::default(), Summary::default(), Summary::default());
+    for rec in &records {
+        let (x, y) = (rec.rewards[0], rec.rewards[1]);
+        wins += (x > y) as u64;
+        ties += (x == y) as u64;
+        ra.push(x as f64);
+        rb.push(y as f64);
+        plies.push(rec.plies as f64);
+    }
+    HeadToHead {
+        games,
+        wins,
+        ties,
+        score: wilson(wins as f64 + 0.5 * ties as f64, games as f64),
+        reward_a: ra,
+        reward_b: rb,
+        plies,
+    }
+}

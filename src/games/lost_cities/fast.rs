@@ -1,10 +1,10 @@
-//! The fast lane engine: the whole round in a 176-byte `Pod` state of card bit sets and
+//! The fast lane engine: the whole round in a 192-byte `Pod` state (three cache lines) of card bit sets and
 //! small arrays; legal mask as a 96-bit set expanded by SIMD; observation by SIMD one-hot rows.
 
 use bytemuck::{Pod, Zeroable};
 
 use super::*;
-use crate::core::simd::{one_hot_f32, one_hot_u8};
+use crate::core::simd::{one_hot_f32, spread_bits_to_bytes};
 use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, Result};
 
 const COLOR_MASK: u64 = 0xFFF;
@@ -154,33 +154,33 @@ pub fn score(state: &LostCitiesState) -> [i32; 2] {
 pub struct LostCities;
 
 impl LostCities {
-    /// The legal actions as a 96-bit set (bit = action id).
+    /// The legal actions of each hand slot as a 12-bit row (bit `place_type * 6 +
+    /// draw_source`), or `None` once the game is over.
     #[inline]
-    pub fn legal_bits(&self, s: &LostCitiesState) -> u128 {
+    pub fn legal_rows(&self, s: &LostCitiesState) -> Option<[u16; HAND_SIZE]> {
         if s.is_over() {
-            return 0;
+            return None;
         }
         let p = s.to_move as usize;
-        let board = s.boards[p];
-        let nonempty = s.nonempty_piles() as u128;
+        let nonempty = s.nonempty_piles() as u16;
         let play_row = 1 | nonempty << 1;
-        let mut bits = 0u128;
-        for (slot, card) in s.hand(p).iter().enumerate() {
+        let mut rows = [0u16; HAND_SIZE];
+        for (row, card) in rows.iter_mut().zip(s.hand(p).iter()) {
             let color = color_of(card) as usize;
-            let discard_row = 1 | (nonempty & !(1 << color)) << 1;
-            let mut row = discard_row << 6;
-            if playable_on(column(board, color), slot_of(card)) {
-                row |= play_row;
-            }
-            bits |= row << (slot * 12);
+            let discard_row = (1 | (nonempty & !(1 << color)) << 1) << 6;
+            let open = playable_on(column(s.boards[p], color), slot_of(card));
+            *row = discard_row | if open { play_row } else { 0 };
         }
-        bits
+        Some(rows)
     }
 
     /// Whether `action` is legal in `s`.
     #[inline]
     pub fn is_legal(&self, s: &LostCitiesState, action: u32) -> bool {
-        action < N_ACTIONS as u32 && self.legal_bits(s) >> action & 1 == 1
+        match self.legal_rows(s) {
+            Some(rows) if action < N_ACTIONS as u32 => rows[action as usize / 12] >> (action % 12) & 1 == 1,
+            _ => false,
+        }
     }
 }
 
@@ -221,7 +221,16 @@ impl Game for LostCities {
 
     #[inline]
     fn legal_mask(&self, s: &LostCitiesState, mask: &mut [u8]) {
-        one_hot_u8(self.legal_bits(s), mask);
+        match self.legal_rows(s) {
+            None => mask.fill(0),
+            Some(rows) => {
+                for (out, row) in mask.chunks_exact_mut(12).zip(rows) {
+                    out[..8].copy_from_slice(&spread_bits_to_bytes(row as u8).to_le_bytes());
+                    let high = spread_bits_to_bytes((row >> 8) as u8).to_le_bytes();
+                    out[8..].copy_from_slice(&high[..4]);
+                }
+            }
+        }
     }
 
     #[inline]
@@ -366,8 +375,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn state_is_176_bytes() {
-        assert_eq!(std::mem::size_of::<LostCitiesState>(), 176);
+    fn state_is_192_bytes() {
+        assert_eq!(std::mem::size_of::<LostCitiesState>(), 192);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::game::Playable;
+use super::game::{LaneOutcome, Playable};
 use super::rng::LaneRng;
 
 /// Where and how two engines first disagreed in one game.
@@ -65,118 +65,223 @@ pub fn policy_rng(seed: u64, game: u64) -> LaneRng {
     LaneRng::for_lane(seed ^ 0x5EED_D1FF, game, u64::MAX)
 }
 
-/// Plays one game on both engines and compares them at every step. Returns the number of
-/// actions sent and of actions rejected, or the first mismatch.
-pub fn compare_game<A: Playable, B: Playable>(
-    game: u64,
-    a: &mut A,
-    b: &mut B,
-    policy: &mut LaneRng,
-    illegal_probe_every: u32,
-) -> Result<(u32, u32), Mismatch> {
-    let fail = |step: u32, what: String| Mismatch { game, step, what };
-    let (np, na, nd) = (a.num_players(), a.num_actions(), a.obs_dim());
-    if (np, na, nd) != (b.num_players(), b.num_actions(), b.obs_dim()) {
-        return Err(fail(0, "engines disagree on players/actions/obs_dim".into()));
+/// One action of a scripted game (for fuzzing): either the `k`-th legal action (modulo the
+/// number of legal actions) or a raw `u32`, legal or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scripted {
+    /// The `k`-th legal action, counting modulo the legal count.
+    Legal(u32),
+    /// This exact action value.
+    Raw(u32),
+}
+
+/// Two engines stepped in lockstep, with the buffers their comparison needs.
+pub struct Lockstep<A: Playable, B: Playable> {
+    /// The first engine (usually the reference).
+    pub a: A,
+    /// The second engine (usually the fast lane).
+    pub b: B,
+    mask_a: Vec<u8>,
+    mask_b: Vec<u8>,
+    obs_a: Vec<f32>,
+    obs_b: Vec<f32>,
+    rew_a: Vec<f32>,
+    rew_b: Vec<f32>,
+    /// Actions sent so far.
+    pub actions: u32,
+    /// Actions both engines rejected.
+    pub rejected: u32,
+}
+
+impl<A: Playable, B: Playable> Lockstep<A, B> {
+    /// Pairs two engines; fails if their shapes differ.
+    pub fn new(a: A, b: B) -> Result<Self, String> {
+        let (np, na, nd) = (a.num_players(), a.num_actions(), a.obs_dim());
+        if (np, na, nd) != (b.num_players(), b.num_actions(), b.obs_dim()) {
+            return Err("engines disagree on players/actions/obs_dim".into());
+        }
+        Ok(Lockstep {
+            a,
+            b,
+            mask_a: vec![0; na],
+            mask_b: vec![0; na],
+            obs_a: vec![0.0; nd],
+            obs_b: vec![0.0; nd],
+            rew_a: vec![0.0; np],
+            rew_b: vec![0.0; np],
+            actions: 0,
+            rejected: 0,
+        })
     }
-    let (mut mask_a, mut mask_b) = (vec![0u8; na], vec![0u8; na]);
-    let (mut obs_a, mut obs_b) = (vec![0f32; nd], vec![0f32; nd]);
-    let (mut rew_a, mut rew_b) = (vec![0f32; np], vec![0f32; np]);
-    let mut rejected = 0;
-    let mut step = 0u32;
-    loop {
-        compare_views(a, b, &mut mask_a, &mut mask_b, &mut obs_a, &mut obs_b)
-            .map_err(|w| fail(step, w))?;
-        let done = a.finished().0 || a.finished().1;
-        let probe = illegal_probe_every > 0 && policy.below(illegal_probe_every) == 0;
-        let action = if done || probe {
-            let span = na as u32 + 4;
-            match policy.below(8) {
-                0 => u32::MAX - policy.below(4),
-                _ => policy.below(span),
-            }
-        } else {
-            match policy.pick_set(&mask_a) {
-                Some(i) => i as u32,
-                None => return Err(fail(step, "no legal action in a live game".into())),
-            }
-        };
-        rew_a.fill(0.0);
-        rew_b.fill(0.0);
-        let out_a = a.step(action, &mut rew_a);
-        let out_b = b.step(action, &mut rew_b);
-        step += 1;
-        if out_a != out_b {
-            return Err(fail(
-                step,
-                format!("action {action}: outcome {out_a:?} vs {out_b:?}"),
+
+    /// Whether the game is over (according to the first engine).
+    pub fn done(&self) -> bool {
+        let (t, u) = self.a.finished();
+        t || u
+    }
+
+    /// The legal mask both engines agreed on at the last [`Lockstep::compare`].
+    pub fn mask(&self) -> &[u8] {
+        &self.mask_a
+    }
+
+    /// Compares everything the engines show between steps: end flags, seat to act, legal
+    /// masks and every seat's observation (bit for bit).
+    pub fn compare(&mut self) -> Result<(), String> {
+        let (a, b) = (&self.a, &self.b);
+        if a.finished() != b.finished() {
+            return Err(format!("finished {:?} vs {:?}", a.finished(), b.finished()));
+        }
+        if a.current_player() != b.current_player() {
+            return Err(format!(
+                "current player {} vs {}",
+                a.current_player(),
+                b.current_player()
             ));
         }
-        if rew_a != rew_b {
-            return Err(fail(
-                step,
-                format!("action {action}: rewards {rew_a:?} vs {rew_b:?}"),
+        a.legal_mask(&mut self.mask_a);
+        b.legal_mask(&mut self.mask_b);
+        if self.mask_a != self.mask_b {
+            let first = (self.mask_a.iter())
+                .zip(self.mask_b.iter())
+                .position(|(x, y)| x != y);
+            return Err(format!("legal mask differs first at action {first:?}"));
+        }
+        for player in 0..a.num_players() {
+            a.observe(player, &mut self.obs_a);
+            b.observe(player, &mut self.obs_b);
+            let (oa, ob) = (&self.obs_a, &self.obs_b);
+            if let Some(i) = (0..oa.len()).find(|&i| oa[i].to_bits() != ob[i].to_bits()) {
+                return Err(format!(
+                    "observation of seat {player} differs at index {i}: {} vs {}",
+                    oa[i], ob[i]
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends `action` to both engines (after [`Lockstep::compare`]) and compares what they
+    /// return: the outcome, every seat's reward, and agreement with the legal mask.
+    pub fn apply(&mut self, action: u32) -> Result<LaneOutcome, String> {
+        let was_done = self.done();
+        self.rew_a.fill(0.0);
+        self.rew_b.fill(0.0);
+        let out_a = self.a.step(action, &mut self.rew_a);
+        let out_b = self.b.step(action, &mut self.rew_b);
+        self.actions += 1;
+        if out_a != out_b {
+            return Err(format!("action {action}: outcome {out_a:?} vs {out_b:?}"));
+        }
+        if self.rew_a != self.rew_b {
+            return Err(format!(
+                "action {action}: rewards {:?} vs {:?}",
+                self.rew_a, self.rew_b
             ));
+        }
+        let masked = self.mask_a.get(action as usize).copied().unwrap_or(0) != 0;
+        if out_a.applied != masked {
+            return Err(format!(
+                "action {action}: mask says {masked} but the engines applied={}",
+                out_a.applied
+            ));
+        }
+        if was_done && out_a.applied {
+            return Err("a finished game accepted an action".into());
         }
         if !out_a.applied {
-            rejected += 1;
-            if rew_a.iter().any(|&r| r != 0.0) {
-                return Err(fail(step, "a rejected action paid a reward".into()));
+            self.rejected += 1;
+            if self.rew_a.iter().any(|&r| r != 0.0) {
+                return Err("a rejected action paid a reward".into());
             }
-            if (mask_a.get(action as usize).copied().unwrap_or(0)) != 0 {
-                return Err(fail(step, format!("masked-legal action {action} rejected")));
-            }
-        } else if mask_a.get(action as usize).copied().unwrap_or(0) == 0 {
-            return Err(fail(step, format!("masked-illegal action {action} applied")));
         }
-        if done {
-            if out_a.applied {
-                return Err(fail(step, "a finished game accepted an action".into()));
+        Ok(out_a)
+    }
+
+    /// Resolves a scripted action against the current (compared) mask.
+    pub fn resolve(&self, action: Scripted) -> u32 {
+        match action {
+            Scripted::Raw(a) => a,
+            Scripted::Legal(k) => {
+                let legal: Vec<u32> = (0..self.mask_a.len() as u32)
+                    .filter(|&i| self.mask_a[i as usize] != 0)
+                    .collect();
+                if legal.is_empty() {
+                    k
+                } else {
+                    legal[k as usize % legal.len()]
+                }
             }
-            return Ok((step, rejected));
-        }
-        if step >= MAX_GAME_ACTIONS {
-            return Err(fail(step, "game did not end".into()));
         }
     }
 }
 
-/// Compares everything two engines show between steps.
-fn compare_views<A: Playable, B: Playable>(
-    a: &A,
-    b: &B,
-    mask_a: &mut [u8],
-    mask_b: &mut [u8],
-    obs_a: &mut [f32],
-    obs_b: &mut [f32],
-) -> Result<(), String> {
-    if a.finished() != b.finished() {
-        return Err(format!("finished {:?} vs {:?}", a.finished(), b.finished()));
+/// Plays a scripted game on both engines, comparing after every step and calling `check`
+/// (game invariants) on the pair after every step. Stops at the end of the script.
+pub fn compare_script<A, B, I, C>(
+    a: A,
+    b: B,
+    script: I,
+    check: C,
+) -> Result<Lockstep<A, B>, String>
+where
+    A: Playable,
+    B: Playable,
+    I: IntoIterator<Item = Scripted>,
+    C: Fn(&A, &B) -> Result<(), String>,
+{
+    let mut pair = Lockstep::new(a, b)?;
+    pair.compare()?;
+    check(&pair.a, &pair.b)?;
+    for (i, s) in script.into_iter().enumerate() {
+        let action = pair.resolve(s);
+        pair.apply(action)
+            .map_err(|e| format!("script step {i}: {e}"))?;
+        pair.compare().map_err(|e| format!("after script step {i}: {e}"))?;
+        check(&pair.a, &pair.b).map_err(|e| format!("after script step {i}: {e}"))?;
     }
-    if a.current_player() != b.current_player() {
-        return Err(format!(
-            "current player {} vs {}",
-            a.current_player(),
-            b.current_player()
-        ));
-    }
-    a.legal_mask(mask_a);
-    b.legal_mask(mask_b);
-    if mask_a != mask_b {
-        let first = mask_a.iter().zip(mask_b.iter()).position(|(x, y)| x != y);
-        return Err(format!("legal mask differs first at action {first:?}"));
-    }
-    for player in 0..a.num_players() {
-        a.observe(player, obs_a);
-        b.observe(player, obs_b);
-        if let Some(i) = (0..obs_a.len()).find(|&i| obs_a[i].to_bits() != obs_b[i].to_bits()) {
-            return Err(format!(
-                "observation of seat {player} differs at index {i}: {} vs {}",
-                obs_a[i], obs_b[i]
-            ));
+    Ok(pair)
+}
+
+/// Plays one game on both engines under the random legal policy (with illegal probes) and
+/// compares them at every step. Returns the number of actions sent and of actions
+/// rejected, or the first mismatch.
+pub fn compare_game<A: Playable, B: Playable>(
+    game: u64,
+    a: A,
+    b: B,
+    policy: &mut LaneRng,
+    illegal_probe_every: u32,
+) -> Result<(u32, u32), Mismatch> {
+    let mut pair = Lockstep::new(a, b).map_err(|what| Mismatch {
+        game,
+        step: 0,
+        what,
+    })?;
+    let fail = |step: u32, what: String| Mismatch { game, step, what };
+    loop {
+        pair.compare().map_err(|w| fail(pair.actions, w))?;
+        let done = pair.done();
+        let probe = illegal_probe_every > 0 && policy.below(illegal_probe_every) == 0;
+        let action = if done || probe {
+            match policy.below(8) {
+                0 => u32::MAX - policy.below(4),
+                _ => policy.below(pair.mask().len() as u32 + 4),
+            }
+        } else {
+            match policy.pick_set(pair.mask()) {
+                Some(i) => i as u32,
+                None => return Err(fail(pair.actions, "no legal action in a live game".into())),
+            }
+        };
+        pair.apply(action).map_err(|w| fail(pair.actions, w))?;
+        if done {
+            return Ok((pair.actions, pair.rejected));
+        }
+        if pair.actions >= MAX_GAME_ACTIONS {
+            return Err(fail(pair.actions, "game did not end".into()));
         }
     }
-    Ok(())
 }
 
 /// Runs `config.games` games in parallel (on the current rayon pool). `make(g, rng)` builds
@@ -211,9 +316,9 @@ where
             let end = ((block + 1) * BLOCK).min(config.games);
             for g in block * BLOCK..end {
                 let mut deal = LaneRng::for_lane(config.seed, g, 0);
-                let (mut a, mut b) = make(g, &mut deal);
+                let (a, b) = make(g, &mut deal);
                 let mut policy = policy_rng(config.seed, g);
-                match compare_game(g, &mut a, &mut b, &mut policy, config.illegal_probe_every) {
+                match compare_game(g, a, b, &mut policy, config.illegal_probe_every) {
                     Ok((n, r)) => {
                         actions += n as u64;
                         rejected += r as u64;

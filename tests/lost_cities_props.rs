@@ -65,7 +65,7 @@ proptest! {
             }
         }
         if !s.is_over() {
-            prop_assert!(mask.iter().any(|&m| m == 1), "live game without a legal action");
+            prop_assert!(mask.contains(&1), "live game without a legal action");
         }
     }
 

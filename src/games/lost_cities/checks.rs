@@ -5,7 +5,7 @@ use super::fast::{board_score, LostCitiesState};
 use super::reference::ReferenceGame;
 use super::*;
 use crate::core::diff::{compare_script, Scripted};
-use crate::core::{CardSet64, LaneRng, Playable, SingleLane};
+use crate::core::{CardSet64, LaneRng, SingleLane};
 
 /// Checks what must hold in every reachable state: the 60 cards are each in exactly one
 /// place (deck, a hand, a board, a discard pile), the piles match the discard set and hold
@@ -13,11 +13,20 @@ use crate::core::{CardSet64, LaneRng, Playable, SingleLane};
 /// and the counters are in range.
 pub fn check_state(s: &LostCitiesState) -> Result<(), String> {
     let deck: u64 = CardSet64::from_ids(s.deck[s.deck_pos as usize..].iter().copied()).0;
-    let places = [s.hands[0], s.hands[1], s.boards[0], s.boards[1], s.discards, deck];
+    let places = [
+        s.hands[0],
+        s.hands[1],
+        s.boards[0],
+        s.boards[1],
+        s.discards,
+        deck,
+    ];
     let total: u32 = places.iter().map(|p| p.count_ones()).sum();
     let union = places.iter().fold(0, |a, p| a | p);
     if total != N_CARDS as u32 || union != (1u64 << N_CARDS) - 1 {
-        return Err(format!("cards not conserved: {total} placed, union {union:#x}"));
+        return Err(format!(
+            "cards not conserved: {total} placed, union {union:#x}"
+        ));
     }
     let mut piled = 0u64;
     for c in 0..N_COLORS {
@@ -37,7 +46,9 @@ pub fn check_state(s: &LostCitiesState) -> Result<(), String> {
     }
     for p in 0..2 {
         if s.public_hands[p] & !s.hands[p] != 0 {
-            return Err(format!("public hand of seat {p} holds cards not in the hand"));
+            return Err(format!(
+                "public hand of seat {p} holds cards not in the hand"
+            ));
         }
         if s.hands[p].count_ones() != HAND_SIZE as u32 {
             return Err(format!("seat {p} holds {} cards", s.hands[p].count_ones()));

@@ -14,7 +14,8 @@ use std::result::Result;
 
 /// Checks one state: all 32 cards are in exactly one place (a hand, the bank, the played
 /// pile, or dropped with an excluded seat's deal), the bookkeeping agrees, and a live
-/// match has a seat to act with a non-empty legal mask.
+/// match has a seat to act with a non-empty legal mask. (Once the match is over, the
+/// seats excluded by the last round keep their last hands, as in the official engine.)
 pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
     let n = game.players();
     if s.players as usize != n {
@@ -35,8 +36,8 @@ pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
         if p >= n && hand != 0 {
             return Err(format!("seat {p} does not exist but holds cards"));
         }
-        if p < n && s.is_excluded(p) && hand != 0 {
-            return Err(format!("excluded seat {p} holds cards"));
+        if p < n && s.is_excluded(p) && hand != 0 && s.status == STATUS_PLAYING {
+            return Err(format!("excluded seat {p} holds cards in a live match"));
         }
         add(hand, "a hand")?;
     }

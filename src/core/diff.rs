@@ -218,12 +218,7 @@ impl<A: Playable, B: Playable> Lockstep<A, B> {
 
 /// Plays a scripted game on both engines, comparing after every step and calling `check`
 /// (game invariants) on the pair after every step. Stops at the end of the script.
-pub fn compare_script<A, B, I, C>(
-    a: A,
-    b: B,
-    script: I,
-    check: C,
-) -> Result<Lockstep<A, B>, String>
+pub fn compare_script<A, B, I, C>(a: A, b: B, script: I, check: C) -> Result<Lockstep<A, B>, String>
 where
     A: Playable,
     B: Playable,
@@ -237,7 +232,8 @@ where
         let action = pair.resolve(s);
         pair.apply(action)
             .map_err(|e| format!("script step {i}: {e}"))?;
-        pair.compare().map_err(|e| format!("after script step {i}: {e}"))?;
+        pair.compare()
+            .map_err(|e| format!("after script step {i}: {e}"))?;
         check(&pair.a, &pair.b).map_err(|e| format!("after script step {i}: {e}"))?;
     }
     Ok(pair)

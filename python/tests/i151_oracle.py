@@ -84,6 +84,7 @@ class Report:
     decisions: int = 0
     rounds: int = 0
     defect_refills: int = 0
+    defect_seeds: list = field(default_factory=list)
     players: dict = field(default_factory=dict)
     mismatches: list = field(default_factory=list)
     python_seconds: float = 0.0
@@ -93,6 +94,7 @@ class Report:
         self.decisions += other.decisions
         self.rounds += other.rounds
         self.defect_refills += other.defect_refills
+        self.defect_seeds.extend(other.defect_seeds)
         for k, v in other.players.items():
             self.players[k] = self.players.get(k, 0) + v
         self.mismatches.extend(other.mismatches)
@@ -120,6 +122,23 @@ def official_snapshot(match, rs) -> dict:
         "round": match.round_number,
         "dealer": match.dealer_index,
     }
+
+
+def official_step(match, a: int, fix: bool = True):
+    """Applies action id `a` to the official match, then scores the round and deals the
+    next one if the round ended. Returns `(match, defect_refill)`; with `fix` the played
+    pile is emptied after a 2-player Queen refill (see the module doc)."""
+    _refill_in_queen_draw[0] = False
+    new_round = reducer.apply_action(match.current_round, action_from_id(a))
+    defect = _refill_in_queen_draw[0]
+    if defect and fix:
+        new_round = replace(new_round, played_pile=())
+    match = replace(match, current_round=new_round)
+    if new_round.phase == RoundPhase.ENDED:
+        match = apply_round_scoring(match, new_round.round_winner_id)
+        if match.status != MatchStatus.FINISHED:
+            match = start_round(match)
+    return match, defect
 
 
 def replay(lines, fix: bool = True, stop_after: int = 20) -> Report:
@@ -173,6 +192,8 @@ def replay(lines, fix: bool = True, stop_after: int = 20) -> Report:
             new_round = reducer.apply_action(rs, action_from_id(line["a"]))
             if _refill_in_queen_draw[0]:
                 report.defect_refills += 1
+                if seed not in report.defect_seeds:
+                    report.defect_seeds.append(seed)
                 if fix:
                     new_round = replace(new_round, played_pile=())
             match = replace(match, current_round=new_round)

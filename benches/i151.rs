@@ -32,7 +32,12 @@ fn batch(c: &mut Criterion) {
                         let mut timed = Duration::ZERO;
                         for _ in 0..iters {
                             env.install(|| {
-                                random_legal_batch(env.legal_mask(), N_ACTIONS, &mut rngs, &mut actions)
+                                random_legal_batch(
+                                    env.legal_mask(),
+                                    N_ACTIONS,
+                                    &mut rngs,
+                                    &mut actions,
+                                )
                             });
                             let t = Instant::now();
                             env.step(&actions).unwrap();

@@ -60,7 +60,10 @@ fn run(threads: usize, chunk: usize) -> Vec<Vec<u8>> {
             *a = if rng.below(10) == 0 {
                 rng.below(50)
             } else {
-                random_legal(&e.legal_mask()[i * N_ACTIONS..(i + 1) * N_ACTIONS], &mut rng)
+                random_legal(
+                    &e.legal_mask()[i * N_ACTIONS..(i + 1) * N_ACTIONS],
+                    &mut rng,
+                )
             };
         }
         e.step(&actions).unwrap();
@@ -85,7 +88,12 @@ fn gathered_lanes_continue_like_their_sources() {
     let mut rng = LaneRng::from_seed(3);
     for _ in 0..20 {
         let actions: Vec<u32> = (0..4)
-            .map(|i| random_legal(&e.legal_mask()[i * N_ACTIONS..(i + 1) * N_ACTIONS], &mut rng))
+            .map(|i| {
+                random_legal(
+                    &e.legal_mask()[i * N_ACTIONS..(i + 1) * N_ACTIONS],
+                    &mut rng,
+                )
+            })
             .collect();
         e.step(&actions).unwrap();
     }

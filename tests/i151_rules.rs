@@ -8,7 +8,9 @@ use cardvec::games::i151::fast::{FLAG_ACE_EFFECT, FLAG_CHOOSE_SUIT, STATUS_TERMI
 use cardvec::games::i151::*;
 
 fn id(code: &str) -> u8 {
-    (0..32u8).find(|&c| card_code(c) == code).expect("a card code")
+    (0..32u8)
+        .find(|&c| card_code(c) == code)
+        .expect("a card code")
 }
 
 fn set(codes: &[&str]) -> u32 {
@@ -71,7 +73,11 @@ fn shuffles_match_cpython_for_committed_seeds() {
     for line in data.lines().filter(|l| !l.starts_with('#')) {
         let parts: Vec<&str> = line.split(';').map(str::trim).collect();
         let seed: i128 = parts[0].parse().unwrap();
-        let nums = |s: &str| s.split_whitespace().map(|x| x.parse::<u64>().unwrap()).collect::<Vec<_>>();
+        let nums = |s: &str| {
+            s.split_whitespace()
+                .map(|x| x.parse::<u64>().unwrap())
+                .collect::<Vec<_>>()
+        };
         let mut deck: Vec<u8> = (0..32).collect();
         python_shuffle(seed, &mut deck);
         let expected: Vec<u8> = nums(parts[1]).into_iter().map(|x| x as u8).collect();
@@ -90,9 +96,15 @@ fn shuffles_match_cpython_for_committed_seeds() {
 #[test]
 fn deck_order_and_points_follow_the_official_deck() {
     let codes: Vec<String> = (0..32).map(card_code).collect();
-    assert_eq!(&codes[..8], &["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S"]);
+    assert_eq!(
+        &codes[..8],
+        &["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S"]
+    );
     assert_eq!(codes[31], "7C");
-    assert_eq!(hand_points(set(&["8S", "AH", "QD", "KC", "JS", "7H", "9D", "TC"])), 32 + 11 + 3 + 4 + 2 + 7 + 9 + 10);
+    assert_eq!(
+        hand_points(set(&["8S", "AH", "QD", "KC", "JS", "7H", "9D", "TC"])),
+        32 + 11 + 3 + 4 + 2 + 7 + 9 + 10
+    );
 }
 
 #[test]
@@ -128,7 +140,10 @@ fn a_card_follows_by_suit_or_rank_and_a_draw_is_offered() {
     let game = I151::new(2).unwrap();
     let mut s = position(&game, &[&["7S", "9H", "KD", "8C"], &["KC"]]);
     put_on_table(&mut s, "9S");
-    assert_eq!(legal(&game, &s), vec!["play 7S", "play 9H", "play 8C", "draw"]);
+    assert_eq!(
+        legal(&game, &s),
+        vec!["play 7S", "play 9H", "play 8C", "draw"]
+    );
 }
 
 #[test]
@@ -138,7 +153,10 @@ fn eight_is_wild_then_a_suit_is_chosen_and_imposed() {
     put_on_table(&mut s, "9S");
     step(&game, &mut s, id("8C") as u32);
     assert!(s.flags & FLAG_CHOOSE_SUIT != 0);
-    assert_eq!(legal(&game, &s), vec!["choose S", "choose H", "choose D", "choose C"]);
+    assert_eq!(
+        legal(&game, &s),
+        vec!["choose S", "choose H", "choose D", "choose C"]
+    );
     step(&game, &mut s, ACTION_CHOOSE_SUIT + 2);
     assert_eq!(s.current, 1);
     assert_eq!(legal(&game, &s), vec!["play 7D", "draw"]);
@@ -231,7 +249,11 @@ fn refill_appends_the_played_pile_unshuffled_and_empties_it() {
     assert_eq!(s.hands[0] >> bank[0] & 1, 1, "drew the oldest played card");
     assert_eq!(s.bank(), &bank[1..]);
     assert_eq!(s.played_pile(), &[] as &[u8]);
-    assert_eq!(s.top_card(), Some(*bank.last().unwrap()), "the top card stays");
+    assert_eq!(
+        s.top_card(),
+        Some(*bank.last().unwrap()),
+        "the top card stays"
+    );
 }
 
 #[test]
@@ -280,7 +302,11 @@ fn excluded_seats_are_dealt_nothing_and_skipped() {
     step(&game, &mut s, id("KS") as u32);
     assert!(s.is_excluded(1));
     assert_eq!(s.hands[1], 0);
-    assert_eq!(s.dead.count_ones(), 8, "the excluded seat's deal is dropped");
+    assert_eq!(
+        s.dead.count_ones(),
+        8,
+        "the excluded seat's deal is dropped"
+    );
     assert_eq!(s.dealer, 2, "the dealer moves past the excluded seat");
     assert_eq!(s.current, 0);
 }

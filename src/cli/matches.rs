@@ -67,7 +67,11 @@ pub fn run(args: MatchArgs) -> Result<()> {
             report(&LostCities, a.as_ref(), b.as_ref(), &args)
         }
         "151" => {
-            let a = i151::bots::by_name(if args.a == "safe-heuristic" { "greedy" } else { &args.a })?;
+            let a = i151::bots::by_name(if args.a == "safe-heuristic" {
+                "greedy"
+            } else {
+                &args.a
+            })?;
             let b = i151::bots::by_name(&args.b)?;
             let game = I151::new(2)?.with_reward(i151::RewardMode::MatchOutcome);
             report(&game, a.as_ref(), b.as_ref(), &args)

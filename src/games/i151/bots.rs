@@ -25,12 +25,14 @@ impl Bot<I151> for Greedy {
                 .unwrap_or(0);
             return ACTION_CHOOSE_SUIT + best as u32;
         }
-        let play = (0..N_CARDS as u32)
-            .filter(|&c| legal(c))
-            .max_by_key(|&c| {
-                let card = c as u8;
-                ((rank_of(card) != EIGHT) as u32, card_points(card), std::cmp::Reverse(c))
-            });
+        let play = (0..N_CARDS as u32).filter(|&c| legal(c)).max_by_key(|&c| {
+            let card = c as u8;
+            (
+                (rank_of(card) != EIGHT) as u32,
+                card_points(card),
+                std::cmp::Reverse(c),
+            )
+        });
         if let Some(card) = play {
             return card;
         }

@@ -27,7 +27,10 @@ pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
     let mut seen = 0u32;
     let mut add = |set: u32, what: &str| -> Result<(), String> {
         if seen & set != 0 {
-            return Err(format!("{what} holds cards already elsewhere: {:#x}", seen & set));
+            return Err(format!(
+                "{what} holds cards already elsewhere: {:#x}",
+                seen & set
+            ));
         }
         seen |= set;
         Ok(())
@@ -107,7 +110,10 @@ pub fn check_scores(before: &I151State, after: &I151State) -> Result<(), String>
         if delta == -10 && after.last_winner as usize == p && after.consecutive[p] == 0 {
             bonuses += 1;
         } else if delta < 0 {
-            return Err(format!("seat {p} score went from {} to {}", before.scores[p], after.scores[p]));
+            return Err(format!(
+                "seat {p} score went from {} to {}",
+                before.scores[p], after.scores[p]
+            ));
         }
     }
     if bonuses > 1 {
@@ -161,12 +167,17 @@ pub fn fuzz_check(data: &[u8]) -> Result<(), String> {
         rng: LaneRng::from_seed(0),
     };
     let previous = Cell::new(fast.state);
-    compare_script(reference, fast, script, |r: &Reference, f: &SingleLane<I151>| {
-        check_state(&f.game, &f.state)?;
-        check_scores(&previous.get(), &f.state)?;
-        previous.set(f.state);
-        agree(r, &f.state)
-    })
+    compare_script(
+        reference,
+        fast,
+        script,
+        |r: &Reference, f: &SingleLane<I151>| {
+            check_state(&f.game, &f.state)?;
+            check_scores(&previous.get(), &f.state)?;
+            previous.set(f.state);
+            agree(r, &f.state)
+        },
+    )
     .map(|_| ())
 }
 
@@ -185,7 +196,9 @@ pub fn agree(r: &Reference, s: &I151State) -> Result<(), String> {
     if r.played_pile() != s.played_pile() {
         return Err("played pile differs".into());
     }
-    let scores: Vec<i32> = (0..s.players as usize).map(|p| s.scores[p] as i32).collect();
+    let scores: Vec<i32> = (0..s.players as usize)
+        .map(|p| s.scores[p] as i32)
+        .collect();
     if r.scores() != scores {
         return Err(format!("scores {:?} vs {scores:?}", r.scores()));
     }

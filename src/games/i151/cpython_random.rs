@@ -43,7 +43,9 @@ pub struct Mt19937 {
 
 impl std::fmt::Debug for Mt19937 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Mt19937").field("index", &self.index).finish()
+        f.debug_struct("Mt19937")
+            .field("index", &self.index)
+            .finish()
     }
 }
 
@@ -87,8 +89,8 @@ impl Mt19937 {
         }
         for _ in 0..N - 1 {
             let prev = mt[i - 1];
-            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941))
-                .wrapping_sub(i as u32);
+            mt[i] =
+                (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
             i += 1;
             if i >= N {
                 mt[0] = mt[N - 1];
@@ -162,7 +164,13 @@ mod tests {
         let first: Vec<u32> = (0..5).map(|_| mt.next_u32()).collect();
         assert_eq!(
             first,
-            vec![1_067_595_299, 955_945_823, 477_289_528, 4_107_218_783, 4_228_976_476]
+            vec![
+                1_067_595_299,
+                955_945_823,
+                477_289_528,
+                4_107_218_783,
+                4_228_976_476
+            ]
         );
     }
 

@@ -383,7 +383,9 @@ impl I151 {
         }
         if s.active_count() <= 1 {
             s.status = STATUS_TERMINATED;
-            s.winner = (0..n as u8).find(|&p| s.excluded >> p & 1 == 0).unwrap_or(NONE);
+            s.winner = (0..n as u8)
+                .find(|&p| s.excluded >> p & 1 == 0)
+                .unwrap_or(NONE);
             if self.reward == RewardMode::MatchOutcome {
                 let lose = -1.0 / (n as f32 - 1.0);
                 for (p, r) in rewards.iter_mut().enumerate().take(n) {

@@ -212,7 +212,10 @@ impl Reference {
         for (i, &id) in deck.iter().take(per * n).enumerate() {
             hands[i % n].push(Card::from_id(id));
         }
-        self.bank = deck[per * n..].iter().map(|&id| Card::from_id(id)).collect();
+        self.bank = deck[per * n..]
+            .iter()
+            .map(|&id| Card::from_id(id))
+            .collect();
         for (player, hand) in self.players.iter_mut().zip(hands) {
             player.hand = if player.is_excluded { Vec::new() } else { hand };
             player.has_drawn_this_turn = false;
@@ -319,7 +322,11 @@ impl Reference {
         let idx = self.current;
         let previous_top = self.top_card;
         let player = &mut self.players[idx];
-        let pos = player.hand.iter().position(|&c| c == card).expect("legal card");
+        let pos = player
+            .hand
+            .iter()
+            .position(|&c| c == card)
+            .expect("legal card");
         player.hand.remove(pos);
         self.played_pile.push(card);
         let same_rank_remaining = player.hand.iter().any(|c| c.rank == card.rank);
@@ -536,11 +543,7 @@ impl Playable for Reference {
         }
     }
     fn step(&mut self, action: u32, rewards: &mut [f32]) -> LaneOutcome {
-        let Some(chosen) = self
-            .legal_actions()
-            .into_iter()
-            .find(|a| a.id() == action)
-        else {
+        let Some(chosen) = self.legal_actions().into_iter().find(|a| a.id() == action) else {
             return LaneOutcome::ILLEGAL;
         };
         let winner = match chosen {

@@ -163,7 +163,11 @@ pub fn write_trace<W: Write>(config: &TraceConfig, out: &mut W) -> io::Result<Tr
             summary.decisions += 1;
         }
         line.clear();
-        let _ = write!(line, "{{\"end\":true,\"winner\":{},\"scores\":", opt(s.winner));
+        let _ = write!(
+            line,
+            "{{\"end\":true,\"winner\":{},\"scores\":",
+            opt(s.winner)
+        );
         list(&mut line, s.scores[..game.players()].iter());
         let _ = write!(line, ",\"rounds\":{}}}", s.round_number);
         writeln!(out, "{line}")?;

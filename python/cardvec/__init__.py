@@ -16,12 +16,15 @@ the same array objects on every call, updated in place by each step. Copy them
 3 lane was autoreset (action ignored).
 """
 
-from . import lost_cities
+from . import i151, lost_cities
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,
     ACTION_ILLEGAL,
     ACTION_RESET,
+    I151P2,
+    I151P3,
+    I151P4,
     LostCities,
     __version__,
 )
@@ -31,7 +34,11 @@ __all__ = [
     "ACTION_FINISHED",
     "ACTION_ILLEGAL",
     "ACTION_RESET",
+    "I151P2",
+    "I151P3",
+    "I151P4",
     "LostCities",
+    "i151",
     "lost_cities",
     "__version__",
 ]

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use cardvec::core::policy::random_legal_batch;
 use cardvec::core::stats::Summary;
 use cardvec::core::{ActionStatus, EnvOptions, Game, LaneRng, Result, VecEnv};
+use cardvec::games::i151::I151;
 use cardvec::games::lost_cities::LostCities;
 
 /// Options of `cardvec bench`.
@@ -26,6 +27,9 @@ pub struct BenchArgs {
     /// Seed of the lanes and the policy.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Seats, for games with a variable number (151: 2..=4).
+    #[arg(long, default_value_t = 2)]
+    players: usize,
     /// Measurements per mode; the best is reported.
     #[arg(long, default_value_t = 3)]
     repeats: usize,
@@ -148,6 +152,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     cardvec::core::Error::check_range("envs", 1, 1 << 24, args.envs as i64)?;
     match args.game.as_str() {
         "lost-cities" => report(LostCities, &args),
+        "151" => report(I151::new(args.players)?, &args),
         other => Err(super::unknown_game(other)),
     }
 }

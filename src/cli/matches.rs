@@ -2,6 +2,7 @@
 
 use cardvec::core::arena::head_to_head;
 use cardvec::core::{Bot, Game, Result};
+use cardvec::games::i151::{self, I151};
 use cardvec::games::lost_cities::{bots, LostCities};
 
 /// Options of `cardvec match`.
@@ -64,6 +65,16 @@ pub fn run(args: MatchArgs) -> Result<()> {
             let a = bots::by_name(&args.a)?;
             let b = bots::by_name(&args.b)?;
             report(&LostCities, a.as_ref(), b.as_ref(), &args)
+        }
+        "151" => {
+            let a = i151::bots::by_name(if args.a == "safe-heuristic" {
+                "greedy"
+            } else {
+                &args.a
+            })?;
+            let b = i151::bots::by_name(&args.b)?;
+            let game = I151::new(2)?.with_reward(i151::RewardMode::MatchOutcome);
+            report(&game, a.as_ref(), b.as_ref(), &args)
         }
         other => Err(super::unknown_game(other)),
     }

@@ -2,6 +2,7 @@
 
 mod bench;
 mod diff;
+mod holdem;
 mod matches;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +27,10 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Plays one bot against another over many games and reports win rate and margin.
     Match(matches::MatchArgs),
+    /// Hold'em: the rank, category, name and best five cards of 5 to 7 cards.
+    Eval(holdem::EvalArgs),
+    /// Hold'em: win, tie and equity of 2 to 10 players (hole cards or ranges).
+    Equity(holdem::EquityArgs),
 }
 
 /// The games the CLI knows.
@@ -60,5 +65,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Match(args) => matches::run(args),
+        Command::Eval(args) => holdem::run_eval(args),
+        Command::Equity(args) => holdem::run_equity(args),
     }
 }

@@ -95,6 +95,9 @@ pub struct EquityArgs {
     /// Hide the progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Print the result as one JSON object (counts, equities, standard errors).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `cardvec equity`.
@@ -126,8 +129,32 @@ pub fn run_equity(args: EquityArgs) -> Result<()> {
     };
     let pool = super::pool(args.threads)?;
     let report = pool.install(|| equity(&ranges, &options))?;
-    print_report(&names, &ranges, &args, &report);
+    if args.json {
+        print_json(&names, &report);
+    } else {
+        print_report(&names, &ranges, &args, &report);
+    }
     Ok(())
+}
+
+fn print_json(names: &[String], report: &EquityReport) {
+    let players: Vec<String> = names
+        .iter()
+        .zip(&report.players)
+        .map(|(name, p)| {
+            format!(
+                "{{\"player\": {name:?}, \"wins\": {}, \"ties\": {}, \"equity\": {}, \"equity_se\": {}}}",
+                p.wins, p.ties, p.equity, p.equity_se
+            )
+        })
+        .collect();
+    println!(
+        "{{\"exact\": {}, \"total\": {}, \"seconds\": {}, \"players\": [{}]}}",
+        report.exact,
+        report.total,
+        report.elapsed.as_secs_f64(),
+        players.join(", ")
+    );
 }
 
 fn print_report(names: &[String], ranges: &[Range], args: &EquityArgs, report: &EquityReport) {

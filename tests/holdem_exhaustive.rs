@@ -87,8 +87,8 @@ fn for_each_seven(a: usize, mut f: impl FnMut(Hand)) {
                     let h5 = h4.add(d[g]);
                     for i in g + 1..52 {
                         let h6 = h5.add(d[i]);
-                        for j in i + 1..52 {
-                            f(h6.add(d[j]));
+                        for &last in &d[i + 1..] {
+                            f(h6.add(last));
                         }
                     }
                 }

@@ -194,7 +194,7 @@ const FLUSH_BITS: u64 = 0x8888;
 ///
 /// ```
 /// use cardvec::games::holdem::{Hand, parse_cards, Category};
-/// let board = Hand::from_cards(&parse_cards("Ah Kh 7c 2h 9d").unwrap()).unwrap();
+/// let board = Hand::from_cards(&parse_cards("Ah Kh 7h 2h 9d").unwrap()).unwrap();
 /// let hero = board.add("Qh".parse().unwrap()).add("3s".parse().unwrap());
 /// assert_eq!(hero.rank().category(), Category::Flush);
 /// ```
@@ -348,7 +348,7 @@ fn check_count(n: usize) -> Result<()> {
 /// ```
 /// use cardvec::games::holdem::{evaluate, parse_cards};
 /// let rank = |s| evaluate(&parse_cards(s).unwrap()).unwrap();
-/// assert!(rank("2c 2d 3h 3s 3c") > rank("Ac Ad Ah Kc Ks 2s"));
+/// assert!(rank("2c 2d 3h 3s 3c") > rank("Ac Ad Ah Kc Qs 2s"));
 /// assert_eq!(rank("As 2d 3h 4s 5c").name(), "straight, five-high");
 /// assert!(evaluate(&parse_cards("As Kd").unwrap()).is_err());
 /// ```

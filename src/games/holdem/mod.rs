@@ -18,7 +18,7 @@ pub mod range;
 pub mod reference;
 mod tables;
 
-pub use batch::{evaluate_sets, rank_sets};
+pub use batch::{evaluate_sets, rank_hands, rank_sets};
 pub use cards::{card_set, format_set, parse_cards, Card, Deck, Rank, Suit, DECK_SIZE, FULL_DECK};
 pub use equity::{equity, EquityOptions, EquityReport, Method, PlayerEquity};
 pub use eval::{

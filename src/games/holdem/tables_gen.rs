@@ -28,7 +28,7 @@ pub const RANK_BASES: [u32; 13] = [
 ];
 
 /// Bits of a rank key kept per row of the perfect hash.
-pub const RANK_SHIFT: u32 = 11;
+pub const RANK_SHIFT: u32 = 12;
 
 /// The number of hand classes of each category, high card first.
 pub const CATEGORY_SIZES: [usize; 9] = [1277, 2860, 858, 858, 10, 1277, 156, 156, 10];

@@ -2,6 +2,7 @@
 
 mod bench;
 mod diff;
+mod holdem;
 mod matches;
 mod trace;
 
@@ -30,6 +31,10 @@ enum Command {
     /// Writes a JSON-lines trace of random matches for an external oracle to replay
     /// (151: `python/tests/i151_oracle.py` replays it in i151-engine 0.2.4).
     Trace(trace::TraceArgs),
+    /// Hold'em: the rank, category, name and best five cards of 5 to 7 cards.
+    Eval(holdem::EvalArgs),
+    /// Hold'em: win, tie and equity of 2 to 10 players (hole cards or ranges).
+    Equity(holdem::EquityArgs),
 }
 
 /// The games the CLI knows.
@@ -65,5 +70,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Diff(args) => diff::run(args),
         Command::Match(args) => matches::run(args),
         Command::Trace(args) => trace::run(args),
+        Command::Eval(args) => holdem::run_eval(args),
+        Command::Equity(args) => holdem::run_equity(args),
     }
 }

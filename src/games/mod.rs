@@ -1,5 +1,6 @@
 //! The games. Each one is the rules of a single lane plus its reference engine, bots and
 //! encoders; none knows threads or Python.
 
+pub mod holdem;
 pub mod i151;
 pub mod lost_cities;

@@ -1,0 +1,193 @@
+//! `cardvec eval` and `cardvec equity`: the hold'em hand evaluator and equity calculator on
+//! the command line.
+
+use std::io::{BufRead, BufWriter, Write};
+
+use cardvec::core::{Error, Result};
+use cardvec::games::holdem::{
+    best_five, equity, parse_cards, EquityOptions, EquityReport, Method, Range,
+};
+
+/// Options of `cardvec eval`.
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    /// Five to seven cards, as separate words or one ("As Ks Qs Js Ts 2h 3d", "AsKsQsJsTs").
+    cards: Vec<String>,
+    /// Read one hand per line from standard input and print its ordinal (1 = worst class,
+    /// 7462 = royal flush) per line, for oracle comparisons.
+    #[arg(long, conflicts_with = "cards")]
+    stdin: bool,
+}
+
+/// Runs `cardvec eval`.
+pub fn run_eval(args: EvalArgs) -> Result<()> {
+    if args.stdin {
+        return eval_lines();
+    }
+    let cards = parse_cards(&args.cards.join(" "))?;
+    let (rank, five) = best_five(&cards)?;
+    let shown: Vec<String> = five.iter().map(|c| c.to_string()).collect();
+    println!("rank      {} of 7462 (raw {:#06x})", rank.ordinal(), rank.0);
+    println!("category  {}", rank.category());
+    println!("name      {}", rank.name());
+    println!("best five {}", shown.join(" "));
+    Ok(())
+}
+
+fn io_error(e: std::io::Error) -> Error {
+    Error::Invalid {
+        what: "input/output",
+        reason: e.to_string(),
+    }
+}
+
+fn eval_lines() -> Result<()> {
+    let stdin = std::io::stdin();
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for (i, line) in stdin.lock().lines().enumerate() {
+        let line = line.map_err(io_error)?;
+        let cards = parse_cards(&line).map_err(|e| Error::Invalid {
+            what: "input line",
+            reason: format!("line {}: {e}", i + 1),
+        })?;
+        let rank = cardvec::games::holdem::evaluate(&cards).map_err(|e| Error::Invalid {
+            what: "input line",
+            reason: format!("line {}: {e}", i + 1),
+        })?;
+        writeln!(out, "{}", rank.ordinal()).map_err(io_error)?;
+    }
+    out.flush().map_err(io_error)
+}
+
+/// Options of `cardvec equity`.
+#[derive(clap::Args, Debug)]
+pub struct EquityArgs {
+    /// One word per player: hole cards ("AsAh") or a range ("AKs,TT+", "A5s-A2s", "random").
+    players: Vec<String>,
+    /// Players with unknown cards added after the given ones.
+    #[arg(long, default_value_t = 0)]
+    opponents: usize,
+    /// Board cards, e.g. "2c7d9h".
+    #[arg(long, default_value = "")]
+    board: String,
+    /// Dead cards, out of play.
+    #[arg(long, default_value = "")]
+    dead: String,
+    /// Always enumerate exactly.
+    #[arg(long, conflicts_with = "mc")]
+    exact: bool,
+    /// Always use Monte Carlo.
+    #[arg(long)]
+    mc: bool,
+    /// Monte Carlo trials.
+    #[arg(long, default_value_t = 1_000_000)]
+    trials: u64,
+    /// Largest enumeration done exactly without --exact (work units: board completions
+    /// times combos ranked and deals scored per board).
+    #[arg(long, default_value_t = 400_000_000)]
+    exact_limit: u64,
+    /// Seed of the Monte Carlo streams.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Hide the progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// Print the result as one JSON object (counts, equities, standard errors).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `cardvec equity`.
+pub fn run_equity(args: EquityArgs) -> Result<()> {
+    let mut names: Vec<String> = args.players.clone();
+    let mut ranges = Vec::with_capacity(names.len() + args.opponents);
+    for p in &args.players {
+        ranges.push(Range::parse(p)?);
+    }
+    Error::check_range("players", 2, 10, (ranges.len() + args.opponents) as i64)?;
+    for i in 0..args.opponents {
+        ranges.push(Range::all());
+        names.push(format!("random #{}", i + 1));
+    }
+    let options = EquityOptions {
+        board: parse_cards(&args.board)?,
+        dead: parse_cards(&args.dead)?,
+        method: if args.exact {
+            Method::Exact
+        } else if args.mc {
+            Method::MonteCarlo
+        } else {
+            Method::Auto
+        },
+        exact_limit: args.exact_limit,
+        trials: args.trials,
+        seed: args.seed,
+        progress: !args.quiet,
+    };
+    let pool = super::pool(args.threads)?;
+    let report = pool.install(|| equity(&ranges, &options))?;
+    if args.json {
+        print_json(&names, &report);
+    } else {
+        print_report(&names, &ranges, &args, &report);
+    }
+    Ok(())
+}
+
+fn print_json(names: &[String], report: &EquityReport) {
+    let players: Vec<String> = names
+        .iter()
+        .zip(&report.players)
+        .map(|(name, p)| {
+            format!(
+                "{{\"player\": {name:?}, \"wins\": {}, \"ties\": {}, \"equity\": {}, \"equity_se\": {}}}",
+                p.wins, p.ties, p.equity, p.equity_se
+            )
+        })
+        .collect();
+    println!(
+        "{{\"exact\": {}, \"total\": {}, \"seconds\": {}, \"players\": [{}]}}",
+        report.exact,
+        report.total,
+        report.elapsed.as_secs_f64(),
+        players.join(", ")
+    );
+}
+
+fn print_report(names: &[String], ranges: &[Range], args: &EquityArgs, report: &EquityReport) {
+    let method = if report.exact {
+        format!("exact, {} deals", report.total)
+    } else {
+        format!("Monte Carlo, {} trials, seed {}", report.total, args.seed)
+    };
+    let board = if args.board.is_empty() {
+        "preflop".to_string()
+    } else {
+        format!("board {}", args.board)
+    };
+    println!("{board}; {method}; {:.2}s", report.elapsed.as_secs_f64());
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
+    let se_head = if report.exact { "" } else { "   ±1 SE" };
+    println!(
+        "{:<width$}  {:>6}  {:>8}  {:>8}  {:>8}{se_head}",
+        "player", "combos", "win %", "tie %", "equity %"
+    );
+    for ((name, range), p) in names.iter().zip(ranges).zip(&report.players) {
+        let se = if report.exact {
+            String::new()
+        } else {
+            format!("  {:>7.4}", 100.0 * p.equity_se)
+        };
+        println!(
+            "{:<width$}  {:>6}  {:>8.4}  {:>8.4}  {:>8.4}{se}",
+            name,
+            range.len(),
+            100.0 * p.win_rate,
+            100.0 * p.tie_rate,
+            100.0 * p.equity
+        );
+    }
+}

@@ -1,0 +1,705 @@
+//! Equity of 2 to 10 players, each holding known cards or a range, with a partial board and
+//! dead cards: exact enumeration when the work is small enough, seeded Monte Carlo otherwise.
+//!
+//! Both methods measure the same thing: every deal (one combo per player, no card twice,
+//! none from the board or the dead cards) weighs the same, and so does every completion of
+//! the board. A player wins a deal when their hand is the only best one; players sharing the
+//! best hand tie and each gets `1 / (number sharing)` of it. Equity is the mean share.
+//!
+//! Exact enumeration walks the board completions (in parallel, split on the first two
+//! cards), ranks each player's combos once per board, then walks the deals. Monte Carlo
+//! draws a deal by rejection (a deal with a card twice is drawn again) and a board from the
+//! remaining cards; trials run in fixed chunks, chunk `j` drawing from stream `(seed, j, 0)`,
+//! so results do not depend on the number of threads. Counts are integers (shares scaled by
+//! 2520, the least common multiple of 1..=10), so parallel sums are exact.
+
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use super::cards::{card_set, Card, FULL_DECK};
+use super::eval::Hand;
+use super::range::Range;
+use crate::core::{CardSet64, Error, LaneRng, Result};
+
+/// A share of one deal, scaled so that ties among up to ten players stay integers.
+const SHARE_SCALE: u64 = 2520;
+/// Monte Carlo trials per chunk (per random stream).
+const TRIALS_PER_CHUNK: u64 = 1 << 13;
+/// Monte Carlo draws of one deal before the ranges are declared incompatible.
+const MAX_DEAL_ATTEMPTS: u32 = 100_000;
+
+/// How to compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Exact when the enumeration's work is at most `EquityOptions::exact_limit`, Monte Carlo
+    /// otherwise.
+    Auto,
+    /// Always enumerate.
+    Exact,
+    /// Always sample.
+    MonteCarlo,
+}
+
+/// Options of [`equity`].
+#[derive(Clone, Debug)]
+pub struct EquityOptions {
+    /// Known board cards (0 to 5).
+    pub board: Vec<Card>,
+    /// Cards out of play.
+    pub dead: Vec<Card>,
+    /// How to compute.
+    pub method: Method,
+    /// Largest enumeration [`Method::Auto`] accepts, in work units (board completions times
+    /// the combos ranked and deals scored per board).
+    pub exact_limit: u64,
+    /// Monte Carlo trials.
+    pub trials: u64,
+    /// Seed of the Monte Carlo streams.
+    pub seed: u64,
+    /// Show a progress bar on standard error.
+    pub progress: bool,
+}
+
+impl Default for EquityOptions {
+    fn default() -> Self {
+        EquityOptions {
+            board: Vec::new(),
+            dead: Vec::new(),
+            method: Method::Auto,
+            exact_limit: 400_000_000,
+            trials: 1_000_000,
+            seed: 0,
+            progress: false,
+        }
+    }
+}
+
+/// One player's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerEquity {
+    /// Deals (or trials) won alone.
+    pub wins: u64,
+    /// Deals (or trials) where the player shared the best hand.
+    pub ties: u64,
+    /// Mean share of the pot: wins plus tied shares, over all deals.
+    pub equity: f64,
+    /// Standard error of `equity` (0 for an exact result).
+    pub equity_se: f64,
+    /// `wins / total`.
+    pub win_rate: f64,
+    /// `ties / total`.
+    pub tie_rate: f64,
+}
+
+/// The result of [`equity`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct EquityReport {
+    /// One entry per player, in input order.
+    pub players: Vec<PlayerEquity>,
+    /// Deals enumerated (exact) or trials drawn (Monte Carlo).
+    pub total: u64,
+    /// Whether the result is exact.
+    pub exact: bool,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Integer tallies, summed across threads.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    total: u64,
+    wins: Vec<u64>,
+    ties: Vec<u64>,
+    shares: Vec<u64>,
+    shares_sq: Vec<u64>,
+}
+
+impl Tally {
+    fn new(n: usize) -> Tally {
+        Tally {
+            total: 0,
+            wins: vec![0; n],
+            ties: vec![0; n],
+            shares: vec![0; n],
+            shares_sq: vec![0; n],
+        }
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
+        self.total += other.total;
+        for i in 0..self.wins.len() {
+            self.wins[i] += other.wins[i];
+            self.ties[i] += other.ties[i];
+            self.shares[i] += other.shares[i];
+            self.shares_sq[i] += other.shares_sq[i];
+        }
+        self
+    }
+
+    /// Scores one deal from the players' ranks.
+    #[inline]
+    fn score(&mut self, ranks: &[u16]) {
+        let best = ranks.iter().copied().max().unwrap_or(0);
+        let sharing = ranks.iter().filter(|&&r| r == best).count() as u64;
+        self.total += 1;
+        if sharing == 1 {
+            if let Some(i) = ranks.iter().position(|&r| r == best) {
+                self.wins[i] += 1;
+                self.shares[i] += SHARE_SCALE;
+                self.shares_sq[i] += SHARE_SCALE * SHARE_SCALE;
+            }
+        } else {
+            let share = SHARE_SCALE / sharing;
+            for (i, _) in ranks.iter().enumerate().filter(|(_, &r)| r == best) {
+                self.ties[i] += 1;
+                self.shares[i] += share;
+                self.shares_sq[i] += share * share;
+            }
+        }
+    }
+
+    fn report(self, exact: bool, elapsed: Duration) -> EquityReport {
+        let t = self.total.max(1) as f64;
+        let scale = SHARE_SCALE as f64;
+        let players = (0..self.wins.len())
+            .map(|i| {
+                let mean = self.shares[i] as f64 / scale / t;
+                let mean_sq = self.shares_sq[i] as f64 / (scale * scale) / t;
+                let se = if exact || self.total < 2 {
+                    0.0
+                } else {
+                    ((mean_sq - mean * mean).max(0.0) / (t - 1.0)).sqrt()
+                };
+                PlayerEquity {
+                    wins: self.wins[i],
+                    ties: self.ties[i],
+                    equity: mean,
+                    equity_se: se,
+                    win_rate: self.wins[i] as f64 / t,
+                    tie_rate: self.ties[i] as f64 / t,
+                }
+            })
+            .collect();
+        EquityReport {
+            players,
+            total: self.total,
+            exact,
+            elapsed,
+        }
+    }
+}
+
+/// A combo ready to evaluate: its cards and its partial hand.
+#[derive(Clone, Copy, Debug)]
+struct Combo {
+    set: CardSet64,
+    hand: Hand,
+}
+
+/// The checked problem.
+struct Setup {
+    players: Vec<Vec<Combo>>,
+    board: Hand,
+    /// Board cards still to come.
+    to_deal: usize,
+    /// Cards that may complete the board (not on it, not dead).
+    deck: Vec<Card>,
+}
+
+fn binomial(n: usize, k: usize) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u64, |acc, i| {
+        acc.saturating_mul((n - i) as u64) / (i as u64 + 1)
+    })
+}
+
+impl Setup {
+    fn new(ranges: &[Range], options: &EquityOptions) -> Result<Setup> {
+        Error::check_range("players", 2, 10, ranges.len() as i64)?;
+        Error::check_range("board cards", 0, 5, options.board.len() as i64)?;
+        let board = card_set(&options.board)?;
+        let dead = card_set(&options.dead)?;
+        if let Some(c) = (board & dead).min() {
+            return Err(Error::Invalid {
+                what: "equity",
+                reason: format!(
+                    "{} is both on the board and dead",
+                    Card::from_id(c).map_or(String::new(), |c| c.to_string())
+                ),
+            });
+        }
+        let known = board | dead;
+        let mut players = Vec::with_capacity(ranges.len());
+        for (i, range) in ranges.iter().enumerate() {
+            let live = range.without(known);
+            if live.is_empty() {
+                return Err(Error::Invalid {
+                    what: "range",
+                    reason: format!("player {}: every combo uses a board or dead card", i + 1),
+                });
+            }
+            players.push(
+                live.combos()
+                    .iter()
+                    .map(|h| {
+                        let [a, b] = h.cards();
+                        Combo {
+                            set: h.set(),
+                            hand: Hand::EMPTY.add(a).add(b),
+                        }
+                    })
+                    .collect(),
+            );
+        }
+        let setup = Setup {
+            players,
+            board: options.board.iter().fold(Hand::EMPTY, |h, &c| h.add(c)),
+            to_deal: 5 - options.board.len(),
+            deck: super::cards::set_cards(FULL_DECK - known).collect(),
+        };
+        if !setup.some_deal_exists() {
+            return Err(Error::Invalid {
+                what: "equity",
+                reason: "no deal gives every player a combo without sharing a card".to_string(),
+            });
+        }
+        let cards_needed = 2 * ranges.len() + setup.to_deal;
+        if cards_needed > setup.deck.len() {
+            return Err(Error::Invalid {
+                what: "equity",
+                reason: format!(
+                    "{cards_needed} cards needed, {} left in the deck",
+                    setup.deck.len()
+                ),
+            });
+        }
+        Ok(setup)
+    }
+
+    fn some_deal_exists(&self) -> bool {
+        fn search(players: &[Vec<Combo>], used: CardSet64, budget: &mut u32) -> bool {
+            let Some((first, rest)) = players.split_first() else {
+                return true;
+            };
+            for c in first {
+                if *budget == 0 {
+                    return true; // give up proving; Monte Carlo reports a stuck draw anyway
+                }
+                *budget -= 1;
+                if (c.set & used).is_empty() && search(rest, used | c.set, budget) {
+                    return true;
+                }
+            }
+            false
+        }
+        search(&self.players, CardSet64::EMPTY, &mut 1_000_000)
+    }
+
+    /// The enumeration's work: boards times (combos ranked + deals scored, bounded above).
+    fn exact_work(&self) -> u64 {
+        let boards = binomial(self.deck.len(), self.to_deal);
+        let ranked: u64 = self.players.iter().map(|p| p.len() as u64).sum();
+        let deals = self
+            .players
+            .iter()
+            .fold(1u64, |acc, p| acc.saturating_mul(p.len() as u64));
+        boards.saturating_mul(ranked.saturating_add(deals))
+    }
+}
+
+fn progress_bar(show: bool, len: u64, unit: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    let template = format!("{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} (eta {{eta}})");
+    bar.set_style(
+        ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+/// Scores every deal on one complete board.
+fn score_board(setup: &Setup, board: Hand, ranks: &mut [Vec<u16>], tally: &mut Tally) {
+    let used = board.cards();
+    for (p, combos) in setup.players.iter().enumerate() {
+        for (r, c) in ranks[p].iter_mut().zip(combos) {
+            *r = if (c.set & used).is_empty() {
+                board.combine(c.hand).rank().0
+            } else {
+                0
+            };
+        }
+    }
+    let mut current = [0u16; 10];
+    walk_deals(setup, ranks, 0, used, &mut current, tally);
+}
+
+fn walk_deals(
+    setup: &Setup,
+    ranks: &[Vec<u16>],
+    p: usize,
+    used: CardSet64,
+    current: &mut [u16; 10],
+    tally: &mut Tally,
+) {
+    let n = setup.players.len();
+    if p == n {
+        tally.score(&current[..n]);
+        return;
+    }
+    for (c, &r) in setup.players[p].iter().zip(&ranks[p]) {
+        if (c.set & used).is_empty() {
+            current[p] = r;
+            walk_deals(setup, ranks, p + 1, used | c.set, current, tally);
+        }
+    }
+}
+
+/// Enumerates board completions choosing from `deck[from..]`, `left` cards to go.
+fn walk_boards(
+    setup: &Setup,
+    from: usize,
+    left: usize,
+    board: Hand,
+    ranks: &mut [Vec<u16>],
+    tally: &mut Tally,
+) {
+    if left == 0 {
+        score_board(setup, board, ranks, tally);
+        return;
+    }
+    for i in from..=setup.deck.len() - left {
+        walk_boards(
+            setup,
+            i + 1,
+            left - 1,
+            board.add(setup.deck[i]),
+            ranks,
+            tally,
+        );
+    }
+}
+
+fn exact(setup: &Setup, options: &EquityOptions) -> Tally {
+    let n = setup.players.len();
+    let m = setup.deck.len();
+    // Tasks: the first one or two cards of the completion.
+    let split = setup.to_deal.min(2);
+    let mut tasks: Vec<(Hand, usize)> = Vec::new();
+    match split {
+        0 => tasks.push((setup.board, 0)),
+        1 => tasks.extend((0..m).map(|i| (setup.board.add(setup.deck[i]), i + 1))),
+        _ => {
+            for i in 0..m {
+                for j in i + 1..m {
+                    let h = setup.board.add(setup.deck[i]).add(setup.deck[j]);
+                    tasks.push((h, j + 1));
+                }
+            }
+        }
+    }
+    let bar = progress_bar(options.progress, tasks.len() as u64, "board prefixes");
+    let tally = tasks
+        .par_iter()
+        .fold(
+            || {
+                let ranks: Vec<Vec<u16>> = setup.players.iter().map(|p| vec![0; p.len()]).collect();
+                (Tally::new(n), ranks)
+            },
+            |(mut tally, mut ranks), &(board, from)| {
+                let left = setup.to_deal - split;
+                if from + left <= m {
+                    walk_boards(setup, from, left, board, &mut ranks, &mut tally);
+                }
+                bar.inc(1);
+                (tally, ranks)
+            },
+        )
+        .map(|(t, _)| t)
+        .reduce(|| Tally::new(n), Tally::merge);
+    bar.finish_and_clear();
+    tally
+}
+
+/// Draws one deal: a combo per player, no card twice. `None` if the draws keep colliding.
+fn draw_deal(setup: &Setup, rng: &mut LaneRng, hands: &mut [Hand]) -> Option<CardSet64> {
+    'attempt: for _ in 0..MAX_DEAL_ATTEMPTS {
+        let mut used = CardSet64::EMPTY;
+        for (p, combos) in setup.players.iter().enumerate() {
+            let c = combos[rng.below(combos.len() as u32) as usize];
+            if !(c.set & used).is_empty() {
+                continue 'attempt;
+            }
+            used |= c.set;
+            hands[p] = c.hand;
+        }
+        return Some(used);
+    }
+    None
+}
+
+fn monte_carlo(setup: &Setup, options: &EquityOptions) -> Result<Tally> {
+    let n = setup.players.len();
+    let chunks = options.trials.div_ceil(TRIALS_PER_CHUNK);
+    let bar = progress_bar(options.progress, options.trials, "trials");
+    let deck_set = setup.deck.iter().fold(CardSet64::EMPTY, |s, c| s | c.bit());
+    let result = (0..chunks)
+        .into_par_iter()
+        .map(|chunk| -> Result<Tally> {
+            let mut rng = LaneRng::for_lane(options.seed, chunk, 0);
+            let trials = TRIALS_PER_CHUNK.min(options.trials - chunk * TRIALS_PER_CHUNK);
+            let mut tally = Tally::new(n);
+            let mut hands = [Hand::EMPTY; 10];
+            let mut ranks = [0u16; 10];
+            for _ in 0..trials {
+                let used = draw_deal(setup, &mut rng, &mut hands[..n]).ok_or(Error::Invalid {
+                    what: "equity",
+                    reason: "the ranges almost never fit together; draws keep colliding"
+                        .to_string(),
+                })?;
+                let free = deck_set - used;
+                let mut board = setup.board;
+                let mut taken = CardSet64::EMPTY;
+                while taken.len() < setup.to_deal as u32 {
+                    let id = rng.below(52) as u8;
+                    if free.contains(id) && !taken.contains(id) {
+                        taken.insert(id);
+                        if let Some(c) = Card::from_id(id) {
+                            board = board.add(c);
+                        }
+                    }
+                }
+                for p in 0..n {
+                    ranks[p] = board.combine(hands[p]).rank().0;
+                }
+                tally.score(&ranks[..n]);
+            }
+            bar.inc(trials);
+            Ok(tally)
+        })
+        .try_reduce(|| Tally::new(n), |a, b| Ok(a.merge(b)));
+    bar.finish_and_clear();
+    result
+}
+
+/// The equity of each player (a range each; a single combo is a range of one).
+///
+/// ```
+/// use cardvec::games::holdem::{equity, parse_cards, EquityOptions, Range};
+/// let players = [Range::parse("AsAh").unwrap(), Range::parse("KdKc").unwrap()];
+/// let options = EquityOptions { board: parse_cards("2c7d9h").unwrap(), ..Default::default() };
+/// let report = equity(&players, &options).unwrap();
+/// assert!(report.exact);
+/// assert_eq!(report.total, 990); // C(45, 2) turns and rivers
+/// assert!(report.players[0].equity > 0.9);
+/// ```
+pub fn equity(ranges: &[Range], options: &EquityOptions) -> Result<EquityReport> {
+    let start = Instant::now();
+    let setup = Setup::new(ranges, options)?;
+    let exact_run = match options.method {
+        Method::Exact => true,
+        Method::MonteCarlo => false,
+        Method::Auto => setup.exact_work() <= options.exact_limit,
+    };
+    let tally = if exact_run {
+        exact(&setup, options)
+    } else {
+        if options.trials == 0 {
+            return Err(Error::Invalid {
+                what: "trials",
+                reason: "Monte Carlo needs at least one trial".to_string(),
+            });
+        }
+        monte_carlo(&setup, options)?
+    };
+    if tally.total == 0 {
+        return Err(Error::Invalid {
+            what: "equity",
+            reason: "no deal is possible".to_string(),
+        });
+    }
+    Ok(tally.report(exact_run, start.elapsed()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::holdem::reference::reference_value;
+    use crate::games::holdem::{parse_cards, HoleCards};
+
+    fn ranges(texts: &[&str]) -> Vec<Range> {
+        texts.iter().map(|t| Range::parse(t).unwrap()).collect()
+    }
+
+    fn with_board(board: &str) -> EquityOptions {
+        EquityOptions {
+            board: parse_cards(board).unwrap(),
+            ..Default::default()
+        }
+    }
+
+    /// Every deal and every river card, ranked by the reference evaluator.
+    fn brute_force(players: &[Range], board: &[Card]) -> (u64, Vec<u64>, Vec<u64>) {
+        let n = players.len();
+        let board_set = card_set(board).unwrap();
+        let mut total = 0;
+        let (mut wins, mut ties) = (vec![0; n], vec![0; n]);
+        let mut deals: Vec<Vec<HoleCards>> = vec![vec![]];
+        for r in players {
+            deals = deals
+                .into_iter()
+                .flat_map(|d| {
+                    r.combos().iter().map(move |&h| {
+                        let mut d = d.clone();
+                        d.push(h);
+                        d
+                    })
+                })
+                .collect();
+        }
+        for deal in deals {
+            let mut used = board_set;
+            let mut ok = true;
+            for h in &deal {
+                ok &= (h.set() & used).is_empty();
+                used |= h.set();
+            }
+            if !ok {
+                continue;
+            }
+            for river in Card::all().filter(|c| !used.contains(c.id())) {
+                let values: Vec<_> = deal
+                    .iter()
+                    .map(|h| {
+                        let mut cards = board.to_vec();
+                        cards.extend(h.cards());
+                        cards.push(river);
+                        reference_value(&cards).unwrap()
+                    })
+                    .collect();
+                let best = values.iter().max().unwrap();
+                let sharing: Vec<usize> = (0..n).filter(|&i| values[i] == *best).collect();
+                total += 1;
+                if sharing.len() == 1 {
+                    wins[sharing[0]] += 1;
+                } else {
+                    sharing.iter().for_each(|&i| ties[i] += 1);
+                }
+            }
+        }
+        (total, wins, ties)
+    }
+
+    #[test]
+    fn multiway_turn_equity_matches_brute_force() {
+        let board = parse_cards("Ks 9h 5c 2d").unwrap();
+        for players in [
+            ranges(&["AsKh", "9d9c", "QhJh"]),
+            ranges(&["AA", "KQs, 55", "T9s", "6h6d"]),
+            ranges(&["AK", "JJ", "QTs"]),
+        ] {
+            let options = EquityOptions {
+                board: board.clone(),
+                method: Method::Exact,
+                ..Default::default()
+            };
+            let report = equity(&players, &options).unwrap();
+            let (total, wins, ties) = brute_force(&players, &board);
+            assert_eq!(report.total, total);
+            for (i, p) in report.players.iter().enumerate() {
+                assert_eq!((p.wins, p.ties), (wins[i], ties[i]), "player {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn equities_sum_to_one() {
+        let report = equity(&ranges(&["AKs", "QQ", "random"]), &with_board("Ah 7c 2d")).unwrap();
+        let sum: f64 = report.players.iter().map(|p| p.equity).sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{sum}");
+    }
+
+    #[test]
+    fn monte_carlo_is_within_three_standard_errors_of_exact() {
+        let players = ranges(&["AsAh", "KdKc", "7s6s"]);
+        let mut options = with_board("Qc 8s 5s");
+        options.method = Method::Exact;
+        let exact = equity(&players, &options).unwrap();
+        options.method = Method::MonteCarlo;
+        options.trials = 200_000;
+        options.seed = 5;
+        let mc = equity(&players, &options).unwrap();
+        assert!(!mc.exact);
+        for (e, m) in exact.players.iter().zip(&mc.players) {
+            assert!(m.equity_se > 0.0);
+            let z = (m.equity - e.equity) / m.equity_se;
+            assert!(
+                z.abs() < 3.0,
+                "exact {} mc {} se {}",
+                e.equity,
+                m.equity,
+                m.equity_se
+            );
+        }
+    }
+
+    #[test]
+    fn monte_carlo_does_not_depend_on_threads() {
+        let players = ranges(&["AA", "random", "random"]);
+        let options = EquityOptions {
+            method: Method::MonteCarlo,
+            trials: 30_000,
+            seed: 9,
+            ..Default::default()
+        };
+        let run = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let r = pool.install(|| equity(&players, &options)).unwrap();
+            r.players
+        };
+        assert_eq!(run(1), run(3));
+    }
+
+    #[test]
+    fn river_board_is_a_single_showdown() {
+        let report = equity(&ranges(&["AsAh", "KdKc"]), &with_board("2c 7d 9h Ks 3c")).unwrap();
+        assert_eq!(report.total, 1);
+        assert_eq!(report.players[1].wins, 1);
+    }
+
+    #[test]
+    fn bad_inputs_are_errors() {
+        let two = ranges(&["AsAh", "KdKc"]);
+        assert!(
+            equity(&two[..1], &EquityOptions::default()).is_err(),
+            "one player"
+        );
+        let eleven: Vec<Range> = (0..11).map(|_| Range::all()).collect();
+        assert!(
+            equity(&eleven, &EquityOptions::default()).is_err(),
+            "eleven players"
+        );
+        assert!(
+            equity(&two, &with_board("As 2c 3d")).is_err(),
+            "hole card on board"
+        );
+        assert!(
+            equity(&two, &with_board("2c 3d 4h 5s 6c 7d")).is_err(),
+            "six board cards"
+        );
+        assert!(equity(&ranges(&["AsAh", "AsKd"]), &EquityOptions::default()).is_err());
+        let mut dead = with_board("2c");
+        dead.dead = parse_cards("2c").unwrap();
+        assert!(equity(&two, &dead).is_err(), "board card also dead");
+    }
+}

@@ -189,7 +189,7 @@ fn lazy_twist_equals_the_block_twist_across_seeds() {
         } else {
             (0..4)
                 .map(|w| (magnitude >> (32 * w)) as u32)
-                .take(((128 - magnitude.leading_zeros() + 31) / 32) as usize)
+                .take((128 - magnitude.leading_zeros()).div_ceil(32) as usize)
                 .collect()
         };
         let mut lazy = Mt19937::from_python_int(seed);

@@ -183,13 +183,19 @@ pub fn encode_state(game: &I151, s: &I151State, seat: usize, obs: &mut [f32]) {
     let n = s.players as usize;
     let next = s.next_player() as usize;
     let target = game.target_score() as i16 as f32;
+    // `(seat + k) % n` with one division: `base + k < 2 n`.
+    let base = seat % n;
     for k in 0..MAX_PLAYERS {
         let row = &mut obs[SEATS + k * SEAT_WIDTH..SEATS + (k + 1) * SEAT_WIDTH];
         if k >= n {
             row.fill(0.0);
             continue;
         }
-        let p = (seat + k) % n;
+        let p = if base + k >= n {
+            base + k - n
+        } else {
+            base + k
+        };
         row[0] = 1.0;
         row[1] = s.hands[p].count_ones() as u8 as f32 / 32.0;
         row[2] = s.scores[p] as f32 / target;

@@ -93,6 +93,131 @@ fn shuffles_match_cpython_for_committed_seeds() {
     assert!(cases >= 100);
 }
 
+/// MT19937 as `mt19937ar.c` writes it: `init_genrand`, `init_by_array` reading back the
+/// array, and the block twist of all 624 words when the state is used up. An independent
+/// transcription, the specification of the lazy (word by word) generator.
+struct BlockMt {
+    mt: [u32; 624],
+    mti: usize,
+}
+
+impl BlockMt {
+    fn from_key(key: &[u32]) -> BlockMt {
+        let mut mt = [0u32; 624];
+        mt[0] = 19_650_218;
+        for i in 1..624 {
+            mt[i] = 1_812_433_253u32
+                .wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30))
+                .wrapping_add(i as u32);
+        }
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..624.max(key.len()) {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..623 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            i += 1;
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        BlockMt { mt, mti: 624 }
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        const MAG: [u32; 2] = [0, 0x9908_B0DF];
+        if self.mti >= 624 {
+            let mt = &mut self.mt;
+            for k in 0..624 - 397 {
+                let y = (mt[k] & 0x8000_0000) | (mt[k + 1] & 0x7FFF_FFFF);
+                mt[k] = mt[k + 397] ^ (y >> 1) ^ MAG[(y & 1) as usize];
+            }
+            for k in 624 - 397..623 {
+                let y = (mt[k] & 0x8000_0000) | (mt[k + 1] & 0x7FFF_FFFF);
+                mt[k] = mt[k + 397 - 624] ^ (y >> 1) ^ MAG[(y & 1) as usize];
+            }
+            let y = (mt[623] & 0x8000_0000) | (mt[0] & 0x7FFF_FFFF);
+            mt[623] = mt[396] ^ (y >> 1) ^ MAG[(y & 1) as usize];
+            self.mti = 0;
+        }
+        let mut y = self.mt[self.mti];
+        self.mti += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9D2C_5680;
+        y ^= (y << 15) & 0xEFC6_0000;
+        y ^ (y >> 18)
+    }
+}
+
+#[test]
+fn lazy_twist_equals_the_block_twist_across_seeds() {
+    // The Python seeds of a match's rounds (small, 63-bit, negative, multi-word) and raw
+    // keys of every length up to 5; 1,900 words each: three block twists, so every wrap
+    // of the lazy index is crossed.
+    let mut rng = LaneRng::from_seed(151);
+    let mut seeds: Vec<i128> = vec![
+        0,
+        1,
+        2,
+        -1,
+        151,
+        u32::MAX as i128,
+        1 << 32,
+        i64::MAX as i128,
+    ];
+    seeds.extend((0..40).map(|_| (rng.next_u64() >> 1) as i128));
+    seeds.extend((0..10).map(|_| -((rng.next_u64() >> 1) as i128)));
+    seeds.extend((0..10).map(|_| ((rng.next_u64() as i128) << 64) | rng.next_u64() as i128));
+    for seed in seeds {
+        let magnitude = seed.unsigned_abs();
+        let key: Vec<u32> = if magnitude == 0 {
+            vec![0]
+        } else {
+            (0..4)
+                .map(|w| (magnitude >> (32 * w)) as u32)
+                .take((128 - magnitude.leading_zeros()).div_ceil(32) as usize)
+                .collect()
+        };
+        let mut lazy = Mt19937::from_python_int(seed);
+        let mut block = BlockMt::from_key(&key);
+        for word in 0..1900 {
+            assert_eq!(
+                lazy.next_u32(),
+                block.next_u32(),
+                "seed {seed}, word {word}"
+            );
+        }
+    }
+    for len in 1..=5usize {
+        for _ in 0..8 {
+            let key: Vec<u32> = (0..len).map(|_| rng.next_u64() as u32).collect();
+            let mut lazy = Mt19937::from_key(&key);
+            let mut block = BlockMt::from_key(&key);
+            for word in 0..1900 {
+                assert_eq!(
+                    lazy.next_u32(),
+                    block.next_u32(),
+                    "key {key:?}, word {word}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn deck_order_and_points_follow_the_official_deck() {
     let codes: Vec<String> = (0..32).map(card_code).collect();

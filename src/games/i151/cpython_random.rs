@@ -68,19 +68,25 @@ impl Mt19937 {
     }
 
     /// MT19937's `init_by_array(key)` (`key` not empty).
+    ///
+    /// Both loops are one serial chain of multiply-xor steps (each word depends on the
+    /// previous one), so the previous word is kept in a register (`prev`) instead of being
+    /// read back from the array just written: that store-to-load round trip was on the
+    /// critical path of every step.
     pub fn from_key(key: &[u32]) -> Mt19937 {
         debug_assert!(!key.is_empty());
         let mut mt = INIT_19650218;
+        let mut prev = mt[0];
         let (mut i, mut j) = (1usize, 0usize);
         for _ in 0..N.max(key.len()) {
-            let prev = mt[i - 1];
-            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525))
-                .wrapping_add(key[j])
-                .wrapping_add(j as u32);
+            let add = key[j].wrapping_add(j as u32);
+            prev = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(add);
+            mt[i] = prev;
             i += 1;
             j += 1;
             if i >= N {
-                mt[0] = mt[N - 1];
+                // mt[0] = mt[N - 1], which is `prev`.
+                mt[0] = prev;
                 i = 1;
             }
             if j >= key.len() {
@@ -88,12 +94,12 @@ impl Mt19937 {
             }
         }
         for _ in 0..N - 1 {
-            let prev = mt[i - 1];
-            mt[i] =
+            prev =
                 (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            mt[i] = prev;
             i += 1;
             if i >= N {
-                mt[0] = mt[N - 1];
+                mt[0] = prev;
                 i = 1;
             }
         }

@@ -8,7 +8,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::view::{encode_view, PlayerView, OBS_DIM};
+use super::view::{encode_state, PlayerView, OBS_DIM};
 use super::*;
 use crate::core::simd::one_hot_u8;
 use crate::core::{Error, Game, LaneOutcome, LaneRng, Result};
@@ -526,6 +526,6 @@ impl Game for I151 {
     }
 
     fn observe(&self, s: &I151State, player: usize, obs: &mut [f32]) {
-        encode_view(&PlayerView::from_state(self, s, player), obs);
+        encode_state(self, s, player, obs);
     }
 }

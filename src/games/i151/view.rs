@@ -148,6 +148,66 @@ pub mod layout {
     pub const HAND_POINTS: usize = 141;
 }
 
+/// Writes the observation of `seat` in a fast-engine state into `obs` (`OBS_DIM` long),
+/// straight from the state: bit for bit what `encode_view(&PlayerView::from_state(..))`
+/// writes (the reference engine encodes through its view; `cardvec diff 151` compares the
+/// two), without building the view. The 106 one-hot and flag values at the front are two
+/// SIMD one-hot writes: hand and top card (`0..64`), then the pile, the imposed suit and
+/// the six flags (`64..106`).
+#[inline]
+pub fn encode_state(game: &I151, s: &I151State, seat: usize, obs: &mut [f32]) {
+    use layout::*;
+    let obs = &mut obs[..OBS_DIM];
+    let cp = s.current as usize;
+    let hand = s.hands[seat];
+    let top_bit = if s.top != NONE { 1u64 << s.top } else { 0 };
+    one_hot_f32(hand as u64 | top_bit << TOP, &mut obs[HAND..PILE]);
+    let suit_bit = if s.required_suit != NONE {
+        1u64 << s.required_suit
+    } else {
+        0
+    };
+    let flags = (s.flags & FLAG_CHOOSE_SUIT != 0) as u64
+        | ((s.flags & FLAG_ACE_EFFECT != 0) as u64) << 1
+        | ((s.chaining >> cp & 1) as u64) << 2
+        | ((s.drawn >> cp & 1) as u64) << 3
+        | ((s.top == NONE && s.pile_len == 0) as u64) << 4
+        | ((cp == seat) as u64) << 5;
+    one_hot_f32(
+        s.pile_set as u64 | suit_bit << (REQUIRED_SUIT - PILE) | flags << (FLAGS - PILE),
+        &mut obs[PILE..SCALARS],
+    );
+    obs[SCALARS] = s.bank_len() as u8 as f32 / 32.0;
+    obs[SCALARS + 1] = s.pile_len as f32 / 32.0;
+    obs[SCALARS + 2] = s.last_play_count as f32;
+    let n = s.players as usize;
+    let next = s.next_player() as usize;
+    let target = game.target_score() as i16 as f32;
+    // `(seat + k) % n` with one division: `base + k < 2 n`.
+    let base = seat % n;
+    for k in 0..MAX_PLAYERS {
+        let row = &mut obs[SEATS + k * SEAT_WIDTH..SEATS + (k + 1) * SEAT_WIDTH];
+        if k >= n {
+            row.fill(0.0);
+            continue;
+        }
+        let p = if base + k >= n {
+            base + k - n
+        } else {
+            base + k
+        };
+        row[0] = 1.0;
+        row[1] = s.hands[p].count_ones() as u8 as f32 / 32.0;
+        row[2] = s.scores[p] as f32 / target;
+        row[3] = (s.excluded >> p & 1) as f32;
+        row[4] = s.consecutive[p] as f32 / 3.0;
+        row[5] = (cp == p) as u8 as f32;
+        row[6] = (next == p) as u8 as f32;
+        row[7] = (s.dealer as usize == p) as u8 as f32;
+    }
+    obs[HAND_POINTS] = hand_points(hand) as u16 as f32 / 100.0;
+}
+
 /// Writes the observation of `view` into `obs` (`OBS_DIM` long).
 pub fn encode_view(view: &PlayerView, obs: &mut [f32]) {
     use layout::*;

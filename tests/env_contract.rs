@@ -41,7 +41,10 @@ fn run(mut e: VecEnv<LostCities>, steps: usize) -> Vec<Vec<u8>> {
             *a = if rng.below(10) == 0 {
                 rng.below(200)
             } else {
-                random_legal(&e.legal_mask()[i * N_ACTIONS..(i + 1) * N_ACTIONS], &mut rng)
+                random_legal(
+                    &e.legal_mask()[i * N_ACTIONS..(i + 1) * N_ACTIONS],
+                    &mut rng,
+                )
             };
         }
         e.step(&actions).unwrap();
@@ -83,7 +86,10 @@ fn illegal_action_is_a_flagged_noop() {
         .find(|&a| e.legal_mask()[a as usize] == 0)
         .unwrap();
     e.step(&[illegal, 96, u32::MAX, 1000]).unwrap();
-    assert!(e.illegal().iter().all(|&s| s == ActionStatus::Illegal as u8));
+    assert!(e
+        .illegal()
+        .iter()
+        .all(|&s| s == ActionStatus::Illegal as u8));
     assert_eq!(e.states(), &before[..]);
     assert_eq!(e.obs(), &obs[..]);
     assert!(e.rewards().iter().all(|&r| r == 0.0));
@@ -122,8 +128,12 @@ fn autoreset_keeps_terminal_observation_then_resets() {
     play_to_end(&mut e);
     let terminal_obs = e.obs().to_vec();
     let mut check = vec![0f32; OBS_DIM];
-    e.observe_as(0, e.current_player()[0] as usize, &mut check).unwrap();
-    assert_eq!(terminal_obs, check, "terminal observation readable after the final step");
+    e.observe_as(0, e.current_player()[0] as usize, &mut check)
+        .unwrap();
+    assert_eq!(
+        terminal_obs, check,
+        "terminal observation readable after the final step"
+    );
     e.step(&[0]).unwrap();
     assert_eq!(e.illegal()[0], ActionStatus::Reset as u8);
     assert_eq!(e.episodes()[0], 1);
@@ -185,13 +195,24 @@ fn bad_input_is_an_error_that_changes_nothing() {
     let snap = snapshot(&e);
     assert!(matches!(e.step(&[0]), Err(Error::Length { .. })));
     assert!(e.reset_lane_from_order(0, &[0; 60]).is_err());
-    assert!(e.reset_lane_from_order(5, &(0..60).collect::<Vec<u8>>()).is_err());
+    assert!(e
+        .reset_lane_from_order(5, &(0..60).collect::<Vec<u8>>())
+        .is_err());
     assert!(e.observe_as(0, 2, &mut [0.0; OBS_DIM]).is_err());
     assert_eq!(snap, snapshot(&e));
     for bad in [
-        EnvOptions { num_envs: 0, ..EnvOptions::new(1) },
-        EnvOptions { chunk_size: 0, ..EnvOptions::new(1) },
-        EnvOptions { num_threads: Some(0), ..EnvOptions::new(1) },
+        EnvOptions {
+            num_envs: 0,
+            ..EnvOptions::new(1)
+        },
+        EnvOptions {
+            chunk_size: 0,
+            ..EnvOptions::new(1)
+        },
+        EnvOptions {
+            num_threads: Some(0),
+            ..EnvOptions::new(1)
+        },
     ] {
         assert!(matches!(
             VecEnv::new(LostCities, bad),

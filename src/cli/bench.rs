@@ -105,15 +105,19 @@ fn report<G: Game>(game: G, args: &BenchArgs) -> Result<()> {
         game.name(),
         args.envs,
         args.steps,
-        args.threads
-            .map_or_else(|| format!("{} (all cores)", rayon::current_num_threads()), |t| t.to_string()),
+        args.threads.map_or_else(
+            || format!("{} (all cores)", rayon::current_num_threads()),
+            |t| t.to_string()
+        ),
         args.repeats
     );
     for (label, observe) in [("step+mask", false), ("step+mask+obs_f32", true)] {
         let mut best: Option<Measure> = None;
         for _ in 0..args.repeats.max(1) {
             let m = measure(&game, args, observe)?;
-            if best.as_ref().is_none_or(|b| m.live as f64 / m.env_time.as_secs_f64() > b.live as f64 / b.env_time.as_secs_f64()) {
+            if best.as_ref().is_none_or(|b| {
+                m.live as f64 / m.env_time.as_secs_f64() > b.live as f64 / b.env_time.as_secs_f64()
+            }) {
                 best = Some(m);
             }
         }

@@ -29,7 +29,7 @@ enum Command {
 }
 
 /// The games the CLI knows.
-pub const GAMES: &[&str] = &["lost-cities"];
+pub const GAMES: &[&str] = &["lost-cities", "flip7"];
 
 /// Rejects an unknown game name with the list of known ones.
 pub fn unknown_game(name: &str) -> Error {

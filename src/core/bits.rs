@@ -37,7 +37,8 @@ impl CardSet64 {
 
     /// The set of the given ids.
     pub fn from_ids<I: IntoIterator<Item = u8>>(ids: I) -> CardSet64 {
-        ids.into_iter().fold(CardSet64::EMPTY, |s, id| s | CardSet64::single(id))
+        ids.into_iter()
+            .fold(CardSet64::EMPTY, |s, id| s | CardSet64::single(id))
     }
 
     /// Whether `id` is in the set.

@@ -198,6 +198,11 @@ impl<A: Playable, B: Playable> Lockstep<A, B> {
         Ok(out_a)
     }
 
+    /// Every seat's reward from the last [`Lockstep::apply`] (both engines agreed on it).
+    pub fn rewards(&self) -> &[f32] {
+        &self.rew_a
+    }
+
     /// Resolves a scripted action against the current (compared) mask.
     pub fn resolve(&self, action: Scripted) -> u32 {
         match action {
@@ -218,12 +223,7 @@ impl<A: Playable, B: Playable> Lockstep<A, B> {
 
 /// Plays a scripted game on both engines, comparing after every step and calling `check`
 /// (game invariants) on the pair after every step. Stops at the end of the script.
-pub fn compare_script<A, B, I, C>(
-    a: A,
-    b: B,
-    script: I,
-    check: C,
-) -> Result<Lockstep<A, B>, String>
+pub fn compare_script<A, B, I, C>(a: A, b: B, script: I, check: C) -> Result<Lockstep<A, B>, String>
 where
     A: Playable,
     B: Playable,
@@ -237,7 +237,8 @@ where
         let action = pair.resolve(s);
         pair.apply(action)
             .map_err(|e| format!("script step {i}: {e}"))?;
-        pair.compare().map_err(|e| format!("after script step {i}: {e}"))?;
+        pair.compare()
+            .map_err(|e| format!("after script step {i}: {e}"))?;
         check(&pair.a, &pair.b).map_err(|e| format!("after script step {i}: {e}"))?;
     }
     Ok(pair)

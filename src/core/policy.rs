@@ -81,7 +81,10 @@ mod tests {
             counts[random_legal(&mask, &mut rng) as usize] += 1;
         }
         assert_eq!(counts[0] + counts[3], 0);
-        assert!(counts[1] > 900 && counts[2] > 900 && counts[4] > 900, "{counts:?}");
+        assert!(
+            counts[1] > 900 && counts[2] > 900 && counts[4] > 900,
+            "{counts:?}"
+        );
         assert_eq!(random_legal(&[0, 0], &mut rng), u32::MAX);
     }
 }

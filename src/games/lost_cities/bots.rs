@@ -156,7 +156,11 @@ impl SafeHeuristic {
         if col == 0 {
             // Opening: the colour must be strong enough and there must be time to play it.
             let handshakes_in_hand = hand_playable.iter().filter(|&&c| is_handshake(c)).count();
-            let numbers: Vec<u8> = hand_playable.iter().copied().filter(|&c| !is_handshake(c)).collect();
+            let numbers: Vec<u8> = hand_playable
+                .iter()
+                .copied()
+                .filter(|&c| !is_handshake(c))
+                .collect();
             let sum: i32 = numbers.iter().map(|&c| rank_of(c) as i32).sum();
             let turns_left = v.deck_left / 2;
             if numbers.len() as i32 > turns_left + 1 {
@@ -224,7 +228,12 @@ impl SafeHeuristic {
                 None => return i32::MIN,
             }
         };
-        let col = View::column(v.mine, color) | if !placed_on_pile && color_of(placed) as usize == color { 1 << slot_of(placed) } else { 0 };
+        let col = View::column(v.mine, color)
+            | if !placed_on_pile && color_of(placed) as usize == color {
+                1 << slot_of(placed)
+            } else {
+                0
+            };
         let from = if is_handshake(top) { 3 } else { slot_of(top) };
         if col >> from != 0 {
             return i32::MIN;

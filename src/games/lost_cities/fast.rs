@@ -140,7 +140,10 @@ pub fn board_score_of(board: u64) -> i32 {
 
 /// The raw board scores of both players.
 pub fn board_score(state: &LostCitiesState) -> [i32; 2] {
-    [board_score_of(state.boards[0]), board_score_of(state.boards[1])]
+    [
+        board_score_of(state.boards[0]),
+        board_score_of(state.boards[1]),
+    ]
 }
 
 /// The zero-sum outcome: `board_score[s] - board_score[1 - s]` for each seat.
@@ -178,7 +181,9 @@ impl LostCities {
     #[inline]
     pub fn is_legal(&self, s: &LostCitiesState, action: u32) -> bool {
         match self.legal_rows(s) {
-            Some(rows) if action < N_ACTIONS as u32 => rows[action as usize / 12] >> (action % 12) & 1 == 1,
+            Some(rows) if action < N_ACTIONS as u32 => {
+                rows[action as usize / 12] >> (action % 12) & 1 == 1
+            }
             _ => false,
         }
     }
@@ -350,7 +355,9 @@ pub fn check_order(order: &[u8]) -> Result<[u8; N_CARDS]> {
         if c as usize >= N_CARDS || seen >> c & 1 == 1 {
             return Err(Error::Invalid {
                 what: "deck order",
-                reason: format!("must be a permutation of 0..60 (card {c} is out of range or repeated)"),
+                reason: format!(
+                    "must be a permutation of 0..60 (card {c} is out of range or repeated)"
+                ),
             });
         }
         seen |= 1 << c;

@@ -1,0 +1,1 @@
+//! Flip 7 bots (placeholder, filled in below).

@@ -26,7 +26,11 @@ use cardvec::games::flip7::{Flip7, Flip7State, HIT, STAY};
 
 fn config(g: u64, players: &[usize]) -> Flip7 {
     let n = players[(g % players.len() as u64) as usize];
-    let target = if g % 7 == 3 { 30 + (g % 50) as u32 } else { 200 };
+    let target = if g % 7 == 3 {
+        30 + (g % 50) as u32
+    } else {
+        200
+    };
     let max_rounds = (g % 4 == 1).then_some(1 + (g / 4 % 5) as u32);
     Flip7::new(n, target, max_rounds).expect("valid configuration")
 }
@@ -41,12 +45,21 @@ fn policy(mask: &[u8], hit_prob: f64, rng: &mut LaneRng) -> u32 {
     rng.pick_set(mask).expect("a live game has a legal action") as u32
 }
 
-fn record(out: &mut impl Write, game: &Flip7, s: &Flip7State, action: u32, rewards: &[f32]) -> io::Result<()> {
+fn record(
+    out: &mut impl Write,
+    game: &Flip7,
+    s: &Flip7State,
+    action: u32,
+    rewards: &[f32],
+) -> io::Result<()> {
     let n = game.players();
     let (term, trunc) = game.finished(s);
     out.write_all(&[2])?;
     out.write_all(&action.to_le_bytes())?;
-    out.write_all(&[game.current_player(s) as u8, term as u8 | (trunc as u8) << 1])?;
+    out.write_all(&[
+        game.current_player(s) as u8,
+        term as u8 | (trunc as u8) << 1,
+    ])?;
     for r in rewards {
         out.write_all(&r.to_le_bytes())?;
     }
@@ -103,9 +116,13 @@ fn main() -> io::Result<()> {
             game.legal_mask(&s, &mut mask);
             let action = policy(&mask, hit_prob, &mut rng);
             rewards.fill(0.0);
-            let outcome = game.step_logged(&mut s, action, &mut deal, &mut rewards, &mut |o: &[u8]| {
-                shuffles.push(o.to_vec())
-            });
+            let outcome = game.step_logged(
+                &mut s,
+                action,
+                &mut deal,
+                &mut rewards,
+                &mut |o: &[u8]| shuffles.push(o.to_vec()),
+            );
             assert!(outcome.applied);
             for o in shuffles.drain(..) {
                 shuffle_record(&mut out, &o)?;

@@ -316,7 +316,18 @@ fn observation_layout_follows_flip7_v0() {
     assert_eq!(obs.len(), 419 + 24 * 4);
     assert_eq!(
         obs[..10],
-        [2.0, 0.0, 0.0, 1.0, s.deck_len as f32, 150.0, 7.0, 1.0, FT as f32, 0.0]
+        [
+            2.0,
+            0.0,
+            0.0,
+            1.0,
+            s.deck_len as f32,
+            150.0,
+            7.0,
+            1.0,
+            FT as f32,
+            0.0
+        ]
     );
     let row0 = &obs[10..34];
     assert_eq!(row0[..2], [0.0, 0.0]);

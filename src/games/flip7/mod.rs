@@ -6,6 +6,7 @@
 //! Card ids: `0..=12` numbers, `13..=17` the modifiers +2..+10, `18` x2, `19` Freeze, `20`
 //! Flip Three, `21` Second Chance. Actions: [`HIT`], [`STAY`], [`TARGET_OFFSET`] `+ seat`.
 
+pub mod bots;
 pub mod checks;
 pub mod fast;
 pub mod reference;

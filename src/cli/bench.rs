@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use cardvec::core::policy::random_legal_batch;
 use cardvec::core::stats::Summary;
 use cardvec::core::{ActionStatus, EnvOptions, Game, LaneRng, Result, VecEnv};
+use cardvec::games::flip7::Flip7;
 use cardvec::games::lost_cities::LostCities;
 
 /// Options of `cardvec bench`.
@@ -29,6 +30,9 @@ pub struct BenchArgs {
     /// Measurements per mode; the best is reported.
     #[arg(long, default_value_t = 3)]
     repeats: usize,
+    /// Seats, for games with a variable player count (Flip 7).
+    #[arg(long, default_value_t = 3)]
+    players: usize,
 }
 
 /// One timed run.
@@ -148,6 +152,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     cardvec::core::Error::check_range("envs", 1, 1 << 24, args.envs as i64)?;
     match args.game.as_str() {
         "lost-cities" => report(LostCities, &args),
+        "flip7" => report(Flip7::with_players(args.players)?, &args),
         other => Err(super::unknown_game(other)),
     }
 }

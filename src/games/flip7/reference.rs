@@ -328,13 +328,19 @@ impl Reference {
             self.pending_card.unwrap_or(0) as f64,
             self.flip7_player.map_or(0.0, |p| p as f64 + 1.0),
         ];
-        let count = |cards: &[u8], id: usize| cards.iter().filter(|&&c| c as usize == id).count();
+        let counts = |cards: &[u8]| {
+            let mut counts = [0.0; CARD_IDS];
+            for &c in cards {
+                counts[c as usize] += 1.0;
+            }
+            counts
+        };
         for (i, hand) in self.hands.iter().enumerate() {
             out.push(self.scores[i] as f64);
             out.push(self.status[i] as f64);
-            out.extend((0..CARD_IDS).map(|c| count(hand, c) as f64));
+            out.extend(counts(hand));
         }
-        out.extend((0..CARD_IDS).map(|c| count(&self.discard, c) as f64));
+        out.extend(counts(&self.discard));
         let mut queue = vec![0.0; 3 * OBS_TASK_SLOTS];
         for (i, &(kind, seat, card)) in self.tasks.iter().enumerate() {
             queue[3 * i] = kind as f64;

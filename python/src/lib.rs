@@ -1,1 +1,652 @@
+//! Python bindings of cardvec: one class per game, every class of the same shape.
+//!
+//! The shape is written once, generically over [`Game`]: [`Engine`] (the batch environment
+//! plus scratch space) and [`Views`] (numpy arrays over the engine's output buffers). The
+//! [`game_env!`] macro turns a `Game` type into two Python classes, because `#[pyclass]`
+//! cannot be generic:
+//!
+//! - a private engine class (`_<Name>Engine`) that owns the [`VecEnv`] and is the `base` of
+//!   every array view, so the memory stays alive as long as any view does;
+//! - the public class (`<Name>`), frozen, holding the engine and the views created once.
+//!
+//! Why two objects: numpy arrays do not take part in Python's garbage collector, so an
+//! environment that held views whose `base` was the environment itself would form a cycle
+//! the collector cannot see, and every environment would leak. Here the arrays point to the
+//! engine and the engine points to nothing, so dropping the environment frees everything
+//! once the last view is gone.
+//!
+//! Zero copy: the views are built with [`PyArray::borrow_from_array`] over the `Vec`
+//! buffers of [`VecEnv`], which are allocated once and never reallocated (the core keeps
+//! the output buffers in place, `gather` included). They are marked read-only; numpy refuses
+//! to make them writeable again because their base exposes no writeable buffer.
 
+use cardvec::core::env::MAX_ENVS;
+use cardvec::core::{ActionStatus, EnvOptions, Error as CoreError, Game, VecEnv};
+use cardvec::games::lost_cities::{self, LostCities};
+use numpy::ndarray::{ArrayView1, ArrayView2};
+use numpy::{
+    Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+fn core_err(e: CoreError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn value_err(msg: String) -> PyErr {
+    PyValueError::new_err(msg)
+}
+
+/// A non-negative Python integer as `usize`; negative or too large values are `ValueError`s
+/// (other types keep Python's `TypeError`).
+fn size_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
+    match obj.extract::<i64>() {
+        Ok(v) if v >= 0 => Ok(v as usize),
+        Ok(v) => Err(value_err(format!("{what} must be >= 0, got {v}"))),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+            Err(value_err(format!("{what} is too large: {obj}")))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// A seed: a Python integer in `0..2**64`.
+fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    match obj.extract::<u64>() {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(value_err(format!(
+            "seed must be in 0..=18446744073709551615, got {obj}"
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
+/// `obj` as a 1-D numpy array (array-likes go through `numpy.asarray`), of length `len`
+/// when given.
+fn array_1d<'py>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    len: Option<usize>,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let arr = match obj.cast::<PyUntypedArray>() {
+        Ok(a) => a.clone(),
+        Err(_) => {
+            let np = obj.py().import("numpy")?;
+            let converted = np.getattr("asarray")?.call1((obj,))?;
+            converted
+                .cast_into::<PyUntypedArray>()
+                .map_err(|_| value_err(format!("{what} must be a numpy array")))?
+        }
+    };
+    if arr.ndim() != 1 {
+        return Err(value_err(format!(
+            "{what} must be a 1-D array, got shape {:?}",
+            arr.shape()
+        )));
+    }
+    if let Some(n) = len {
+        if arr.len() != n {
+            return Err(value_err(format!(
+                "{what}: expected length {n}, got {}",
+                arr.len()
+            )));
+        }
+    }
+    Ok(arr)
+}
+
+/// Reads a 1-D array of elements `T` if `arr` has that dtype.
+fn try_read<T: Element + Copy + Into<i128>>(
+    arr: &Bound<'_, PyUntypedArray>,
+    f: &mut impl FnMut(usize, i128),
+) -> Option<PyResult<()>> {
+    let typed = arr.cast::<PyArray1<T>>().ok()?;
+    Some(match typed.try_readonly() {
+        Ok(ro) => {
+            for (i, &v) in ro.as_array().iter().enumerate() {
+                f(i, v.into());
+            }
+            Ok(())
+        }
+        Err(e) => Err(value_err(format!("cannot read the array: {e}"))),
+    })
+}
+
+/// Calls `f(index, value)` for every element of a 1-D array of any integer dtype; any other
+/// dtype (float, bool, object, ...) is a `ValueError`.
+fn for_each_int(
+    arr: &Bound<'_, PyUntypedArray>,
+    what: &str,
+    mut f: impl FnMut(usize, i128),
+) -> PyResult<()> {
+    let dtype = arr.dtype();
+    let kind = dtype.kind();
+    if kind != b'i' && kind != b'u' {
+        return Err(value_err(format!(
+            "{what} must have an integer dtype, got {dtype}"
+        )));
+    }
+    let read = try_read::<i64>(arr, &mut f)
+        .or_else(|| try_read::<i32>(arr, &mut f))
+        .or_else(|| try_read::<u8>(arr, &mut f))
+        .or_else(|| try_read::<u32>(arr, &mut f))
+        .or_else(|| try_read::<u64>(arr, &mut f))
+        .or_else(|| try_read::<i16>(arr, &mut f))
+        .or_else(|| try_read::<u16>(arr, &mut f))
+        .or_else(|| try_read::<i8>(arr, &mut f));
+    match read {
+        Some(r) => r,
+        // Integer dtypes numpy does not hand over directly (non-native byte order).
+        None => {
+            let converted = arr.call_method1("astype", ("int64",))?;
+            let converted = converted.cast::<PyUntypedArray>()?;
+            try_read::<i64>(converted, &mut f)
+                .unwrap_or_else(|| Err(value_err(format!("{what}: unsupported dtype {dtype}"))))
+        }
+    }
+}
+
+/// The batch environment of one game and the scratch space of its Python calls.
+pub struct Engine<G: Game> {
+    env: VecEnv<G>,
+    actions: Vec<u32>,
+}
+
+impl<G: Game> Engine<G> {
+    fn new(game: G, options: EnvOptions) -> PyResult<Self> {
+        let env = VecEnv::new(game, options).map_err(core_err)?;
+        let actions = vec![0; env.num_envs()];
+        Ok(Engine { env, actions })
+    }
+
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = self.env.num_envs();
+        let arr = array_1d(actions, "actions", Some(n))?;
+        let scratch = &mut self.actions;
+        // Anything outside u32 (negative, too large) is an illegal action: a flagged no-op.
+        for_each_int(&arr, "actions", |i, v| {
+            scratch[i] = u32::try_from(v).unwrap_or(u32::MAX)
+        })?;
+        let (env, actions) = (&mut self.env, &self.actions);
+        py.detach(|| env.step(actions)).map_err(core_err)
+    }
+
+    fn reset(&mut self, py: Python<'_>, seed: Option<u64>) {
+        let seed = seed.unwrap_or(self.env.options().seed);
+        let env = &mut self.env;
+        py.detach(|| env.reset(seed));
+    }
+
+    fn observe(&mut self, py: Python<'_>) {
+        let env = &mut self.env;
+        py.detach(|| env.observe());
+    }
+
+    fn reset_lanes(&mut self, py: Python<'_>, mask: &Bound<'_, PyAny>) -> PyResult<()> {
+        let arr = array_1d(mask, "reset mask", Some(self.env.num_envs()))?;
+        let typed = arr.cast::<PyArray1<bool>>().map_err(|_| {
+            value_err(format!(
+                "reset mask must have dtype bool, got {}",
+                arr.dtype()
+            ))
+        })?;
+        let mask: Vec<bool> = typed
+            .try_readonly()
+            .map_err(|e| value_err(format!("cannot read the array: {e}")))?
+            .as_array()
+            .to_vec();
+        let env = &mut self.env;
+        py.detach(|| env.reset_lanes(&mask)).map_err(core_err)
+    }
+
+    fn reset_lane_from_order(&mut self, lane: usize, order: &Bound<'_, PyAny>) -> PyResult<()> {
+        let arr = array_1d(order, "order", None)?;
+        let mut bytes = vec![0u8; arr.len()];
+        let mut bad = None;
+        for_each_int(&arr, "order", |i, v| match u8::try_from(v) {
+            Ok(b) => bytes[i] = b,
+            Err(_) => bad = bad.or(Some(v)),
+        })?;
+        if let Some(v) = bad {
+            return Err(value_err(format!(
+                "order: card id {v} is out of range 0..=255"
+            )));
+        }
+        self.env
+            .reset_lane_from_order(lane, &bytes)
+            .map_err(core_err)
+    }
+
+    fn gather(&mut self, py: Python<'_>, sources: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = self.env.num_envs();
+        let arr = array_1d(sources, "gather sources", Some(n))?;
+        let mut lanes = vec![0usize; n];
+        let mut bad = None;
+        for_each_int(&arr, "gather sources", |i, v| match usize::try_from(v) {
+            Ok(s) if s < n => lanes[i] = s,
+            _ => bad = bad.or(Some(v)),
+        })?;
+        if let Some(v) = bad {
+            return Err(value_err(format!(
+                "gather source lane must be in 0..={}, got {v}",
+                n - 1
+            )));
+        }
+        let env = &mut self.env;
+        py.detach(|| env.gather(&lanes)).map_err(core_err)
+    }
+
+    fn observe_as<'py>(
+        &self,
+        py: Python<'py>,
+        lane: usize,
+        player: usize,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let mut out = vec![0f32; self.env.game().obs_dim()];
+        self.env
+            .observe_as(lane, player, &mut out)
+            .map_err(core_err)?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+}
+
+/// Builds a read-only 1-D numpy view of `data` whose base is `owner`.
+///
+/// # Safety
+/// `data` must stay allocated, at the same address and length, for as long as `owner` lives,
+/// and Rust must never hold a reference to it while Python code runs except through `owner`.
+unsafe fn view<'py, T: Element>(
+    owner: &Bound<'py, PyAny>,
+    data: &[T],
+) -> PyResult<Bound<'py, PyArray1<T>>> {
+    let arr = unsafe { PyArray::borrow_from_array(&ArrayView1::from(data), owner.clone()) };
+    arr.call_method1("setflags", (false,))?;
+    Ok(arr)
+}
+
+/// A read-only 2-D view of `data` (rows of `cols` values) whose base is `owner`.
+///
+/// # Safety
+/// As for [`view`].
+unsafe fn view2<'py, T: Element>(
+    owner: &Bound<'py, PyAny>,
+    data: &[T],
+    cols: usize,
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    let shape = (data.len() / cols, cols);
+    let v = ArrayView2::from_shape(shape, data).map_err(|e| value_err(e.to_string()))?;
+    let arr = unsafe { PyArray::borrow_from_array(&v, owner.clone()) };
+    arr.call_method1("setflags", (false,))?;
+    Ok(arr)
+}
+
+/// Numpy views of an engine's output buffers, created once.
+pub struct Views {
+    obs: Py<PyArray2<f32>>,
+    legal_mask: Py<PyArray2<u8>>,
+    rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    current_player: Py<PyArray1<i32>>,
+    illegal: Py<PyArray1<u8>>,
+}
+
+impl Views {
+    /// Views over `engine`'s buffers, with `owner` (the Python object that owns `engine`)
+    /// as their base.
+    fn new<G: Game>(owner: &Bound<'_, PyAny>, engine: &Engine<G>) -> PyResult<Self> {
+        let env = &engine.env;
+        let game = env.game();
+        // SAFETY: the buffers belong to the `VecEnv` inside `owner`, which lives as long as
+        // any view (each view holds a reference to it). `VecEnv` allocates them once, never
+        // resizes or swaps them, and writes them only through `&mut self` in its own methods.
+        unsafe {
+            Ok(Views {
+                obs: view2(owner, env.obs(), game.obs_dim())?.unbind(),
+                legal_mask: view2(owner, env.legal_mask(), game.num_actions())?.unbind(),
+                rewards: view2(owner, env.rewards(), game.num_players())?.unbind(),
+                terminated: view(owner, env.terminated())?.unbind(),
+                truncated: view(owner, env.truncated())?.unbind(),
+                current_player: view(owner, env.current_player())?.unbind(),
+                illegal: view(owner, env.illegal())?.unbind(),
+            })
+        }
+    }
+
+    fn step_result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(
+            py,
+            [
+                self.obs.bind(py).as_any(),
+                self.rewards.bind(py).as_any(),
+                self.terminated.bind(py).as_any(),
+                self.truncated.bind(py).as_any(),
+            ],
+        )
+    }
+}
+
+/// Builds the options of a new environment from the constructor's arguments.
+/// `None` for `seed` or `chunk_size` means the default (0 and 64).
+fn env_options(
+    num_envs: &Bound<'_, PyAny>,
+    seed: Option<&Bound<'_, PyAny>>,
+    num_threads: Option<&Bound<'_, PyAny>>,
+    autoreset: bool,
+    observe: bool,
+    chunk_size: Option<&Bound<'_, PyAny>>,
+) -> PyResult<EnvOptions> {
+    let n = size_arg(num_envs, "num_envs")?;
+    if n > MAX_ENVS {
+        return Err(core_err(CoreError::OutOfRange {
+            what: "num_envs",
+            min: 1,
+            max: MAX_ENVS as i64,
+            got: n as i64,
+        }));
+    }
+    let mut options = EnvOptions::new(n);
+    if let Some(seed) = seed {
+        options.seed = seed_arg(seed)?;
+    }
+    options.num_threads = num_threads
+        .map(|t| size_arg(t, "num_threads"))
+        .transpose()?;
+    options.autoreset = autoreset;
+    options.observe_on_step = observe;
+    if let Some(cs) = chunk_size {
+        options.chunk_size = size_arg(cs, "chunk_size")?;
+    }
+    Ok(options)
+}
+
+/// Declares the Python classes of one game: `game_env!(PublicType, EngineType, "Name",
+/// "_NameEngine", GameType, game_value, "class docstring")`.
+macro_rules! game_env {
+    ($Env:ident, $Engine:ident, $name:literal, $engine_name:literal, $G:ty, $game:expr, $doc:literal) => {
+        /// The engine object: owns the batch environment and is the base of every view.
+        #[pyclass(module = "cardvec._cardvec", name = $engine_name, weakref)]
+        pub struct $Engine {
+            inner: Engine<$G>,
+        }
+
+        impl $Engine {
+            fn game() -> $G {
+                $game
+            }
+        }
+
+        #[doc = $doc]
+        #[pyclass(module = "cardvec._cardvec", name = $name, frozen)]
+        pub struct $Env {
+            engine: Py<$Engine>,
+            views: Views,
+            num_envs: usize,
+            num_actions: usize,
+            obs_dim: usize,
+            num_players: usize,
+        }
+
+        impl $Env {
+            /// The engine, borrowed for one call; a call from another thread while one
+            /// runs (the GIL is released while stepping) is a `RuntimeError`.
+            fn engine<'py>(&self, py: Python<'py>) -> PyResult<PyRefMut<'py, $Engine>> {
+                self.engine.bind(py).try_borrow_mut().map_err(|_| {
+                    PyRuntimeError::new_err(concat!(
+                        $name,
+                        " is busy: another thread is using this environment"
+                    ))
+                })
+            }
+        }
+
+        #[pymethods]
+        impl $Env {
+            #[new]
+            #[pyo3(
+                signature = (num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None),
+                text_signature = "(num_envs, seed=0, num_threads=None, autoreset=False, observe=True, chunk_size=64)"
+            )]
+            fn new(
+                py: Python<'_>,
+                num_envs: &Bound<'_, PyAny>,
+                seed: Option<&Bound<'_, PyAny>>,
+                num_threads: Option<&Bound<'_, PyAny>>,
+                autoreset: bool,
+                observe: bool,
+                chunk_size: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<Self> {
+                let options =
+                    env_options(num_envs, seed, num_threads, autoreset, observe, chunk_size)?;
+                let game = $Engine::game();
+                let (num_actions, obs_dim, num_players) =
+                    (game.num_actions(), game.obs_dim(), game.num_players());
+                let inner = py.detach(|| Engine::new(game, options))?;
+                let num_envs = inner.env.num_envs();
+                let engine = Bound::new(py, $Engine { inner })?;
+                let views = Views::new(engine.as_any(), &engine.borrow().inner)?;
+                Ok($Env {
+                    engine: engine.unbind(),
+                    views,
+                    num_envs,
+                    num_actions,
+                    obs_dim,
+                    num_players,
+                })
+            }
+
+            /// Resets every lane (lane i draws from the stream (seed, i, episode 0)).
+            /// `seed=None` reuses the last seed. Returns `obs`.
+            #[pyo3(signature = (seed=None))]
+            fn reset<'py>(
+                &self,
+                py: Python<'py>,
+                seed: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+                let seed = seed.map(seed_arg).transpose()?;
+                self.engine(py)?.inner.reset(py, seed);
+                Ok(self.views.obs.bind(py).clone())
+            }
+
+            /// Steps every lane with one action (a 1-D integer array of length num_envs).
+            /// Illegal or out-of-range actions and actions on finished lanes are no-ops
+            /// flagged in `illegal`. Returns `(obs, rewards, terminated, truncated)`, the
+            /// same array objects on every call.
+            fn step<'py>(
+                &self,
+                py: Python<'py>,
+                actions: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyTuple>> {
+                self.engine(py)?.inner.step(py, actions)?;
+                self.views.step_result(py)
+            }
+
+            /// Computes the observation of the player to act in every lane. Returns `obs`.
+            fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+                self.engine(py)?.inner.observe(py);
+                Ok(self.views.obs.bind(py).clone())
+            }
+
+            /// Resets the lanes where `mask` (bool array [num_envs]) is true; each starts
+            /// its next episode.
+            fn reset_lanes(&self, py: Python<'_>, mask: &Bound<'_, PyAny>) -> PyResult<()> {
+                self.engine(py)?.inner.reset_lanes(py, mask)
+            }
+
+            /// Deals lane `lane` from an explicit card order (an integer array; the game
+            /// documents its format).
+            fn reset_lane_from_order(
+                &self,
+                py: Python<'_>,
+                lane: &Bound<'_, PyAny>,
+                order: &Bound<'_, PyAny>,
+            ) -> PyResult<()> {
+                let lane = size_arg(lane, "lane")?;
+                self.engine(py)?.inner.reset_lane_from_order(lane, order)
+            }
+
+            /// Copies lanes: afterwards lane i holds what lane sources[i] held (state,
+            /// random stream, outputs). `sources` is an integer array [num_envs].
+            fn gather(&self, py: Python<'_>, sources: &Bound<'_, PyAny>) -> PyResult<()> {
+                self.engine(py)?.inner.gather(py, sources)
+            }
+
+            /// A new float32 array: the observation of lane `lane` as seen by seat `player`.
+            fn observe_as<'py>(
+                &self,
+                py: Python<'py>,
+                lane: &Bound<'py, PyAny>,
+                player: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+                let lane = size_arg(lane, "lane")?;
+                let player = size_arg(player, "player")?;
+                self.engine(py)?.inner.observe_as(py, lane, player)
+            }
+
+            /// Observations of the player to act, float32 [num_envs, obs_dim] (read-only view).
+            #[getter]
+            fn obs(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
+                self.views.obs.clone_ref(py)
+            }
+            /// Legal masks, uint8 [num_envs, num_actions] (read-only view).
+            #[getter]
+            fn legal_mask(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
+                self.views.legal_mask.clone_ref(py)
+            }
+            /// Rewards of the last step for every seat, float32 [num_envs, num_players].
+            #[getter]
+            fn rewards(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
+                self.views.rewards.clone_ref(py)
+            }
+            /// Natural end flags, bool [num_envs] (read-only view).
+            #[getter]
+            fn terminated(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
+                self.views.terminated.clone_ref(py)
+            }
+            /// Cut-off flags, bool [num_envs] (read-only view).
+            #[getter]
+            fn truncated(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
+                self.views.truncated.clone_ref(py)
+            }
+            /// Seat to act, int32 [num_envs] (read-only view).
+            #[getter]
+            fn current_player(&self, py: Python<'_>) -> Py<PyArray1<i32>> {
+                self.views.current_player.clone_ref(py)
+            }
+            /// What happened to each lane's last action, uint8 [num_envs]: 0 applied,
+            /// 1 illegal (no-op), 2 lane finished (no-op), 3 lane autoreset.
+            #[getter]
+            fn illegal(&self, py: Python<'_>) -> Py<PyArray1<u8>> {
+                self.views.illegal.clone_ref(py)
+            }
+            /// Number of lanes.
+            #[getter]
+            fn num_envs(&self) -> usize {
+                self.num_envs
+            }
+            /// Size of the action space.
+            #[getter]
+            fn num_actions(&self) -> usize {
+                self.num_actions
+            }
+            /// Length of one observation row.
+            #[getter]
+            fn obs_dim(&self) -> usize {
+                self.obs_dim
+            }
+            /// Number of seats.
+            #[getter]
+            fn num_players(&self) -> usize {
+                self.num_players
+            }
+            /// Seed of the last reset.
+            #[getter]
+            fn seed(&self, py: Python<'_>) -> PyResult<u64> {
+                Ok(self.engine(py)?.inner.env.options().seed)
+            }
+            /// Whether a finished lane is reset on the next step.
+            #[getter]
+            fn autoreset(&self, py: Python<'_>) -> PyResult<bool> {
+                Ok(self.engine(py)?.inner.env.autoreset())
+            }
+            #[setter]
+            fn set_autoreset(&self, py: Python<'_>, on: bool) -> PyResult<()> {
+                self.engine(py)?.inner.env.set_autoreset(on);
+                Ok(())
+            }
+            /// Whether `step` computes observations (else call `observe()`).
+            #[getter]
+            fn observe_on_step(&self, py: Python<'_>) -> PyResult<bool> {
+                Ok(self.engine(py)?.inner.env.observe_on_step())
+            }
+            #[setter]
+            fn set_observe_on_step(&self, py: Python<'_>, on: bool) -> PyResult<()> {
+                self.engine(py)?.inner.env.set_observe_on_step(on);
+                Ok(())
+            }
+            /// The engine object that owns the buffers (the `base` of every view).
+            #[getter]
+            fn _engine(&self, py: Python<'_>) -> Py<$Engine> {
+                self.engine.clone_ref(py)
+            }
+
+            fn __len__(&self) -> usize {
+                self.num_envs
+            }
+
+            fn __repr__(&self) -> String {
+                format!(
+                    "{}(num_envs={}, num_players={}, num_actions={}, obs_dim={})",
+                    $name, self.num_envs, self.num_players, self.num_actions, self.obs_dim
+                )
+            }
+        }
+    };
+}
+
+game_env!(
+    PyLostCities,
+    LostCitiesEngine,
+    "LostCities",
+    "_LostCitiesEngine",
+    LostCities,
+    LostCities,
+    "Lost Cities (classic, one round, 2 players): `num_envs` lanes stepped together.\n\n\
+     Actions: 96 ids, hand_slot*12 + place_type*6 + draw_source (hand sorted by card id).\n\
+     Outputs are read-only numpy views of the engine's buffers, the same objects on every \
+     call: obs, legal_mask, rewards, terminated, truncated, current_player, illegal."
+);
+
+/// The Lost Cities constants, as a submodule.
+fn lost_cities_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    let m = PyModule::new(py, "lost_cities")?;
+    m.add("N_CARDS", lost_cities::N_CARDS)?;
+    m.add("N_COLORS", lost_cities::N_COLORS)?;
+    m.add("SLOTS_PER_COLOR", lost_cities::SLOTS_PER_COLOR)?;
+    m.add("HAND_SIZE", lost_cities::HAND_SIZE)?;
+    m.add("DECK_AFTER_DEAL", lost_cities::DECK_AFTER_DEAL)?;
+    m.add("N_ACTIONS", lost_cities::N_ACTIONS)?;
+    m.add("OBS_DIM", lost_cities::OBS_DIM)?;
+    m.add("N_CHANNELS", lost_cities::N_CHANNELS)?;
+    m.add("MAX_STEPS", lost_cities::MAX_STEPS)?;
+    m.add("MAX_BOARD_SCORE", lost_cities::MAX_BOARD_SCORE)?;
+    m.add("NUM_PLAYERS", 2usize)?;
+    Ok(m)
+}
+
+/// The compiled part of the `cardvec` package.
+#[pymodule]
+fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyLostCities>()?;
+    m.add_class::<LostCitiesEngine>()?;
+    m.add_submodule(&lost_cities_module(m.py())?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ACTION_APPLIED", ActionStatus::Applied as u8)?;
+    m.add("ACTION_ILLEGAL", ActionStatus::Illegal as u8)?;
+    m.add("ACTION_FINISHED", ActionStatus::Finished as u8)?;
+    m.add("ACTION_RESET", ActionStatus::Reset as u8)?;
+    Ok(())
+}

@@ -164,3 +164,31 @@ impl<G: Game> Playable for SingleLane<G> {
         self.game.observe(&self.state, player, obs)
     }
 }
+
+/// A borrowed engine plays like the engine itself (so comparisons can borrow).
+impl<P: Playable + ?Sized> Playable for &mut P {
+    fn num_players(&self) -> usize {
+        (**self).num_players()
+    }
+    fn num_actions(&self) -> usize {
+        (**self).num_actions()
+    }
+    fn obs_dim(&self) -> usize {
+        (**self).obs_dim()
+    }
+    fn current_player(&self) -> usize {
+        (**self).current_player()
+    }
+    fn finished(&self) -> (bool, bool) {
+        (**self).finished()
+    }
+    fn legal_mask(&self, mask: &mut [u8]) {
+        (**self).legal_mask(mask)
+    }
+    fn step(&mut self, action: u32, rewards: &mut [f32]) -> LaneOutcome {
+        (**self).step(action, rewards)
+    }
+    fn observe(&self, player: usize, obs: &mut [f32]) {
+        (**self).observe(player, obs)
+    }
+}

@@ -3,6 +3,7 @@
 //! engine, observation encoder and bots.
 
 pub mod bots;
+pub mod checks;
 pub mod fast;
 pub mod reference;
 

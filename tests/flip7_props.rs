@@ -99,7 +99,10 @@ fn full_games_conserve_cards_and_pay_the_final_scores() {
     }
 }
 
-fn run_batch(threads: usize, chunk: usize) -> Vec<(Vec<f32>, Vec<u8>, Vec<f32>, Vec<Flip7State>)> {
+/// What a batch shows after one step: observations, masks, rewards and lane states.
+type Snapshot = (Vec<f32>, Vec<u8>, Vec<f32>, Vec<Flip7State>);
+
+fn run_batch(threads: usize, chunk: usize) -> Vec<Snapshot> {
     let game = Flip7::new(7, 120, None).unwrap();
     let mut o = EnvOptions::new(37);
     o.seed = 5;

@@ -163,7 +163,7 @@ impl Flip7State {
     }
 
     #[inline]
-    fn to_discard(&mut self, card: u8) {
+    fn discard_card(&mut self, card: u8) {
         self.discard[card as usize] += 1;
         self.discard_len += 1;
     }
@@ -315,8 +315,8 @@ impl Flip7 {
                 if s.hands[p][SECOND_CHANCE as usize] > 0 {
                     s.hands[p][SECOND_CHANCE as usize] -= 1;
                     s.held[p] -= 1;
-                    s.to_discard(SECOND_CHANCE);
-                    s.to_discard(card);
+                    s.discard_card(SECOND_CHANCE);
+                    s.discard_card(card);
                     return;
                 }
                 s.set_status(p, BUSTED);
@@ -335,7 +335,7 @@ impl Flip7 {
                 s.pending = card;
                 s.to_act = p as u8;
             } else {
-                s.to_discard(card);
+                s.discard_card(card);
             }
         } else if forced {
             s.deferred[s.deferred_len as usize] = card;
@@ -411,11 +411,11 @@ impl Flip7 {
     fn finish_round(&self, s: &mut Flip7State, rewards: &mut [f32]) -> bool {
         let n = self.players();
         let mut best = 0;
-        for p in 0..n {
+        for (p, reward) in rewards.iter_mut().enumerate().take(n) {
             let points = self.round_score(s, p);
             s.scores[p] += points;
             s.round_scores[p] = points;
-            rewards[p] += points as f32;
+            *reward += points as f32;
             best = best.max(s.scores[p]);
         }
         for p in 0..n {
@@ -428,16 +428,16 @@ impl Flip7 {
             s.numbers[p] = 0;
         }
         for i in 0..s.deferred_len as usize {
-            s.to_discard(s.deferred[i]);
+            s.discard_card(s.deferred[i]);
         }
         for i in 0..s.task_len as usize {
             let (kind, _, card) = s.task_at(i);
             if kind == TASK_RESOLVE {
-                s.to_discard(card);
+                s.discard_card(card);
             }
         }
         if s.pending != NONE {
-            s.to_discard(s.pending);
+            s.discard_card(s.pending);
         }
         s.task_len = 0;
         s.task_head = 0;

@@ -252,8 +252,8 @@ impl Reference {
     fn finish_round(&mut self, rewards: &mut [f32]) -> bool {
         let n = self.n();
         let round_scores: Vec<u32> = (0..n).map(|i| self.round_score(i)).collect();
-        for i in 0..n {
-            self.scores[i] += round_scores[i];
+        for (score, points) in self.scores.iter_mut().zip(&round_scores) {
+            *score += points;
         }
         for hand in &self.hands {
             self.discard.extend(hand);

@@ -16,12 +16,14 @@ the same array objects on every call, updated in place by each step. Copy them
 3 lane was autoreset (action ignored).
 """
 
-from . import lost_cities
+from . import flip7, lost_cities
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,
     ACTION_ILLEGAL,
     ACTION_RESET,
+    Flip7,
+    Flip7Game,
     LostCities,
     __version__,
 )
@@ -31,7 +33,10 @@ __all__ = [
     "ACTION_FINISHED",
     "ACTION_ILLEGAL",
     "ACTION_RESET",
+    "Flip7",
+    "Flip7Game",
     "LostCities",
+    "flip7",
     "lost_cities",
     "__version__",
 ]

@@ -30,7 +30,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
 fn core_err(e: CoreError) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -364,9 +364,11 @@ fn env_options(
 }
 
 /// Declares the Python classes of one game: `game_env!(PublicType, EngineType, "Name",
-/// "_NameEngine", GameType, game_value, "class docstring")`.
+/// "_NameEngine", GameType, make_game, "class docstring")`, where `make_game` builds the
+/// game's configuration from the constructor's extra keyword arguments
+/// (`fn(Option<&Bound<PyDict>>) -> PyResult<GameType>`).
 macro_rules! game_env {
-    ($Env:ident, $Engine:ident, $name:literal, $engine_name:literal, $G:ty, $game:expr, $doc:literal) => {
+    ($Env:ident, $Engine:ident, $name:literal, $engine_name:literal, $G:ty, $game:path, $doc:literal) => {
         /// The engine object: owns the batch environment and is the base of every view.
         #[pyclass(module = "cardvec._cardvec", name = $engine_name, weakref)]
         pub struct $Engine {
@@ -374,8 +376,8 @@ macro_rules! game_env {
         }
 
         impl $Engine {
-            fn game() -> $G {
-                $game
+            fn game(options: Option<&Bound<'_, PyDict>>) -> PyResult<$G> {
+                $game(options)
             }
         }
 
@@ -407,9 +409,10 @@ macro_rules! game_env {
         impl $Env {
             #[new]
             #[pyo3(
-                signature = (num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None),
-                text_signature = "(num_envs, seed=0, num_threads=None, autoreset=False, observe=True, chunk_size=64)"
+                signature = (num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None, **game_options),
+                text_signature = "(num_envs, seed=0, num_threads=None, autoreset=False, observe=True, chunk_size=64, **game_options)"
             )]
+            #[allow(clippy::too_many_arguments)]
             fn new(
                 py: Python<'_>,
                 num_envs: &Bound<'_, PyAny>,
@@ -418,10 +421,11 @@ macro_rules! game_env {
                 autoreset: bool,
                 observe: bool,
                 chunk_size: Option<&Bound<'_, PyAny>>,
+                game_options: Option<&Bound<'_, PyDict>>,
             ) -> PyResult<Self> {
                 let options =
                     env_options(num_envs, seed, num_threads, autoreset, observe, chunk_size)?;
-                let game = $Engine::game();
+                let game = $Engine::game(game_options)?;
                 let (num_actions, obs_dim, num_players) =
                     (game.num_actions(), game.obs_dim(), game.num_players());
                 let inner = py.detach(|| Engine::new(game, options))?;
@@ -607,18 +611,28 @@ macro_rules! game_env {
     };
 }
 
+/// Lost Cities has no options: any extra keyword argument is a `ValueError`.
+fn lost_cities_game(options: Option<&Bound<'_, PyDict>>) -> PyResult<LostCities> {
+    match options.and_then(|d| d.keys().iter().next()) {
+        Some(key) => Err(value_err(format!("LostCities takes no option {key}"))),
+        None => Ok(LostCities),
+    }
+}
+
 game_env!(
     PyLostCities,
     LostCitiesEngine,
     "LostCities",
     "_LostCitiesEngine",
     LostCities,
-    LostCities,
+    lost_cities_game,
     "Lost Cities (classic, one round, 2 players): `num_envs` lanes stepped together.\n\n\
      Actions: 96 ids, hand_slot*12 + place_type*6 + draw_source (hand sorted by card id).\n\
      Outputs are read-only numpy views of the engine's buffers, the same objects on every \
      call: obs, legal_mask, rewards, terminated, truncated, current_player, illegal."
 );
+
+mod flip7;
 
 /// The Lost Cities constants, as a submodule.
 fn lost_cities_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
@@ -643,6 +657,7 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyLostCities>()?;
     m.add_class::<LostCitiesEngine>()?;
     m.add_submodule(&lost_cities_module(m.py())?)?;
+    flip7::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ACTION_APPLIED", ActionStatus::Applied as u8)?;
     m.add("ACTION_ILLEGAL", ActionStatus::Illegal as u8)?;

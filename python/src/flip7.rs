@@ -47,7 +47,8 @@ fn config(
     Flip7::new(n as usize, cap(target), rounds.map(cap)).map_err(core_err)
 }
 
-/// The batch class's game options: `num_players=3, target_score=200, max_rounds=None`.
+/// The batch class's game options: `num_players=3, target_score=200, max_rounds=None`
+/// (any other keyword is a `TypeError`, a bad value a `ValueError`).
 fn flip7_game(options: Option<&Bound<'_, PyDict>>) -> PyResult<Flip7> {
     let get = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
         match options {
@@ -59,8 +60,9 @@ fn flip7_game(options: Option<&Bound<'_, PyDict>>) -> PyResult<Flip7> {
         for key in d.keys() {
             let k: String = key.extract()?;
             if !["num_players", "target_score", "max_rounds"].contains(&k.as_str()) {
-                return Err(value_err(format!(
-                    "Flip7 takes num_players, target_score and max_rounds, not {k}"
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "Flip7() got an unexpected keyword argument {k} (options: num_players, \
+                     target_score, max_rounds)"
                 )));
             }
         }

@@ -611,10 +611,13 @@ macro_rules! game_env {
     };
 }
 
-/// Lost Cities has no options: any extra keyword argument is a `ValueError`.
+/// Lost Cities has no options: any extra keyword argument is a `TypeError`, as Python
+/// reports an unexpected keyword argument.
 fn lost_cities_game(options: Option<&Bound<'_, PyDict>>) -> PyResult<LostCities> {
     match options.and_then(|d| d.keys().iter().next()) {
-        Some(key) => Err(value_err(format!("LostCities takes no option {key}"))),
+        Some(key) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "LostCities() got an unexpected keyword argument {key}"
+        ))),
         None => Ok(LostCities),
     }
 }

@@ -16,7 +16,7 @@ the same array objects on every call, updated in place by each step. Copy them
 3 lane was autoreset (action ignored).
 """
 
-from . import flip7, lost_cities
+from . import flip7, i151, lost_cities
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,
@@ -24,6 +24,9 @@ from ._cardvec import (
     ACTION_RESET,
     Flip7,
     Flip7Game,
+    I151P2,
+    I151P3,
+    I151P4,
     LostCities,
     __version__,
 )
@@ -35,8 +38,12 @@ __all__ = [
     "ACTION_RESET",
     "Flip7",
     "Flip7Game",
+    "I151P2",
+    "I151P3",
+    "I151P4",
     "LostCities",
     "flip7",
+    "i151",
     "lost_cities",
     "__version__",
 ]

@@ -22,6 +22,7 @@
 
 use cardvec::core::env::MAX_ENVS;
 use cardvec::core::{ActionStatus, EnvOptions, Error as CoreError, Game, VecEnv};
+use cardvec::games::i151::{self, I151};
 use cardvec::games::lost_cities::{self, LostCities};
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{
@@ -364,11 +365,11 @@ fn env_options(
 }
 
 /// Declares the Python classes of one game: `game_env!(PublicType, EngineType, "Name",
-/// "_NameEngine", GameType, make_game, "class docstring")`, where `make_game` builds the
-/// game's configuration from the constructor's extra keyword arguments
-/// (`fn(Option<&Bound<PyDict>>) -> PyResult<GameType>`).
+/// "_NameEngine", GameType, make_game, "class docstring")`, where `make_game` (a function
+/// or closure `Fn(Option<&Bound<PyDict>>) -> PyResult<GameType>`) builds the game's
+/// configuration from the constructor's extra keyword arguments.
 macro_rules! game_env {
-    ($Env:ident, $Engine:ident, $name:literal, $engine_name:literal, $G:ty, $game:path, $doc:literal) => {
+    ($Env:ident, $Engine:ident, $name:literal, $engine_name:literal, $G:ty, $game:expr, $doc:literal) => {
         /// The engine object: owns the batch environment and is the base of every view.
         #[pyclass(module = "cardvec._cardvec", name = $engine_name, weakref)]
         pub struct $Engine {
@@ -377,7 +378,7 @@ macro_rules! game_env {
 
         impl $Engine {
             fn game(options: Option<&Bound<'_, PyDict>>) -> PyResult<$G> {
-                $game(options)
+                ($game)(options)
             }
         }
 
@@ -611,15 +612,20 @@ macro_rules! game_env {
     };
 }
 
-/// Lost Cities has no options: any extra keyword argument is a `TypeError`, as Python
+/// For games without options: any extra keyword argument is a `TypeError`, as Python
 /// reports an unexpected keyword argument.
-fn lost_cities_game(options: Option<&Bound<'_, PyDict>>) -> PyResult<LostCities> {
+fn no_options(class: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
     match options.and_then(|d| d.keys().iter().next()) {
         Some(key) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "LostCities() got an unexpected keyword argument {key}"
+            "{class}() got an unexpected keyword argument {key}"
         ))),
-        None => Ok(LostCities),
+        None => Ok(()),
     }
+}
+
+/// Lost Cities has no options.
+fn lost_cities_game(options: Option<&Bound<'_, PyDict>>) -> PyResult<LostCities> {
+    no_options("LostCities", options).map(|()| LostCities)
 }
 
 game_env!(
@@ -636,6 +642,44 @@ game_env!(
 );
 
 mod flip7;
+
+macro_rules! i151_env {
+    ($Env:ident, $Engine:ident, $name:literal, $engine_name:literal, $players:literal) => {
+        game_env!(
+            $Env,
+            $Engine,
+            $name,
+            $engine_name,
+            I151,
+            |options: Option<&Bound<'_, PyDict>>| -> PyResult<I151> {
+                no_options($name, options)?;
+                Ok(I151::new($players).expect("2..=4 seats"))
+            },
+            "151 (i151-engine 0.2.4 rules), one class per seat count; build it with \
+             `cardvec.i151.I151(num_envs, players=...)`.\n\n\
+             Actions: 0..32 play card id, 32 draw, 33 pass, 34..38 choose suit S/H/D/C.\n\
+             Rewards: minus each seat's score change at each round end. \
+             `reset_lane_from_order(lane, order)`: 32 card ids (round-1 deck) optionally \
+             followed by the 8 little-endian bytes of the match seed (see docs/151.md)."
+        );
+    };
+}
+
+i151_env!(PyI151P2, I151P2Engine, "I151P2", "_I151P2Engine", 2);
+i151_env!(PyI151P3, I151P3Engine, "I151P3", "_I151P3Engine", 3);
+i151_env!(PyI151P4, I151P4Engine, "I151P4", "_I151P4Engine", 4);
+
+/// The 151 constants, as a submodule.
+fn i151_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    let m = PyModule::new(py, "i151")?;
+    m.add("N_CARDS", i151::N_CARDS)?;
+    m.add("N_ACTIONS", i151::N_ACTIONS)?;
+    m.add("OBS_DIM", i151::view::OBS_DIM)?;
+    m.add("ACTION_DRAW", i151::ACTION_DRAW)?;
+    m.add("ACTION_PASS", i151::ACTION_PASS)?;
+    m.add("ACTION_CHOOSE_SUIT", i151::ACTION_CHOOSE_SUIT)?;
+    Ok(m)
+}
 
 /// The Lost Cities constants, as a submodule.
 fn lost_cities_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
@@ -661,6 +705,13 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<LostCitiesEngine>()?;
     m.add_submodule(&lost_cities_module(m.py())?)?;
     flip7::register(m)?;
+    m.add_class::<PyI151P2>()?;
+    m.add_class::<I151P2Engine>()?;
+    m.add_class::<PyI151P3>()?;
+    m.add_class::<I151P3Engine>()?;
+    m.add_class::<PyI151P4>()?;
+    m.add_class::<I151P4Engine>()?;
+    m.add_submodule(&i151_module(m.py())?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ACTION_APPLIED", ActionStatus::Applied as u8)?;
     m.add("ACTION_ILLEGAL", ActionStatus::Illegal as u8)?;

@@ -5,6 +5,7 @@
 use cardvec::core::arena::{free_for_all, head_to_head};
 use cardvec::core::{Bot, Game, Result};
 use cardvec::games::flip7::{self, Flip7};
+use cardvec::games::i151::{self, I151};
 use cardvec::games::lost_cities::{bots, LostCities};
 
 /// Options of `cardvec match`.
@@ -120,6 +121,16 @@ pub fn run(args: MatchArgs) -> Result<()> {
             report(&LostCities, a.as_ref(), b.as_ref(), &args)
         }
         "flip7" => report_flip7(&args),
+        "151" => {
+            let a = i151::bots::by_name(if args.a == "safe-heuristic" {
+                "greedy"
+            } else {
+                &args.a
+            })?;
+            let b = i151::bots::by_name(&args.b)?;
+            let game = I151::new(2)?.with_reward(i151::RewardMode::MatchOutcome);
+            report(&game, a.as_ref(), b.as_ref(), &args)
+        }
         other => Err(super::unknown_game(other)),
     }
 }

@@ -3,6 +3,7 @@
 mod bench;
 mod diff;
 mod matches;
+mod trace;
 
 use clap::{Parser, Subcommand};
 
@@ -26,10 +27,13 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Plays one bot against another over many games and reports win rate and margin.
     Match(matches::MatchArgs),
+    /// Writes a JSON-lines trace of random matches for an external oracle to replay
+    /// (151: `python/tests/i151_oracle.py` replays it in i151-engine 0.2.4).
+    Trace(trace::TraceArgs),
 }
 
 /// The games the CLI knows.
-pub const GAMES: &[&str] = &["lost-cities", "flip7"];
+pub const GAMES: &[&str] = &["lost-cities", "flip7", "151"];
 
 /// Rejects an unknown game name with the list of known ones.
 pub fn unknown_game(name: &str) -> Error {
@@ -60,5 +64,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Match(args) => matches::run(args),
+        Command::Trace(args) => trace::run(args),
     }
 }

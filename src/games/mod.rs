@@ -2,4 +2,5 @@
 //! encoders; none knows threads or Python.
 
 pub mod flip7;
+pub mod i151;
 pub mod lost_cities;

@@ -1,0 +1,84 @@
+//! Criterion benches of 151: batch step+mask and step+mask+observation at 4096 lanes on 1
+//! and 2 threads (2 and 4 players, random legal policy, autoreset; only `step` is timed),
+//! and the single-lane kernels (legal mask, observation, a round deal with CPython's
+//! shuffle).
+
+use std::time::{Duration, Instant};
+
+use cardvec::core::policy::random_legal_batch;
+use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
+use cardvec::games::i151::view::OBS_DIM;
+use cardvec::games::i151::{I151, N_ACTIONS};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+const LANES: usize = 4096;
+
+fn batch(c: &mut Criterion) {
+    let mut group = c.benchmark_group("i151_batch");
+    group.throughput(Throughput::Elements(LANES as u64));
+    for players in [2, 4] {
+        for threads in [1, 2] {
+            for (label, observe) in [("step_mask", false), ("step_mask_obs", true)] {
+                let mut options = EnvOptions::new(LANES);
+                options.num_threads = Some(threads);
+                options.autoreset = true;
+                options.observe_on_step = observe;
+                let mut env = VecEnv::new(I151::new(players).unwrap(), options).unwrap();
+                let mut rngs: Vec<LaneRng> = (0..LANES as u64).map(LaneRng::from_seed).collect();
+                let mut actions = vec![0u32; LANES];
+                let id = BenchmarkId::new(label, format!("{players}p_{threads}t"));
+                group.bench_function(id, |b| {
+                    b.iter_custom(|iters| {
+                        let mut timed = Duration::ZERO;
+                        for _ in 0..iters {
+                            env.install(|| {
+                                random_legal_batch(
+                                    env.legal_mask(),
+                                    N_ACTIONS,
+                                    &mut rngs,
+                                    &mut actions,
+                                )
+                            });
+                            let t = Instant::now();
+                            env.step(&actions).unwrap();
+                            timed += t.elapsed();
+                        }
+                        timed
+                    })
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+fn kernels(c: &mut Criterion) {
+    let game = I151::new(2).unwrap();
+    let states: Vec<_> = (0..64).map(|i| game.reset_with_match_seed(i)).collect();
+    let mut mask = [0u8; N_ACTIONS];
+    let mut obs = [0f32; OBS_DIM];
+    c.bench_function("i151_legal_mask", |b| {
+        b.iter(|| {
+            for s in &states {
+                game.legal_mask(std::hint::black_box(s), &mut mask);
+            }
+        })
+    });
+    c.bench_function("i151_observe", |b| {
+        b.iter(|| {
+            for s in &states {
+                game.observe(std::hint::black_box(s), 0, &mut obs);
+            }
+        })
+    });
+    c.bench_function("i151_round_deck_cpython_shuffle", |b| {
+        let mut seed = 0i64;
+        b.iter(|| {
+            seed += 1;
+            I151::round_deck(std::hint::black_box(seed), 1)
+        })
+    });
+}
+
+criterion_group!(benches, batch, kernels);
+criterion_main!(benches);

@@ -1,0 +1,116 @@
+"""151 against the official engine i151-engine 0.2.4 (see i151_oracle.py).
+
+`I151_ORACLE_MATCHES` (default 5000) matches of 2, 3 and 4 players in turn, each from
+its own seed, compared at every decision; `I151_ORACLE_JOBS` processes (default 2).
+"""
+import os
+
+import pytest
+
+pytest.importorskip("i151_engine")
+
+import i151_oracle  # noqa: E402
+
+MATCHES = int(os.environ.get("I151_ORACLE_MATCHES", "5000"))
+JOBS = int(os.environ.get("I151_ORACLE_JOBS", "2"))
+
+
+@pytest.fixture(scope="module")
+def binary():
+    return i151_oracle.cardvec_bin()
+
+
+def test_every_decision_matches_the_official_engine(binary):
+    report = i151_oracle.run(MATCHES, seed=0, jobs=JOBS, binary=binary)
+    assert report.mismatches == []
+    assert report.matches == MATCHES
+    assert set(report.players) == {2, 3, 4}
+    assert report.decisions > 50 * MATCHES
+
+
+def test_queen_refill_defect_is_the_only_difference(binary):
+    """Without the correction, 0.2.4 diverges exactly where the 2-player Queen draw
+    refilled the bank (the played pile stays and cards are duplicated)."""
+    fixed = i151_oracle.run(60, seed=0, jobs=1, binary=binary)
+    raw = i151_oracle.run(60, seed=0, jobs=1, binary=binary, fix=False)
+    assert fixed.mismatches == [] and fixed.defect_refills > 0
+    assert raw.mismatches and all(m["what"].startswith("pile:") for m in raw.mismatches)
+    assert sorted(m["seed"] for m in raw.mismatches) == sorted(fixed.defect_seeds)
+
+
+def test_deals_match_random_shuffle_for_many_seeds():
+    """Each round's deck is `random.Random(seed + round).shuffle(standard_deck())`;
+    cardvec's committed expectations come from the same call."""
+    import random
+
+    from i151_engine.models.card import standard_deck
+
+    deck = standard_deck()
+    index = {c: i for i, c in enumerate(deck)}
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "i151_python_shuffles.txt")
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            seed, order = line.split(";")[:2]
+            d = standard_deck()
+            random.Random(int(seed)).shuffle(d)
+            assert [index[c] for c in d] == [int(x) for x in order.split()]
+
+
+def test_python_binding_lanes_play_the_official_matches():
+    """The `cardvec.i151` batch environment, each lane set to an official match with
+    `official_order(seed)`, stepped with random legal actions: at every step the same seat
+    to act, the same legal set, the same hand in the observation of every seat, rewards
+    equal to minus the official score changes, and the same match ends."""
+    np = pytest.importorskip("numpy")
+    cardvec = pytest.importorskip("cardvec")
+    from i151_engine.core.legal_actions import legal_actions
+    from i151_engine.game.round import create_match
+    from i151_engine.models.enums import MatchStatus
+
+    from cardvec.i151 import I151, official_order
+
+    rng = np.random.default_rng(0)
+    lanes = 40
+    for players in (2, 3, 4):
+        env = I151(lanes, players=players, num_threads=1)
+        seeds = [1000 * players + i for i in range(lanes)]
+        for lane, seed in enumerate(seeds):
+            env.reset_lane_from_order(lane, official_order(seed))
+        env.observe()
+        matches = [create_match(tuple(f"P{i}" for i in range(players)), seed=s) for s in seeds]
+        done = [False] * lanes
+        actions = np.zeros(lanes, dtype=np.int64)
+        steps = 0
+        while not all(done):
+            for lane, m in enumerate(matches):
+                if done[lane]:
+                    continue
+                rs = m.current_round
+                assert env.current_player[lane] == rs.current_player_index
+                official = sorted(i151_oracle.action_id(a) for a in legal_actions(rs))
+                assert list(np.flatnonzero(env.legal_mask[lane])) == official
+                for seat, p in enumerate(rs.players):
+                    hand = sorted(i151_oracle.CARD_ID[c] for c in p.hand)
+                    assert list(np.flatnonzero(env.observe_as(lane, seat)[:32])) == hand
+                plays = [a for a in official if a < 32 or a >= 34]
+                pick = plays if plays and rng.random() < 0.75 else official
+                actions[lane] = pick[rng.integers(len(pick))]
+            before = [[p.total_score for p in m.players] for m in matches]
+            env.step(actions)
+            steps += 1
+            for lane in range(lanes):
+                if done[lane]:
+                    continue
+                assert env.illegal[lane] == 0
+                matches[lane], _ = i151_oracle.official_step(matches[lane], int(actions[lane]))
+                m = matches[lane]
+                after = [p.total_score for p in m.players]
+                expected = [-(a - b) for a, b in zip(after, before[lane])]
+                assert list(env.rewards[lane]) == expected
+                finished = m.status == MatchStatus.FINISHED
+                assert bool(env.terminated[lane]) == finished
+                if finished or env.truncated[lane]:
+                    done[lane] = True
+        assert steps > 100

@@ -1,0 +1,198 @@
+//! What one seat may see ([`PlayerView`], the official `PlayerView` in compact form) and
+//! its observation encoding for learning agents ([`encode_view`]).
+//!
+//! A view holds the seat's own hand and public information only: the table, the sizes of
+//! the bank and the played pile, every seat's hand size, score, exclusion and streak. It
+//! never holds another seat's cards nor the order of the bank.
+
+use super::fast::{I151State, FLAG_ACE_EFFECT, FLAG_CHOOSE_SUIT};
+use super::*;
+use crate::core::simd::one_hot_f32;
+
+/// Public information about one seat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatView {
+    /// Cards in hand.
+    pub hand_size: u8,
+    /// Total score.
+    pub total_score: i16,
+    /// Excluded (score at or above the target).
+    pub is_excluded: bool,
+    /// Consecutive round wins.
+    pub consecutive_round_wins: u8,
+}
+
+/// Everything one seat may know at a moment of the match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerView {
+    /// The seat whose view this is.
+    pub seat: u8,
+    /// Number of seats.
+    pub players: u8,
+    /// Own hand (card set).
+    pub hand: u32,
+    /// Points of the own hand.
+    pub hand_points: u16,
+    /// The card plays must match, if any. It is public (it was played face up) and stays
+    /// after a refill moved it into the bank, as in the engine's rules; the official view
+    /// only shows the last three cards of the pile, which are gone after a refill.
+    pub top_card: Option<u8>,
+    /// The last three cards of the played pile, oldest first (`recent_len` of them).
+    pub recent_cards: [u8; 3],
+    /// How many of `recent_cards` are set.
+    pub recent_len: u8,
+    /// Every card in the played pile (all were played face up).
+    pub played_pile: u32,
+    /// Cards in the played pile.
+    pub played_pile_size: u8,
+    /// Cards in the bank.
+    pub bank_size: u8,
+    /// No top card and an empty pile.
+    pub table_empty: bool,
+    /// The suit imposed by an eight.
+    pub required_suit: Option<u8>,
+    /// The player to act must announce a suit.
+    pub must_choose_suit: bool,
+    /// An ace is active: a draw takes two cards and ends the turn.
+    pub ace_effect_active: bool,
+    /// Cards put down by the last action.
+    pub last_play_count: u8,
+    /// The seat to act.
+    pub current_player: u8,
+    /// The seat that acts after the current turn.
+    pub next_player: u8,
+    /// The player to act has drawn this turn.
+    pub current_has_drawn: bool,
+    /// The player to act is chaining same-rank plays.
+    pub current_is_chaining: bool,
+    /// Every seat's public information, by seat (`players` of them).
+    pub seats: [SeatView; MAX_PLAYERS],
+    /// The round number, from 1.
+    pub round_number: u16,
+    /// The dealer of the round.
+    pub dealer: u8,
+    /// The exclusion score.
+    pub target_score: i16,
+}
+
+impl PlayerView {
+    /// The view of `seat` in a fast-engine state.
+    pub fn from_state(game: &I151, s: &I151State, seat: usize) -> PlayerView {
+        let pile = s.played_pile();
+        let recent = &pile[pile.len().saturating_sub(3)..];
+        let mut recent_cards = [0u8; 3];
+        recent_cards[..recent.len()].copy_from_slice(recent);
+        let cp = s.current as usize;
+        let mut seats = [SeatView::default(); MAX_PLAYERS];
+        for (p, v) in seats.iter_mut().enumerate().take(s.players as usize) {
+            *v = SeatView {
+                hand_size: s.hands[p].count_ones() as u8,
+                total_score: s.scores[p],
+                is_excluded: s.is_excluded(p),
+                consecutive_round_wins: s.consecutive[p],
+            };
+        }
+        PlayerView {
+            seat: seat as u8,
+            players: s.players,
+            hand: s.hands[seat],
+            hand_points: hand_points(s.hands[seat]) as u16,
+            top_card: s.top_card(),
+            recent_cards,
+            recent_len: recent.len() as u8,
+            played_pile: s.pile_set,
+            played_pile_size: s.pile_len,
+            bank_size: s.bank_len() as u8,
+            table_empty: s.top == NONE && s.pile_len == 0,
+            required_suit: s.required(),
+            must_choose_suit: s.flags & FLAG_CHOOSE_SUIT != 0,
+            ace_effect_active: s.flags & FLAG_ACE_EFFECT != 0,
+            last_play_count: s.last_play_count,
+            current_player: s.current,
+            next_player: s.next_player(),
+            current_has_drawn: s.drawn >> cp & 1 != 0,
+            current_is_chaining: s.chaining >> cp & 1 != 0,
+            seats,
+            round_number: s.round_number,
+            dealer: s.dealer,
+            target_score: game.target_score() as i16,
+        }
+    }
+}
+
+/// Length of an observation row.
+pub const OBS_DIM: usize = 142;
+
+/// Offsets of the observation row.
+pub mod layout {
+    /// Own hand, one-hot over card ids (32).
+    pub const HAND: usize = 0;
+    /// Top card, one-hot (32; all zero without one).
+    pub const TOP: usize = 32;
+    /// Cards of the played pile (32).
+    pub const PILE: usize = 64;
+    /// Imposed suit, one-hot (4).
+    pub const REQUIRED_SUIT: usize = 96;
+    /// Flags (6): must choose suit, ace effect, player to act is chaining, has drawn,
+    /// table empty, it is this seat's turn.
+    pub const FLAGS: usize = 100;
+    /// Scalars (3): bank size / 32, pile size / 32, last play count.
+    pub const SCALARS: usize = 106;
+    /// Per seat, relative to the observer (seat `(observer + k) % players` at slot `k`),
+    /// 4 slots of 8: present, hand size / 32, score / target, excluded, streak / 3, to act,
+    /// acts next, dealer.
+    pub const SEATS: usize = 109;
+    /// Values per seat slot.
+    pub const SEAT_WIDTH: usize = 8;
+    /// Hand points / 100 (1).
+    pub const HAND_POINTS: usize = 141;
+}
+
+/// Writes the observation of `view` into `obs` (`OBS_DIM` long).
+pub fn encode_view(view: &PlayerView, obs: &mut [f32]) {
+    use layout::*;
+    let obs = &mut obs[..OBS_DIM];
+    one_hot_f32(view.hand as u64, &mut obs[HAND..HAND + 32]);
+    one_hot_f32(
+        view.top_card.map_or(0, |c| 1u64 << c),
+        &mut obs[TOP..TOP + 32],
+    );
+    one_hot_f32(view.played_pile as u64, &mut obs[PILE..PILE + 32]);
+    one_hot_f32(
+        view.required_suit.map_or(0, |s| 1u64 << s),
+        &mut obs[REQUIRED_SUIT..REQUIRED_SUIT + 4],
+    );
+    let flags = [
+        view.must_choose_suit,
+        view.ace_effect_active,
+        view.current_is_chaining,
+        view.current_has_drawn,
+        view.table_empty,
+        view.current_player == view.seat,
+    ];
+    for (o, f) in obs[FLAGS..FLAGS + 6].iter_mut().zip(flags) {
+        *o = f as u8 as f32;
+    }
+    obs[SCALARS] = view.bank_size as f32 / 32.0;
+    obs[SCALARS + 1] = view.played_pile_size as f32 / 32.0;
+    obs[SCALARS + 2] = view.last_play_count as f32;
+    let n = view.players as usize;
+    for k in 0..MAX_PLAYERS {
+        let row = &mut obs[SEATS + k * SEAT_WIDTH..SEATS + (k + 1) * SEAT_WIDTH];
+        if k >= n {
+            row.fill(0.0);
+            continue;
+        }
+        let seat = (view.seat as usize + k) % n;
+        let v = view.seats[seat];
+        row[0] = 1.0;
+        row[1] = v.hand_size as f32 / 32.0;
+        row[2] = v.total_score as f32 / view.target_score as f32;
+        row[3] = v.is_excluded as u8 as f32;
+        row[4] = v.consecutive_round_wins as f32 / 3.0;
+        row[5] = (view.current_player as usize == seat) as u8 as f32;
+        row[6] = (view.next_player as usize == seat) as u8 as f32;
+        row[7] = (view.dealer as usize == seat) as u8 as f32;
+    }
+    obs[HAND_POINTS] = view.hand_points as f32 / 100.0;
+}

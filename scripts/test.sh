@@ -27,6 +27,9 @@ cargo test --release
 section "differential run: cardvec diff lost-cities --games 100000"
 cargo run --release -- diff lost-cities --games 100000 --quiet
 
+section "differential run: cardvec diff flip7 --games 100000"
+cargo run --release -- diff flip7 --games 100000 --quiet
+
 section "differential run: cardvec diff 151 --games 100000"
 cargo run --release -- diff 151 --games 100000 --quiet
 

@@ -16,12 +16,14 @@ the same array objects on every call, updated in place by each step. Copy them
 3 lane was autoreset (action ignored).
 """
 
-from . import i151, lost_cities
+from . import flip7, i151, lost_cities
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,
     ACTION_ILLEGAL,
     ACTION_RESET,
+    Flip7,
+    Flip7Game,
     I151P2,
     I151P3,
     I151P4,
@@ -34,10 +36,13 @@ __all__ = [
     "ACTION_FINISHED",
     "ACTION_ILLEGAL",
     "ACTION_RESET",
+    "Flip7",
+    "Flip7Game",
     "I151P2",
     "I151P3",
     "I151P4",
     "LostCities",
+    "flip7",
     "i151",
     "lost_cities",
     "__version__",

@@ -31,7 +31,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
 fn core_err(e: CoreError) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -365,7 +365,9 @@ fn env_options(
 }
 
 /// Declares the Python classes of one game: `game_env!(PublicType, EngineType, "Name",
-/// "_NameEngine", GameType, game_value, "class docstring")`.
+/// "_NameEngine", GameType, make_game, "class docstring")`, where `make_game` (a function
+/// or closure `Fn(Option<&Bound<PyDict>>) -> PyResult<GameType>`) builds the game's
+/// configuration from the constructor's extra keyword arguments.
 macro_rules! game_env {
     ($Env:ident, $Engine:ident, $name:literal, $engine_name:literal, $G:ty, $game:expr, $doc:literal) => {
         /// The engine object: owns the batch environment and is the base of every view.
@@ -375,8 +377,8 @@ macro_rules! game_env {
         }
 
         impl $Engine {
-            fn game() -> $G {
-                $game
+            fn game(options: Option<&Bound<'_, PyDict>>) -> PyResult<$G> {
+                ($game)(options)
             }
         }
 
@@ -408,9 +410,10 @@ macro_rules! game_env {
         impl $Env {
             #[new]
             #[pyo3(
-                signature = (num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None),
-                text_signature = "(num_envs, seed=0, num_threads=None, autoreset=False, observe=True, chunk_size=64)"
+                signature = (num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None, **game_options),
+                text_signature = "(num_envs, seed=0, num_threads=None, autoreset=False, observe=True, chunk_size=64, **game_options)"
             )]
+            #[allow(clippy::too_many_arguments)]
             fn new(
                 py: Python<'_>,
                 num_envs: &Bound<'_, PyAny>,
@@ -419,10 +422,11 @@ macro_rules! game_env {
                 autoreset: bool,
                 observe: bool,
                 chunk_size: Option<&Bound<'_, PyAny>>,
+                game_options: Option<&Bound<'_, PyDict>>,
             ) -> PyResult<Self> {
                 let options =
                     env_options(num_envs, seed, num_threads, autoreset, observe, chunk_size)?;
-                let game = $Engine::game();
+                let game = $Engine::game(game_options)?;
                 let (num_actions, obs_dim, num_players) =
                     (game.num_actions(), game.obs_dim(), game.num_players());
                 let inner = py.detach(|| Engine::new(game, options))?;
@@ -608,18 +612,36 @@ macro_rules! game_env {
     };
 }
 
+/// For games without options: any extra keyword argument is a `TypeError`, as Python
+/// reports an unexpected keyword argument.
+fn no_options(class: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    match options.and_then(|d| d.keys().iter().next()) {
+        Some(key) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{class}() got an unexpected keyword argument {key}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Lost Cities has no options.
+fn lost_cities_game(options: Option<&Bound<'_, PyDict>>) -> PyResult<LostCities> {
+    no_options("LostCities", options).map(|()| LostCities)
+}
+
 game_env!(
     PyLostCities,
     LostCitiesEngine,
     "LostCities",
     "_LostCitiesEngine",
     LostCities,
-    LostCities,
+    lost_cities_game,
     "Lost Cities (classic, one round, 2 players): `num_envs` lanes stepped together.\n\n\
      Actions: 96 ids, hand_slot*12 + place_type*6 + draw_source (hand sorted by card id).\n\
      Outputs are read-only numpy views of the engine's buffers, the same objects on every \
      call: obs, legal_mask, rewards, terminated, truncated, current_player, illegal."
 );
+
+mod flip7;
 
 macro_rules! i151_env {
     ($Env:ident, $Engine:ident, $name:literal, $engine_name:literal, $players:literal) => {
@@ -629,7 +651,10 @@ macro_rules! i151_env {
             $name,
             $engine_name,
             I151,
-            I151::new($players).expect("2..=4 seats"),
+            |options: Option<&Bound<'_, PyDict>>| -> PyResult<I151> {
+                no_options($name, options)?;
+                Ok(I151::new($players).expect("2..=4 seats"))
+            },
             "151 (i151-engine 0.2.4 rules), one class per seat count; build it with \
              `cardvec.i151.I151(num_envs, players=...)`.\n\n\
              Actions: 0..32 play card id, 32 draw, 33 pass, 34..38 choose suit S/H/D/C.\n\
@@ -679,6 +704,7 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyLostCities>()?;
     m.add_class::<LostCitiesEngine>()?;
     m.add_submodule(&lost_cities_module(m.py())?)?;
+    flip7::register(m)?;
     m.add_class::<PyI151P2>()?;
     m.add_class::<I151P2Engine>()?;
     m.add_class::<PyI151P3>()?;

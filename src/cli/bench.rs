@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use cardvec::core::policy::random_legal_batch;
 use cardvec::core::stats::Summary;
 use cardvec::core::{ActionStatus, EnvOptions, Game, LaneRng, Result, VecEnv};
+use cardvec::games::flip7::Flip7;
 use cardvec::games::i151::I151;
 use cardvec::games::lost_cities::LostCities;
 
@@ -27,9 +28,10 @@ pub struct BenchArgs {
     /// Seed of the lanes and the policy.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Seats, for games with a variable number (151: 2..=4).
-    #[arg(long, default_value_t = 2)]
-    players: usize,
+    /// Seats, for games with a variable number (151: 2..=4, default 2; Flip 7: 3..=18,
+    /// default 3).
+    #[arg(long)]
+    players: Option<usize>,
     /// Measurements per mode; the best is reported.
     #[arg(long, default_value_t = 3)]
     repeats: usize,
@@ -152,7 +154,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
     cardvec::core::Error::check_range("envs", 1, 1 << 24, args.envs as i64)?;
     match args.game.as_str() {
         "lost-cities" => report(LostCities, &args),
-        "151" => report(I151::new(args.players)?, &args),
+        "flip7" => report(Flip7::with_players(args.players.unwrap_or(3))?, &args),
+        "151" => report(I151::new(args.players.unwrap_or(2))?, &args),
         other => Err(super::unknown_game(other)),
     }
 }

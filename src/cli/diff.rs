@@ -2,7 +2,7 @@
 
 use cardvec::core::diff::{run as run_diff, DiffConfig, DiffReport};
 use cardvec::core::{Error, Result};
-use cardvec::games::{i151, lost_cities};
+use cardvec::games::{flip7, i151, lost_cities};
 
 /// Options of `cardvec diff`.
 #[derive(clap::Args, Debug)]
@@ -61,6 +61,7 @@ pub fn run(args: DiffArgs) -> Result<()> {
     let pool = super::pool(args.threads)?;
     let report = match args.game.as_str() {
         "lost-cities" => pool.install(|| run_diff(&config, lost_cities::reference::diff_pair)),
+        "flip7" => pool.install(|| run_diff(&config, flip7::reference::diff_pair)),
         "151" => pool.install(|| run_diff(&config, i151::reference::diff_pair)),
         other => return Err(super::unknown_game(other)),
     };

@@ -1,7 +1,10 @@
-//! `cardvec match`: one bot against another over many games, seats alternating.
+//! `cardvec match`: one bot against another over many games, seats alternating; for games
+//! of more than two seats (Flip 7), a free-for-all among several bots rotated over the
+//! seats, for each player count asked.
 
-use cardvec::core::arena::head_to_head;
+use cardvec::core::arena::{free_for_all, head_to_head};
 use cardvec::core::{Bot, Game, Result};
+use cardvec::games::flip7::{self, Flip7};
 use cardvec::games::i151::{self, I151};
 use cardvec::games::lost_cities::{bots, LostCities};
 
@@ -25,6 +28,57 @@ pub struct MatchArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
+    /// Many-seat games: the bots of the free-for-all, comma separated.
+    #[arg(long, default_value = "random,threshold-27,expected-value")]
+    bots: String,
+    /// Many-seat games: the player counts to play, comma separated.
+    #[arg(long, default_value = "3,4,5,6")]
+    players: String,
+}
+
+fn parse_list<T: std::str::FromStr>(what: &'static str, list: &str) -> Result<Vec<T>> {
+    list.split(',')
+        .map(|x| {
+            x.trim().parse().map_err(|_| cardvec::core::Error::Invalid {
+                what,
+                reason: format!("cannot parse {x:?}"),
+            })
+        })
+        .collect()
+}
+
+fn report_flip7(args: &MatchArgs) -> Result<()> {
+    let names: Vec<String> = parse_list("bots", &args.bots)?;
+    let owned = names
+        .iter()
+        .map(|n| flip7::bots::by_name(n))
+        .collect::<Result<Vec<_>>>()?;
+    let bots: Vec<&dyn Bot<Flip7>> = owned.iter().map(|b| b.as_ref()).collect();
+    let pool = super::pool(args.threads)?;
+    for players in parse_list::<usize>("players", &args.players)? {
+        let game = Flip7::with_players(players)?;
+        let r = pool.install(|| free_for_all(&game, &bots, args.games, args.seed));
+        println!(
+            "game=flip7 players={players} games={} seed={} plies_per_game={:.1} fair_share={:.4}",
+            r.games,
+            args.seed,
+            r.plies.mean(),
+            1.0 / players as f64
+        );
+        for s in &r.standings {
+            println!(
+                "  {:<16} seats={:<7} win_rate={:.4} (95% CI {:.4}..{:.4}) mean_score={:.1} ±{:.1}",
+                s.name,
+                s.seats,
+                s.score.rate,
+                s.score.low,
+                s.score.high,
+                s.reward.mean(),
+                s.reward.ci95()
+            );
+        }
+    }
+    Ok(())
 }
 
 fn report<G: Game>(game: &G, a: &dyn Bot<G>, b: &dyn Bot<G>, args: &MatchArgs) -> Result<()> {
@@ -66,6 +120,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             let b = bots::by_name(&args.b)?;
             report(&LostCities, a.as_ref(), b.as_ref(), &args)
         }
+        "flip7" => report_flip7(&args),
         "151" => {
             let a = i151::bots::by_name(if args.a == "safe-heuristic" {
                 "greedy"

@@ -106,3 +106,108 @@ pub fn head_to_head<G: Game>(
         plies,
     }
 }
+
+/// Plays game `g` with seat `s` taken by bot `(s + g) % bots.len()` (any number of bots for
+/// any number of seats, rotated so that every bot sits everywhere). Returns each seat's
+/// total reward and the number of plies.
+pub fn play_rotated<G: Game>(game: &G, bots: &[&dyn Bot<G>], seed: u64, g: u64) -> (Vec<f32>, u32) {
+    let seats = game.num_players();
+    let bot_of = |seat: usize| (seat + (g % bots.len() as u64) as usize) % bots.len();
+    let mut deal = LaneRng::for_lane(seed, g, 0);
+    let mut rng = LaneRng::for_lane(seed, g, 1);
+    let mut state = game.reset(&mut deal);
+    let mut mask = vec![0u8; game.num_actions()];
+    let mut step_rewards = vec![0f32; seats];
+    let mut rewards = vec![0f32; seats];
+    let mut plies = 0;
+    loop {
+        let (terminated, truncated) = game.finished(&state);
+        if terminated || truncated {
+            break;
+        }
+        let bot = bots[bot_of(game.current_player(&state))];
+        game.legal_mask(&state, &mut mask);
+        let action = bot.act(game, &state, &mask, &mut rng);
+        step_rewards.fill(0.0);
+        let outcome = game.step(&mut state, action, &mut deal, &mut step_rewards);
+        assert!(
+            outcome.applied,
+            "bot {} played illegal action {action}",
+            bot.name()
+        );
+        plies += 1;
+        for (total, r) in rewards.iter_mut().zip(&step_rewards) {
+            *total += r;
+        }
+    }
+    (rewards, plies)
+}
+
+/// One bot's results in a [`free_for_all`].
+#[derive(Clone, Debug)]
+pub struct Standing {
+    /// The bot's name.
+    pub name: String,
+    /// Seats it occupied, summed over games.
+    pub seats: u64,
+    /// Its wins per seat occupied, with the 95% interval: a seat with the highest total
+    /// reward wins, and `k` tied leaders get `1/k` each.
+    pub score: Proportion,
+    /// Total reward per seat occupied.
+    pub reward: Summary,
+}
+
+/// Summary of a many-seat match.
+#[derive(Clone, Debug)]
+pub struct FreeForAll {
+    /// Games played.
+    pub games: u64,
+    /// Seats per game (a fair bot wins `1 / seats` of its seats).
+    pub seats: usize,
+    /// One entry per bot, in the order given.
+    pub standings: Vec<Standing>,
+    /// Plies per game.
+    pub plies: Summary,
+}
+
+/// Plays `games` games of any seat count among any number of bots, rotated over the seats
+/// ([`play_rotated`]), on the current rayon pool; totals are summed in game order, so they
+/// never depend on the thread count.
+pub fn free_for_all<G: Game>(game: &G, bots: &[&dyn Bot<G>], games: u64, seed: u64) -> FreeForAll {
+    let records: Vec<(Vec<f32>, u32)> = (0..games)
+        .into_par_iter()
+        .map(|g| play_rotated(game, bots, seed, g))
+        .collect();
+    let b = bots.len();
+    let mut seats = vec![0u64; b];
+    let mut wins = vec![0f64; b];
+    let mut reward = vec![Summary::default(); b];
+    let mut plies = Summary::default();
+    for (g, (rewards, n)) in records.iter().enumerate() {
+        let best = rewards.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let leaders = rewards.iter().filter(|&&r| r == best).count() as f64;
+        for (seat, &r) in rewards.iter().enumerate() {
+            let bot = (seat + g % b) % b;
+            seats[bot] += 1;
+            reward[bot].push(r as f64);
+            if r == best {
+                wins[bot] += 1.0 / leaders;
+            }
+        }
+        plies.push(*n as f64);
+    }
+    let standings = (0..b)
+        .map(|i| Standing {
+            name: bots[i].name().to_string(),
+            seats: seats[i],
+            score: wilson(wins[i], seats[i] as f64),
+            reward: reward[i],
+        })
+        .collect();
+    FreeForAll {
+        games,
+        seats: game.num_players(),
+        standings,
+        plies,
+    }
+}

@@ -198,6 +198,11 @@ impl<A: Playable, B: Playable> Lockstep<A, B> {
         Ok(out_a)
     }
 
+    /// Every seat's reward from the last [`Lockstep::apply`] (both engines agreed on it).
+    pub fn rewards(&self) -> &[f32] {
+        &self.rew_a
+    }
+
     /// Resolves a scripted action against the current (compared) mask.
     pub fn resolve(&self, action: Scripted) -> u32 {
         match action {

@@ -1,0 +1,199 @@
+"""Flip 7 as a PettingZoo AEC environment, a drop-in for game-room 0.1.0's ``flip7_v0``.
+
+Same constructor (``num_players=3, target_score=200, max_rounds=None, render_mode=None``),
+agents (``player_0`` ..), action ids (0 Hit, 1 Stay, 2 + seat), observation dictionary
+(``observation`` float64 [419 + 24 N], ``action_mask`` int8 [2 + N]), rewards (points at
+each round's end), infos (``scores``, ``round_scores``, ``completed_round``, ``winners``
+after a round ends), termination/truncation, and ``ValueError`` on an illegal action
+(nothing changes). The rules run in cardvec's Rust engine; only the random stream differs
+from game-room (the same seed deals different cards). Rendering lists each seat's cards by
+card id (game-room lists them in arrival order).
+"""
+
+from typing import ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .._cardvec import Flip7Game
+
+HIT = 0
+STAY = 1
+TARGET_OFFSET = 2
+CARD_COUNT = 22
+ACTIVE, STAYED, BUSTED, FROZEN = range(4)
+_SPECIAL = {
+    13: "PLUS_2",
+    14: "PLUS_4",
+    15: "PLUS_6",
+    16: "PLUS_8",
+    17: "PLUS_10",
+    18: "TIMES_2",
+    19: "FREEZE",
+    20: "FLIP_THREE",
+    21: "SECOND_CHANCE",
+}
+
+
+def env(**kwargs):
+    """Create a wrapped AEC environment; illegal actions raise an exception."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
+
+
+class raw_env(AECEnv):
+    metadata: ClassVar[dict] = {
+        "name": "flip7_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 3,
+        target_score: int = 200,
+        max_rounds: int | None = None,
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        # The Rust side validates with flip7_v0's messages (ValueError).
+        self.game = Flip7Game(num_players, target_score, max_rounds, 0)
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError("render_mode must be None, 'ansi', or 'human'")
+        self.num_players = num_players
+        self.target_score = target_score
+        self.max_rounds = max_rounds
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self._indices = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self.action_spaces = {
+            agent: spaces.Discrete(TARGET_OFFSET + num_players) for agent in self.possible_agents
+        }
+        self._observation_size = 10 + num_players * 24 + CARD_COUNT + 128 * 3 + 3
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        0, np.inf, (self._observation_size,), dtype=np.float64
+                    ),
+                    "action_mask": spaces.MultiBinary(TARGET_OFFSET + num_players),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._seeded = False
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        # Options are accepted but unused, as in flip7_v0.
+        if seed is not None:
+            self.game.reset(int(seed))
+            for i, agent in enumerate(self.possible_agents):
+                self.action_space(agent).seed(seed + i)
+        elif not self._seeded:
+            self.game.reset(int(np.random.SeedSequence().entropy % 2**64))
+        else:
+            self.game.reset()
+        self._seeded = True
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._accumulate_rewards()
+
+    @property
+    def scores(self):
+        return self.game.scores
+
+    @property
+    def winners(self):
+        return [self.possible_agents[i] for i in self.game.winners]
+
+    def _mask(self, agent):
+        if (
+            agent not in self.agents
+            or self.terminations[agent]
+            or self.truncations[agent]
+            or agent != self.agent_selection
+        ):
+            return np.zeros(TARGET_OFFSET + self.num_players, dtype=np.int8)
+        return self.game.legal_mask()
+
+    def observe(self, agent):
+        observation = self.game.observe(self._indices[agent])
+        # The acting seat is the AEC's agent_selection (it moves while finished agents are
+        # removed); during play it is the engine's seat to act.
+        observation[1] = self._indices[self.agent_selection]
+        return {"observation": observation, "action_mask": self._mask(agent)}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if not self.action_space(agent).contains(action) or not self._mask(agent)[action]:
+            raise ValueError(f"Illegal action {action!r} for {agent}")
+        self._cumulative_rewards[agent] = 0
+        self._clear_rewards()
+        completed = self.game.completed_round
+        if not self.game.step(int(action)):
+            raise ValueError(f"Illegal action {action!r} for {agent}")
+        if self.game.completed_round != completed:
+            scores = dict(zip(self.possible_agents, self.game.scores))
+            round_scores = dict(zip(self.possible_agents, self.game.round_scores))
+            winners = self.winners
+            for i, a in enumerate(self.possible_agents):
+                self.rewards[a] += float(self.game.rewards[i])
+                self.infos[a] = {
+                    "scores": dict(scores),
+                    "round_scores": dict(round_scores),
+                    "completed_round": self.game.completed_round,
+                    "winners": winners[:],
+                }
+                self.terminations[a] = self.game.terminated
+                self.truncations[a] = self.game.truncated
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        game = self.game
+        lines = [f"Flip 7 | round {game.round} | deck {len(game.draw_pile)}"]
+        names = ["active", "stayed", "busted", "frozen"]
+        for i, agent in enumerate(self.possible_agents):
+            cards = [
+                str(c) if c <= 12 else _SPECIAL[c]
+                for c, k in enumerate(game.hands[i])
+                for _ in range(k)
+            ]
+            lines.append(
+                f"{agent}: {game.scores[i]} points | {names[game.status[i]]} | {', '.join(cards)}"
+            )
+        if game.terminated:
+            lines.append(f"Winners: {', '.join(self.winners)}")
+        elif self.agents:
+            pending = game.pending_card
+            decision = "Hit / Stay" if pending is None else f"target for {_SPECIAL[pending]}"
+            lines.append(f"{self.agent_selection}: {decision}")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass

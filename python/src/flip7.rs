@@ -1,0 +1,326 @@
+//! The Flip 7 classes: `Flip7`, the batch environment (the shared `game_env!` shape, with
+//! `num_players`, `target_score` and `max_rounds` keyword options), and `Flip7Game`, one
+//! game with its shuffle log, which the PettingZoo wrapper (`cardvec.pettingzoo.flip7_v0`)
+//! and the game-room differential test drive.
+
+use super::*;
+use cardvec::core::LaneRng;
+use cardvec::games::flip7::{self as f7, Flip7, Flip7State};
+use numpy::PyArray1;
+
+const PLAYERS_MSG: &str = "num_players must be an integer from 3 to 18";
+const TARGET_MSG: &str = "target_score must be a positive integer";
+const ROUNDS_MSG: &str = "max_rounds must be a positive integer or None";
+
+/// A Python int option (bools and other types are a `ValueError` with `msg`, as flip7_v0).
+fn int_option(value: &Bound<'_, PyAny>, msg: &str) -> PyResult<i64> {
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(value_err(msg.to_string()));
+    }
+    value
+        .extract::<i64>()
+        .map_err(|_| value_err(msg.to_string()))
+}
+
+/// flip7_v0's validation, then cardvec's (target and round limit at most 2^24).
+fn config(
+    num_players: Option<&Bound<'_, PyAny>>,
+    target_score: Option<&Bound<'_, PyAny>>,
+    max_rounds: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Flip7> {
+    let n = num_players.map_or(Ok(3), |v| int_option(v, PLAYERS_MSG))?;
+    if !(3..=18).contains(&n) {
+        return Err(value_err(PLAYERS_MSG.into()));
+    }
+    let target = target_score.map_or(Ok(200), |v| int_option(v, TARGET_MSG))?;
+    if target < 1 {
+        return Err(value_err(TARGET_MSG.into()));
+    }
+    let rounds = match max_rounds {
+        Some(v) if !v.is_none() => Some(int_option(v, ROUNDS_MSG)?),
+        _ => None,
+    };
+    if rounds.is_some_and(|m| m < 1) {
+        return Err(value_err(ROUNDS_MSG.into()));
+    }
+    let cap = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
+    Flip7::new(n as usize, cap(target), rounds.map(cap)).map_err(core_err)
+}
+
+/// The batch class's game options: `num_players=3, target_score=200, max_rounds=None`
+/// (any other keyword is a `TypeError`, a bad value a `ValueError`).
+fn flip7_game(options: Option<&Bound<'_, PyDict>>) -> PyResult<Flip7> {
+    let get = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+        match options {
+            Some(d) => d.get_item(key),
+            None => Ok(None),
+        }
+    };
+    if let Some(d) = options {
+        for key in d.keys() {
+            let k: String = key.extract()?;
+            if !["num_players", "target_score", "max_rounds"].contains(&k.as_str()) {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "Flip7() got an unexpected keyword argument {k} (options: num_players, \
+                     target_score, max_rounds)"
+                )));
+            }
+        }
+    }
+    let (n, t, m) = (
+        get("num_players")?,
+        get("target_score")?,
+        get("max_rounds")?,
+    );
+    config(n.as_ref(), t.as_ref(), m.as_ref())
+}
+
+game_env!(
+    PyFlip7,
+    Flip7Engine,
+    "Flip7",
+    "_Flip7Engine",
+    Flip7,
+    flip7_game,
+    "Flip 7 (3-18 players), identical to game-room 0.1.0's flip7_v0: `num_envs` lanes.\n\n\
+     Options: num_players=3, target_score=200, max_rounds=None. Actions: 0 Hit, 1 Stay, \
+     2 + seat gives the pending action card to seat (2 + num_players actions). \
+     Observations (419 + 24 * num_players, float32) are flip7_v0's, for the seat to act; \
+     rewards [num_envs, num_players] are the points each seat scored at a round's end."
+);
+
+/// One game of Flip 7, stepped one decision at a time (what `cardvec.pettingzoo.flip7_v0`
+/// wraps). Every shuffle (the opening one and each recycled discard pile) is logged until
+/// `take_shuffles()` drains it: bottom first, the order game-room's list must be left in.
+#[pyclass(module = "cardvec._cardvec", name = "Flip7Game")]
+pub struct Flip7Game {
+    game: Flip7,
+    state: Flip7State,
+    rng: LaneRng,
+    rewards: Vec<f32>,
+    scratch: Vec<f32>,
+    shuffles: Vec<Vec<u8>>,
+}
+
+impl Flip7Game {
+    fn check_seat(&self, seat: i64) -> PyResult<usize> {
+        usize::try_from(seat)
+            .ok()
+            .filter(|&s| s < self.game.players())
+            .ok_or_else(|| value_err(format!("seat must be in 0..{}", self.game.players())))
+    }
+}
+
+#[pymethods]
+impl Flip7Game {
+    /// A game with flip7_v0's options, dealt from `seed`.
+    #[new]
+    #[pyo3(signature = (num_players=None, target_score=None, max_rounds=None, seed=0))]
+    fn new(
+        num_players: Option<&Bound<'_, PyAny>>,
+        target_score: Option<&Bound<'_, PyAny>>,
+        max_rounds: Option<&Bound<'_, PyAny>>,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let game = config(num_players, target_score, max_rounds)?;
+        let mut g = Flip7Game {
+            game,
+            state: game.reset(&mut LaneRng::from_seed(0)),
+            rng: LaneRng::from_seed(seed),
+            rewards: vec![0.0; game.players()],
+            scratch: vec![0.0; game.players()],
+            shuffles: Vec::new(),
+        };
+        g.reset(Some(seed));
+        Ok(g)
+    }
+
+    /// Starts a new game. With a seed, the stream restarts from it; without, the game's
+    /// stream goes on (as `np_random` does in flip7_v0). Clears the shuffle log first.
+    #[pyo3(signature = (seed=None))]
+    fn reset(&mut self, seed: Option<u64>) {
+        if let Some(seed) = seed {
+            self.rng = LaneRng::from_seed(seed);
+        }
+        self.shuffles.clear();
+        let log = &mut self.shuffles;
+        self.state = self
+            .game
+            .reset_logged(&mut self.rng, &mut |o: &[u8]| log.push(o.to_vec()));
+        self.rewards.fill(0.0);
+    }
+
+    /// Applies `action` for the seat to act. Returns False (and changes nothing) if it is
+    /// illegal.
+    fn step(&mut self, action: i64) -> bool {
+        let action = u32::try_from(action).unwrap_or(u32::MAX);
+        self.scratch.fill(0.0);
+        let log = &mut self.shuffles;
+        let out = self.game.step_logged(
+            &mut self.state,
+            action,
+            &mut self.rng,
+            &mut self.scratch,
+            &mut |o: &[u8]| log.push(o.to_vec()),
+        );
+        if out.applied {
+            self.rewards.copy_from_slice(&self.scratch);
+        }
+        out.applied
+    }
+
+    /// The observation as seen by `seat` (float64, 419 + 24 * num_players values).
+    fn observe<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let seat = self.check_seat(seat)?;
+        let mut obs = vec![0f32; self.game.obs_dim()];
+        self.game.observe(&self.state, seat, &mut obs);
+        Ok(PyArray1::from_vec(
+            py,
+            obs.into_iter().map(|v| v as f64).collect(),
+        ))
+    }
+
+    /// The legal mask of the seat to act (int8, 2 + num_players; all zero once over).
+    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut mask = vec![0u8; self.game.num_actions()];
+        self.game.legal_mask(&self.state, &mut mask);
+        PyArray1::from_vec(py, mask.into_iter().map(|m| m as i8).collect())
+    }
+
+    /// The shuffles since the last call (or reset), oldest first, and clears the log.
+    fn take_shuffles(&mut self) -> Vec<Vec<u8>> {
+        std::mem::take(&mut self.shuffles)
+    }
+
+    /// Number of seats.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.game.players()
+    }
+    /// The target score.
+    #[getter]
+    fn target_score(&self) -> u32 {
+        self.game.target_score()
+    }
+    /// The round limit, or None.
+    #[getter]
+    fn max_rounds(&self) -> Option<u32> {
+        self.game.max_rounds()
+    }
+    /// Size of the action space, 2 + num_players.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.game.num_actions()
+    }
+    /// Length of an observation, 419 + 24 * num_players.
+    #[getter]
+    fn obs_dim(&self) -> usize {
+        self.game.obs_dim()
+    }
+    /// The seat to act (0 once the game is over).
+    #[getter]
+    fn current_player(&self) -> usize {
+        self.state.to_act as usize
+    }
+    /// Whether a round ended with someone at the target score.
+    #[getter]
+    fn terminated(&self) -> bool {
+        self.state.end == 1
+    }
+    /// Whether the round limit ended the game.
+    #[getter]
+    fn truncated(&self) -> bool {
+        self.state.end == 2
+    }
+    /// Each seat's reward from the last applied step (points scored at a round's end).
+    #[getter]
+    fn rewards(&self) -> Vec<f64> {
+        self.rewards.iter().map(|&r| r as f64).collect()
+    }
+    /// Banked totals.
+    #[getter]
+    fn scores(&self) -> Vec<u32> {
+        self.state.scores[..self.game.players()].to_vec()
+    }
+    /// Each seat's points in the last completed round.
+    #[getter]
+    fn round_scores(&self) -> Vec<u32> {
+        self.state.round_scores[..self.game.players()].to_vec()
+    }
+    /// The last completed round (0 before the first round ends).
+    #[getter]
+    fn completed_round(&self) -> u32 {
+        self.state.completed_round
+    }
+    /// The tied leaders once terminated; empty otherwise.
+    #[getter]
+    fn winners(&self) -> Vec<usize> {
+        self.game.winners(&self.state)
+    }
+    /// The current round (1-based).
+    #[getter]
+    fn round(&self) -> u32 {
+        self.state.round
+    }
+    /// The dealer seat.
+    #[getter]
+    fn dealer(&self) -> usize {
+        self.state.dealer as usize
+    }
+    /// Round status of each seat (0 active, 1 stayed, 2 busted, 3 frozen).
+    #[getter]
+    fn status(&self) -> Vec<u8> {
+        self.state.status[..self.game.players()].to_vec()
+    }
+    /// The card counts (22 ids) in front of each seat.
+    #[getter]
+    fn hands(&self) -> Vec<Vec<u8>> {
+        (0..self.game.players())
+            .map(|p| self.state.hands[p].to_vec())
+            .collect()
+    }
+    /// The action card waiting for a target, or None.
+    #[getter]
+    fn pending_card(&self) -> Option<u8> {
+        self.state.pending_card()
+    }
+    /// The draw pile, bottom first (hidden information: for tests and tools).
+    #[getter]
+    fn draw_pile(&self) -> Vec<u8> {
+        self.state.draw_pile().to_vec()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Flip7Game(num_players={}, target_score={}, max_rounds={:?})",
+            self.game.players(),
+            self.game.target_score(),
+            self.game.max_rounds()
+        )
+    }
+}
+
+/// Adds the Flip 7 classes and the `flip7` constants submodule to the extension module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyFlip7>()?;
+    m.add_class::<Flip7Engine>()?;
+    m.add_class::<Flip7Game>()?;
+    let c = PyModule::new(m.py(), "flip7")?;
+    c.add("HIT", f7::HIT)?;
+    c.add("STAY", f7::STAY)?;
+    c.add("TARGET_OFFSET", f7::TARGET_OFFSET)?;
+    c.add("CARD_IDS", f7::CARD_IDS)?;
+    c.add("DECK_SIZE", f7::DECK_SIZE)?;
+    c.add("MIN_PLAYERS", f7::MIN_PLAYERS)?;
+    c.add("MAX_PLAYERS", f7::MAX_PLAYERS)?;
+    c.add("TIMES_2", f7::TIMES_2)?;
+    c.add("FREEZE", f7::FREEZE)?;
+    c.add("FLIP_THREE", f7::FLIP_THREE)?;
+    c.add("SECOND_CHANCE", f7::SECOND_CHANCE)?;
+    c.add("ACTIVE", f7::ACTIVE)?;
+    c.add("STAYED", f7::STAYED)?;
+    c.add("BUSTED", f7::BUSTED)?;
+    c.add("FROZEN", f7::FROZEN)?;
+    c.add("MAKE_DECK", f7::make_deck().to_vec())?;
+    m.add_submodule(&c)
+}

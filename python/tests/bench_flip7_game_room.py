@@ -1,0 +1,48 @@
+"""Steps per second of game-room 0.1.0's ``flip7_v0`` under a random legal policy, on one
+core, for the side-by-side figure in docs/flip7.md.
+
+    python python/tests/bench_flip7_game_room.py --players 3 --steps 200000
+
+Counts one step per decision, as cardvec's ``bench`` does: ``env.step(action)`` plus the
+observation and mask of the next player to act (what an agent needs), using the raw
+environment (no wrappers) so the figure is game-room's best case.
+"""
+
+import argparse
+import time
+
+import numpy as np
+from game_room import flip7_v0 as game
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=200000)
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    env = game.raw_env(num_players=args.players)
+    env.reset(seed=0)
+    steps = 0
+    games = 0
+    start = time.perf_counter()
+    obs = env.observe(env.agent_selection)
+    while steps < args.steps:
+        if all(env.terminations.values()) or all(env.truncations.values()):
+            games += 1
+            env.reset(seed=games)
+            obs = env.observe(env.agent_selection)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+        obs = env.observe(env.agent_selection)
+        steps += 1
+    elapsed = time.perf_counter() - start
+    print(
+        f"game-room flip7_v0 players={args.players} steps={steps} games={games} "
+        f"elapsed={elapsed:.2f}s steps_per_sec={steps / elapsed:.0f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

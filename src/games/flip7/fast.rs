@@ -1,0 +1,705 @@
+//! The fast lane engine: one game in a fixed-size `Copy` state of per-card-id counts, the
+//! deck order, and the public event scheduler as a 32-slot ring of packed `u16` events.
+//!
+//! The step mirrors game-room's scheduler (`_advance`): chance events run until the next
+//! decision (Hit/Stay, or a target for a pending action card) or the end of the game. The
+//! scheduler is part of the observation, so its exact contents are kept.
+
+use super::*;
+use crate::core::{Game, LaneOutcome, LaneRng, Result};
+
+/// Capacity of the event ring. The scheduler never holds more than 29 events: 18 opening
+/// deals, 1 turn, 3 forced draws, 1 end of a Flip Three and 6 deferred actions.
+pub const TASK_CAPACITY: usize = 32;
+/// Marker for "no seat" / "no card" in the state.
+pub const NONE: u8 = u8::MAX;
+
+/// A packed scheduled event: `kind | seat << 3 | card << 8`.
+#[inline]
+const fn task(kind: u8, seat: u8, card: u8) -> u16 {
+    kind as u16 | (seat as u16) << 3 | (card as u16) << 8
+}
+
+/// Unpacks a scheduled event into `(kind, seat, card)`.
+#[inline]
+pub const fn unpack_task(t: u16) -> (u8, u8, u8) {
+    ((t & 7) as u8, (t >> 3 & 31) as u8, (t >> 8) as u8)
+}
+
+/// One lane of Flip 7. Seats `>= num_players` stay zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct Flip7State {
+    /// Cards in front of each seat this round, as counts per card id.
+    pub hands: [[u8; CARD_IDS]; MAX_PLAYERS],
+    /// Banked totals.
+    pub scores: [u32; MAX_PLAYERS],
+    /// Each seat's points in the last completed round (`info["round_scores"]`).
+    pub round_scores: [u32; MAX_PLAYERS],
+    /// Round number, 1-based.
+    pub round: u32,
+    /// The last completed round (0 before the first round ends).
+    pub completed_round: u32,
+    /// Scheduled events, a ring of [`TASK_CAPACITY`] packed events from `task_head`.
+    pub tasks: [u16; TASK_CAPACITY],
+    /// The draw pile is `deck[..deck_len]`, its top at `deck_len - 1` (as game-room's
+    /// list). Right after a shuffle, `deck[..shuffled_len]` is the shuffled order, and the
+    /// cards drawn since stay readable above `deck_len` until the next shuffle.
+    pub deck: [u8; DECK_SIZE],
+    /// Discard pile, counts per card id.
+    pub discard: [u8; CARD_IDS],
+    /// Round status of each seat ([`ACTIVE`], [`STAYED`], [`BUSTED`], [`FROZEN`]).
+    pub status: [u8; MAX_PLAYERS],
+    /// Number cards in front of each seat (a busted seat counts its duplicate).
+    pub numbers: [u8; MAX_PLAYERS],
+    /// All cards in front of each seat.
+    pub held: [u8; MAX_PLAYERS],
+    /// Action cards drawn during a Flip Three, in draw order.
+    pub deferred: [u8; OBS_DEFERRED_SLOTS],
+    /// Cards in the draw pile.
+    pub deck_len: u8,
+    /// Cards in the last shuffle (see `deck`).
+    pub shuffled_len: u8,
+    /// Cards in the discard pile.
+    pub discard_len: u8,
+    /// First event of the ring.
+    pub task_head: u8,
+    /// Events in the ring.
+    pub task_len: u8,
+    /// Entries of `deferred` in use.
+    pub deferred_len: u8,
+    /// The action card waiting for a target, or [`NONE`].
+    pub pending: u8,
+    /// Seat to act (0 once the game is over, as game-room).
+    pub to_act: u8,
+    /// Dealer seat; dealing and turns start on its left.
+    pub dealer: u8,
+    /// The seat that flipped seven numbers this round, or [`NONE`].
+    pub flip7: u8,
+    /// Seats still [`ACTIVE`].
+    pub active: u8,
+    /// 1 when a draw found both piles empty (the round is banked).
+    pub exhausted: u8,
+    /// 0 running, 1 terminated (target reached), 2 truncated (`max_rounds`).
+    pub end: u8,
+    /// Shuffles so far (the opening shuffle counts).
+    pub shuffles: u16,
+}
+
+impl Flip7State {
+    /// Whether the game is over.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.end != 0
+    }
+
+    /// The scheduled event at position `i` of the queue, as `(kind, seat, card)`.
+    #[inline]
+    pub fn task_at(&self, i: usize) -> (u8, u8, u8) {
+        unpack_task(self.tasks[(self.task_head as usize + i) % TASK_CAPACITY])
+    }
+
+    /// The draw pile, bottom first (its top is the last card).
+    #[inline]
+    pub fn draw_pile(&self) -> &[u8] {
+        &self.deck[..self.deck_len as usize]
+    }
+
+    /// The order the last shuffle produced, bottom first (game-room's list after
+    /// `shuffle`).
+    #[inline]
+    pub fn last_shuffle(&self) -> &[u8] {
+        &self.deck[..self.shuffled_len as usize]
+    }
+
+    /// The pending action card, if a target is to be chosen.
+    #[inline]
+    pub fn pending_card(&self) -> Option<u8> {
+        (self.pending != NONE).then_some(self.pending)
+    }
+
+    /// The seat that flipped seven this round, if any.
+    #[inline]
+    pub fn flip7_seat(&self) -> Option<usize> {
+        (self.flip7 != NONE).then_some(self.flip7 as usize)
+    }
+
+    /// Sets a seat's round status, keeping the count of active seats (for building test
+    /// positions; play changes statuses only through the rules).
+    pub fn set_seat_status(&mut self, seat: usize, status: u8) {
+        self.active = self.active + (status == ACTIVE) as u8 - (self.status[seat] == ACTIVE) as u8;
+        self.status[seat] = status;
+    }
+
+    #[inline]
+    fn push_back(&mut self, t: u16) {
+        debug_assert!((self.task_len as usize) < TASK_CAPACITY);
+        let i = (self.task_head as usize + self.task_len as usize) % TASK_CAPACITY;
+        self.tasks[i] = t;
+        self.task_len += 1;
+    }
+
+    #[inline]
+    fn push_front(&mut self, t: u16) {
+        debug_assert!((self.task_len as usize) < TASK_CAPACITY);
+        self.task_head = ((self.task_head as usize + TASK_CAPACITY - 1) % TASK_CAPACITY) as u8;
+        self.tasks[self.task_head as usize] = t;
+        self.task_len += 1;
+    }
+
+    #[inline]
+    fn pop_front(&mut self) -> (u8, u8, u8) {
+        debug_assert!(self.task_len > 0);
+        let t = self.tasks[self.task_head as usize];
+        self.task_head = ((self.task_head as usize + 1) % TASK_CAPACITY) as u8;
+        self.task_len -= 1;
+        unpack_task(t)
+    }
+
+    #[inline]
+    fn give(&mut self, seat: usize, card: u8) {
+        self.hands[seat][card as usize] += 1;
+        self.held[seat] += 1;
+    }
+
+    #[inline]
+    fn discard_card(&mut self, card: u8) {
+        self.discard[card as usize] += 1;
+        self.discard_len += 1;
+    }
+
+    #[inline]
+    fn set_status(&mut self, seat: usize, status: u8) {
+        debug_assert_eq!(self.status[seat], ACTIVE);
+        self.status[seat] = status;
+        self.active -= 1;
+    }
+
+    fn blank() -> Flip7State {
+        Flip7State {
+            hands: [[0; CARD_IDS]; MAX_PLAYERS],
+            scores: [0; MAX_PLAYERS],
+            round_scores: [0; MAX_PLAYERS],
+            round: 0,
+            completed_round: 0,
+            tasks: [0; TASK_CAPACITY],
+            deck: [0; DECK_SIZE],
+            discard: [0; CARD_IDS],
+            status: [0; MAX_PLAYERS],
+            numbers: [0; MAX_PLAYERS],
+            held: [0; MAX_PLAYERS],
+            deferred: [0; OBS_DEFERRED_SLOTS],
+            deck_len: 0,
+            shuffled_len: 0,
+            discard_len: 0,
+            task_head: 0,
+            task_len: 0,
+            deferred_len: 0,
+            pending: NONE,
+            to_act: 0,
+            dealer: 0,
+            flip7: NONE,
+            active: 0,
+            exhausted: 0,
+            end: 0,
+            shuffles: 0,
+        }
+    }
+}
+
+impl Flip7 {
+    /// The points seat `p` would score if the round ended now (0 once busted): numbers,
+    /// doubled by x2, plus modifiers, plus the Flip 7 bonus.
+    #[inline]
+    pub fn round_score(&self, s: &Flip7State, p: usize) -> u32 {
+        if s.status[p] == BUSTED {
+            return 0;
+        }
+        let hand = &s.hands[p];
+        let mut total: u32 = (1..=MAX_NUMBER as usize)
+            .map(|c| c as u32 * hand[c] as u32)
+            .sum();
+        if hand[TIMES_2 as usize] > 0 {
+            total *= 2;
+        }
+        for card in PLUS_2..=PLUS_10 {
+            total += plus_value(card) * hand[card as usize] as u32;
+        }
+        if s.flip7 as usize == p {
+            total += FLIP7_BONUS;
+        }
+        total
+    }
+
+    /// Whether `target` may receive `card` drawn by `player` (game-room's `_targets`):
+    /// any active seat, and for a Second Chance only another active seat without one.
+    #[inline]
+    pub fn is_target(&self, s: &Flip7State, player: usize, card: u8, target: usize) -> bool {
+        target < self.players()
+            && s.status[target] == ACTIVE
+            && (card != SECOND_CHANCE
+                || (target != player && s.hands[target][SECOND_CHANCE as usize] == 0))
+    }
+
+    fn has_target(&self, s: &Flip7State, player: usize, card: u8) -> bool {
+        (0..self.players()).any(|t| self.is_target(s, player, card, t))
+    }
+
+    /// A new game from a checked deck order (top at the end), before any chance event.
+    fn start_game(&self, order: &[u8; DECK_SIZE]) -> Flip7State {
+        let mut s = Flip7State::blank();
+        s.deck = *order;
+        s.deck_len = DECK_SIZE as u8;
+        s.shuffled_len = DECK_SIZE as u8;
+        s.shuffles = 1;
+        self.start_round(&mut s);
+        s
+    }
+
+    fn start_round(&self, s: &mut Flip7State) {
+        let n = self.players();
+        s.round += 1;
+        s.status = [ACTIVE; MAX_PLAYERS];
+        s.active = n as u8;
+        s.flip7 = NONE;
+        s.exhausted = 0;
+        s.pending = NONE;
+        s.deferred_len = 0;
+        s.task_head = 0;
+        s.task_len = 0;
+        let first = (s.dealer as usize + 1) % n;
+        for i in 0..n {
+            s.push_back(task(TASK_DEAL, ((first + i) % n) as u8, 0));
+        }
+        s.push_back(task(TASK_TURN, first as u8, 0));
+    }
+
+    /// Refills an empty draw pile from the discard pile: its cards in ascending id order,
+    /// shuffled by the lane's stream.
+    fn recycle<L: FnMut(&[u8])>(&self, s: &mut Flip7State, rng: &mut LaneRng, log: &mut L) {
+        let mut k = 0;
+        for card in 0..CARD_IDS {
+            for _ in 0..s.discard[card] {
+                s.deck[k] = card as u8;
+                k += 1;
+            }
+        }
+        s.discard = [0; CARD_IDS];
+        s.discard_len = 0;
+        rng.shuffle(&mut s.deck[..k]);
+        s.deck_len = k as u8;
+        s.shuffled_len = k as u8;
+        s.shuffles = s.shuffles.wrapping_add(1);
+        log(&s.deck[..k]);
+    }
+
+    fn draw<L: FnMut(&[u8])>(
+        &self,
+        s: &mut Flip7State,
+        p: usize,
+        forced: bool,
+        rng: &mut LaneRng,
+        log: &mut L,
+    ) {
+        if s.deck_len == 0 {
+            self.recycle(s, rng, log);
+            if s.deck_len == 0 {
+                s.exhausted = 1;
+                return;
+            }
+        }
+        s.deck_len -= 1;
+        let card = s.deck[s.deck_len as usize];
+        if is_number(card) {
+            if s.hands[p][card as usize] > 0 {
+                if s.hands[p][SECOND_CHANCE as usize] > 0 {
+                    s.hands[p][SECOND_CHANCE as usize] -= 1;
+                    s.held[p] -= 1;
+                    s.discard_card(SECOND_CHANCE);
+                    s.discard_card(card);
+                    return;
+                }
+                s.set_status(p, BUSTED);
+            }
+            s.give(p, card);
+            s.numbers[p] += 1;
+            if s.status[p] != BUSTED && s.numbers[p] == FLIP7_CARDS {
+                s.flip7 = p as u8;
+            }
+        } else if is_modifier(card) {
+            s.give(p, card);
+        } else if card == SECOND_CHANCE {
+            if s.hands[p][SECOND_CHANCE as usize] == 0 {
+                s.give(p, card);
+            } else if self.has_target(s, p, card) {
+                s.pending = card;
+                s.to_act = p as u8;
+            } else {
+                s.discard_card(card);
+            }
+        } else if forced {
+            s.deferred[s.deferred_len as usize] = card;
+            s.deferred_len += 1;
+        } else {
+            s.pending = card;
+            s.to_act = p as u8;
+        }
+    }
+
+    /// Runs chance events until a decision or the end of the game (game-room's `_advance`).
+    fn advance<L: FnMut(&[u8])>(
+        &self,
+        s: &mut Flip7State,
+        rng: &mut LaneRng,
+        rewards: &mut [f32],
+        log: &mut L,
+    ) {
+        let n = self.players();
+        loop {
+            if (s.flip7 != NONE || s.active == 0 || s.exhausted != 0)
+                && self.finish_round(s, rewards)
+            {
+                return;
+            }
+            if s.pending != NONE {
+                return;
+            }
+            let (kind, seat, card) = s.pop_front();
+            let p = seat as usize;
+            match kind {
+                TASK_TURN => {
+                    s.push_back(task(TASK_TURN, ((p + 1) % n) as u8, 0));
+                    if s.status[p] == ACTIVE {
+                        s.to_act = seat;
+                        return;
+                    }
+                }
+                TASK_DEAL | TASK_FORCED_DRAW => {
+                    if s.status[p] == ACTIVE {
+                        self.draw(s, p, kind == TASK_FORCED_DRAW, rng, log);
+                    }
+                }
+                TASK_END_THREE => {
+                    let deferred = s.deferred;
+                    let len = s.deferred_len as usize;
+                    if s.status[p] == BUSTED {
+                        for &c in &deferred[..len] {
+                            s.give(p, c);
+                        }
+                    } else {
+                        for &c in deferred[..len].iter().rev() {
+                            s.push_front(task(TASK_RESOLVE, seat, c));
+                        }
+                    }
+                    s.deferred_len = 0;
+                }
+                _ => {
+                    debug_assert_eq!(kind, TASK_RESOLVE);
+                    if s.status[p] == BUSTED {
+                        s.give(p, card);
+                    } else {
+                        s.pending = card;
+                        s.to_act = seat;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Scores the round, moves every card on the table to the discard pile, and either ends
+    /// the game (returns `true`) or starts the next round with the next dealer.
+    fn finish_round(&self, s: &mut Flip7State, rewards: &mut [f32]) -> bool {
+        let n = self.players();
+        let mut best = 0;
+        for (p, reward) in rewards.iter_mut().enumerate().take(n) {
+            let points = self.round_score(s, p);
+            s.scores[p] += points;
+            s.round_scores[p] = points;
+            *reward += points as f32;
+            best = best.max(s.scores[p]);
+        }
+        for p in 0..n {
+            for c in 0..CARD_IDS {
+                s.discard[c] += s.hands[p][c];
+            }
+            s.discard_len += s.held[p];
+            s.hands[p] = [0; CARD_IDS];
+            s.held[p] = 0;
+            s.numbers[p] = 0;
+        }
+        for i in 0..s.deferred_len as usize {
+            s.discard_card(s.deferred[i]);
+        }
+        for i in 0..s.task_len as usize {
+            let (kind, _, card) = s.task_at(i);
+            if kind == TASK_RESOLVE {
+                s.discard_card(card);
+            }
+        }
+        if s.pending != NONE {
+            s.discard_card(s.pending);
+        }
+        s.task_len = 0;
+        s.task_head = 0;
+        s.deferred_len = 0;
+        s.pending = NONE;
+        s.completed_round = s.round;
+        let finished = best >= self.target_score;
+        let truncated = !finished && self.max_rounds > 0 && s.round >= self.max_rounds;
+        if finished || truncated {
+            s.end = if finished { 1 } else { 2 };
+            s.to_act = 0;
+            return true;
+        }
+        s.dealer = ((s.dealer as usize + 1) % n) as u8;
+        self.start_round(s);
+        false
+    }
+
+    /// [`Game::reset`] that also reports the opening shuffle's order to `log`.
+    pub fn reset_logged<L: FnMut(&[u8])>(&self, rng: &mut LaneRng, log: &mut L) -> Flip7State {
+        let mut order = make_deck();
+        rng.shuffle(&mut order);
+        log(&order);
+        let mut s = self.start_game(&order);
+        self.advance(&mut s, rng, &mut [0.0; MAX_PLAYERS], log);
+        s
+    }
+
+    /// [`Game::step`] that also reports the order of every discard pile recycled during the
+    /// step to `log` (bottom first, top last: the list game-room's `shuffle` must produce).
+    #[inline]
+    pub fn step_logged<L: FnMut(&[u8])>(
+        &self,
+        s: &mut Flip7State,
+        action: u32,
+        rng: &mut LaneRng,
+        rewards: &mut [f32],
+        log: &mut L,
+    ) -> LaneOutcome {
+        let n = self.players();
+        if s.end != 0 || action >= TARGET_OFFSET + n as u32 {
+            return LaneOutcome::ILLEGAL;
+        }
+        let p = s.to_act as usize;
+        if s.pending != NONE {
+            let Some(t) = action.checked_sub(TARGET_OFFSET) else {
+                return LaneOutcome::ILLEGAL;
+            };
+            let t = t as usize;
+            let card = s.pending;
+            if !self.is_target(s, p, card, t) {
+                return LaneOutcome::ILLEGAL;
+            }
+            s.pending = NONE;
+            s.give(t, card);
+            if card == FREEZE {
+                s.set_status(t, FROZEN);
+            } else if card == FLIP_THREE {
+                s.push_front(task(TASK_END_THREE, t as u8, 0));
+                for _ in 0..3 {
+                    s.push_front(task(TASK_FORCED_DRAW, t as u8, 0));
+                }
+            }
+        } else if action == STAY {
+            if s.held[p] == 0 {
+                return LaneOutcome::ILLEGAL;
+            }
+            s.set_status(p, STAYED);
+        } else if action == HIT {
+            self.draw(s, p, false, rng, log);
+        } else {
+            return LaneOutcome::ILLEGAL;
+        }
+        self.advance(s, rng, rewards, log);
+        LaneOutcome {
+            applied: true,
+            terminated: s.end == 1,
+            truncated: s.end == 2,
+        }
+    }
+
+    /// [`Game::reset_from_order`] as a plain function (the order's top is its last card).
+    pub fn deal_order(&self, order: &[u8]) -> Result<Flip7State> {
+        let order = check_order(order)?;
+        let mut s = self.start_game(&order);
+        // The opening deal of round 1 draws at most 18 + 3 * 3 cards: no reshuffle.
+        let mut unused = LaneRng::from_seed(0);
+        self.advance(
+            &mut s,
+            &mut unused,
+            &mut [0.0; MAX_PLAYERS],
+            &mut |_: &[u8]| {},
+        );
+        Ok(s)
+    }
+
+    /// A controlled position, as game-room's test helper `position(hands, draws)` builds
+    /// it: round 1, dealer 0, every seat active with the given cards and a banked total of
+    /// 0, seat 0 to act with an ordinary turn of seat 1 scheduled next, an empty discard
+    /// pile, and a draw pile of the remaining cards (ascending ids) under `draws`, which
+    /// are drawn first to last. Fails if the cards are not in the deck.
+    pub fn position(&self, hands: &[&[u8]], draws: &[u8]) -> Result<Flip7State> {
+        let n = self.players();
+        crate::core::Error::check_len("hands", n, hands.len())?;
+        let mut left = CARD_COPIES;
+        let mut s = Flip7State::blank();
+        for &c in hands.iter().flat_map(|h| h.iter()).chain(draws) {
+            let slot = left.get_mut(c as usize).filter(|k| **k > 0);
+            let Some(k) = slot else {
+                return Err(crate::core::Error::Invalid {
+                    what: "position",
+                    reason: format!("card {c} is not left in the deck"),
+                });
+            };
+            *k -= 1;
+        }
+        for (p, hand) in hands.iter().enumerate() {
+            for &c in hand.iter() {
+                s.give(p, c);
+                s.numbers[p] += is_number(c) as u8;
+            }
+        }
+        let mut k = 0;
+        for (card, &copies) in left.iter().enumerate() {
+            for _ in 0..copies {
+                s.deck[k] = card as u8;
+                k += 1;
+            }
+        }
+        for &c in draws.iter().rev() {
+            s.deck[k] = c;
+            k += 1;
+        }
+        s.deck_len = k as u8;
+        s.round = 1;
+        s.active = n as u8;
+        s.push_back(task(TASK_TURN, 1, 0));
+        Ok(s)
+    }
+
+    /// The seats that share the win once the game is over (the highest banked total); empty
+    /// while the game runs or after truncation.
+    pub fn winners(&self, s: &Flip7State) -> Vec<usize> {
+        if s.end != 1 {
+            return Vec::new();
+        }
+        let scores = &s.scores[..self.players()];
+        let best = scores.iter().copied().max().unwrap_or(0);
+        (0..self.players()).filter(|&p| scores[p] == best).collect()
+    }
+}
+
+impl Game for Flip7 {
+    type State = Flip7State;
+
+    fn name(&self) -> &'static str {
+        "flip7"
+    }
+    fn num_players(&self) -> usize {
+        self.players()
+    }
+    fn num_actions(&self) -> usize {
+        TARGET_OFFSET as usize + self.players()
+    }
+    fn obs_dim(&self) -> usize {
+        self.observation_len()
+    }
+
+    fn reset(&self, rng: &mut LaneRng) -> Flip7State {
+        self.reset_logged(rng, &mut |_: &[u8]| {})
+    }
+
+    fn reset_from_order(&self, order: &[u8]) -> Result<Flip7State> {
+        self.deal_order(order)
+    }
+
+    #[inline]
+    fn current_player(&self, s: &Flip7State) -> usize {
+        s.to_act as usize
+    }
+
+    #[inline]
+    fn finished(&self, s: &Flip7State) -> (bool, bool) {
+        (s.end == 1, s.end == 2)
+    }
+
+    #[inline]
+    fn legal_mask(&self, s: &Flip7State, mask: &mut [u8]) {
+        mask.fill(0);
+        if s.end != 0 {
+            return;
+        }
+        let p = s.to_act as usize;
+        if s.pending == NONE {
+            mask[HIT as usize] = 1;
+            mask[STAY as usize] = (s.held[p] > 0) as u8;
+        } else {
+            for t in 0..self.players() {
+                mask[TARGET_OFFSET as usize + t] = self.is_target(s, p, s.pending, t) as u8;
+            }
+        }
+    }
+
+    #[inline]
+    fn step(
+        &self,
+        s: &mut Flip7State,
+        action: u32,
+        rng: &mut LaneRng,
+        rewards: &mut [f32],
+    ) -> LaneOutcome {
+        self.step_logged(s, action, rng, rewards, &mut |_: &[u8]| {})
+    }
+
+    fn observe(&self, s: &Flip7State, player: usize, obs: &mut [f32]) {
+        let n = self.players();
+        let (header, rest) = obs.split_at_mut(OBS_HEADER);
+        header[0] = player as f32;
+        header[1] = s.to_act as f32;
+        header[2] = s.dealer as f32;
+        header[3] = s.round as f32;
+        header[4] = s.deck_len as f32;
+        header[5] = self.target_score as f32;
+        header[6] = self.max_rounds as f32;
+        header[7] = (s.pending != NONE) as u8 as f32;
+        header[8] = if s.pending == NONE {
+            0.0
+        } else {
+            s.pending as f32
+        };
+        header[9] = if s.flip7 == NONE {
+            0.0
+        } else {
+            s.flip7 as f32 + 1.0
+        };
+        let (rows, rest) = rest.split_at_mut(OBS_ROW * n);
+        for (p, row) in rows.chunks_exact_mut(OBS_ROW).enumerate() {
+            row[0] = s.scores[p] as f32;
+            row[1] = s.status[p] as f32;
+            for (o, &c) in row[2..].iter_mut().zip(&s.hands[p]) {
+                *o = c as f32;
+            }
+        }
+        let (discard, rest) = rest.split_at_mut(CARD_IDS);
+        for (o, &c) in discard.iter_mut().zip(&s.discard) {
+            *o = c as f32;
+        }
+        let (queue, deferred) = rest.split_at_mut(3 * OBS_TASK_SLOTS);
+        let used = 3 * s.task_len as usize;
+        for (i, triple) in queue[..used].chunks_exact_mut(3).enumerate() {
+            let (kind, seat, card) = s.task_at(i);
+            triple[0] = kind as f32;
+            triple[1] = seat as f32;
+            triple[2] = card as f32;
+        }
+        queue[used..].fill(0.0);
+        for (i, o) in deferred.iter_mut().enumerate() {
+            *o = if i < s.deferred_len as usize {
+                s.deferred[i] as f32 + 1.0
+            } else {
+                0.0
+            };
+        }
+    }
+}

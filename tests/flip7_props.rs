@@ -1,0 +1,163 @@
+//! Flip 7 invariants under proptest: the fuzz check (reference and fast engines in lockstep,
+//! all 94 cards accounted for, rewards summing to banked totals), the mask accepting exactly
+//! what step accepts, observations that differ between seats only in the observer field,
+//! and the batch environment's determinism across threads and chunk sizes.
+
+use cardvec::core::policy::random_legal;
+use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
+use cardvec::games::flip7::checks::{check_state, fuzz_check};
+use cardvec::games::flip7::{Flip7, Flip7State};
+use proptest::prelude::*;
+
+/// A random legal game position: `steps` random legal actions from a shuffled deck.
+fn position(players: usize, seed: u64, steps: usize) -> (Flip7, Flip7State, LaneRng) {
+    let game = Flip7::with_players(players).unwrap();
+    let mut rng = LaneRng::from_seed(seed);
+    let mut s = game.reset(&mut rng);
+    let mut mask = vec![0u8; game.num_actions()];
+    let mut rewards = vec![0f32; players];
+    for _ in 0..steps {
+        if s.is_over() {
+            break;
+        }
+        game.legal_mask(&s, &mut mask);
+        let a = random_legal(&mask, &mut rng);
+        game.step(&mut s, a, &mut rng, &mut rewards);
+    }
+    (game, s, rng)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn fuzz_scripts_keep_every_invariant(
+        head in proptest::collection::vec(any::<u8>(), 10),
+        script in proptest::collection::vec(any::<u8>(), 0..800),
+    ) {
+        let mut data = head;
+        data.extend(script);
+        prop_assert_eq!(fuzz_check(&data), Ok(()));
+    }
+
+    #[test]
+    fn mask_is_exactly_what_step_accepts(players in 3usize..=18, seed: u64, steps in 0usize..400) {
+        let (game, s, rng) = position(players, seed, steps);
+        let mut mask = vec![0u8; game.num_actions()];
+        game.legal_mask(&s, &mut mask);
+        for action in (0..game.num_actions() as u32 + 3).chain([u32::MAX]) {
+            let mut t = s;
+            let mut rewards = vec![0f32; players];
+            let out = game.step(&mut t, action, &mut rng.clone(), &mut rewards);
+            let legal = mask.get(action as usize).copied().unwrap_or(0) == 1;
+            prop_assert_eq!(out.applied, legal, "action {}", action);
+            if !legal {
+                prop_assert_eq!(t, s);
+                prop_assert!(rewards.iter().all(|&r| r == 0.0));
+            }
+        }
+    }
+
+    #[test]
+    fn seats_see_the_same_public_observation(players in 3usize..=18, seed: u64, steps in 0usize..400) {
+        let (game, s, _) = position(players, seed, steps);
+        let mut first = vec![0f32; game.obs_dim()];
+        let mut other = vec![0f32; game.obs_dim()];
+        game.observe(&s, 0, &mut first);
+        for p in 1..players {
+            game.observe(&s, p, &mut other);
+            prop_assert_eq!(other[0], p as f32);
+            prop_assert_eq!(&other[1..], &first[1..]);
+        }
+    }
+}
+
+#[test]
+fn full_games_conserve_cards_and_pay_the_final_scores() {
+    for players in [3, 4, 6, 10, 18] {
+        for seed in 0..30 {
+            let game = Flip7::new(players, 200, Some(100)).unwrap();
+            let mut rng = LaneRng::from_seed(seed);
+            let mut s = game.reset(&mut rng);
+            let mut mask = vec![0u8; game.num_actions()];
+            let mut rewards = vec![0f32; players];
+            let mut totals = vec![0f64; players];
+            while !s.is_over() {
+                check_state(&game, &s).unwrap();
+                game.legal_mask(&s, &mut mask);
+                let a = random_legal(&mask, &mut rng);
+                rewards.fill(0.0);
+                assert!(game.step(&mut s, a, &mut rng, &mut rewards).applied);
+                for (t, r) in totals.iter_mut().zip(&rewards) {
+                    *t += *r as f64;
+                }
+            }
+            check_state(&game, &s).unwrap();
+            let scores: Vec<f64> = s.scores[..players].iter().map(|&x| x as f64).collect();
+            assert_eq!(totals, scores);
+        }
+    }
+}
+
+/// What a batch shows after one step: observations, masks, rewards and lane states.
+type Snapshot = (Vec<f32>, Vec<u8>, Vec<f32>, Vec<Flip7State>);
+
+fn run_batch(threads: usize, chunk: usize) -> Vec<Snapshot> {
+    let game = Flip7::new(7, 120, None).unwrap();
+    let mut o = EnvOptions::new(37);
+    o.seed = 5;
+    o.num_threads = Some(threads);
+    o.chunk_size = chunk;
+    o.autoreset = true;
+    let mut env = VecEnv::new(game, o).unwrap();
+    let mut rng = LaneRng::from_seed(1);
+    let a = game.num_actions();
+    let mut out = Vec::new();
+    for _ in 0..300 {
+        let actions: Vec<u32> = env
+            .legal_mask()
+            .chunks(a)
+            .map(|m| {
+                if rng.below(10) == 0 {
+                    rng.below(a as u32 + 2)
+                } else {
+                    random_legal(m, &mut rng)
+                }
+            })
+            .collect();
+        env.step(&actions).unwrap();
+        out.push((
+            env.obs().to_vec(),
+            env.legal_mask().to_vec(),
+            env.rewards().to_vec(),
+            env.states().to_vec(),
+        ));
+    }
+    out
+}
+
+#[test]
+fn batch_is_identical_for_any_threads_and_chunks() {
+    let base = run_batch(1, 64);
+    for (threads, chunk) in [(2, 1), (2, 5), (3, 7)] {
+        assert!(
+            run_batch(threads, chunk) == base,
+            "{threads} threads, chunk {chunk}"
+        );
+    }
+}
+
+#[test]
+fn bad_configurations_are_errors() {
+    for (n, t, m) in [
+        (2, 200, None),
+        (19, 200, None),
+        (3, 0, None),
+        (3, 200, Some(0)),
+    ] {
+        assert!(Flip7::new(n, t, m).is_err());
+    }
+    let game = Flip7::with_players(3).unwrap();
+    assert!(game.reset_from_order(&[0; 94]).is_err());
+    assert!(game.reset_from_order(&[0; 3]).is_err());
+}

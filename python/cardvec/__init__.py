@@ -16,7 +16,7 @@ the same array objects on every call, updated in place by each step. Copy them
 3 lane was autoreset (action ignored).
 """
 
-from . import i151, lost_cities
+from . import holdem, i151, lost_cities
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,
@@ -38,6 +38,7 @@ __all__ = [
     "I151P3",
     "I151P4",
     "LostCities",
+    "holdem",
     "i151",
     "lost_cities",
     "__version__",

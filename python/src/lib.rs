@@ -33,6 +33,8 @@ use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+mod holdem;
+
 fn core_err(e: CoreError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
@@ -712,6 +714,7 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyI151P4>()?;
     m.add_class::<I151P4Engine>()?;
     m.add_submodule(&i151_module(m.py())?)?;
+    m.add_submodule(&holdem::module(m.py())?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ACTION_APPLIED", ActionStatus::Applied as u8)?;
     m.add("ACTION_ILLEGAL", ActionStatus::Illegal as u8)?;

@@ -1,0 +1,438 @@
+//! Python bindings of the hold'em evaluator and equity calculator: the submodule
+//! `cardvec._cardvec.holdem`, re-exported as `cardvec.holdem` (see docs/holdem-evaluator.md).
+//!
+//! Cards are ids `13 * suit + rank` (suits c, d, h, s; ranks 2..A as 0..12) or strings such
+//! as `"As"`, `"Td"`, `"♠A"`. Ranks handed to Python are ordinals `1..=7462`, higher wins
+//! (phevaluator's rank of the same hand is `7463 - rank`). Every bad input is a `ValueError`.
+
+use cardvec::core::{CardSet64, Error};
+use cardvec::games::holdem::{
+    self, best_five, rank_of_set, Card, Category, EquityOptions, HandRank, Method, Range,
+};
+use numpy::{PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray};
+use numpy::{PyUntypedArrayMethods, ToPyArray};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use rayon::prelude::*;
+
+fn err(e: Error) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn value_err(msg: String) -> PyErr {
+    PyValueError::new_err(msg)
+}
+
+/// One card id (`0..52`) as a [`Card`].
+fn card_of_id(id: i64) -> PyResult<Card> {
+    u8::try_from(id)
+        .ok()
+        .and_then(Card::from_id)
+        .ok_or_else(|| value_err(format!("card id must be in 0..=51, got {id}")))
+}
+
+/// Cards from a string (`"AsKd"`, `"As Kd"`) or an iterable of card strings and ids.
+/// Duplicates are not checked here.
+fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return holdem::parse_cards(&s.to_cow()?).map_err(err);
+    }
+    let mut cards = Vec::new();
+    for item in obj.try_iter()? {
+        let item = item?;
+        if let Ok(s) = item.cast::<PyString>() {
+            cards.extend(holdem::parse_cards(&s.to_cow()?).map_err(err)?);
+        } else if let Ok(id) = item.extract::<i64>() {
+            cards.push(card_of_id(id)?);
+        } else {
+            return Err(value_err(format!(
+                "a card is a string such as \"As\" or an id in 0..=51, got {item}"
+            )));
+        }
+    }
+    Ok(cards)
+}
+
+/// Distinct cards, or a `ValueError` naming the repeated one.
+fn distinct_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
+    let cards = cards_arg(obj)?;
+    holdem::card_set(&cards).map_err(err)?;
+    Ok(cards)
+}
+
+/// The ordinal (`1..=7462`, higher wins) of the first class of each category.
+fn category_starts() -> [u16; 9] {
+    let mut starts = [0u16; 9];
+    let mut start = 1;
+    for (s, c) in starts.iter_mut().zip(Category::ALL) {
+        *s = start;
+        start += c.classes();
+    }
+    starts
+}
+
+/// The value of a hand: `rank` (`1..=7462`, higher wins), `category` (name),
+/// `category_index` (0 high card .. 8 straight flush), `name` (in words) and `best_five`.
+/// Values compare (and hash) by `rank` only: hands of equal rank tie and compare equal.
+#[pyclass(name = "HandValue", module = "cardvec.holdem", frozen, eq, ord, hash)]
+#[derive(Clone)]
+pub struct PyHandValue {
+    rank: u16,
+    five: [u8; 5],
+}
+
+impl PartialEq for PyHandValue {
+    fn eq(&self, other: &Self) -> bool {
+        self.rank == other.rank
+    }
+}
+impl Eq for PyHandValue {}
+impl PartialOrd for PyHandValue {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for PyHandValue {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.rank.cmp(&other.rank)
+    }
+}
+impl std::hash::Hash for PyHandValue {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.rank.hash(state);
+    }
+}
+
+#[pymethods]
+impl PyHandValue {
+    /// Ordinal of the hand's class, 1 (seven-five-high) to 7462 (royal flush); higher wins.
+    #[getter]
+    fn rank(&self) -> u16 {
+        self.rank
+    }
+    /// Category name: "high card" .. "straight flush".
+    #[getter]
+    fn category(&self) -> &'static str {
+        self.hand_rank().category().name()
+    }
+    /// Category index: 0 (high card) .. 8 (straight flush).
+    #[getter]
+    fn category_index(&self) -> u8 {
+        self.hand_rank().category() as u8
+    }
+    /// The hand in words: "full house, threes over twos", "royal flush", ...
+    #[getter]
+    fn name(&self) -> String {
+        self.hand_rank().name()
+    }
+    /// The best five cards in display order (made part first, then kickers).
+    #[getter]
+    fn best_five(&self) -> Vec<String> {
+        self.cards().map(|c| c.to_string()).to_vec()
+    }
+    /// The best five cards as ids.
+    #[getter]
+    fn best_five_ids(&self) -> Vec<u32> {
+        self.five.map(u32::from).to_vec()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "HandValue(rank={}, category={:?}, name={:?}, best_five={:?})",
+            self.rank,
+            self.category(),
+            self.name(),
+            self.best_five().join(" ")
+        )
+    }
+}
+
+impl PyHandValue {
+    fn hand_rank(&self) -> HandRank {
+        HandRank::from_ordinal(self.rank).expect("a valid ordinal")
+    }
+    fn cards(&self) -> [Card; 5] {
+        self.five.map(|id| Card::from_id(id).expect("a valid id"))
+    }
+}
+
+/// `parse_cards("AsKd")` -> `[51, 38]`: card ids of a card string ("As Kd", "As,Kd", "♠A"
+/// accepted); repeated or unknown cards are a `ValueError`.
+#[pyfunction]
+fn parse_cards(text: &str) -> PyResult<Vec<u32>> {
+    Ok(holdem::parse_cards(text)
+        .map_err(err)?
+        .iter()
+        .map(|c| u32::from(c.id()))
+        .collect())
+}
+
+/// `card_id("As")` -> 51.
+#[pyfunction]
+fn card_id(text: &str) -> PyResult<u8> {
+    text.trim().parse::<Card>().map(|c| c.id()).map_err(err)
+}
+
+/// `card_str(51)` -> "As".
+#[pyfunction]
+fn card_str(id: i64) -> PyResult<String> {
+    Ok(card_of_id(id)?.to_string())
+}
+
+/// `format_cards([51, 38])` -> "As Kd".
+#[pyfunction]
+fn format_cards(cards: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(cards_arg(cards)?
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+/// `evaluate(cards)`: the value of the best five of 5 to 7 distinct cards, given as a string
+/// ("AsKsQsJsTs2h3d") or a list of card strings or ids.
+#[pyfunction]
+fn evaluate(cards: &Bound<'_, PyAny>) -> PyResult<PyHandValue> {
+    let cards = cards_arg(cards)?;
+    let (rank, five) = best_five(&cards).map_err(err)?;
+    Ok(PyHandValue {
+        rank: rank.ordinal(),
+        five: five.map(|c| c.id()),
+    })
+}
+
+/// `hand_name(cards)`: the hand in words, e.g. "straight, five-high".
+#[pyfunction]
+fn hand_name(cards: &Bound<'_, PyAny>) -> PyResult<String> {
+    let cards = cards_arg(cards)?;
+    Ok(holdem::evaluate(&cards).map_err(err)?.name())
+}
+
+/// `rank_name(rank)`: the name of the class of ordinal `rank` (`1..=7462`).
+#[pyfunction]
+fn rank_name(rank: i64) -> PyResult<String> {
+    let r = u16::try_from(rank).unwrap_or(0);
+    Ok(HandRank::from_ordinal(r)
+        .map_err(|_| value_err(format!("rank must be in 1..=7462, got {rank}")))?
+        .name())
+}
+
+/// Rows per parallel task of [`rank_rows`].
+const ROWS_PER_TASK: usize = 1 << 13;
+
+/// Why row `row` of `k` card ids is not a hand, if it is not one.
+fn row_error<T: Copy + TryInto<u8>>(i: usize, row: &[T]) -> Option<String> {
+    let mut bits = 0u64;
+    for &v in row {
+        match v.try_into() {
+            Ok(id) if id < 52 => bits |= 1u64 << id,
+            _ => return Some(format!("row {i}: card ids must be in 0..=51")),
+        }
+    }
+    (bits.count_ones() as usize != row.len())
+        .then(|| format!("row {i}: a card appears more than once"))
+}
+
+/// Ranks (ordinals) and categories of the rows of `k` card ids in `flat` (row-major), in
+/// parallel; the first bad row is an error.
+fn rank_rows<T: Copy + Sync + TryInto<u8>>(
+    flat: &[T],
+    k: usize,
+    ranks: &mut [u16],
+    cats: &mut [u8],
+) -> Result<(), String> {
+    let starts = category_starts();
+    let bad = ranks
+        .par_chunks_mut(ROWS_PER_TASK)
+        .zip(cats.par_chunks_mut(ROWS_PER_TASK))
+        .zip(flat.par_chunks(ROWS_PER_TASK * k))
+        .enumerate()
+        .filter_map(|(task, ((ranks, cats), rows))| {
+            let rows = rows.chunks_exact(k);
+            for (j, ((r, c), row)) in ranks.iter_mut().zip(cats.iter_mut()).zip(rows).enumerate() {
+                let mut bits = 0u64;
+                let mut ok = true;
+                for &v in row {
+                    match v.try_into() {
+                        Ok(id) if id < 52 => bits |= 1u64 << id,
+                        _ => ok = false,
+                    }
+                }
+                if !ok || bits.count_ones() as usize != k {
+                    return Some(task * ROWS_PER_TASK + j);
+                }
+                let rank = rank_of_set(CardSet64(bits));
+                let cat = rank.category() as u8;
+                *c = cat;
+                *r = starts[cat as usize] + (rank.0 & 0xfff);
+            }
+            None
+        })
+        .min();
+    match bad {
+        None => Ok(()),
+        Some(i) => Err(row_error(i, &flat[i * k..(i + 1) * k])
+            .unwrap_or_else(|| format!("row {i} is not a hand"))),
+    }
+}
+
+macro_rules! rank_typed {
+    ($py:expr, $arr:expr, $k:expr, $ranks:expr, $cats:expr, $($t:ty),*) => {{
+        let mut out = None;
+        $(
+            if out.is_none() {
+                if let Ok(typed) = $arr.cast::<PyArray2<$t>>() {
+                    let ro = typed
+                        .try_readonly()
+                        .map_err(|e| value_err(format!("cannot read the array: {e}")))?;
+                    let flat = ro
+                        .as_slice()
+                        .map_err(|e| value_err(format!("cannot read the array: {e}")))?;
+                    let (ranks, cats) = (&mut $ranks, &mut $cats);
+                    out = Some($py.detach(|| rank_rows(flat, $k, ranks, cats)));
+                }
+            }
+        )*
+        out
+    }};
+}
+
+/// Ranks and categories of a batch.
+type BatchResult<'py> = (Bound<'py, PyArray1<u16>>, Bound<'py, PyArray1<u8>>);
+
+/// `evaluate_batch(cards)` -> `(ranks, categories)`: `cards` is an integer array of card ids
+/// of shape (N, 5), (N, 6) or (N, 7); `ranks` is uint16 (`1..=7462`, higher wins) and
+/// `categories` uint8 (0 high card .. 8 straight flush), both of length N. Runs in parallel
+/// without the GIL. Bad shapes, dtypes, ids or repeated cards are a `ValueError`.
+#[pyfunction]
+fn evaluate_batch<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<BatchResult<'py>> {
+    let arr = match cards.cast::<PyUntypedArray>() {
+        Ok(a) => a.clone(),
+        Err(_) => py
+            .import("numpy")?
+            .getattr("asarray")?
+            .call1((cards,))?
+            .cast_into::<PyUntypedArray>()
+            .map_err(|_| value_err("cards must be a numpy array".to_string()))?,
+    };
+    if arr.ndim() != 2 || !(5..=7).contains(&arr.shape()[1]) {
+        return Err(value_err(format!(
+            "cards must have shape (N, 5), (N, 6) or (N, 7), got {:?}",
+            arr.shape()
+        )));
+    }
+    let dtype = arr.dtype();
+    let kind = dtype.kind();
+    if kind != b'i' && kind != b'u' {
+        return Err(value_err(format!(
+            "cards must have an integer dtype, got {dtype}"
+        )));
+    }
+    let (n, k) = (arr.shape()[0], arr.shape()[1]);
+    // C order and native byte order, copying only when needed.
+    let arr = py
+        .import("numpy")?
+        .getattr("ascontiguousarray")?
+        .call1((arr,))?
+        .cast_into::<PyUntypedArray>()
+        .map_err(|_| value_err("cards must be a numpy array".to_string()))?;
+    let mut ranks = vec![0u16; n];
+    let mut cats = vec![0u8; n];
+    match rank_typed!(py, arr, k, ranks, cats, u8, i8, i16, u16, i32, u32, i64, u64) {
+        Some(r) => r,
+        None => {
+            // Integer dtypes numpy does not hand over directly (non-native byte order).
+            let converted = arr.call_method1("astype", ("int64",))?;
+            let converted = converted.cast::<PyUntypedArray>()?;
+            rank_typed!(py, converted, k, ranks, cats, i64)
+                .ok_or_else(|| value_err(format!("unsupported dtype {dtype}")))?
+        }
+    }
+    .map_err(value_err)?;
+    Ok((ranks.to_pyarray(py), cats.to_pyarray(py)))
+}
+
+/// `equity(players, board="", dead="", samples=None, seed=0, exact=None)`: the equity of 2 to
+/// 10 players, each given as hole cards ("AsAh") or a range ("TT+, AKs", "random").
+///
+/// `exact=None` enumerates when the work is small enough and samples otherwise; `True`
+/// always enumerates, `False` always samples. `samples` is the number of Monte Carlo trials
+/// (default 1,000,000), `seed` their seed. Returns a dict of per-player lists `win`, `tie`
+/// (rates), `equity` (ties shared), `stderr` (0 when exact), `wins`, `ties` (counts), and
+/// `total` (deals or trials), `exact`, `seconds`.
+#[pyfunction]
+#[pyo3(
+    signature = (players, board=None, dead=None, samples=None, seed=0, exact=None),
+    text_signature = "(players, board='', dead='', samples=None, seed=0, exact=None)"
+)]
+fn equity<'py>(
+    py: Python<'py>,
+    players: Vec<String>,
+    board: Option<&Bound<'py, PyAny>>,
+    dead: Option<&Bound<'py, PyAny>>,
+    samples: Option<u64>,
+    seed: u64,
+    exact: Option<bool>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let ranges = players
+        .iter()
+        .map(|p| Range::parse(p))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(err)?;
+    let defaults = EquityOptions::default();
+    let options = EquityOptions {
+        board: board.map(distinct_cards).transpose()?.unwrap_or_default(),
+        dead: dead.map(distinct_cards).transpose()?.unwrap_or_default(),
+        method: match exact {
+            None => Method::Auto,
+            Some(true) => Method::Exact,
+            Some(false) => Method::MonteCarlo,
+        },
+        trials: samples.unwrap_or(defaults.trials),
+        seed,
+        progress: false,
+        ..defaults
+    };
+    let report = py
+        .detach(|| holdem::equity(&ranges, &options))
+        .map_err(err)?;
+    let d = PyDict::new(py);
+    let col = |f: fn(&holdem::PlayerEquity) -> f64| -> Vec<f64> {
+        report.players.iter().map(f).collect()
+    };
+    d.set_item("win", col(|p| p.win_rate))?;
+    d.set_item("tie", col(|p| p.tie_rate))?;
+    d.set_item("equity", col(|p| p.equity))?;
+    d.set_item("stderr", col(|p| p.equity_se))?;
+    d.set_item(
+        "wins",
+        report.players.iter().map(|p| p.wins).collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "ties",
+        report.players.iter().map(|p| p.ties).collect::<Vec<_>>(),
+    )?;
+    d.set_item("total", report.total)?;
+    d.set_item("exact", report.exact)?;
+    d.set_item("seconds", report.elapsed.as_secs_f64())?;
+    Ok(d)
+}
+
+/// The hold'em submodule.
+pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    let m = PyModule::new(py, "holdem")?;
+    m.add_class::<PyHandValue>()?;
+    m.add_function(wrap_pyfunction!(parse_cards, &m)?)?;
+    m.add_function(wrap_pyfunction!(card_id, &m)?)?;
+    m.add_function(wrap_pyfunction!(card_str, &m)?)?;
+    m.add_function(wrap_pyfunction!(format_cards, &m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, &m)?)?;
+    m.add_function(wrap_pyfunction!(hand_name, &m)?)?;
+    m.add_function(wrap_pyfunction!(rank_name, &m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_batch, &m)?)?;
+    m.add_function(wrap_pyfunction!(equity, &m)?)?;
+    m.add("HAND_CLASSES", holdem::HAND_CLASSES)?;
+    m.add("CATEGORIES", Category::ALL.map(|c| c.name()).to_vec())?;
+    Ok(m)
+}

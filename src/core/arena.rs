@@ -18,37 +18,15 @@ pub struct GameRecord {
     pub plies: u32,
 }
 
-/// Plays game `g` with bot `b` in seat `(b + g) % seats` for a match of as many bots as seats.
+/// Plays game `g` of a match with as many bots as seats, seats rotated as in
+/// [`play_rotated`], and returns the rewards by bot.
 pub fn play_one<G: Game>(game: &G, bots: &[&dyn Bot<G>], seed: u64, g: u64) -> GameRecord {
-    let seats = game.num_players();
-    debug_assert_eq!(bots.len(), seats);
-    let mut deal = LaneRng::for_lane(seed, g, 0);
-    let mut rng = LaneRng::for_lane(seed, g, 1);
-    let mut state = game.reset(&mut deal);
-    let mut mask = vec![0u8; game.num_actions()];
-    let mut step_rewards = vec![0f32; seats];
-    let mut rewards = vec![0f32; seats];
-    let mut plies = 0;
-    loop {
-        let (terminated, truncated) = game.finished(&state);
-        if terminated || truncated {
-            break;
-        }
-        let seat = game.current_player(&state);
-        let bot = (seat + seats - (g % seats as u64) as usize) % seats;
-        game.legal_mask(&state, &mut mask);
-        let action = bots[bot].act(game, &state, &mask, &mut rng);
-        step_rewards.fill(0.0);
-        let outcome = game.step(&mut state, action, &mut deal, &mut step_rewards);
-        assert!(
-            outcome.applied,
-            "bot {} played illegal action {action}",
-            bots[bot].name()
-        );
-        plies += 1;
-        for (s, r) in step_rewards.iter().enumerate() {
-            rewards[(s + seats - (g % seats as u64) as usize) % seats] += r;
-        }
+    let n = bots.len();
+    debug_assert_eq!(n, game.num_players());
+    let (seat_rewards, plies) = play_rotated(game, bots, seed, g);
+    let mut rewards = vec![0f32; n];
+    for (seat, r) in seat_rewards.iter().enumerate() {
+        rewards[(seat + (g % n as u64) as usize) % n] += r;
     }
     GameRecord { rewards, plies }
 }

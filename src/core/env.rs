@@ -297,14 +297,7 @@ impl<G: Game> VecEnv<G> {
             work.into_par_iter().enumerate().for_each(
                 |(c, (st, rn, ep, ac, ob, ma, re, te, tr, cp, il))| {
                     for j in 0..st.len() {
-                        let mut out = LaneOut {
-                            obs: &mut ob[j * d..(j + 1) * d],
-                            mask: &mut ma[j * a..(j + 1) * a],
-                            rewards: &mut re[j * p..(j + 1) * p],
-                            terminated: &mut te[j],
-                            truncated: &mut tr[j],
-                            current_player: &mut cp[j],
-                        };
+                        let mut out = LaneOut::in_chunk(j, (p, a, d), ob, ma, re, te, tr, cp);
                         il[j] = step_lane(
                             game,
                             &mut st[j],
@@ -413,20 +406,39 @@ impl<G: Game> VecEnv<G> {
                         }
                         st[j] = game.reset(&mut rn[j]);
                         il[j] = ActionStatus::Applied as u8;
-                        let mut out = LaneOut {
-                            obs: &mut ob[j * d..(j + 1) * d],
-                            mask: &mut ma[j * a..(j + 1) * a],
-                            rewards: &mut re[j * p..(j + 1) * p],
-                            terminated: &mut te[j],
-                            truncated: &mut tr[j],
-                            current_player: &mut cp[j],
-                        };
+                        let mut out = LaneOut::in_chunk(j, (p, a, d), ob, ma, re, te, tr, cp);
                         out.rewards.fill(0.0);
                         refresh(game, &st[j], &mut out, observe);
                     }
                 },
             )
         });
+    }
+}
+
+impl<'a> LaneOut<'a> {
+    /// The outputs of lane `j` of a chunk, given the chunk's buffers and the row widths
+    /// `(players, actions, obs_dim)`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn in_chunk(
+        j: usize,
+        (p, a, d): (usize, usize, usize),
+        obs: &'a mut [f32],
+        mask: &'a mut [u8],
+        rewards: &'a mut [f32],
+        terminated: &'a mut [bool],
+        truncated: &'a mut [bool],
+        current_player: &'a mut [i32],
+    ) -> Self {
+        LaneOut {
+            obs: &mut obs[j * d..(j + 1) * d],
+            mask: &mut mask[j * a..(j + 1) * a],
+            rewards: &mut rewards[j * p..(j + 1) * p],
+            terminated: &mut terminated[j],
+            truncated: &mut truncated[j],
+            current_player: &mut current_player[j],
+        }
     }
 }
 

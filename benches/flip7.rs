@@ -2,9 +2,9 @@
 //! 3 and 8 players on 1 and 2 threads (random legal policy, autoreset; only `step` is
 //! timed), and the single-lane kernels (legal mask, observation, step) at 3 and 8 players.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use cardvec::core::policy::{random_legal, random_legal_batch};
+use cardvec::core::policy::{random_legal, RandomDriver};
 use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
 use cardvec::games::flip7::Flip7;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -23,20 +23,13 @@ fn batch(c: &mut Criterion) {
                 options.autoreset = true;
                 options.observe_on_step = observe;
                 let mut env = VecEnv::new(game, options).unwrap();
-                let mut rngs: Vec<LaneRng> = (0..LANES as u64).map(LaneRng::from_seed).collect();
-                let mut actions = vec![0u32; LANES];
-                let a = game.num_actions();
+                let mut driver = RandomDriver::new(LANES, 0);
                 let id = BenchmarkId::new(format!("{label}_{players}p"), format!("{threads}t"));
                 group.bench_function(id, |b| {
                     b.iter_custom(|iters| {
                         let mut timed = Duration::ZERO;
                         for _ in 0..iters {
-                            env.install(|| {
-                                random_legal_batch(env.legal_mask(), a, &mut rngs, &mut actions)
-                            });
-                            let t = Instant::now();
-                            env.step(&actions).unwrap();
-                            timed += t.elapsed();
+                            timed += driver.step(&mut env).unwrap().1;
                         }
                         timed
                     })

@@ -3,10 +3,10 @@
 //! and the single-lane kernels (legal mask, observation, a round deal with CPython's
 //! shuffle).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use cardvec::core::policy::random_legal_batch;
-use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
+use cardvec::core::policy::RandomDriver;
+use cardvec::core::{EnvOptions, Game, VecEnv};
 use cardvec::games::i151::view::OBS_DIM;
 use cardvec::games::i151::{I151, N_ACTIONS};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -24,24 +24,13 @@ fn batch(c: &mut Criterion) {
                 options.autoreset = true;
                 options.observe_on_step = observe;
                 let mut env = VecEnv::new(I151::new(players).unwrap(), options).unwrap();
-                let mut rngs: Vec<LaneRng> = (0..LANES as u64).map(LaneRng::from_seed).collect();
-                let mut actions = vec![0u32; LANES];
+                let mut driver = RandomDriver::new(LANES, 0);
                 let id = BenchmarkId::new(label, format!("{players}p_{threads}t"));
                 group.bench_function(id, |b| {
                     b.iter_custom(|iters| {
                         let mut timed = Duration::ZERO;
                         for _ in 0..iters {
-                            env.install(|| {
-                                random_legal_batch(
-                                    env.legal_mask(),
-                                    N_ACTIONS,
-                                    &mut rngs,
-                                    &mut actions,
-                                )
-                            });
-                            let t = Instant::now();
-                            env.step(&actions).unwrap();
-                            timed += t.elapsed();
+                            timed += driver.step(&mut env).unwrap().1;
                         }
                         timed
                     })

@@ -2,9 +2,9 @@
 //! lanes on 1 and 2 threads (random legal policy, autoreset; only `step` is timed), and the
 //! single-lane kernels (legal mask, observation, step).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use cardvec::core::policy::{random_legal, random_legal_batch};
+use cardvec::core::policy::{random_legal, RandomDriver};
 use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
 use cardvec::games::lost_cities::{LostCities, N_ACTIONS, OBS_DIM};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -21,18 +21,12 @@ fn batch(c: &mut Criterion) {
             options.autoreset = true;
             options.observe_on_step = observe;
             let mut env = VecEnv::new(LostCities, options).unwrap();
-            let mut rngs: Vec<LaneRng> = (0..LANES as u64).map(LaneRng::from_seed).collect();
-            let mut actions = vec![0u32; LANES];
+            let mut driver = RandomDriver::new(LANES, 0);
             group.bench_function(BenchmarkId::new(label, format!("{threads}t")), |b| {
                 b.iter_custom(|iters| {
                     let mut timed = Duration::ZERO;
                     for _ in 0..iters {
-                        env.install(|| {
-                            random_legal_batch(env.legal_mask(), N_ACTIONS, &mut rngs, &mut actions)
-                        });
-                        let t = Instant::now();
-                        env.step(&actions).unwrap();
-                        timed += t.elapsed();
+                        timed += driver.step(&mut env).unwrap().1;
                     }
                     timed
                 })

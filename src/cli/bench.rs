@@ -1,11 +1,11 @@
 //! `cardvec bench`: batch throughput under a random legal policy, counting only live
 //! transitions (finished lanes are autoreset, and the reset steps are not counted).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use cardvec::core::policy::random_legal_batch;
+use cardvec::core::policy::RandomDriver;
 use cardvec::core::stats::Summary;
-use cardvec::core::{ActionStatus, EnvOptions, Game, LaneRng, Result, VecEnv};
+use cardvec::core::{ActionStatus, EnvOptions, Game, Result, VecEnv};
 use cardvec::games::flip7::Flip7;
 use cardvec::games::i151::I151;
 use cardvec::games::lost_cities::LostCities;
@@ -55,12 +55,8 @@ fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure
     options.observe_on_step = observe;
     let mut env = VecEnv::new(game.clone(), options)?;
     let n = env.num_envs();
-    let a = game.num_actions();
     let p = game.num_players();
-    let mut rngs: Vec<LaneRng> = (0..n as u64)
-        .map(|i| LaneRng::for_lane(args.seed, i, u64::MAX))
-        .collect();
-    let mut actions = vec![0u32; n];
+    let mut driver = RandomDriver::new(n, args.seed);
     let mut lengths = vec![0u32; n];
     let mut m = Measure {
         live: 0,
@@ -71,16 +67,12 @@ fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure
         length: Summary::default(),
     };
     for step in 0..args.steps + 8 {
-        let t0 = Instant::now();
-        env.install(|| random_legal_batch(env.legal_mask(), a, &mut rngs, &mut actions));
-        let t1 = Instant::now();
-        env.step(&actions)?;
-        let t2 = Instant::now();
+        let (policy_time, env_time) = driver.step(&mut env)?;
         if step < 8 {
             continue;
         }
-        m.policy_time += t1 - t0;
-        m.env_time += t2 - t1;
+        m.policy_time += policy_time;
+        m.env_time += env_time;
         let (status, term, trunc, rewards) = (
             env.illegal(),
             env.terminated(),

@@ -1,7 +1,12 @@
 //! Batched policies and bots that any game can use: the uniformly random legal policy, and
 //! the [`Bot`] trait that game-specific bots implement.
 
+use std::time::{Duration, Instant};
+
 use rayon::prelude::*;
+
+use super::env::VecEnv;
+use super::error::Result;
 
 use super::game::Game;
 use super::rng::LaneRng;
@@ -66,6 +71,39 @@ pub fn random_legal_batch(
                 *act = random_legal(row, rng);
             }
         });
+}
+
+/// Drives a [`VecEnv`] with the uniformly random legal policy, one stream per lane
+/// (`(seed, lane, u64::MAX)`, apart from the environment's own streams): what benchmarks and
+/// throughput runs use.
+pub struct RandomDriver {
+    rngs: Vec<LaneRng>,
+    actions: Vec<u32>,
+}
+
+impl RandomDriver {
+    /// A driver for `num_envs` lanes.
+    pub fn new(num_envs: usize, seed: u64) -> Self {
+        RandomDriver {
+            rngs: (0..num_envs as u64)
+                .map(|i| LaneRng::for_lane(seed, i, u64::MAX))
+                .collect(),
+            actions: vec![0; num_envs],
+        }
+    }
+
+    /// Picks a random legal action for every lane (on the environment's thread pool) and
+    /// steps the environment. Returns the time spent choosing and the time spent in
+    /// [`VecEnv::step`].
+    pub fn step<G: Game>(&mut self, env: &mut VecEnv<G>) -> Result<(Duration, Duration)> {
+        let start = Instant::now();
+        let (rngs, actions) = (&mut self.rngs, &mut self.actions);
+        let num_actions = env.game().num_actions();
+        env.install(|| random_legal_batch(env.legal_mask(), num_actions, rngs, actions));
+        let chosen = Instant::now();
+        env.step(&self.actions)?;
+        Ok((chosen - start, chosen.elapsed()))
+    }
 }
 
 #[cfg(test)]

@@ -2,9 +2,12 @@
 //! threads and chunk sizes, no-op semantics, autoreset, lane resets, gather, and input
 //! validation that changes nothing.
 
+mod common;
+
 use cardvec::core::policy::random_legal;
 use cardvec::core::{ActionStatus, EnvOptions, Error, Game, LaneRng, VecEnv};
 use cardvec::games::lost_cities::{LostCities, N_ACTIONS, OBS_DIM};
+use common::mixed_policy_snapshots;
 
 fn env(n: usize, threads: usize, chunk: usize, autoreset: bool) -> VecEnv<LostCities> {
     let mut o = EnvOptions::new(n);
@@ -15,50 +18,13 @@ fn env(n: usize, threads: usize, chunk: usize, autoreset: bool) -> VecEnv<LostCi
     VecEnv::new(LostCities, o).unwrap()
 }
 
-/// Everything an environment shows, as bytes.
-fn snapshot(e: &VecEnv<LostCities>) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend(bytemuck::cast_slice::<f32, u8>(e.obs()));
-    out.extend(e.legal_mask());
-    out.extend(bytemuck::cast_slice::<f32, u8>(e.rewards()));
-    out.extend(e.terminated().iter().map(|&b| b as u8));
-    out.extend(e.truncated().iter().map(|&b| b as u8));
-    out.extend(bytemuck::cast_slice::<i32, u8>(e.current_player()));
-    out.extend(e.illegal());
-    out.extend(bytemuck::cast_slice::<_, u8>(e.states()));
-    out
-}
-
-/// Drives an environment with a random policy that sometimes plays illegal actions, and
-/// returns the snapshot after every step.
-fn run(mut e: VecEnv<LostCities>, steps: usize) -> Vec<Vec<u8>> {
-    let n = e.num_envs();
-    let mut rng = LaneRng::from_seed(9);
-    let mut actions = vec![0u32; n];
-    let mut snaps = Vec::new();
-    for _ in 0..steps {
-        for (i, a) in actions.iter_mut().enumerate() {
-            *a = if rng.below(10) == 0 {
-                rng.below(200)
-            } else {
-                random_legal(
-                    &e.legal_mask()[i * N_ACTIONS..(i + 1) * N_ACTIONS],
-                    &mut rng,
-                )
-            };
-        }
-        e.step(&actions).unwrap();
-        snaps.push(snapshot(&e));
-    }
-    snaps
-}
-
 #[test]
 fn results_do_not_depend_on_threads_or_chunk_size() {
     for autoreset in [false, true] {
-        let base = run(env(97, 1, 64, autoreset), 150);
+        let base = mixed_policy_snapshots(&mut env(97, 1, 64, autoreset), 150, 200, 9);
         for (threads, chunk) in [(2, 64), (2, 1), (3, 7), (2, 10_000), (1, 5)] {
-            let other = run(env(97, threads, chunk, autoreset), 150);
+            let other =
+                mixed_policy_snapshots(&mut env(97, threads, chunk, autoreset), 150, 200, 9);
             assert!(
                 base == other,
                 "threads={threads} chunk={chunk} autoreset={autoreset} differ"
@@ -70,11 +36,11 @@ fn results_do_not_depend_on_threads_or_chunk_size() {
 #[test]
 fn same_seed_same_games_and_new_seed_new_games() {
     let mut a = env(16, 2, 4, false);
-    let first = snapshot(&a);
+    let first = a.snapshot();
     a.reset(43);
-    assert_ne!(first, snapshot(&a));
+    assert_ne!(first, a.snapshot());
     a.reset(42);
-    assert_eq!(first, snapshot(&a));
+    assert_eq!(first, a.snapshot());
 }
 
 #[test]
@@ -192,14 +158,14 @@ fn gather_copies_lanes_with_their_outputs() {
 #[test]
 fn bad_input_is_an_error_that_changes_nothing() {
     let mut e = env(2, 1, 64, false);
-    let snap = snapshot(&e);
+    let snap = e.snapshot();
     assert!(matches!(e.step(&[0]), Err(Error::Length { .. })));
     assert!(e.reset_lane_from_order(0, &[0; 60]).is_err());
     assert!(e
         .reset_lane_from_order(5, &(0..60).collect::<Vec<u8>>())
         .is_err());
     assert!(e.observe_as(0, 2, &mut [0.0; OBS_DIM]).is_err());
-    assert_eq!(snap, snapshot(&e));
+    assert_eq!(snap, e.snapshot());
     for bad in [
         EnvOptions {
             num_envs: 0,

@@ -2,11 +2,14 @@
 //! a legal action always exists for the seat to act, reference and fast engines agree),
 //! through the same check the fuzz target runs; and the batch contract on 151 lanes.
 
+mod common;
+
 use cardvec::core::policy::random_legal;
 use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
 use cardvec::games::i151::checks::{check_scores, check_state, fuzz_check};
 use cardvec::games::i151::view::{encode_state, encode_view, PlayerView, OBS_DIM};
 use cardvec::games::i151::{I151, N_ACTIONS};
+use common::mixed_policy_snapshots;
 use proptest::prelude::*;
 
 proptest! {
@@ -63,16 +66,6 @@ proptest! {
     }
 }
 
-fn snapshot(e: &VecEnv<I151>) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend(bytemuck::cast_slice::<f32, u8>(e.obs()));
-    out.extend(e.legal_mask());
-    out.extend(bytemuck::cast_slice::<f32, u8>(e.rewards()));
-    out.extend(e.illegal());
-    out.extend(bytemuck::cast_slice::<_, u8>(e.states()));
-    out
-}
-
 fn run(threads: usize, chunk: usize) -> Vec<Vec<u8>> {
     let mut o = EnvOptions::new(61);
     o.seed = 7;
@@ -80,24 +73,7 @@ fn run(threads: usize, chunk: usize) -> Vec<Vec<u8>> {
     o.chunk_size = chunk;
     o.autoreset = true;
     let mut e = VecEnv::new(I151::new(3).unwrap(), o).unwrap();
-    let mut rng = LaneRng::from_seed(1);
-    let mut actions = vec![0u32; 61];
-    let mut snaps = Vec::new();
-    for _ in 0..300 {
-        for (i, a) in actions.iter_mut().enumerate() {
-            *a = if rng.below(10) == 0 {
-                rng.below(50)
-            } else {
-                random_legal(
-                    &e.legal_mask()[i * N_ACTIONS..(i + 1) * N_ACTIONS],
-                    &mut rng,
-                )
-            };
-        }
-        e.step(&actions).unwrap();
-        snaps.push(snapshot(&e));
-    }
-    snaps
+    mixed_policy_snapshots(&mut e, 300, 50, 1)
 }
 
 #[test]

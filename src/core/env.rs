@@ -188,6 +188,25 @@ impl<G: Game> VecEnv<G> {
         &self.states
     }
 
+    /// Everything the environment shows, and every lane state, as bytes: two environments
+    /// that played the same games give equal snapshots (what the determinism tests compare
+    /// across thread counts and chunk sizes).
+    pub fn snapshot(&self) -> Vec<u8>
+    where
+        G::State: bytemuck::NoUninit,
+    {
+        let mut out = Vec::new();
+        out.extend(bytemuck::cast_slice::<f32, u8>(&self.obs));
+        out.extend(&self.mask);
+        out.extend(bytemuck::cast_slice::<f32, u8>(&self.rewards));
+        out.extend(self.terminated.iter().map(|&b| b as u8));
+        out.extend(self.truncated.iter().map(|&b| b as u8));
+        out.extend(bytemuck::cast_slice::<i32, u8>(&self.current_player));
+        out.extend(&self.illegal);
+        out.extend(bytemuck::cast_slice::<G::State, u8>(&self.states));
+        out
+    }
+
     /// Resets every lane: lane `i` starts episode 0 of stream `(seed, i, 0)`.
     pub fn reset(&mut self, seed: u64) {
         self.options.seed = seed;

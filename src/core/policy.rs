@@ -97,12 +97,24 @@ impl RandomDriver {
     /// [`VecEnv::step`].
     pub fn step<G: Game>(&mut self, env: &mut VecEnv<G>) -> Result<(Duration, Duration)> {
         let start = Instant::now();
-        let (rngs, actions) = (&mut self.rngs, &mut self.actions);
-        let num_actions = env.game().num_actions();
-        env.install(|| random_legal_batch(env.legal_mask(), num_actions, rngs, actions));
+        self.choose(env);
         let chosen = Instant::now();
         env.step(&self.actions)?;
         Ok((chosen - start, chosen.elapsed()))
+    }
+
+    /// Picks a random legal action for every lane from its current mask, into
+    /// [`RandomDriver::actions`] (the first half of [`RandomDriver::step`], for callers that
+    /// time the environment's step themselves).
+    pub fn choose<G: Game>(&mut self, env: &VecEnv<G>) {
+        let (rngs, actions) = (&mut self.rngs, &mut self.actions);
+        let num_actions = env.game().num_actions();
+        env.install(|| random_legal_batch(env.legal_mask(), num_actions, rngs, actions));
+    }
+
+    /// The actions of the last [`RandomDriver::choose`], one per lane.
+    pub fn actions(&self) -> &[u32] {
+        &self.actions
     }
 }
 

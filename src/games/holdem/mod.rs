@@ -8,12 +8,13 @@
 //! - `range`: hole-card ranges in the usual notation (`AKs`, `TT+`, `A5s-A2s`).
 //! - `equity`: exact enumeration and seeded Monte Carlo for 2 to 10 players.
 //!
-//! The rules engine (betting, pots) is not here yet.
+//! - `nolimit`: the no-limit rules engine (betting, pots, payouts), see `docs/holdem.md`.
 
 pub mod batch;
 pub mod cards;
 pub mod equity;
 pub mod eval;
+pub mod nolimit;
 pub mod range;
 pub mod reference;
 mod tables;

@@ -1,0 +1,211 @@
+//! Random hands as JSON lines for the pokerkit differential test
+//! (`python/tests/test_holdem_pokerkit.py`).
+//!
+//! One line per hand, every seat in cardvec's numbering (the replay maps seat `s` to
+//! pokerkit's player index with [`super::pokerkit_index`]):
+//!
+//! ```text
+//! {"hand":i,"seats":n,"button":b,"sb":1,"bb":2,"ante":0,"stacks":[...],
+//!  "hole":["AsKd",...],"board":"2c7d9hJs3c",
+//!  "decisions":[{"seat":s,"fold":true,"check":false,"call":2,"raise":true,"min":4,"max":100,
+//!                "action":"f"|"x"|"c"|"r40"}, ...],
+//!  "pots":[{"amount":30,"eligible":[0,2]}, ...],"final":[...],"showdown":true}
+//! ```
+//!
+//! The configuration (seats, blinds, ante, random stacks with many short ones, button) and
+//! the actions (a mix of fold, check/call, minimum raise, random raise size and all-in) are
+//! drawn from the seeded stream of the hand, so a trace is reproducible.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use super::{Action, Chips, Legal, NlHand, TableConfig};
+use crate::core::{LaneRng, Result};
+use crate::games::holdem::cards::Card;
+
+/// Which hands a trace holds.
+#[derive(Clone, Debug)]
+pub struct TraceConfig {
+    /// Number of hands.
+    pub hands: u64,
+    /// Seat counts, used in turn.
+    pub seats: Vec<usize>,
+    /// Seed: hand `i` draws from stream `(seed, i, 0)`.
+    pub seed: u64,
+}
+
+/// Totals of a written trace.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TraceSummary {
+    /// Hands written.
+    pub hands: u64,
+    /// Decisions written.
+    pub decisions: u64,
+    /// Hands that reached a showdown.
+    pub showdowns: u64,
+}
+
+/// A random table and deal for hand `i` of seat count `seats`: blinds, ante, stacks (a
+/// third of them short, a few below the ante or the big blind), button and cards.
+pub fn random_hand(seats: usize, rng: &mut LaneRng) -> Result<NlHand> {
+    let bb: Chips = [2, 2, 3, 10, 25, 100][rng.below(6) as usize];
+    // The small blind is below the big blind: with equal blinds heads-up, pokerkit lets the
+    // big blind act first before the flop (see docs/holdem.md), cardvec the button.
+    let sb: Chips = if rng.below(4) == 0 {
+        1 + rng.below(bb as u32 - 1) as Chips
+    } else {
+        (bb / 2).max(1)
+    };
+    let ante: Chips = match rng.below(5) {
+        0 | 1 => 1 + rng.below(bb as u32) as Chips,
+        _ => 0,
+    };
+    let stacks: Vec<Chips> = (0..seats)
+        .map(|_| match rng.below(6) {
+            0 => 1 + rng.below((2 * bb + ante) as u32) as Chips,
+            1 | 2 => 1 + rng.below((12 * bb) as u32) as Chips,
+            _ => 1 + rng.below((200 * bb) as u32) as Chips,
+        })
+        .collect();
+    let button = rng.below(seats as u32) as usize;
+    let mut deck: Vec<u8> = (0..52).collect();
+    rng.shuffle(&mut deck);
+    let card = |i: usize| Card::from_id(deck[i]).expect("id < 52");
+    let hole: Vec<[Card; 2]> = (0..seats).map(|s| [card(2 * s), card(2 * s + 1)]).collect();
+    let board = [0, 1, 2, 3, 4].map(|k| card(2 * seats + k));
+    NlHand::new(
+        TableConfig::new(sb, bb, ante)?,
+        &stacks,
+        button,
+        &hole,
+        board,
+    )
+}
+
+/// The trace policy: a legal action mixing fold, check/call, minimum raise, random raise
+/// sizes and all-in.
+pub fn random_action(legal: &Legal, rng: &mut LaneRng) -> Action {
+    loop {
+        let action = match rng.below(20) {
+            0..=2 => Action::Fold,
+            3..=10 => {
+                if legal.check {
+                    Action::Check
+                } else {
+                    Action::Call
+                }
+            }
+            11..=13 => Action::RaiseTo(legal.min_raise_to),
+            14..=17 => {
+                let span = (legal.max_raise_to - legal.min_raise_to).min(u32::MAX as u64 - 1);
+                let r = rng.below(span as u32 + 1) as u64;
+                // Mostly small raises: square the uniform draw's fraction.
+                Action::RaiseTo(
+                    legal.min_raise_to + (r as u128 * r as u128 / span.max(1) as u128) as u64,
+                )
+            }
+            _ => Action::AllIn,
+        };
+        if legal.allows(action) {
+            return action;
+        }
+    }
+}
+
+fn cards(out: &mut String, cs: &[Card]) {
+    for c in cs {
+        let _ = write!(out, "{c}");
+    }
+}
+
+fn action_code(action: Action) -> String {
+    match action {
+        Action::Fold => "f".into(),
+        Action::Check => "x".into(),
+        Action::Call => "c".into(),
+        Action::RaiseTo(to) => format!("r{to}"),
+        Action::AllIn => "a".into(),
+    }
+}
+
+/// Plays hand `index` of `config` and appends its JSON line (without newline) to `out`.
+/// Returns `(decisions, showdown)`.
+pub fn trace_hand(config: &TraceConfig, index: u64, out: &mut String) -> Result<(u64, bool)> {
+    let seats = config.seats[(index % config.seats.len() as u64) as usize];
+    let mut rng = LaneRng::for_lane(config.seed, index, 0);
+    let mut hand = random_hand(seats, &mut rng)?;
+    let c = hand.config();
+    let _ = write!(
+        out,
+        "{{\"hand\":{index},\"seats\":{seats},\"button\":{},\"sb\":{},\"bb\":{},\"ante\":{},\"stacks\":{:?},\"hole\":[",
+        hand.button(),
+        c.small_blind,
+        c.big_blind,
+        c.ante,
+        hand.starting_stacks()
+    );
+    for (s, h) in hand.hole_cards().iter().enumerate() {
+        out.push_str(if s > 0 { ",\"" } else { "\"" });
+        cards(out, h);
+        out.push('"');
+    }
+    out.push_str("],\"board\":\"");
+    cards(out, &hand.full_board());
+    out.push_str("\",\"decisions\":[");
+    let mut decisions = 0u64;
+    while let Some(legal) = hand.legal() {
+        hand.apply(random_action(&legal, &mut rng))?;
+        let action = hand.history().last().expect("just applied").1;
+        if decisions > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "{{\"seat\":{},\"fold\":{},\"check\":{},\"call\":{},\"raise\":{},\"min\":{},\"max\":{},\"action\":\"{}\"}}",
+            legal.seat,
+            legal.fold,
+            legal.check,
+            legal.call_amount,
+            legal.raise,
+            legal.min_raise_to,
+            legal.max_raise_to,
+            action_code(action)
+        );
+        decisions += 1;
+    }
+    out.push_str("],\"pots\":[");
+    for (i, p) in hand.final_pots().iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "{{\"amount\":{},\"eligible\":{:?}}}",
+            p.amount, p.eligible
+        );
+    }
+    let showdown = hand.folded().iter().filter(|&&f| !f).count() > 1;
+    let _ = write!(
+        out,
+        "],\"final\":{:?},\"showdown\":{showdown}}}",
+        hand.stacks()
+    );
+    Ok((decisions, showdown))
+}
+
+/// Writes `config.hands` hands as JSON lines to `w`.
+pub fn write_trace<W: Write>(config: &TraceConfig, w: &mut W) -> io::Result<TraceSummary> {
+    let mut summary = TraceSummary::default();
+    let mut line = String::with_capacity(4096);
+    for i in 0..config.hands {
+        line.clear();
+        let (d, sd) = trace_hand(config, i, &mut line)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+        line.push('\n');
+        w.write_all(line.as_bytes())?;
+        summary.hands += 1;
+        summary.decisions += d;
+        summary.showdowns += sd as u64;
+    }
+    Ok(summary)
+}

@@ -7,6 +7,7 @@ use cardvec::core::policy::RandomDriver;
 use cardvec::core::stats::Summary;
 use cardvec::core::{ActionStatus, EnvOptions, Game, Result, VecEnv};
 use cardvec::games::flip7::Flip7;
+use cardvec::games::holdem::nolimit::NoLimitHoldem;
 use cardvec::games::i151::I151;
 use cardvec::games::lost_cities::LostCities;
 
@@ -29,7 +30,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Seats, for games with a variable number (151: 2..=4, default 2; Flip 7: 3..=18,
-    /// default 3).
+    /// default 3; holdem: 2..=10, default 2, blinds 1/2 and 200 chips each).
     #[arg(long)]
     players: Option<usize>,
     /// Measurements per mode; the best is reported (wall clock and CPU time separately).
@@ -179,6 +180,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         "lost-cities" => report(LostCities, &args),
         "flip7" => report(Flip7::with_players(args.players.unwrap_or(3))?, &args),
         "151" => report(I151::new(args.players.unwrap_or(2))?, &args),
+        "holdem" => report(NoLimitHoldem::standard(args.players.unwrap_or(2))?, &args),
         other => Err(super::unknown_game(other)),
     }
 }

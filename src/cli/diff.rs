@@ -2,6 +2,7 @@
 
 use cardvec::core::diff::{run as run_diff, DiffConfig, DiffReport};
 use cardvec::core::{Error, Result};
+use cardvec::games::holdem::nolimit::reference_lane;
 use cardvec::games::{flip7, i151, lost_cities};
 
 /// Options of `cardvec diff`.
@@ -63,6 +64,7 @@ pub fn run(args: DiffArgs) -> Result<()> {
         "lost-cities" => pool.install(|| run_diff(&config, lost_cities::reference::diff_pair)),
         "flip7" => pool.install(|| run_diff(&config, flip7::reference::diff_pair)),
         "151" => pool.install(|| run_diff(&config, i151::reference::diff_pair)),
+        "holdem" => pool.install(|| run_diff(&config, reference_lane::diff_pair)),
         other => return Err(super::unknown_game(other)),
     };
     print(&report, &args);

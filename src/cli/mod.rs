@@ -38,7 +38,7 @@ enum Command {
 }
 
 /// The games the CLI knows.
-pub const GAMES: &[&str] = &["lost-cities", "flip7", "151"];
+pub const GAMES: &[&str] = &["lost-cities", "flip7", "151", "holdem"];
 
 /// Rejects an unknown game name with the list of known ones.
 pub fn unknown_game(name: &str) -> Error {

@@ -13,10 +13,15 @@
 //! small blind sits left of the button (`button + 1`) and the big blind next; heads-up the
 //! button posts the small blind, acts first before the flop and last after it.
 
+pub mod fast;
 mod hand;
+pub mod lane;
+pub mod reference_lane;
 pub mod trace;
 
+pub use fast::NlheState;
 pub use hand::{NlHand, Pot, Street};
+pub use lane::{NoLimitHoldem, CHECK_CALL, EXACT_RAISE, FOLD, RAISE_BASE};
 
 use crate::core::{Error, Result};
 

@@ -1,0 +1,547 @@
+//! The fast lane engine: one hand in a fixed-size `Pod` state of `u32` chip arrays and `u16`
+//! seat bit sets. The queue of seats to act is a bit set read cyclically from the last
+//! actor (pokerkit's actor deque is always a cyclic run of seats, so the two agree).
+
+use bytemuck::{Pod, Zeroable};
+
+use super::lane::{encode, NoLimitHoldem, ObsInputs, CHECK_CALL, FOLD};
+use super::{Chips, Legal, MAX_SEATS};
+use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, Result};
+use crate::games::holdem::eval::{rank_of_set, HandRank};
+
+/// Marker for "no seat".
+pub const NO_SEAT: u8 = u8::MAX;
+
+/// One lane: a hand of no-limit hold'em in 256 bytes. Seats `>= seats` stay zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
+pub struct NlheState {
+    /// Chips behind.
+    pub stacks: [u32; MAX_SEATS],
+    /// Bets on the current street.
+    pub bets: [u32; MAX_SEATS],
+    /// Chips in the pots from finished streets (antes included).
+    pub committed: [u32; MAX_SEATS],
+    /// Stacks at the start of the hand.
+    pub starting: [u32; MAX_SEATS],
+    /// Largest bet or raise increment of the round.
+    pub increment: u32,
+    /// Sum of the consecutive short all-in raises not yet amounting to a full raise.
+    pub short_sum: u32,
+    /// Raises this street per seat.
+    pub raises_street: [u16; MAX_SEATS],
+    /// Raises this hand per seat.
+    pub raises_total: [u16; MAX_SEATS],
+    /// Raises per street.
+    pub street_raises: [u16; 4],
+    /// Folded seats.
+    pub folded: u16,
+    /// Seats still to act this round.
+    pub pending: u16,
+    /// Seats that acted since the last full raise.
+    pub acted: u16,
+    /// Hole card ids, two per seat.
+    pub hole: [[u8; 2]; MAX_SEATS],
+    /// The five board card ids of the deal.
+    pub board: [u8; 5],
+    /// Seats.
+    pub n: u8,
+    /// Button seat.
+    pub button: u8,
+    /// Seat to act, or [`NO_SEAT`] once over.
+    pub to_act: u8,
+    /// 0..=3 the street, 4 over.
+    pub street: u8,
+    /// Board cards dealt.
+    pub dealt: u8,
+    /// 1 while short all-ins are pending (`short_sum` counts).
+    pub short_any: u8,
+    /// 1 once betting is over for the hand (at most one seat with chips).
+    pub runout: u8,
+    /// Padding to 256 bytes (always zero).
+    pub pad: [u8; 2],
+}
+
+impl NlheState {
+    /// Whether the hand is over.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.street == 4
+    }
+
+    #[inline]
+    fn live(&self) -> u32 {
+        let all = (1u16 << self.n) - 1;
+        (all & !self.folded).count_ones()
+    }
+
+    #[inline]
+    fn max_bet(&self) -> u32 {
+        *self.bets.iter().max().unwrap_or(&0)
+    }
+
+    /// Chips in the middle: pots plus bets.
+    #[inline]
+    pub fn pot_total(&self) -> Chips {
+        (self.committed.iter().sum::<u32>() + self.bets.iter().sum::<u32>()) as Chips
+    }
+
+    /// Each seat's result in chips: stack minus starting stack.
+    pub fn net(&self) -> [i64; MAX_SEATS] {
+        let mut out = [0i64; MAX_SEATS];
+        for s in 0..self.n as usize {
+            out[s] = self.stacks[s] as i64 - self.starting[s] as i64;
+        }
+        out
+    }
+
+    fn effective_stack(&self, seat: usize) -> u32 {
+        let (mut first, mut second) = (0u32, 0u32);
+        for s in 0..self.n as usize {
+            if self.folded >> s & 1 == 0 {
+                let t = self.bets[s] + self.stacks[s];
+                if t > first {
+                    second = first;
+                    first = t;
+                } else if t > second {
+                    second = t;
+                }
+            }
+        }
+        self.stacks[seat].min(second.saturating_sub(self.bets[seat]))
+    }
+}
+
+impl NoLimitHoldem {
+    /// What the seat to act may do (`None` once over): the same numbers as
+    /// [`super::NlHand::legal`].
+    pub fn legal(&self, s: &NlheState) -> Option<Legal> {
+        if s.to_act == NO_SEAT {
+            return None;
+        }
+        let seat = s.to_act as usize;
+        let max_bet = s.max_bet();
+        let (bet, stack) = (s.bets[seat], s.stacks[seat]);
+        let call = stack.min(max_bet - bet);
+        let bit = 1u16 << seat;
+        let others_cover = (0..s.n as usize)
+            .any(|o| o != seat && s.folded >> o & 1 == 0 && s.stacks[o] + s.bets[o] > max_bet);
+        let raise = call >= s.increment
+            && !(s.short_any != 0 && s.short_sum < s.increment && s.acted & bit != 0)
+            && stack > max_bet - bet
+            && others_cover;
+        let (min_raise_to, max_raise_to) = if raise {
+            let full = max_bet as Chips + (s.increment as Chips).max(self.table.big_blind);
+            (((stack + bet) as Chips).min(full), (stack + bet) as Chips)
+        } else {
+            (0, 0)
+        };
+        Some(Legal {
+            seat,
+            fold: bet < max_bet,
+            check: bet == max_bet,
+            call_amount: call as Chips,
+            raise,
+            min_raise_to,
+            max_raise_to,
+        })
+    }
+
+    /// A hand with these cards (`hole[s]` for each seat, then the board) and button.
+    pub fn deal(&self, hole: &[[u8; 2]], board: [u8; 5], button: usize) -> NlheState {
+        let n = self.seats();
+        let mut s = NlheState::zeroed();
+        s.n = n as u8;
+        s.button = button as u8;
+        s.to_act = NO_SEAT;
+        s.hole[..n].copy_from_slice(&hole[..n]);
+        s.board = board;
+        s.stacks = self.stacks;
+        s.starting = self.stacks;
+        let ante = self.table.ante.min(u32::MAX as Chips) as u32;
+        let mut antes = [0u32; MAX_SEATS];
+        for seat in 0..n {
+            antes[seat] = ante.min(s.starting[seat]);
+        }
+        if ante > 0 {
+            let mut sorted = antes;
+            sorted[..n].sort_unstable();
+            let cutoff = sorted[n - 2];
+            for seat in 0..n {
+                let kept = antes[seat].min(cutoff);
+                s.stacks[seat] -= kept;
+                s.committed[seat] += kept;
+            }
+        }
+        let sb = super::small_blind_seat(n, button);
+        let bb = super::big_blind_seat(n, button);
+        for (seat, blind) in [(sb, self.table.small_blind), (bb, self.table.big_blind)] {
+            let amount = (blind.min(u32::MAX as Chips) as u32).min(s.starting[seat] - antes[seat]);
+            s.stacks[seat] -= amount;
+            s.bets[seat] = amount;
+        }
+        self.begin_round(&mut s);
+        s
+    }
+
+    fn opener(&self, s: &NlheState) -> usize {
+        let n = s.n as usize;
+        let b = s.button as usize;
+        if s.street == 0 {
+            if n == 2 {
+                b
+            } else {
+                (b + 3) % n
+            }
+        } else {
+            (b + 1) % n
+        }
+    }
+
+    /// The first pending seat at or after `from`, cyclically.
+    #[inline]
+    fn next_pending(s: &NlheState, from: usize) -> u8 {
+        let n = s.n as usize;
+        (0..n)
+            .map(|k| (from + k) % n)
+            .find(|&seat| s.pending >> seat & 1 != 0)
+            .map_or(NO_SEAT, |seat| seat as u8)
+    }
+
+    fn begin_round(&self, s: &mut NlheState) {
+        let n = s.n as usize;
+        s.pending = 0;
+        for seat in 0..n {
+            if s.folded >> seat & 1 == 0 && s.stacks[seat] > 0 && s.effective_stack(seat) > 0 {
+                s.pending |= 1 << seat;
+            }
+        }
+        s.increment = 0;
+        s.short_sum = 0;
+        s.short_any = 0;
+        s.acted = 0;
+        s.raises_street = [0; MAX_SEATS];
+        let lone_matched = s.pending.count_ones() == 1
+            && s.bets[s.pending.trailing_zeros() as usize] >= s.max_bet();
+        if s.runout != 0 || s.pending == 0 || s.live() <= 1 || lone_matched {
+            self.end_round(s);
+        } else {
+            s.to_act = Self::next_pending(s, self.opener(s));
+        }
+    }
+
+    fn end_round(&self, s: &mut NlheState) {
+        let n = s.n as usize;
+        s.pending = 0;
+        s.to_act = NO_SEAT;
+        if s.live() > 1 {
+            let with_chips = (0..n)
+                .filter(|&seat| s.folded >> seat & 1 == 0 && s.stacks[seat] > 0)
+                .count();
+            if with_chips <= 1 {
+                s.runout = 1;
+            }
+        }
+        let mut sorted = s.bets;
+        sorted[..n].sort_unstable();
+        let cutoff = sorted[n - 2];
+        for seat in 0..n {
+            if s.bets[seat] > cutoff {
+                s.stacks[seat] += s.bets[seat] - cutoff;
+                s.bets[seat] = cutoff;
+            }
+            s.committed[seat] += s.bets[seat];
+            s.bets[seat] = 0;
+        }
+        if s.live() <= 1 || s.street == 3 {
+            self.finish(s);
+        } else {
+            s.street += 1;
+            s.dealt = [0, 3, 4, 5][s.street as usize];
+            self.begin_round(s);
+        }
+    }
+
+    fn finish(&self, s: &mut NlheState) {
+        let n = s.n as usize;
+        let b = s.button as usize;
+        let mut won = [0u32; MAX_SEATS];
+        // Pots by contribution level: distinct levels ascending, adjacent equal seat sets merged.
+        let mut levels = s.committed;
+        levels[..n].sort_unstable();
+        let mut pots = [(0u32, 0u16); MAX_SEATS];
+        let mut count = 0;
+        let mut previous = 0u32;
+        for k in 0..n {
+            let level = levels[k];
+            if k > 0 && level == levels[k - 1] {
+                continue;
+            }
+            let mut amount = 0u32;
+            let mut eligible = 0u16;
+            for seat in 0..n {
+                amount += s.committed[seat].min(level) - s.committed[seat].min(previous);
+                if s.folded >> seat & 1 == 0 && s.committed[seat] >= level {
+                    eligible |= 1 << seat;
+                }
+            }
+            while count > 0 && pots[count - 1].1 == eligible {
+                count -= 1;
+                amount += pots[count].0;
+            }
+            if amount > 0 {
+                pots[count] = (amount, eligible);
+                count += 1;
+            }
+            previous = level;
+        }
+        let live = !s.folded & ((1u16 << n) - 1);
+        if live.count_ones() == 1 {
+            won[live.trailing_zeros() as usize] = pots[..count].iter().map(|p| p.0).sum();
+        } else {
+            s.dealt = 5;
+            let board = CardSet64::from_ids(s.board);
+            let mut ranks = [HandRank(0); MAX_SEATS];
+            for seat in 0..n {
+                if live >> seat & 1 != 0 {
+                    let mut set = board;
+                    set.insert(s.hole[seat][0]);
+                    set.insert(s.hole[seat][1]);
+                    ranks[seat] = rank_of_set(set);
+                }
+            }
+            for &(amount, eligible) in &pots[..count] {
+                let best = (0..n)
+                    .filter(|&seat| eligible >> seat & 1 != 0)
+                    .map(|seat| ranks[seat])
+                    .max();
+                let mut winners = [0usize; MAX_SEATS];
+                let mut w = 0;
+                for k in 1..=n {
+                    let seat = (b + k) % n;
+                    if eligible >> seat & 1 != 0 && Some(ranks[seat]) == best {
+                        winners[w] = seat;
+                        w += 1;
+                    }
+                }
+                if w == 0 {
+                    continue;
+                }
+                let share = amount / w as u32;
+                let odd = amount % w as u32;
+                for (i, &seat) in winners[..w].iter().enumerate() {
+                    won[seat] += share + if i == 0 { odd } else { 0 };
+                }
+            }
+        }
+        for seat in 0..n {
+            s.stacks[seat] += won[seat];
+        }
+        s.street = 4;
+        s.to_act = NO_SEAT;
+    }
+
+    /// Applies fold (`None` raise, `fold`), check/call, or a raise to `to` for the seat to
+    /// act; the caller has checked legality.
+    fn apply(&self, s: &mut NlheState, legal: &Legal, fold: bool, raise_to: Option<Chips>) {
+        let seat = legal.seat;
+        let bit = 1u16 << seat;
+        s.pending &= !bit;
+        s.acted |= bit;
+        if fold {
+            s.folded |= bit;
+        } else if let Some(to) = raise_to {
+            let to = to as u32;
+            let n = s.n as usize;
+            let raise = to - s.max_bet();
+            s.stacks[seat] -= to - s.bets[seat];
+            s.bets[seat] = to;
+            s.pending = 0;
+            for o in 0..n {
+                if o != seat && s.folded >> o & 1 == 0 && s.stacks[o] > 0 {
+                    s.pending |= 1 << o;
+                }
+            }
+            if raise >= s.increment {
+                s.acted = bit;
+            }
+            s.increment = s.increment.max(raise);
+            if s.stacks[seat] > 0 {
+                s.short_sum = 0;
+                s.short_any = 0;
+            } else {
+                s.short_sum += raise;
+                s.short_any = 1;
+            }
+            if s.short_sum >= s.increment {
+                s.short_sum = 0;
+                s.short_any = 0;
+            }
+            s.raises_street[seat] = s.raises_street[seat].saturating_add(1);
+            s.raises_total[seat] = s.raises_total[seat].saturating_add(1);
+            let st = s.street as usize;
+            s.street_raises[st] = s.street_raises[st].saturating_add(1);
+        } else {
+            let amount = legal.call_amount as u32;
+            s.bets[seat] += amount;
+            s.stacks[seat] -= amount;
+        }
+        if s.pending == 0 || s.live() <= 1 {
+            self.end_round(s);
+        } else {
+            s.to_act = Self::next_pending(s, seat + 1);
+        }
+    }
+
+    /// The fields the observation encoder reads.
+    fn write_obs(&self, s: &NlheState, player: usize, obs: &mut [f32]) {
+        let n = s.n as usize;
+        let mut stacks = [0 as Chips; MAX_SEATS];
+        let mut bets = [0 as Chips; MAX_SEATS];
+        let mut committed = [0 as Chips; MAX_SEATS];
+        let mut folded = [false; MAX_SEATS];
+        for seat in 0..n {
+            stacks[seat] = s.stacks[seat] as Chips;
+            bets[seat] = s.bets[seat] as Chips;
+            committed[seat] = s.committed[seat] as Chips;
+            folded[seat] = s.folded >> seat & 1 != 0;
+        }
+        let inputs = ObsInputs {
+            n,
+            button: s.button as usize,
+            to_act: (s.to_act != NO_SEAT).then_some(s.to_act as usize),
+            street: s.street as usize,
+            hole: &s.hole[..n],
+            board: &s.board[..s.dealt as usize],
+            stacks: &stacks[..n],
+            bets: &bets[..n],
+            committed: &committed[..n],
+            folded: &folded[..n],
+            raises_street: &s.raises_street[..n],
+            raises_total: &s.raises_total[..n],
+            street_raises: s.street_raises,
+            legal: self.legal(s),
+        };
+        encode(self, &inputs, player, obs);
+    }
+}
+
+/// Checks that `order` holds `2 * seats + 5` distinct card ids below 52.
+pub fn check_order(seats: usize, order: &[u8]) -> Result<()> {
+    Error::check_len("card order", 2 * seats + 5, order.len())?;
+    let mut seen = CardSet64::EMPTY;
+    for &c in order {
+        if c >= 52 || seen.contains(c) {
+            return Err(Error::Invalid {
+                what: "card order",
+                reason: format!("card id {c} is out of range or repeated"),
+            });
+        }
+        seen.insert(c);
+    }
+    Ok(())
+}
+
+impl Game for NoLimitHoldem {
+    type State = NlheState;
+
+    fn name(&self) -> &'static str {
+        "holdem"
+    }
+    fn num_players(&self) -> usize {
+        self.seats()
+    }
+    fn num_actions(&self) -> usize {
+        self.action_count()
+    }
+    fn obs_dim(&self) -> usize {
+        self.observation_len()
+    }
+
+    /// The button (if random) is drawn first, then the 52 card ids are shuffled: seat `s`
+    /// gets cards `2s, 2s + 1`, the board the next five.
+    fn reset(&self, rng: &mut LaneRng) -> NlheState {
+        let n = self.seats();
+        let button = match self.button {
+            Some(b) => b as usize,
+            None => rng.below(n as u32) as usize,
+        };
+        let mut deck = [0u8; 52];
+        for (i, d) in deck.iter_mut().enumerate() {
+            *d = i as u8;
+        }
+        rng.shuffle(&mut deck);
+        let mut hole = [[0u8; 2]; MAX_SEATS];
+        for seat in 0..n {
+            hole[seat] = [deck[2 * seat], deck[2 * seat + 1]];
+        }
+        let board = [0, 1, 2, 3, 4].map(|k| deck[2 * n + k]);
+        self.deal(&hole[..n], board, button)
+    }
+
+    /// `order`: `2 * seats + 5` distinct card ids, the hole cards seat by seat, then the
+    /// board. The button is the configured one (seat 0 if random).
+    fn reset_from_order(&self, order: &[u8]) -> Result<NlheState> {
+        let n = self.seats();
+        check_order(n, order)?;
+        let hole: Vec<[u8; 2]> = (0..n).map(|s| [order[2 * s], order[2 * s + 1]]).collect();
+        let board = [0, 1, 2, 3, 4].map(|k| order[2 * n + k]);
+        Ok(self.deal(&hole, board, self.button.unwrap_or(0) as usize))
+    }
+
+    fn current_player(&self, s: &NlheState) -> usize {
+        if s.to_act == NO_SEAT {
+            0
+        } else {
+            s.to_act as usize
+        }
+    }
+
+    fn finished(&self, s: &NlheState) -> (bool, bool) {
+        (s.is_over(), false)
+    }
+
+    fn legal_mask(&self, s: &NlheState, mask: &mut [u8]) {
+        match self.legal(s) {
+            Some(legal) => self.mask_of(&legal, s.max_bet() as Chips, s.pot_total(), mask),
+            None => mask.fill(0),
+        }
+    }
+
+    fn step(
+        &self,
+        s: &mut NlheState,
+        action: u32,
+        _rng: &mut LaneRng,
+        rewards: &mut [f32],
+    ) -> LaneOutcome {
+        let Some(legal) = self.legal(s) else {
+            return LaneOutcome::ILLEGAL;
+        };
+        match action {
+            FOLD if legal.fold => self.apply(s, &legal, true, None),
+            FOLD => return LaneOutcome::ILLEGAL,
+            CHECK_CALL => self.apply(s, &legal, false, None),
+            _ => match self.raise_target(action, &legal, s.max_bet() as Chips, s.pot_total()) {
+                Some(to) => self.apply(s, &legal, false, Some(to)),
+                None => return LaneOutcome::ILLEGAL,
+            },
+        }
+        if s.is_over() {
+            let bb = self.table.big_blind as f32;
+            let net = s.net();
+            for (r, &x) in rewards.iter_mut().zip(net.iter()) {
+                *r = x as f32 / bb;
+            }
+        }
+        LaneOutcome {
+            applied: true,
+            terminated: s.is_over(),
+            truncated: false,
+        }
+    }
+
+    fn observe(&self, s: &NlheState, player: usize, obs: &mut [f32]) {
+        self.write_obs(s, player, obs);
+    }
+}

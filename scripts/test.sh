@@ -33,6 +33,9 @@ cargo run --release -- diff flip7 --games 100000 --quiet
 section "differential run: cardvec diff 151 --games 100000"
 cargo run --release -- diff 151 --games 100000 --quiet
 
+section "differential run: cardvec diff holdem --games 100000"
+cargo run --release -- diff holdem --games 100000 --quiet
+
 section "python venv (.venv) and test dependencies"
 "$PYTHON" -m venv .venv
 export VIRTUAL_ENV="$ROOT/.venv"

@@ -162,9 +162,10 @@ fn report<G: Game>(game: G, args: &BenchArgs) -> Result<()> {
             loop_rate
         );
         println!(
-            "{:<18} episodes={} mean_length={:.1} seat0_mean_reward={:.2} ±{:.2}",
+            "{:<18} episodes={} episodes_per_sec={:.0} mean_length={:.1} seat0_mean_reward={:.2} ±{:.2}",
             "",
             m.episodes,
+            m.episodes as f64 / m.env_time.as_secs_f64(),
             m.length.mean(),
             m.reward0.mean(),
             m.reward0.ci95()

@@ -64,7 +64,8 @@ pub struct NoLimitHoldem {
 }
 
 impl NoLimitHoldem {
-    /// `seats` (2..=10) seats, each starting every hand with `stack` chips, under `table`;
+    /// `seats` (2..=10) seats, each starting every hand with `stack` chips (more than ante
+    /// plus big blind), under `table`;
     /// a random button each hand; raises of 1/2, 1 and 2 pots.
     pub fn new(seats: usize, table: TableConfig, stack: Chips) -> Result<Self> {
         Error::check_range("seats", MIN_SEATS as i64, MAX_SEATS as i64, seats as i64)?;

@@ -13,6 +13,10 @@
 //! small blind sits left of the button (`button + 1`) and the big blind next; heads-up the
 //! button posts the small blind, acts first before the flop and last after it.
 
+// Seat loops index several per-seat arrays at once; `for seat in 0..n` says it plainest.
+#![allow(clippy::needless_range_loop)]
+
+pub mod checks;
 pub mod fast;
 mod hand;
 pub mod lane;

@@ -161,10 +161,13 @@ pub fn diff_game(g: u64) -> NoLimitHoldem {
         0
     };
     let stacks: Vec<Chips> = (0..seats)
-        .map(|_| match rng.below(6) {
-            0 => 1 + rng.below((2 * bb + ante) as u32) as Chips,
-            1 | 2 => 1 + rng.below((12 * bb) as u32) as Chips,
-            _ => 1 + rng.below((200 * bb) as u32) as Chips,
+        .map(|_| {
+            ante + bb
+                + match rng.below(6) {
+                    0 => 1 + rng.below(2 * bb as u32) as Chips,
+                    1 | 2 => 1 + rng.below((12 * bb) as u32) as Chips,
+                    _ => 1 + rng.below((200 * bb) as u32) as Chips,
+                }
         })
         .collect();
     let fractions: &[f64] = match rng.below(3) {
@@ -173,7 +176,7 @@ pub fn diff_game(g: u64) -> NoLimitHoldem {
         _ => &[1.0],
     };
     let table = TableConfig::new(sb, bb, ante).expect("valid blinds");
-    NoLimitHoldem::new(seats, table, 1)
+    NoLimitHoldem::new(seats, table, ante + bb + 1)
         .and_then(|g| g.with_stacks(&stacks))
         .and_then(|g| g.with_raise_fractions(fractions))
         .and_then(|g| g.with_button(if rng.below(4) == 0 { Some(0) } else { None }))

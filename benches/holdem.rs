@@ -1,0 +1,81 @@
+//! Criterion benches of no-limit hold'em: batch step+mask and step+mask+observation at 4096
+//! lanes with 2 and 6 seats on 1 and 2 threads (random legal policy over the default action
+//! abstraction, autoreset; only `step` is timed: steps/s), and whole hands on one lane on one
+//! thread (hands/s, the figure to set beside pokerkit's hands/s).
+
+use std::time::Duration;
+
+use cardvec::core::policy::{random_legal, RandomDriver};
+use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
+use cardvec::games::holdem::nolimit::NoLimitHoldem;
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+const LANES: usize = 4096;
+
+fn batch(c: &mut Criterion) {
+    let mut group = c.benchmark_group("holdem_batch");
+    group.throughput(Throughput::Elements(LANES as u64));
+    for seats in [2, 6] {
+        let game = NoLimitHoldem::standard(seats).unwrap();
+        for threads in [1, 2] {
+            for (label, observe) in [("step_mask", false), ("step_mask_obs", true)] {
+                let mut options = EnvOptions::new(LANES);
+                options.num_threads = Some(threads);
+                options.autoreset = true;
+                options.observe_on_step = observe;
+                let mut env = VecEnv::new(game, options).unwrap();
+                let mut driver = RandomDriver::new(LANES, 0);
+                let id = BenchmarkId::new(format!("{label}_{seats}p"), format!("{threads}t"));
+                group.bench_function(id, |b| {
+                    b.iter_custom(|iters| {
+                        let mut timed = Duration::ZERO;
+                        for _ in 0..iters {
+                            timed += driver.step(&mut env).unwrap().1;
+                        }
+                        timed
+                    })
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+const HANDS: u64 = 1000;
+
+fn hands(c: &mut Criterion) {
+    let mut group = c.benchmark_group("holdem_hands");
+    group.throughput(Throughput::Elements(HANDS));
+    for seats in [2, 6] {
+        let game = NoLimitHoldem::standard(seats).unwrap();
+        let mut rng = LaneRng::from_seed(11);
+        let mut mask = vec![0u8; game.num_actions()];
+        let mut rewards = vec![0f32; seats];
+        group.bench_function(format!("full_hands_{seats}p_1t"), |b| {
+            b.iter(|| {
+                let mut steps = 0u64;
+                for _ in 0..HANDS {
+                    let mut s = game.reset(&mut rng);
+                    while !s.is_over() {
+                        game.legal_mask(&s, &mut mask);
+                        let a = random_legal(&mask, &mut rng);
+                        game.step(&mut s, a, &mut rng, &mut rewards);
+                        steps += 1;
+                    }
+                }
+                steps
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    targets = batch, hands
+}
+criterion_main!(benches);

@@ -1,0 +1,172 @@
+//! No-limit hold'em invariants under proptest: the fuzz check (reference and fast engines in
+//! lockstep, exact raise-to amounts included), chips conserved and rewards zero-sum over
+//! whole hands, the mask accepting exactly what step accepts, exact raise-to bounds, and the
+//! batch environment's determinism across threads and chunk sizes.
+
+use cardvec::core::policy::random_legal;
+use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
+use cardvec::games::holdem::nolimit::checks::{check_state, config_from_bytes, fuzz_check};
+use cardvec::games::holdem::nolimit::{NlheState, NoLimitHoldem, TableConfig, EXACT_RAISE};
+use proptest::prelude::*;
+
+/// A random position: `steps` random legal actions into a hand of a fuzz configuration.
+fn position(a: u8, b: u8, c: u8, seed: u64, steps: usize) -> (NoLimitHoldem, NlheState) {
+    let game = config_from_bytes(a, b, c);
+    let mut rng = LaneRng::from_seed(seed);
+    let mut s = game.reset(&mut rng);
+    let mut mask = vec![0u8; game.num_actions()];
+    let mut rewards = vec![0f32; game.seats()];
+    for _ in 0..steps {
+        if s.is_over() {
+            break;
+        }
+        game.legal_mask(&s, &mut mask);
+        let act = random_legal(&mask, &mut rng);
+        game.step(&mut s, act, &mut rng, &mut rewards);
+    }
+    (game, s)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn fuzz_scripts_keep_every_invariant(data in proptest::collection::vec(any::<u8>(), 11..300)) {
+        prop_assert_eq!(fuzz_check(&data), Ok(()));
+    }
+
+    #[test]
+    fn hands_conserve_chips_and_pay_zero_sum_rewards(a: u8, b: u8, c: u8, seed: u64) {
+        let game = config_from_bytes(a, b, c);
+        let mut rng = LaneRng::from_seed(seed);
+        let mut s = game.reset(&mut rng);
+        let mut mask = vec![0u8; game.num_actions()];
+        let n = game.seats();
+        let mut total = vec![0f64; n];
+        while !s.is_over() {
+            prop_assert_eq!(check_state(&game, &s), Ok(()));
+            game.legal_mask(&s, &mut mask);
+            let act = random_legal(&mask, &mut rng);
+            let mut rewards = vec![0f32; n];
+            prop_assert!(game.step(&mut s, act, &mut rng, &mut rewards).applied);
+            for (t, r) in total.iter_mut().zip(rewards) {
+                *t += r as f64;
+            }
+        }
+        prop_assert_eq!(check_state(&game, &s), Ok(()));
+        let net = s.net();
+        prop_assert_eq!(net.iter().sum::<i64>(), 0);
+        let bb = game.table().big_blind as f64;
+        for seat in 0..n {
+            prop_assert!((total[seat] - net[seat] as f64 / bb).abs() < 1e-3);
+        }
+        prop_assert!(total.iter().sum::<f64>().abs() < 1e-3);
+    }
+
+    #[test]
+    fn mask_is_exactly_what_step_accepts(a: u8, b: u8, c: u8, seed: u64, steps in 0usize..30) {
+        let (game, s) = position(a, b, c, seed, steps);
+        let mut mask = vec![0u8; game.num_actions()];
+        game.legal_mask(&s, &mut mask);
+        for act in 0..game.num_actions() as u32 + 3 {
+            let mut t = s;
+            let mut rewards = vec![0f32; game.seats()];
+            let applied = game.step(&mut t, act, &mut LaneRng::from_seed(0), &mut rewards).applied;
+            prop_assert_eq!(applied, mask.get(act as usize) == Some(&1), "action {}", act);
+            if !applied {
+                prop_assert_eq!(t, s);
+                prop_assert!(rewards.iter().all(|&r| r == 0.0));
+            }
+        }
+    }
+
+    #[test]
+    fn exact_raise_to_is_legal_exactly_between_the_bounds(a: u8, b: u8, c: u8, seed: u64, steps in 0usize..30) {
+        let (game, s) = position(a, b, c, seed, steps);
+        let legal = game.legal(&s);
+        for delta in -2i64..=2 {
+            for base in [legal.map_or(0, |l| l.min_raise_to), legal.map_or(0, |l| l.max_raise_to)] {
+                let to = (base as i64 + delta).max(0) as u64;
+                let mut t = s;
+                let mut rewards = vec![0f32; game.seats()];
+                let act = EXACT_RAISE | to as u32;
+                let applied = game.step(&mut t, act, &mut LaneRng::from_seed(0), &mut rewards).applied;
+                let expected = legal.is_some_and(|l| l.raise && (l.min_raise_to..=l.max_raise_to).contains(&to));
+                prop_assert_eq!(applied, expected, "raise to {}", to);
+                if !applied {
+                    prop_assert_eq!(t, s);
+                }
+            }
+        }
+    }
+}
+
+type Snapshot = (Vec<f32>, Vec<u8>, Vec<f32>, Vec<NlheState>);
+
+fn run_batch(threads: usize, chunk: usize) -> Vec<Snapshot> {
+    let game = NoLimitHoldem::new(6, TableConfig::new(1, 2, 1).unwrap(), 60).unwrap();
+    let mut o = EnvOptions::new(37);
+    o.seed = 5;
+    o.num_threads = Some(threads);
+    o.chunk_size = chunk;
+    o.autoreset = true;
+    let mut env = VecEnv::new(game, o).unwrap();
+    let mut rng = LaneRng::from_seed(1);
+    let a = game.num_actions();
+    let mut out = Vec::new();
+    for _ in 0..200 {
+        let actions: Vec<u32> = env
+            .legal_mask()
+            .chunks(a)
+            .map(|m| {
+                if rng.below(10) == 0 {
+                    rng.below(a as u32 + 2)
+                } else {
+                    random_legal(m, &mut rng)
+                }
+            })
+            .collect();
+        env.step(&actions).unwrap();
+        out.push((
+            env.obs().to_vec(),
+            env.legal_mask().to_vec(),
+            env.rewards().to_vec(),
+            env.states().to_vec(),
+        ));
+    }
+    out
+}
+
+#[test]
+fn batch_is_identical_for_any_threads_and_chunks() {
+    let base = run_batch(1, 64);
+    for (threads, chunk) in [(2, 1), (2, 5), (3, 7)] {
+        assert!(
+            run_batch(threads, chunk) == base,
+            "{threads} threads, chunk {chunk}"
+        );
+    }
+}
+
+#[test]
+fn bad_configurations_are_errors() {
+    let t = TableConfig::new(1, 2, 0).unwrap();
+    assert!(NoLimitHoldem::new(1, t, 100).is_err());
+    assert!(NoLimitHoldem::new(11, t, 100).is_err());
+    assert!(NoLimitHoldem::new(2, t, 0).is_err());
+    assert!(NoLimitHoldem::new(2, t, 1 << 31).is_err());
+    let g = NoLimitHoldem::new(2, t, 100).unwrap();
+    assert!(g.with_stacks(&[100]).is_err());
+    assert!(g.with_button(Some(2)).is_err());
+    assert!(g.with_raise_fractions(&[1.0, 0.5]).is_err());
+    assert!(g.with_raise_fractions(&[0.0]).is_err());
+    assert!(g.with_raise_fractions(&[1.0; 9]).is_err());
+    assert!(g.reset_from_order(&[0; 9]).is_err());
+    assert!(g.reset_from_order(&[0, 1, 2, 3, 4, 5, 6, 7]).is_err());
+    assert!(g.reset_from_order(&[0, 1, 2, 3, 4, 5, 6, 7, 52]).is_err());
+    let s = g
+        .reset_from_order(&[51, 50, 0, 1, 10, 20, 30, 40, 45])
+        .unwrap();
+    assert_eq!(s.hole[0], [51, 50]);
+    assert_eq!(s.board, [10, 20, 30, 40, 45]);
+}

@@ -97,15 +97,14 @@ def split(cards: str) -> list[str]:
     return [cards[i:i + 2] for i in range(0, len(cards), 2)]
 
 
-def settlements(h, pots, seat_of, n):
+def settlements(holes, board, pots, n):
     """Chips won per pokerkit index under two conventions, from pokerkit's pots and
     pokerkit's hand values (StandardHighHand): `separate` settles each pot on its own (the
     rule cardvec implements); `merged` is pokerkit's own payout, which first kills the hands
     that cannot win any pot, rebuilds the pots without them (adjacent pots with equal
     players merge) and splits each merged pot. Odd chips go to the first winner in pokerkit
     order (the first seat left of the button) in both."""
-    board = h["board"]
-    hands = [StandardHighHand.from_game(h["hole"][seat_of[i]], board) for i in range(n)]
+    hands = [StandardHighHand.from_game(holes[i], board) for i in range(n)]
 
     def pay(groups):
         won = [0] * n
@@ -215,7 +214,7 @@ def replay_hand(h: dict, report: Report) -> None:
             raise Mismatch(f"pots: cardvec {ours} pokerkit {theirs}")
         report.pots_compared += len(ours)
         report.side_pot_hands += len(ours) > 1
-        separate, merged = settlements(h, pots, seat_of, n)
+        separate, merged = settlements([h["hole"][seat_of[i]] for i in range(n)], h["board"], pots, n)
         ours_before = [h["final"][seat_of[i]] - separate[i] for i in range(n)]
         theirs_before = [state.stacks[i] - merged[i] for i in range(n)]
         if ours_before != theirs_before:

@@ -30,6 +30,10 @@ pub struct TraceArgs {
     /// Seed of the random legal policy (151).
     #[arg(long, default_value_t = 0)]
     policy_seed: u64,
+    /// Holdem: write each hand as a PHH file (`hand_NNNNNN.phh`) in this directory instead
+    /// of JSON lines (the same hands).
+    #[arg(long)]
+    phh_dir: Option<std::path::PathBuf>,
 }
 
 fn io(e: std::io::Error) -> Error {
@@ -76,7 +80,13 @@ pub fn run(args: TraceArgs) -> Result<()> {
                 seats: args.seats.clone(),
                 seed: args.seed as u64,
             };
-            let summary = holdem_trace::write_trace(&config, &mut out).map_err(io)?;
+            let summary = match &args.phh_dir {
+                Some(dir) => {
+                    std::fs::create_dir_all(dir).map_err(io)?;
+                    holdem_trace::write_phh_files(&config, dir).map_err(io)?
+                }
+                None => holdem_trace::write_trace(&config, &mut out).map_err(io)?,
+            };
             out.flush().map_err(io)?;
             eprintln!(
                 "hands={} decisions={} showdowns={}",

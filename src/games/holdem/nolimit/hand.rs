@@ -94,6 +94,8 @@ pub struct NlHand {
     returned: Vec<Chips>,
     /// Every action with its seat, in order.
     history: Vec<(usize, Action)>,
+    /// The street of each action of `history`.
+    history_streets: Vec<Street>,
 }
 
 impl NlHand {
@@ -145,6 +147,7 @@ impl NlHand {
             won: vec![0; n],
             returned: vec![0; n],
             history: Vec::new(),
+            history_streets: Vec::new(),
         };
         hand.post_forced_bets();
         hand.begin_round();
@@ -399,6 +402,7 @@ impl NlHand {
         self.queue.pop_front();
         self.acted[seat] = true;
         self.history.push((seat, action));
+        self.history_streets.push(self.street);
         match action {
             Action::Fold => self.folded[seat] = true,
             Action::Check | Action::Call => {
@@ -538,6 +542,16 @@ impl NlHand {
     /// resolved to).
     pub fn history(&self) -> &[(usize, Action)] {
         &self.history
+    }
+
+    /// The street of each action of [`NlHand::history`].
+    pub fn history_streets(&self) -> &[Street] {
+        &self.history_streets
+    }
+
+    /// Whether the hand is over with two or more seats still in (a showdown).
+    pub fn went_to_showdown(&self) -> bool {
+        self.is_over() && self.live() > 1
     }
 }
 

@@ -20,12 +20,14 @@ pub mod checks;
 pub mod fast;
 mod hand;
 pub mod lane;
+pub mod phh;
 pub mod reference_lane;
 pub mod trace;
 
 pub use fast::NlheState;
 pub use hand::{NlHand, Pot, Street};
 pub use lane::{NoLimitHoldem, CHECK_CALL, EXACT_RAISE, FOLD, RAISE_BASE};
+pub use phh::{read_phh, write_phh};
 
 use crate::core::{Error, Result};
 

@@ -209,3 +209,25 @@ pub fn write_trace<W: Write>(config: &TraceConfig, w: &mut W) -> io::Result<Trac
     }
     Ok(summary)
 }
+
+/// Plays the hands of `config` like [`write_trace`] and writes each as a PHH file
+/// `hand_{i:06}.phh` in `dir` (which must exist).
+pub fn write_phh_files(config: &TraceConfig, dir: &std::path::Path) -> io::Result<TraceSummary> {
+    let mut summary = TraceSummary::default();
+    for i in 0..config.hands {
+        let seats = config.seats[(i % config.seats.len() as u64) as usize];
+        let mut rng = LaneRng::for_lane(config.seed, i, 0);
+        let mut hand = random_hand(seats, &mut rng)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+        while let Some(legal) = hand.legal() {
+            hand.apply(random_action(&legal, &mut rng))
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+            summary.decisions += 1;
+        }
+        summary.hands += 1;
+        summary.showdowns += hand.went_to_showdown() as u64;
+        let text = super::phh::write_phh(&hand, Some(i));
+        std::fs::write(dir.join(format!("hand_{i:06}.phh")), text)?;
+    }
+    Ok(summary)
+}

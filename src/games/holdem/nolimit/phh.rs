@@ -1,0 +1,498 @@
+//! Hand histories in PHH, the TOML-based format pokerkit reads (`pokerkit.notation`,
+//! `HandHistory.loads`): [`write_phh`] writes a played hand, [`read_phh`] reads the
+//! no-limit hold'em subset back into an [`NlHand`] (replaying its actions) and reports any
+//! malformed or impossible input as an error.
+//!
+//! Players `p1..pn` are in pokerkit's order: `p1` is the seat left of the button (the small
+//! blind, or the big blind heads-up) and `pn` the button. Fields written:
+//!
+//! ```toml
+//! variant = 'NT'
+//! ante_trimming_status = true
+//! antes = [0, 0, 0]
+//! blinds_or_straddles = [1, 2, 0]
+//! min_bet = 2
+//! starting_stacks = [100, 100, 100]
+//! actions = ['d dh p1 AsAd', 'd dh p2 KcKd', 'd dh p3 QhQs', 'p3 cc', 'p1 cc', 'p2 cc',
+//!            'd db 2c7d9h', ...]
+//! finishing_stacks = [...]
+//! hand = 7
+//! _cardvec_button = 0
+//! _cardvec_board = '2c7d9hJs3c'
+//! ```
+//!
+//! At a showdown every live player shows (`pK sm cards`) right after the last action, and
+//! the rest of the board follows, as pokerkit's tournament mode expects. The two
+//! underscore fields (user-defined in PHH) keep cardvec's seat numbers and the undealt board
+//! of a hand won by folds; without them [`read_phh`] puts the button last and fills an
+//! undealt board with unused cards.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use super::{pokerkit_index, Action, Chips, NlHand, Street, TableConfig};
+use crate::core::{CardSet64, Error, Result};
+use crate::games::holdem::cards::{parse_cards, Card};
+
+fn cards_text(cards: &[Card]) -> String {
+    cards.iter().map(|c| c.to_string()).collect()
+}
+
+fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let v: Vec<String> = items.into_iter().map(|x| x.to_string()).collect();
+    format!("[{}]", v.join(", "))
+}
+
+/// The PHH text of a hand (finished or not; `finishing_stacks` only once it is over).
+/// `number` becomes the `hand` field.
+pub fn write_phh(hand: &NlHand, number: Option<u64>) -> String {
+    let n = hand.num_seats();
+    let b = hand.button();
+    let seat_of = |k: usize| (b + 1 + k) % n; // pokerkit index k -> seat
+    let p = |seat: usize| pokerkit_index(n, b, seat) + 1;
+    let c = hand.config();
+    let mut blinds = vec![0 as Chips; n];
+    blinds[0] = c.small_blind;
+    blinds[1] = c.big_blind;
+    let mut actions: Vec<String> = Vec::new();
+    for k in 0..n {
+        let h = hand.hole_cards()[seat_of(k)];
+        actions.push(format!("d dh p{} {}", k + 1, cards_text(&h)));
+    }
+    let board = hand.full_board();
+    let mut dealt = 0usize;
+    let mut deal_to = |actions: &mut Vec<String>, street: Street| {
+        while dealt < street.board_len() {
+            let next = if dealt == 0 { 3 } else { dealt + 1 };
+            actions.push(format!("d db {}", cards_text(&board[dealt..next])));
+            dealt = next;
+        }
+    };
+    for (&(seat, action), &street) in hand.history().iter().zip(hand.history_streets()) {
+        deal_to(&mut actions, street);
+        let code = match action {
+            Action::Fold => "f".to_string(),
+            Action::Check | Action::Call => "cc".to_string(),
+            Action::RaiseTo(to) => format!("cbr {to}"),
+            Action::AllIn => unreachable!("history holds resolved actions"),
+        };
+        actions.push(format!("p{} {code}", p(seat)));
+    }
+    if hand.went_to_showdown() {
+        for k in 0..n {
+            let seat = seat_of(k);
+            if !hand.folded()[seat] {
+                let h = hand.hole_cards()[seat];
+                actions.push(format!("p{} sm {}", k + 1, cards_text(&h)));
+            }
+        }
+        deal_to(&mut actions, Street::River);
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "variant = 'NT'");
+    let _ = writeln!(out, "ante_trimming_status = true");
+    let _ = writeln!(out, "antes = {}", list(vec![c.ante; n]));
+    let _ = writeln!(out, "blinds_or_straddles = {}", list(blinds));
+    let _ = writeln!(out, "min_bet = {}", c.big_blind);
+    let starting: Vec<Chips> = (0..n).map(|k| hand.starting_stacks()[seat_of(k)]).collect();
+    let _ = writeln!(out, "starting_stacks = {}", list(starting));
+    let quoted: Vec<String> = actions.iter().map(|a| format!("'{a}'")).collect();
+    let _ = writeln!(out, "actions = [{}]", quoted.join(", "));
+    if hand.is_over() {
+        let finishing: Vec<Chips> = (0..n).map(|k| hand.stacks()[seat_of(k)]).collect();
+        let _ = writeln!(out, "finishing_stacks = {}", list(finishing));
+    }
+    if let Some(number) = number {
+        let _ = writeln!(out, "hand = {number}");
+    }
+    let _ = writeln!(out, "_cardvec_button = {b}");
+    let _ = writeln!(out, "_cardvec_board = '{}'", cards_text(&board));
+    out
+}
+
+/// A TOML value of the subset PHH uses here.
+#[derive(Clone, Debug, PartialEq)]
+enum Value {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    List(Vec<Value>),
+}
+
+fn bad(reason: impl Into<String>) -> Error {
+    Error::Invalid {
+        what: "PHH",
+        reason: reason.into(),
+    }
+}
+
+/// Parses one value at the start of `s`; returns it and the rest.
+fn parse_value(s: &str) -> Result<(Value, &str)> {
+    let s = s.trim_start();
+    if let Some(rest) = s.strip_prefix('[') {
+        let mut items = Vec::new();
+        let mut rest = rest.trim_start();
+        loop {
+            if let Some(r) = rest.strip_prefix(']') {
+                return Ok((Value::List(items), r));
+            }
+            let (v, r) = parse_value(rest)?;
+            items.push(v);
+            rest = r.trim_start();
+            if let Some(r) = rest.strip_prefix(',') {
+                rest = r.trim_start();
+            } else if !rest.starts_with(']') {
+                return Err(bad("expected ',' or ']' in a list"));
+            }
+        }
+    }
+    for quote in ['\'', '"'] {
+        if let Some(rest) = s.strip_prefix(quote) {
+            let end = rest.find(quote).ok_or_else(|| bad("unterminated string"))?;
+            return Ok((Value::Str(rest[..end].to_string()), &rest[end + 1..]));
+        }
+    }
+    if let Some(rest) = s.strip_prefix("true") {
+        return Ok((Value::Bool(true), rest));
+    }
+    if let Some(rest) = s.strip_prefix("false") {
+        return Ok((Value::Bool(false), rest));
+    }
+    let end = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '-' || c == '_'))
+        .unwrap_or(s.len());
+    let digits: String = s[..end].chars().filter(|&c| c != '_').collect();
+    let v = digits
+        .parse::<i64>()
+        .map_err(|_| bad(format!("expected a value at {:?}", truncate(s))))?;
+    Ok((Value::Int(v), &s[end..]))
+}
+
+fn truncate(s: &str) -> &str {
+    match s.char_indices().nth(30) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+/// Parses the `key = value` lines (values may span lines inside brackets); comments and
+/// table headers are refused or skipped as TOML would.
+fn parse_fields(text: &str) -> Result<HashMap<String, Value>> {
+    let mut fields = HashMap::new();
+    let mut pending = String::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if pending.is_empty() && (line.is_empty() || line.starts_with('#')) {
+            continue;
+        }
+        if pending.is_empty() && line.starts_with('[') {
+            return Err(bad(format!(
+                "line {}: tables are not supported here",
+                i + 1
+            )));
+        }
+        pending.push_str(line);
+        pending.push(' ');
+        let open = pending.matches('[').count();
+        let close = pending.matches(']').count();
+        if open > close {
+            continue;
+        }
+        let entry = std::mem::take(&mut pending);
+        let (key, value) = entry
+            .split_once('=')
+            .ok_or_else(|| bad(format!("line {}: expected `key = value`", i + 1)))?;
+        let key = key.trim().trim_matches('\'').trim_matches('"').to_string();
+        if key.is_empty() {
+            return Err(bad(format!("line {}: empty key", i + 1)));
+        }
+        let (v, rest) = parse_value(value).map_err(|e| bad(format!("line {}: {e}", i + 1)))?;
+        let rest = rest.trim();
+        if !(rest.is_empty() || rest.starts_with('#')) {
+            return Err(bad(format!(
+                "line {}: unexpected {:?}",
+                i + 1,
+                truncate(rest)
+            )));
+        }
+        if fields.insert(key.clone(), v).is_some() {
+            return Err(bad(format!("field {key} given twice")));
+        }
+    }
+    if !pending.trim().is_empty() {
+        return Err(bad("unterminated list at the end"));
+    }
+    Ok(fields)
+}
+
+fn ints(fields: &HashMap<String, Value>, key: &str, n: Option<usize>) -> Result<Vec<Chips>> {
+    let v = match fields.get(key) {
+        Some(Value::List(items)) => items
+            .iter()
+            .map(|x| match x {
+                Value::Int(i) if *i >= 0 => Ok(*i as Chips),
+                _ => Err(bad(format!("{key}: expected non-negative integers"))),
+            })
+            .collect::<Result<Vec<_>>>()?,
+        Some(Value::Int(i)) if *i >= 0 && n.is_some() => vec![*i as Chips; n.unwrap_or(0)],
+        Some(_) => return Err(bad(format!("{key}: expected a list of integers"))),
+        None => return Err(bad(format!("missing field {key}"))),
+    };
+    if let Some(n) = n {
+        if v.len() != n {
+            return Err(bad(format!("{key}: expected {n} values, got {}", v.len())));
+        }
+    }
+    Ok(v)
+}
+
+fn int(fields: &HashMap<String, Value>, key: &str) -> Result<Option<i64>> {
+    match fields.get(key) {
+        None => Ok(None),
+        Some(Value::Int(i)) => Ok(Some(*i)),
+        Some(_) => Err(bad(format!("{key}: expected an integer"))),
+    }
+}
+
+/// Reads a no-limit hold'em PHH (as [`write_phh`] writes, or any `NT` hand history with
+/// every hole card known, no straddles and one ante for all) and replays it: the returned
+/// hand has played every action. A malformed file, a field out of range, an unknown action
+/// or an action the rules refuse is an error naming the problem. When `finishing_stacks`
+/// is given, the replayed stacks must equal it.
+pub fn read_phh(text: &str) -> Result<NlHand> {
+    let f = parse_fields(text)?;
+    match f.get("variant") {
+        Some(Value::Str(v)) if v == "NT" => {}
+        Some(other) => return Err(bad(format!("variant {other:?} is not 'NT'"))),
+        None => return Err(bad("missing field variant")),
+    }
+    let starting = ints(&f, "starting_stacks", None)?;
+    let n = starting.len();
+    Error::check_range("PHH players", 2, 10, n as i64)?;
+    let antes = ints(&f, "antes", Some(n))?;
+    let blinds = ints(&f, "blinds_or_straddles", Some(n))?;
+    if antes.iter().any(|&a| a != antes[0]) {
+        return Err(bad(
+            "antes differ between players (only one ante for all is supported)",
+        ));
+    }
+    if blinds[2..].iter().any(|&x| x != 0) {
+        return Err(bad("straddles are not supported"));
+    }
+    let min_bet = int(&f, "min_bet")?.ok_or_else(|| bad("missing field min_bet"))?;
+    if min_bet != blinds[1] as i64 {
+        return Err(bad(format!(
+            "min_bet {min_bet} differs from the big blind {}",
+            blinds[1]
+        )));
+    }
+    if let Some(Value::Bool(false)) = f.get("ante_trimming_status") {
+        if antes[0] > 0 {
+            return Err(bad("ante_trimming_status = false is not supported"));
+        }
+    }
+    let config = TableConfig::new(blinds[0], blinds[1], antes[0])?;
+    let button = match int(&f, "_cardvec_button")? {
+        Some(b) if (0..n as i64).contains(&b) => b as usize,
+        Some(b) => return Err(bad(format!("_cardvec_button {b} out of range"))),
+        None => n - 1,
+    };
+    let seat_of = |k: usize| (button + 1 + k) % n;
+    let actions: Vec<String> = match f.get("actions") {
+        Some(Value::List(items)) => items
+            .iter()
+            .map(|x| match x {
+                Value::Str(s) => Ok(s.clone()),
+                _ => Err(bad("actions: expected strings")),
+            })
+            .collect::<Result<_>>()?,
+        _ => return Err(bad("missing or malformed field actions")),
+    };
+    let player = |word: &str| -> Result<usize> {
+        let k: usize = word
+            .strip_prefix('p')
+            .and_then(|d| d.parse().ok())
+            .filter(|&k| (1..=n).contains(&k))
+            .ok_or_else(|| bad(format!("bad player {word:?}")))?;
+        Ok(seat_of(k - 1))
+    };
+    // First pass: the cards.
+    let mut hole: Vec<Option<[Card; 2]>> = vec![None; n];
+    let mut board: Vec<Card> = Vec::new();
+    for a in &actions {
+        let words: Vec<&str> = a
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        match words.as_slice() {
+            ["d", "dh", p, cards] => {
+                let seat = player(p)?;
+                let c = parse_cards(cards)?;
+                if c.len() != 2 || hole[seat].is_some() {
+                    return Err(bad(format!("{a:?}: two hole cards once per player")));
+                }
+                hole[seat] = Some([c[0], c[1]]);
+            }
+            ["d", "db", cards] => board.extend(parse_cards(cards)?),
+            _ => {}
+        }
+    }
+    if let Some(Value::Str(full)) = f.get("_cardvec_board") {
+        let full = parse_cards(full)?;
+        if full.len() != 5 || !full.starts_with(&board) {
+            return Err(bad("_cardvec_board disagrees with the dealt board"));
+        }
+        board = full;
+    }
+    let hole: Vec<[Card; 2]> = hole
+        .into_iter()
+        .enumerate()
+        .map(|(s, h)| h.ok_or_else(|| bad(format!("no hole cards for seat {s}"))))
+        .collect::<Result<_>>()?;
+    if board.len() > 5 {
+        return Err(bad("more than five board cards"));
+    }
+    let mut used = CardSet64::EMPTY;
+    for c in hole.iter().flatten().chain(&board) {
+        used.insert(c.id());
+    }
+    let mut spare = Card::all().filter(|c| !used.contains(c.id()));
+    while board.len() < 5 {
+        board.push(spare.next().ok_or_else(|| bad("no cards left"))?);
+    }
+    let mut hand = NlHand::new(
+        config,
+        &(0..n)
+            .map(|s| starting[(s + n - button - 1) % n])
+            .collect::<Vec<_>>(),
+        button,
+        &hole,
+        [board[0], board[1], board[2], board[3], board[4]],
+    )?;
+    // Second pass: the decisions.
+    for a in &actions {
+        let words: Vec<&str> = a
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        let (seat, action) = match words.as_slice() {
+            ["d", ..] => continue,
+            [p, "sm", ..] => {
+                player(p)?;
+                continue;
+            }
+            [p, "f"] => (player(p)?, Action::Fold),
+            [p, "cc"] => {
+                let seat = player(p)?;
+                let check = hand.legal().is_some_and(|l| l.check);
+                (seat, if check { Action::Check } else { Action::Call })
+            }
+            [p, "cbr", amount] => {
+                let to: Chips = amount
+                    .parse()
+                    .map_err(|_| bad(format!("{a:?}: bad amount")))?;
+                (player(p)?, Action::RaiseTo(to))
+            }
+            _ => return Err(bad(format!("unknown action {a:?}"))),
+        };
+        if hand.to_act() != Some(seat) {
+            return Err(bad(format!(
+                "{a:?}: seat {seat} acts out of turn (to act: {:?})",
+                hand.to_act()
+            )));
+        }
+        hand.apply(action).map_err(|e| bad(format!("{a:?}: {e}")))?;
+    }
+    if f.contains_key("finishing_stacks") {
+        let finishing = ints(&f, "finishing_stacks", Some(n))?;
+        let ours: Vec<Chips> = (0..n).map(|k| hand.stacks()[seat_of(k)]).collect();
+        if !hand.is_over() || ours != finishing {
+            return Err(bad(format!(
+                "finishing_stacks {finishing:?} but the replay ends with {ours:?}"
+            )));
+        }
+    }
+    Ok(hand)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::LaneRng;
+    use crate::games::holdem::nolimit::trace::{random_action, random_hand};
+
+    fn played(seed: u64, seats: usize) -> NlHand {
+        let mut rng = LaneRng::from_seed(seed);
+        let mut hand = random_hand(seats, &mut rng).unwrap();
+        while let Some(l) = hand.legal() {
+            hand.apply(random_action(&l, &mut rng)).unwrap();
+        }
+        hand
+    }
+
+    #[test]
+    fn written_hands_read_back_to_the_same_hand() {
+        for seed in 0..400 {
+            let hand = played(seed, [2, 3, 6, 10][seed as usize % 4]);
+            let text = write_phh(&hand, Some(seed));
+            let back = read_phh(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(back.stacks(), hand.stacks());
+            assert_eq!(back.history(), hand.history());
+            assert_eq!(back.button(), hand.button());
+        }
+    }
+
+    #[test]
+    fn malformed_files_are_errors() {
+        let good = write_phh(&played(3, 3), None);
+        assert!(read_phh(&good).is_ok());
+        let cases = [
+            good.replace("'NT'", "'FT'"),
+            good.replace("variant = 'NT'\n", ""),
+            good.replace("min_bet", "max_bet"),
+            good.replace("actions = [", "actions = ['p9 cc', "),
+            good.replace("actions = [", "actions = ['p1 xx', "),
+            good.replace("starting_stacks = [", "starting_stacks = [1, "),
+            good.replace("]", ""),
+            good.replace("= ", "== "),
+            good.replace("d dh p1 ", "d dh p1 Zz"),
+            good.replace("finishing_stacks = [", "finishing_stacks = [1"),
+            "[table]\nvariant = 'NT'".to_string(),
+            String::new(),
+            "garbage".to_string(),
+        ];
+        for (i, text) in cases.iter().enumerate() {
+            let err = read_phh(text);
+            assert!(err.is_err(), "case {i} was accepted:\n{text}");
+            assert!(
+                err.unwrap_err().to_string().contains("PHH") || i == 8,
+                "case {i}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_action_out_of_turn_is_an_error() {
+        let hand = played(5, 3);
+        let text = write_phh(&hand, None);
+        // Swap the first two decisions.
+        let acts: Vec<&str> = text
+            .lines()
+            .find(|l| l.starts_with("actions"))
+            .unwrap()
+            .split("', '")
+            .collect();
+        assert!(acts.len() > 4);
+        let swapped = text
+            .replacen(acts[3], "TMP", 1)
+            .replacen(acts[4], acts[3], 1)
+            .replacen("TMP", acts[4], 1);
+        if swapped != text {
+            assert!(read_phh(&swapped).is_err());
+        }
+    }
+}

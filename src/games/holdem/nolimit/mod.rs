@@ -22,12 +22,14 @@ mod hand;
 pub mod lane;
 pub mod phh;
 pub mod reference_lane;
+mod session;
 pub mod trace;
 
 pub use fast::NlheState;
 pub use hand::{NlHand, Pot, Street};
 pub use lane::{NoLimitHoldem, CHECK_CALL, EXACT_RAISE, FOLD, RAISE_BASE};
 pub use phh::{read_phh, write_phh};
+pub use session::Session;
 
 use crate::core::{Error, Result};
 

@@ -388,6 +388,17 @@ fn illegal_actions_are_errors_and_change_nothing() {
 }
 
 #[test]
+fn acting_out_of_turn_is_an_error_and_changes_nothing() {
+    let mut hand = deal(1, 2, 0, &[100, 100, 100], 0, "AsAd KcKd QhQs", BOARD);
+    let before = format!("{hand:?}");
+    let err = hand.apply_for(2, Call).unwrap_err().to_string();
+    assert!(err.contains("out of turn"), "{err}");
+    assert_eq!(format!("{hand:?}"), before);
+    hand.apply_for(0, Call).unwrap();
+    assert_eq!(hand.to_act(), Some(1));
+}
+
+#[test]
 fn bad_tables_and_deals_are_errors() {
     let cfg = TableConfig::new(1, 2, 0).unwrap();
     assert!(TableConfig::new(3, 2, 0).is_err());

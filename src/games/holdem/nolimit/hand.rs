@@ -440,6 +440,23 @@ impl NlHand {
         Ok(())
     }
 
+    /// Applies `action` for `seat`, which must be the seat to act: acting out of turn is an
+    /// error and changes nothing (for callers that track seats themselves, such as a table
+    /// server or a hand-history reader).
+    pub fn apply_for(&mut self, seat: usize, action: Action) -> Result<()> {
+        match self.to_act() {
+            Some(s) if s == seat => self.apply(action),
+            Some(s) => Err(Error::Invalid {
+                what: "action",
+                reason: format!("seat {seat} acts out of turn: seat {s} is to act"),
+            }),
+            None => Err(Error::Invalid {
+                what: "action",
+                reason: "the hand is over".into(),
+            }),
+        }
+    }
+
     /// Whether the hand is over (chips paid).
     pub fn is_over(&self) -> bool {
         self.street == Street::Over

@@ -1,15 +1,12 @@
-"""The no-limit hold'em batch class ``cardvec.holdem.NoLimitHoldem`` (views, options,
-exact raise-to, determinism) and the PettingZoo wrapper ``cardvec.pettingzoo.holdem_v0``
-(PettingZoo's API and seed tests heads-up and multiway, errors, rewards)."""
+"""The no-limit hold'em batch class ``cardvec.holdem.NoLimitHoldem``: views, options, exact
+raise-to, legal random play at 2 to 10 seats, determinism across thread counts (the
+PettingZoo wrapper is tested in test_holdem_pettingzoo.py)."""
 
 import numpy as np
 import pytest
 
 import cardvec
 from cardvec import holdem
-
-# ---------------------------------------------------------------- batch environment
-
 
 def play_random(env, steps, rng):
     """Random legal actions for `steps` steps; returns the reward rows of finished hands."""
@@ -119,81 +116,3 @@ def test_bad_options_are_value_errors(kwargs):
 def test_unknown_option_is_a_type_error():
     with pytest.raises(TypeError):
         holdem.NoLimitHoldem(2, seats=3)
-
-
-# ---------------------------------------------------------------- PettingZoo wrapper
-
-pytest.importorskip("pettingzoo")
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
-from cardvec.pettingzoo import holdem_v0  # noqa: E402
-
-
-@pytest.mark.parametrize("num_players", [2, 3, 6, 10])
-def test_api(num_players):
-    api_test(holdem_v0.env(num_players=num_players), num_cycles=1000)
-
-
-@pytest.mark.parametrize("num_players", [2, 6])
-def test_seed(num_players):
-    seed_test(lambda: holdem_v0.env(num_players=num_players), num_cycles=500)
-
-
-@pytest.mark.parametrize("num_players", [2, 4, 9])
-def test_returns_are_net_chips_in_big_blinds_and_zero_sum(num_players):
-    for seed in range(30):
-        env = holdem_v0.env(num_players=num_players, stacks=[50 + 37 * i for i in range(num_players)])
-        env.reset(seed=seed)
-        totals = dict.fromkeys(env.possible_agents, 0.0)
-        for agent in env.agent_iter():
-            observation, reward, terminated, truncated, info = env.last()
-            totals[agent] += reward
-            action = None
-            if not (terminated or truncated):
-                action = env.action_space(agent).sample(observation["action_mask"])
-            env.step(action)
-        game = env.unwrapped.game
-        start = [50 + 37 * i for i in range(num_players)]
-        net = [(s - s0) / game.big_blind for s, s0 in zip(game.stacks, start)]
-        assert list(totals.values()) == pytest.approx(net)
-        assert sum(totals.values()) == pytest.approx(0.0, abs=1e-6)
-
-
-def test_illegal_action_raises_and_changes_nothing():
-    env = holdem_v0.env(num_players=3, button=0)
-    env.reset(seed=1)
-    # Everyone calls to the big blind, who may check: fold is then masked out.
-    for _ in range(2):
-        env.step(holdem.CHECK_CALL)
-    agent = env.agent_selection
-    before = env.observe(agent)["observation"].copy()
-    mask = env.observe(agent)["action_mask"]
-    assert mask[holdem.FOLD] == 0
-    with pytest.raises(ValueError):
-        env.unwrapped.step(holdem.FOLD)
-    np.testing.assert_array_equal(before, env.observe(agent)["observation"])
-    assert env.agent_selection == agent
-    with pytest.raises(ValueError):
-        env.unwrapped.step_raise_to(3)  # below the minimum raise-to (4)
-    np.testing.assert_array_equal(before, env.observe(agent)["observation"])
-
-
-def test_exact_raise_to_in_the_wrapper():
-    env = holdem_v0.env(num_players=2, button=0, stack=100)
-    env.reset(seed=4)
-    legal = env.unwrapped.legal()
-    assert (legal["min_raise_to"], legal["max_raise_to"]) == (4, 100)
-    env.unwrapped.step_raise_to(11)
-    assert env.unwrapped.game.bets == [11, 2]
-    assert env.agent_selection == "player_1"
-
-
-def test_render_and_bad_config():
-    env = holdem_v0.env(num_players=3, render_mode="ansi")
-    env.reset(seed=2)
-    text = env.render()
-    assert "No-limit hold'em | preflop" in text and "player_2" in text
-    with pytest.raises(ValueError):
-        holdem_v0.raw_env(render_mode="rgb_array")
-    with pytest.raises(ValueError):
-        holdem_v0.raw_env(num_players=11)

@@ -183,7 +183,7 @@ impl Bot<NoLimitHoldem> for EquityBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::arena::play_rotated;
+    use crate::core::arena::{free_for_all, play_rotated};
     use crate::games::holdem::equity::{equity, EquityOptions, Method};
     use crate::games::holdem::nolimit::TableConfig;
     use crate::games::holdem::parse_cards;
@@ -342,6 +342,26 @@ mod tests {
                 let sum: f32 = rewards.iter().sum();
                 assert!(sum.abs() < 1e-3, "{rewards:?}");
             }
+        }
+    }
+
+    #[test]
+    fn equity_bot_wins_chips_from_random_and_call_station_heads_up() {
+        let game = NoLimitHoldem::standard(2).unwrap();
+        let equity = EquityBot::new(100);
+        for other in ["random", "call-station"] {
+            let other = by_name(other).unwrap();
+            let bots: [&dyn Bot<NoLimitHoldem>; 2] = [&equity, other.as_ref()];
+            let r = free_for_all(&game, &bots, 4000, 5);
+            let won = &r.standings[0].reward;
+            // Big blinds per hand, well above zero (hundreds of bb/100 in long matches).
+            assert!(
+                won.mean() - won.ci95() > 0.0,
+                "equity vs {}: {} ± {}",
+                other.name(),
+                won.mean(),
+                won.ci95()
+            );
         }
     }
 }

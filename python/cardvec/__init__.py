@@ -28,6 +28,7 @@ from ._cardvec import (
     I151P3,
     I151P4,
     LostCities,
+    NoLimitHoldem,
     __version__,
 )
 
@@ -42,6 +43,7 @@ __all__ = [
     "I151P3",
     "I151P4",
     "LostCities",
+    "NoLimitHoldem",
     "flip7",
     "holdem",
     "i151",

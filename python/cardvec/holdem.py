@@ -10,8 +10,23 @@ as ``"As"``, ``"Td"`` or ``"♠A"``. Ranks are ordinals 1..7462, higher wins
   array, in parallel without the GIL.
 - ``equity(players, board="", dead="", samples=None, seed=0, exact=None)`` -> dict.
 - ``parse_cards``, ``card_id``, ``card_str``, ``format_cards``.
+
+No-limit hold'em (see docs/holdem.md):
+
+- ``NoLimitHoldem(num_envs, seed=0, num_threads=None, autoreset=False, observe=True,
+  chunk_size=64, num_players=2, stack=100 * big_blind, stacks=None, small_blind=1,
+  big_blind=2, ante=0, raise_fractions=(0.5, 1.0, 2.0), button=None)``: the batch
+  environment, one hand per lane. Discrete actions ``FOLD``, ``CHECK_CALL``,
+  ``RAISE_BASE + k`` (raise by pot fraction ``k``), ``RAISE_BASE + K`` (all-in), and the
+  exact raise-to entry point ``raise_to(chips)`` (``EXACT_RAISE | chips``), checked against
+  ``legal_bounds(env)`` (illegal amounts are flagged no-ops).
+- ``NoLimitHoldemGame(seed=0, **same options)``: one hand at a time (the PettingZoo wrapper
+  ``cardvec.pettingzoo.holdem_v0`` drives it).
 """
 
+import numpy as _np
+
+from ._cardvec import NoLimitHoldem, NoLimitHoldemGame
 from ._cardvec import holdem as _h
 
 HandValue = _h.HandValue
@@ -26,6 +41,28 @@ evaluate_batch = _h.evaluate_batch
 equity = _h.equity
 HAND_CLASSES: int = _h.HAND_CLASSES
 CATEGORIES: list = list(_h.CATEGORIES)
+legal_bounds = _h.legal_bounds
+FOLD: int = _h.FOLD
+CHECK_CALL: int = _h.CHECK_CALL
+RAISE_BASE: int = _h.RAISE_BASE
+EXACT_RAISE: int = _h.EXACT_RAISE
+MIN_SEATS: int = _h.MIN_SEATS
+MAX_SEATS: int = _h.MAX_SEATS
+
+
+def raise_to(chips):
+    """The action id of an exact raise to ``chips`` (an int or an integer array): ``EXACT_RAISE
+    | chips``. ``chips`` must be in ``0..EXACT_RAISE``."""
+    arr = _np.asarray(chips, dtype=_np.int64)
+    if _np.any(arr < 0) or _np.any(arr >= EXACT_RAISE):
+        raise ValueError(f"raise-to amounts must be in 0..{EXACT_RAISE - 1}")
+    out = arr | EXACT_RAISE
+    return int(out) if out.ndim == 0 else out
+
+
+def observation_size(num_players: int) -> int:
+    """Length of a no-limit observation: 118 + 9 * num_players."""
+    return 118 + 9 * num_players
 
 __all__ = [
     "HandValue",
@@ -40,4 +77,15 @@ __all__ = [
     "equity",
     "HAND_CLASSES",
     "CATEGORIES",
+    "NoLimitHoldem",
+    "NoLimitHoldemGame",
+    "legal_bounds",
+    "raise_to",
+    "observation_size",
+    "FOLD",
+    "CHECK_CALL",
+    "RAISE_BASE",
+    "EXACT_RAISE",
+    "MIN_SEATS",
+    "MAX_SEATS",
 ]

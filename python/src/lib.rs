@@ -644,6 +644,7 @@ game_env!(
 );
 
 mod flip7;
+mod nlhe;
 
 macro_rules! i151_env {
     ($Env:ident, $Engine:ident, $name:literal, $engine_name:literal, $players:literal) => {
@@ -714,7 +715,9 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyI151P4>()?;
     m.add_class::<I151P4Engine>()?;
     m.add_submodule(&i151_module(m.py())?)?;
-    m.add_submodule(&holdem::module(m.py())?)?;
+    let holdem = holdem::module(m.py())?;
+    nlhe::register(m, &holdem)?;
+    m.add_submodule(&holdem)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ACTION_APPLIED", ActionStatus::Applied as u8)?;
     m.add("ACTION_ILLEGAL", ActionStatus::Illegal as u8)?;

@@ -5,6 +5,7 @@
 use cardvec::core::arena::{free_for_all, head_to_head};
 use cardvec::core::{Bot, Game, Result};
 use cardvec::games::flip7::{self, Flip7};
+use cardvec::games::holdem::nolimit::{self as nlhe, NoLimitHoldem};
 use cardvec::games::i151::{self, I151};
 use cardvec::games::lost_cities::{bots, LostCities};
 
@@ -28,12 +29,17 @@ pub struct MatchArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
-    /// Many-seat games: the bots of the free-for-all, comma separated.
-    #[arg(long, default_value = "random,threshold-27,expected-value")]
-    bots: String,
-    /// Many-seat games: the player counts to play, comma separated.
-    #[arg(long, default_value = "3,4,5,6")]
-    players: String,
+    /// Many-seat games: the bots of the free-for-all, comma separated (default: flip7
+    /// `random,threshold-27,expected-value`, holdem `random,call-station,equity`).
+    #[arg(long)]
+    bots: Option<String>,
+    /// Many-seat games: the player counts to play, comma separated (default: flip7
+    /// `3,4,5,6`, holdem `2,6`).
+    #[arg(long, visible_alias = "seats")]
+    players: Option<String>,
+    /// Hold'em: each seat's stack at the start of every hand, in big blinds (blinds 1/2).
+    #[arg(long, default_value_t = 100)]
+    stack_bb: u64,
 }
 
 fn parse_list<T: std::str::FromStr>(what: &'static str, list: &str) -> Result<Vec<T>> {
@@ -48,14 +54,18 @@ fn parse_list<T: std::str::FromStr>(what: &'static str, list: &str) -> Result<Ve
 }
 
 fn report_flip7(args: &MatchArgs) -> Result<()> {
-    let names: Vec<String> = parse_list("bots", &args.bots)?;
+    let bots = args
+        .bots
+        .as_deref()
+        .unwrap_or("random,threshold-27,expected-value");
+    let names: Vec<String> = parse_list("bots", bots)?;
     let owned = names
         .iter()
         .map(|n| flip7::bots::by_name(n))
         .collect::<Result<Vec<_>>>()?;
     let bots: Vec<&dyn Bot<Flip7>> = owned.iter().map(|b| b.as_ref()).collect();
     let pool = super::pool(args.threads)?;
-    for players in parse_list::<usize>("players", &args.players)? {
+    for players in parse_list::<usize>("players", args.players.as_deref().unwrap_or("3,4,5,6"))? {
         let game = Flip7::with_players(players)?;
         let r = pool.install(|| free_for_all(&game, &bots, args.games, args.seed));
         println!(
@@ -75,6 +85,45 @@ fn report_flip7(args: &MatchArgs) -> Result<()> {
                 s.score.high,
                 s.reward.mean(),
                 s.reward.ci95()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Hold'em: a free-for-all per table size, each bot's result in big blinds per 100 hands.
+fn report_holdem(args: &MatchArgs) -> Result<()> {
+    let names: Vec<String> = parse_list(
+        "bots",
+        args.bots.as_deref().unwrap_or("random,call-station,equity"),
+    )?;
+    let owned = names
+        .iter()
+        .map(|n| nlhe::bots::by_name(n))
+        .collect::<Result<Vec<_>>>()?;
+    let bots: Vec<&dyn Bot<NoLimitHoldem>> = owned.iter().map(|b| b.as_ref()).collect();
+    let pool = super::pool(args.threads)?;
+    let seat_counts = parse_list::<usize>("seats", args.players.as_deref().unwrap_or("2,6"))?;
+    let table = nlhe::TableConfig::new(1, 2, 0)?;
+    let stack = args.stack_bb.saturating_mul(table.big_blind);
+    for seats in seat_counts {
+        let game = NoLimitHoldem::new(seats, table, stack)?;
+        let r = pool.install(|| free_for_all(&game, &bots, args.games, args.seed));
+        println!(
+            "game=holdem seats={seats} hands={} seed={} blinds=1/2 stacks={}bb actions_per_hand={:.2}",
+            r.games,
+            args.seed,
+            args.stack_bb,
+            r.plies.mean(),
+        );
+        for s in &r.standings {
+            println!(
+                "  {:<14} seat-hands={:<8} bb/100={:>9.2} (95% CI {:.2}..{:.2})",
+                s.name,
+                s.seats,
+                100.0 * s.reward.mean(),
+                100.0 * (s.reward.mean() - s.reward.ci95()),
+                100.0 * (s.reward.mean() + s.reward.ci95()),
             );
         }
     }
@@ -121,6 +170,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             report(&LostCities, a.as_ref(), b.as_ref(), &args)
         }
         "flip7" => report_flip7(&args),
+        "holdem" => report_holdem(&args),
         "151" => {
             let a = i151::bots::by_name(if args.a == "safe-heuristic" {
                 "greedy"

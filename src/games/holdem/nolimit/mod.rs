@@ -16,6 +16,7 @@
 // Seat loops index several per-seat arrays at once; `for seat in 0..n` says it plainest.
 #![allow(clippy::needless_range_loop)]
 
+pub mod bots;
 pub mod checks;
 pub mod fast;
 mod hand;

@@ -1,0 +1,203 @@
+"""No-limit Texas hold'em as a PettingZoo AEC environment, heads-up or multiway.
+
+``env(num_players=2, stack=None, stacks=None, small_blind=1, big_blind=2, ante=0,
+raise_fractions=(0.5, 1.0, 2.0), button=None, render_mode=None)``: one hand per episode,
+every hand from the configured stacks (100 big blinds by default), the button random each
+hand unless fixed. Agents ``player_0`` .. ``player_{n-1}`` are seats 0 .. n-1.
+
+- Actions: ``Discrete(3 + K)``, cardvec's abstraction: 0 fold, 1 check/call, ``2 + k`` raise
+  to ``max_bet + raise_fractions[k] * (pot + to_call)``, ``2 + K`` all-in (docs/holdem.md).
+  ``raw_env.step_raise_to(chips)`` raises to an exact amount (``raw_env.legal()`` gives the
+  bounds in chips).
+- Observations: ``{"observation": float32 [118 + 9 n], "action_mask": int8 [3 + K]}``, the
+  observation as the batch environment encodes it for that seat (chips in big blinds).
+- Rewards: each seat's net result in big blinds, at the end of the hand (zero-sum).
+- An illegal action raises ``ValueError`` and changes nothing.
+"""
+
+from typing import ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .._cardvec import NoLimitHoldemGame, holdem as _h
+
+_RANKS = "23456789TJQKA"
+_SUITS = "cdhs"
+_STREETS = ["preflop", "flop", "turn", "river", "over"]
+
+
+def _card(c: int) -> str:
+    return _RANKS[c % 13] + _SUITS[c // 13]
+
+
+def env(**kwargs):
+    """Create a wrapped AEC environment; illegal actions raise an exception."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
+
+
+class raw_env(AECEnv):
+    metadata: ClassVar[dict] = {
+        "name": "holdem_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        stack: int | None = None,
+        stacks=None,
+        small_blind: int = 1,
+        big_blind: int = 2,
+        ante: int = 0,
+        raise_fractions=(0.5, 1.0, 2.0),
+        button: int | None = None,
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError("render_mode must be None, 'ansi', or 'human'")
+        # The Rust side validates every option (ValueError).
+        self.game = NoLimitHoldemGame(
+            0,
+            num_players=num_players,
+            stack=stack,
+            stacks=stacks,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            ante=ante,
+            raise_fractions=raise_fractions,
+            button=button,
+        )
+        self.num_players = self.game.num_players
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
+        self._indices = {agent: i for i, agent in enumerate(self.possible_agents)}
+        n_actions = self.game.num_actions
+        self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        0, np.inf, (self.game.obs_dim,), dtype=np.float32
+                    ),
+                    "action_mask": spaces.MultiBinary(n_actions),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._seeded = False
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self.game.reset(int(seed))
+            for i, agent in enumerate(self.possible_agents):
+                self.action_space(agent).seed(seed + i)
+        elif not self._seeded:
+            self.game.reset(int(np.random.SeedSequence().entropy % 2**64))
+        else:
+            self.game.reset()
+        self._seeded = True
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def _mask(self, agent):
+        if (
+            agent not in self.agents
+            or self.terminations[agent]
+            or agent != self.agent_selection
+        ):
+            return np.zeros(self.game.num_actions, dtype=np.int8)
+        return self.game.legal_mask()
+
+    def observe(self, agent):
+        return {
+            "observation": self.game.observe(self._indices[agent]),
+            "action_mask": self._mask(agent),
+        }
+
+    def legal(self):
+        """The decision of the agent to act in chips (``seat``, ``fold``, ``check``,
+        ``call_amount``, ``raise``, ``min_raise_to``, ``max_raise_to``), None once over."""
+        return self.game.legal()
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if not self.action_space(agent).contains(action) or not self._mask(agent)[action]:
+            raise ValueError(f"Illegal action {action!r} for {agent}")
+        self._apply(agent, int(action))
+
+    def step_raise_to(self, chips: int):
+        """Raises the agent to act to exactly ``chips`` (its bet on this street afterwards);
+        ``ValueError`` (nothing changes) unless ``min_raise_to <= chips <= max_raise_to``."""
+        agent = self.agent_selection
+        legal = self.game.legal()
+        if (
+            legal is None
+            or agent not in self.agents
+            or not legal["raise"]
+            or not legal["min_raise_to"] <= chips <= legal["max_raise_to"]
+        ):
+            raise ValueError(f"Illegal raise to {chips!r} for {agent}")
+        self._apply(agent, _h.EXACT_RAISE | int(chips))
+
+    def _apply(self, agent, action):
+        if not self.game.step(action):
+            raise ValueError(f"Illegal action {action!r} for {agent}")
+        self._cumulative_rewards[agent] = 0
+        self._clear_rewards()
+        if self.game.terminated:
+            for i, a in enumerate(self.possible_agents):
+                self.rewards[a] = float(self.game.rewards[i])
+                self.terminations[a] = True
+                self.infos[a] = {"stacks": self.game.stacks}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        g = self.game
+        board = " ".join(_card(c) for c in g.board) or "-"
+        lines = [f"No-limit hold'em | {_STREETS[g.street]} | board {board} | pot {g.pot}"]
+        for i, agent in enumerate(self.possible_agents):
+            cards = " ".join(_card(c) for c in g.hole_cards[i])
+            tags = []
+            if i == g.button:
+                tags.append("button")
+            if g.folded[i]:
+                tags.append("folded")
+            lines.append(
+                f"{agent}: {cards} | stack {g.stacks[i]} | bet {g.bets[i]}"
+                + (f" | {', '.join(tags)}" if tags else "")
+            )
+        if not g.terminated and self.agents:
+            lines.append(f"to act: {self.agent_selection}")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass

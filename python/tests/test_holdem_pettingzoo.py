@@ -1,0 +1,143 @@
+"""The PettingZoo wrapper ``cardvec.pettingzoo.holdem_v0``: PettingZoo's API and seed tests
+heads-up and multiway, returns, illegal actions (ValueError, nothing changes), the exact
+raise-to, rendering and bad configurations."""
+
+import numpy as np
+import pytest
+
+from cardvec import holdem
+
+pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from cardvec.pettingzoo import holdem_v0  # noqa: E402
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 6, 10])
+def test_api(num_players):
+    api_test(holdem_v0.env(num_players=num_players), num_cycles=1000)
+
+
+@pytest.mark.parametrize("num_players", [2, 6])
+def test_seed(num_players):
+    seed_test(lambda: holdem_v0.env(num_players=num_players), num_cycles=500)
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 9])
+def test_returns_are_net_chips_in_big_blinds_and_zero_sum(num_players):
+    for seed in range(30):
+        env = holdem_v0.env(num_players=num_players, stacks=[50 + 37 * i for i in range(num_players)])
+        env.reset(seed=seed)
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            observation, reward, terminated, truncated, info = env.last()
+            totals[agent] += reward
+            action = None
+            if not (terminated or truncated):
+                action = env.action_space(agent).sample(observation["action_mask"])
+            env.step(action)
+        game = env.unwrapped.game
+        start = [50 + 37 * i for i in range(num_players)]
+        net = [(s - s0) / game.big_blind for s, s0 in zip(game.stacks, start)]
+        assert list(totals.values()) == pytest.approx(net)
+        assert sum(totals.values()) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_illegal_action_raises_and_changes_nothing():
+    env = holdem_v0.env(num_players=3, button=0)
+    env.reset(seed=1)
+    # Everyone calls to the big blind, who may check: fold is then masked out.
+    for _ in range(2):
+        env.step(holdem.CHECK_CALL)
+    agent = env.agent_selection
+    before = env.observe(agent)["observation"].copy()
+    mask = env.observe(agent)["action_mask"]
+    assert mask[holdem.FOLD] == 0
+    with pytest.raises(ValueError):
+        env.unwrapped.step(holdem.FOLD)
+    np.testing.assert_array_equal(before, env.observe(agent)["observation"])
+    assert env.agent_selection == agent
+    with pytest.raises(ValueError):
+        env.unwrapped.step_raise_to(3)  # below the minimum raise-to (4)
+    np.testing.assert_array_equal(before, env.observe(agent)["observation"])
+
+
+def test_exact_raise_to_in_the_wrapper():
+    env = holdem_v0.env(num_players=2, button=0, stack=100)
+    env.reset(seed=4)
+    legal = env.unwrapped.legal()
+    assert (legal["min_raise_to"], legal["max_raise_to"]) == (4, 100)
+    env.unwrapped.step_raise_to(11)
+    assert env.unwrapped.game.bets == [11, 2]
+    assert env.agent_selection == "player_1"
+
+
+def test_render_and_bad_config():
+    env = holdem_v0.env(num_players=3, render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert "No-limit hold'em | preflop" in text and "player_2" in text
+    with pytest.raises(ValueError):
+        holdem_v0.raw_env(render_mode="rgb_array")
+    with pytest.raises(ValueError):
+        holdem_v0.raw_env(num_players=11)
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 6, 10])
+def test_wrapper_hands_replay_in_pokerkit(num_players):
+    """Hands played through the wrapper (discrete actions and exact raise-tos) agree with
+    pokerkit at every decision (actor, legal actions, call amount, min and max raise-to) and
+    on the final stacks, through the replay of holdem_pokerkit_oracle.py. Equal stacks keep
+    a single pot, so the final stacks compare exactly."""
+    import json
+
+    pytest.importorskip("pokerkit")
+    import holdem_pokerkit_oracle as oracle
+
+    rng = np.random.default_rng(num_players)
+    lines = []
+    for hand in range(60):
+        # The raw environment: step_raise_to is outside the order-enforcing wrapper's API.
+        env = raw = holdem_v0.raw_env(
+            num_players=num_players, stack=150, small_blind=1, big_blind=3
+        )
+        env.reset(seed=hand)
+        game = raw.game
+        record = {
+            "hand": hand, "seats": num_players, "button": game.button, "sb": 1, "bb": 3,
+            "ante": 0, "stacks": [150] * num_players,
+            "hole": ["".join(holdem_v0._card(c) for c in h) for h in game.hole_cards],
+            "decisions": [], "showdown": False,
+        }
+        for agent in env.agent_iter():
+            observation, reward, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = raw.legal()
+            decision = {
+                "seat": legal["seat"], "fold": legal["fold"], "check": legal["check"],
+                "call": legal["call_amount"], "raise": legal["raise"],
+                "min": legal["min_raise_to"], "max": legal["max_raise_to"],
+            }
+            if legal["raise"] and rng.random() < 0.25:
+                to = int(rng.integers(legal["min_raise_to"], legal["max_raise_to"] + 1))
+                decision["action"] = f"r{to}"
+                record["decisions"].append(decision)
+                raw.step_raise_to(to)
+                continue
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            kinds = {holdem.FOLD: "f", holdem.CHECK_CALL: "c" if legal["call_amount"] else "x"}
+            decision["action"] = kinds.get(action)
+            env.step(action)
+            if decision["action"] is None:
+                # A fraction raise or all-in: others still hold chips, so the street goes
+                # on and the actor's bet is the raise-to.
+                decision["action"] = f"r{game.bets[legal['seat']]}"
+            record["decisions"].append(decision)
+        record["board"] = "".join(holdem_v0._card(c) for c in game.board)
+        record["final"] = game.stacks
+        lines.append(json.dumps(record))
+    report = oracle.replay(lines)
+    assert report.mismatches == []
+    assert report.hands == 60 and report.decisions > 60

@@ -338,10 +338,15 @@ impl<G: Game> VecEnv<G> {
                 |(c, (st, rn, ep, ac, ob, ma, re, te, tr, cp, il))| {
                     for j in 0..st.len() {
                         if j + 1 < st.len() {
-                            prefetch_lane(
-                                &st[j + 1],
-                                (obs_mode == ObsMode::Full).then(|| &ob[(j + 1) * d..(j + 2) * d]),
-                            );
+                            let row = &ob[(j + 1) * d..(j + 2) * d];
+                            match obs_mode {
+                                ObsMode::Off => prefetch_lane(&st[j + 1], None),
+                                ObsMode::Full => prefetch_lane(&st[j + 1], Some(row)),
+                                ObsMode::Update => {
+                                    prefetch_lane(&st[j + 1], None);
+                                    game.prefetch_observe_update(&st[j + 1], row);
+                                }
+                            }
                         }
                         let mut out = LaneOut::in_chunk(j, (p, a, d), ob, ma, re, te, tr, cp);
                         il[j] = step_lane(
@@ -501,8 +506,9 @@ impl<'a> LaneOut<'a> {
 /// Asks the cache for the next lane's state and observation row while the current lane is
 /// worked on. A row written in full (at thousands of lanes the rows live beyond L2) would
 /// otherwise have its stores wait on memory one lane at a time (about 10% of an observed
-/// Flip 7 step at 4096 lanes, docs/flip7.md); a row updated incrementally is not prefetched,
-/// as most of its lines are not touched.
+/// Flip 7 step at 4096 lanes, docs/flip7.md). A row updated incrementally is prefetched by
+/// the game instead ([`Game::prefetch_observe_update`]), which asks only for the lines the
+/// update will probably write.
 #[inline]
 fn prefetch_lane<S>(state: &S, obs_row: Option<&[f32]>) {
     simd::prefetch(std::slice::from_ref(state));

@@ -103,6 +103,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         let _ = (state, player, obs);
         false
     }
+    /// A cache hint, called for a lane before its step in an observed batch step whose rows
+    /// are in sync: asks for the lines of `obs` (this lane's row) that the step's
+    /// [`Game::observe_update`] will probably write. Changes nothing. The default asks for
+    /// the whole row, right for a game that observes in full.
+    #[inline]
+    fn prefetch_observe_update(&self, state: &Self::State, obs: &[f32]) {
+        let _ = state;
+        super::simd::prefetch(obs);
+    }
 }
 
 /// One game driven step by step: the shape the differential runner, bots and tools share.

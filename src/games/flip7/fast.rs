@@ -735,6 +735,12 @@ impl Game for Flip7 {
         write_deferred(s, deferred);
         true
     }
+
+    /// Asks for nothing: an update writes a few scattered lines of the row, and prefetching
+    /// the likely ones (header, acting seat, start of the event block, deferred cards) was
+    /// no faster than leaving them to the stores (docs/flip7.md, "Speed").
+    #[inline]
+    fn prefetch_observe_update(&self, _s: &Flip7State, _obs: &[f32]) {}
 }
 
 impl Flip7 {

@@ -71,6 +71,11 @@ pub struct VecEnv<G: Game> {
     scratch_states: Vec<G::State>,
     scratch_rngs: Vec<LaneRng>,
     scratch_episodes: Vec<u64>,
+    /// Whether every lane's observation row is the observation of its state for the player
+    /// to act (so an observed step may update rows incrementally, [`Game::observe_update`]).
+    /// Set by a full observe of every lane and by an observed step; cleared when a lane's
+    /// state changes while observation is off.
+    obs_synced: bool,
 }
 
 /// The mutable outputs of one lane, borrowed together.
@@ -115,6 +120,7 @@ impl<G: Game> VecEnv<G> {
             scratch_states: vec![blank; n],
             scratch_rngs: Vec::with_capacity(n),
             scratch_episodes: vec![0; n],
+            obs_synced: false,
             game,
             pool,
             options,
@@ -250,14 +256,16 @@ impl<G: Game> VecEnv<G> {
         self.states[lane] = state;
         self.illegal[lane] = ActionStatus::Applied as u8;
         let observe = self.options.observe_on_step;
+        self.obs_synced &= observe;
         let (game, mut out) = self.lane_out(lane);
         out.rewards.fill(0.0);
-        refresh(game, &state, &mut out, observe);
+        refresh(game, &state, &mut out, observe, false);
         Ok(())
     }
 
     /// Copies lanes: afterwards lane `i` holds what lane `sources[i]` held (state, random
     /// stream, episode, outputs). `sources` has one entry per lane; any lane may be repeated.
+    /// (A row moves with its state, so rows in sync stay in sync.)
     pub fn gather(&mut self, sources: &[usize]) -> Result<()> {
         Error::check_len("gather sources", self.num_envs(), sources.len())?;
         if let Some(&bad) = sources.iter().find(|&&s| s >= self.num_envs()) {
@@ -290,6 +298,13 @@ impl<G: Game> VecEnv<G> {
 
     /// Steps every lane with its action. `actions` has one entry per lane; any `u32` is
     /// accepted (out-of-range actions are flagged no-ops).
+    ///
+    /// With observation on, a lane whose action was applied has its row brought up to date
+    /// by [`Game::observe_update`] when every row was in sync before the step (else by a full
+    /// [`Game::observe`]); a reset lane is observed in full. When the rows were not in sync
+    /// (observation was off during an earlier step, or a lane was reset or set meanwhile),
+    /// the no-op lanes are observed in full too, so that after any observed step every row is
+    /// the observation of its lane.
     pub fn step(&mut self, actions: &[u32]) -> Result<()> {
         Error::check_len("actions", self.num_envs(), actions.len())?;
         let game = &self.game;
@@ -299,6 +314,11 @@ impl<G: Game> VecEnv<G> {
             self.options.autoreset,
             self.options.observe_on_step,
         );
+        let obs_mode = match (observe, self.obs_synced) {
+            (false, _) => ObsMode::Off,
+            (true, true) => ObsMode::Update,
+            (true, false) => ObsMode::Full,
+        };
         let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
         let work = (
             self.states.par_chunks_mut(cs),
@@ -318,10 +338,15 @@ impl<G: Game> VecEnv<G> {
                 |(c, (st, rn, ep, ac, ob, ma, re, te, tr, cp, il))| {
                     for j in 0..st.len() {
                         if j + 1 < st.len() {
-                            prefetch_lane(
-                                &st[j + 1],
-                                observe.then(|| &ob[(j + 1) * d..(j + 2) * d]),
-                            );
+                            let row = &ob[(j + 1) * d..(j + 2) * d];
+                            match obs_mode {
+                                ObsMode::Off => prefetch_lane(&st[j + 1], None),
+                                ObsMode::Full => prefetch_lane(&st[j + 1], Some(row)),
+                                ObsMode::Update => {
+                                    prefetch_lane(&st[j + 1], None);
+                                    game.prefetch_observe_update(&st[j + 1], row);
+                                }
+                            }
                         }
                         let mut out = LaneOut::in_chunk(j, (p, a, d), ob, ma, re, te, tr, cp);
                         il[j] = step_lane(
@@ -333,12 +358,13 @@ impl<G: Game> VecEnv<G> {
                             ac[j],
                             &mut out,
                             autoreset,
-                            observe,
+                            obs_mode,
                         ) as u8;
                     }
                 },
             )
         });
+        self.obs_synced = observe;
         Ok(())
     }
 
@@ -362,6 +388,7 @@ impl<G: Game> VecEnv<G> {
                 }
             })
         });
+        self.obs_synced = true;
     }
 
     /// Writes the observation of lane `lane` as seen by seat `player` into `out`.
@@ -415,6 +442,11 @@ impl<G: Game> VecEnv<G> {
         let observe = self.options.observe_on_step;
         let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
         let all = mask.is_empty();
+        if all {
+            self.obs_synced = observe;
+        } else if !observe && mask.iter().any(|&m| m) {
+            self.obs_synced = false;
+        }
         let work = (
             self.states.par_chunks_mut(cs),
             self.rngs.par_chunks_mut(cs),
@@ -437,7 +469,7 @@ impl<G: Game> VecEnv<G> {
                         il[j] = ActionStatus::Applied as u8;
                         let mut out = LaneOut::in_chunk(j, (p, a, d), ob, ma, re, te, tr, cp);
                         out.rewards.fill(0.0);
-                        refresh(game, &st[j], &mut out, observe);
+                        refresh(game, &st[j], &mut out, observe, false);
                     }
                 },
             )
@@ -472,9 +504,11 @@ impl<'a> LaneOut<'a> {
 }
 
 /// Asks the cache for the next lane's state and observation row while the current lane is
-/// worked on. The lanes' rows are written in full on every observed step and, at thousands of
-/// lanes, live beyond L2: without this, each row's stores wait on memory one lane at a time
-/// (about 10% of an observed Flip 7 step at 4096 lanes, docs/flip7.md).
+/// worked on. A row written in full (at thousands of lanes the rows live beyond L2) would
+/// otherwise have its stores wait on memory one lane at a time (about 10% of an observed
+/// Flip 7 step at 4096 lanes, docs/flip7.md). A row updated incrementally is prefetched by
+/// the game instead ([`Game::prefetch_observe_update`]), which asks only for the lines the
+/// update will probably write.
 #[inline]
 fn prefetch_lane<S>(state: &S, obs_row: Option<&[f32]>) {
     simd::prefetch(std::slice::from_ref(state));
@@ -483,16 +517,35 @@ fn prefetch_lane<S>(state: &S, obs_row: Option<&[f32]>) {
     }
 }
 
-/// Recomputes a lane's flags, mask, current player and (optionally) observation.
+/// How a batch step writes observation rows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ObsMode {
+    /// Not at all.
+    Off,
+    /// Every row was in sync before the step: applied steps update their row incrementally.
+    Update,
+    /// Rows may be stale: every lane, no-ops included, is observed in full.
+    Full,
+}
+
+/// Recomputes a lane's flags, mask, current player and (optionally) observation; with
+/// `incremental`, the row held the observation before the step just applied and is updated
+/// with [`Game::observe_update`] when the game supports it.
 #[inline]
-fn refresh<G: Game>(game: &G, state: &G::State, out: &mut LaneOut<'_>, observe: bool) {
+fn refresh<G: Game>(
+    game: &G,
+    state: &G::State,
+    out: &mut LaneOut<'_>,
+    observe: bool,
+    incremental: bool,
+) {
     let (terminated, truncated) = game.finished(state);
     *out.terminated = terminated;
     *out.truncated = truncated;
     let player = game.current_player(state);
     *out.current_player = player as i32;
     game.legal_mask(state, out.mask);
-    if observe {
+    if observe && !(incremental && game.observe_update(state, player, out.obs)) {
         game.observe(state, player, out.obs);
     }
 }
@@ -509,11 +562,12 @@ fn step_lane<G: Game>(
     action: u32,
     out: &mut LaneOut<'_>,
     autoreset: bool,
-    observe: bool,
+    obs_mode: ObsMode,
 ) -> ActionStatus {
     out.rewards.fill(0.0);
     let status = if *out.terminated || *out.truncated {
         if !autoreset {
+            resync_noop(game, state, out, obs_mode);
             return ActionStatus::Finished;
         }
         *episode += 1;
@@ -523,12 +577,28 @@ fn step_lane<G: Game>(
     } else {
         let outcome = game.step(state, action, rng, out.rewards);
         if !outcome.applied {
+            resync_noop(game, state, out, obs_mode);
             return ActionStatus::Illegal;
         }
         ActionStatus::Applied
     };
-    refresh(game, state, out, observe);
+    refresh(
+        game,
+        state,
+        out,
+        obs_mode != ObsMode::Off,
+        status == ActionStatus::Applied && obs_mode == ObsMode::Update,
+    );
     status
+}
+
+/// A no-op leaves a lane's outputs alone, unless the rows may be stale ([`ObsMode::Full`]):
+/// then its row is observed in full, so that every row is in sync after the step.
+#[inline]
+fn resync_noop<G: Game>(game: &G, state: &G::State, out: &mut LaneOut<'_>, obs_mode: ObsMode) {
+    if obs_mode == ObsMode::Full {
+        game.observe(state, game.current_player(state), out.obs);
+    }
 }
 
 /// Reorders rows of `width` values so that row `i` becomes old row `sources[i]`, in place,

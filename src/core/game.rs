@@ -89,6 +89,29 @@ pub trait Game: Clone + Send + Sync + 'static {
     ) -> LaneOutcome;
     /// Writes the observation of `state` as seen by `player` into `obs` (`obs_dim` long).
     fn observe(&self, state: &Self::State, player: usize, obs: &mut [f32]);
+    /// Incremental [`Game::observe`]: `obs` holds this lane's observation (as seen by any
+    /// player) of the state as it was before the last applied [`Game::step`] on `state`;
+    /// brings it up to date for `player`, writing only what that step changed, so that `obs`
+    /// afterwards equals what `observe(state, player, obs)` writes. Returns `false`, having
+    /// written nothing, if the game does not support it (the caller then calls `observe`).
+    ///
+    /// The caller guarantees the precondition: it uses this only right after a step that
+    /// was applied to a lane whose row was in sync before the step (never after a reset or
+    /// a state set from outside). The default supports nothing.
+    #[inline]
+    fn observe_update(&self, state: &Self::State, player: usize, obs: &mut [f32]) -> bool {
+        let _ = (state, player, obs);
+        false
+    }
+    /// A cache hint, called for a lane before its step in an observed batch step whose rows
+    /// are in sync: asks for the lines of `obs` (this lane's row) that the step's
+    /// [`Game::observe_update`] will probably write. Changes nothing. The default asks for
+    /// the whole row, right for a game that observes in full.
+    #[inline]
+    fn prefetch_observe_update(&self, state: &Self::State, obs: &[f32]) {
+        let _ = state;
+        super::simd::prefetch(obs);
+    }
 }
 
 /// One game driven step by step: the shape the differential runner, bots and tools share.

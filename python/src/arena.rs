@@ -10,7 +10,7 @@ use cardvec::games::i151::arena::{
     play_match, ArenaBot, BotFailure, Decision, MatchConfig, MatchResult, PolicyBot, Replay,
 };
 use cardvec::games::i151::catalog;
-use cardvec::games::i151::{self, card_code, I151, ACTION_DRAW, ACTION_PASS};
+use cardvec::games::i151::{self, card_code, ACTION_DRAW, ACTION_PASS, I151};
 use pyo3::exceptions::{PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -49,7 +49,10 @@ fn view_dict<'py>(py: Python<'py>, d: &Decision<'_>) -> PyResult<Bound<'py, PyDi
     you.set_item("is_excluded", v.seats[seat].is_excluded)?;
     you.set_item("has_drawn_this_turn", v.current_has_drawn && cur == seat)?;
     you.set_item("is_chaining", v.current_is_chaining && cur == seat)?;
-    you.set_item("consecutive_round_wins", v.seats[seat].consecutive_round_wins)?;
+    you.set_item(
+        "consecutive_round_wins",
+        v.seats[seat].consecutive_round_wins,
+    )?;
     let opponents = PyList::empty(py);
     for p in (0..n).filter(|&p| p != seat) {
         let o = PyDict::new(py);
@@ -87,7 +90,10 @@ fn view_dict<'py>(py: Python<'py>, d: &Decision<'_>) -> PyResult<Bound<'py, PyDi
     turn.set_item("is_your_turn", cur == seat)?;
     turn.set_item("can_draw", d.legal_bits >> ACTION_DRAW & 1 != 0)?;
     turn.set_item("can_pass", d.legal_bits >> ACTION_PASS & 1 != 0)?;
-    turn.set_item("draw_count_if_draw", if v.ace_effect_active { 2 } else { 1 })?;
+    turn.set_item(
+        "draw_count_if_draw",
+        if v.ace_effect_active { 2 } else { 1 },
+    )?;
     turn.set_item("step_index", d.step_index)?;
     turn.set_item("current_player_id", &d.seats[cur].player_id)?;
     turn.set_item("next_player_id", &d.seats[v.next_player as usize].player_id)?;
@@ -103,7 +109,9 @@ fn view_dict<'py>(py: Python<'py>, d: &Decision<'_>) -> PyResult<Bound<'py, PyDi
     )?;
     m.set_item(
         "seats",
-        (0..n).map(|p| d.seats[p].player_id.clone()).collect::<Vec<_>>(),
+        (0..n)
+            .map(|p| d.seats[p].player_id.clone())
+            .collect::<Vec<_>>(),
     )?;
     let out = PyDict::new(py);
     out.set_item("you", you)?;
@@ -118,9 +126,7 @@ impl ArenaBot for PyBot<'_> {
     fn decide(&mut self, _game: &I151, d: &Decision<'_>) -> Result<u32, BotFailure> {
         let py = self.adapter.py();
         let view = view_dict(py, d).map_err(|e| BotFailure::Error(e.to_string()))?;
-        let answer = self
-            .adapter
-            .call1((view, d.legal.to_vec(), d.time_left_ms));
+        let answer = self.adapter.call1((view, d.legal.to_vec(), d.time_left_ms));
         match answer {
             Ok(a) => match a.extract::<i64>() {
                 Ok(id) if (0..i151::N_ACTIONS as i64).contains(&id) => Ok(id as u32),
@@ -194,7 +200,13 @@ fn play_python_match<'py>(
     target_score: i64,
     bot_seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let cfg = config(seed, decision_timeout_ms, max_steps_per_round, cards_per_player, target_score)?;
+    let cfg = config(
+        seed,
+        decision_timeout_ms,
+        max_steps_per_round,
+        cards_per_player,
+        target_score,
+    )?;
     let spec = catalog::get_spec(opponent_id).map_err(core_err)?;
     let policy = catalog::resolve(opponent_id).map_err(core_err)?;
     let mut student = PyBot { adapter };

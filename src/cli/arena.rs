@@ -228,7 +228,15 @@ pub fn run(args: ArenaArgs) -> Result<()> {
             let pool = super::pool(opts.threads)?;
             let pb = progress(games, opts.quiet, format!("{bot} vs {vs}"));
             let r = pool.install(|| {
-                play_pair(&config, &bot, &vs, games, opts.seed, &pb, replay_dir.as_ref())
+                play_pair(
+                    &config,
+                    &bot,
+                    &vs,
+                    games,
+                    opts.seed,
+                    &pb,
+                    replay_dir.as_ref(),
+                )
             })?;
             pb.finish_and_clear();
             println!(
@@ -281,7 +289,9 @@ pub fn run(args: ArenaArgs) -> Result<()> {
                     opts.quiet,
                     format!("pair {}/{} {} vs {}", k + 1, pairs.len(), ids[i], ids[j]),
                 );
-                let r = pool.install(|| play_pair(&config, &ids[i], &ids[j], games, opts.seed, &pb, None))?;
+                let r = pool.install(|| {
+                    play_pair(&config, &ids[i], &ids[j], games, opts.seed, &pb, None)
+                })?;
                 pb.finish_and_clear();
                 print_pair(&ids[i], &ids[j], &r);
                 wins[i][j] += r.a_wins as f64 + 0.5 * r.ties as f64;

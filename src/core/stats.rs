@@ -89,31 +89,6 @@ impl Summary {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wilson_brackets_the_rate() {
-        let p = wilson(95.0, 100.0);
-        assert!(p.low < 0.95 && p.high > 0.95);
-        assert!((p.low - 0.888).abs() < 0.01, "{p:?}");
-    }
-
-    #[test]
-    fn summary_merge_equals_sequential() {
-        let xs = [1.0, 4.0, 2.0, 8.0, 5.0, 7.0];
-        let mut all = Summary::default();
-        xs.iter().for_each(|&x| all.push(x));
-        let (mut a, mut b) = (Summary::default(), Summary::default());
-        xs[..2].iter().for_each(|&x| a.push(x));
-        xs[2..].iter().for_each(|&x| b.push(x));
-        a.merge(&b);
-        assert!((a.mean() - all.mean()).abs() < 1e-12);
-        assert!((a.std_dev() - all.std_dev()).abs() < 1e-12);
-    }
-}
-
 /// Elo ratings from pairwise results (the Bradley–Terry maximum-likelihood fit, by
 /// Zermelo's iteration): `wins[i][j]` is what player `i` scored against `j` (a tie counts
 /// half to each). Ratings are on the Elo scale (400 per factor 10 of odds) with player
@@ -159,4 +134,44 @@ pub fn elo_ratings(wins: &[Vec<f64>], anchor: usize, anchor_rating: f64) -> Vec<
     p.iter()
         .map(|x| anchor_rating + 400.0 * (x.log10() - base))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_brackets_the_rate() {
+        let p = wilson(95.0, 100.0);
+        assert!(p.low < 0.95 && p.high > 0.95);
+        assert!((p.low - 0.888).abs() < 0.01, "{p:?}");
+    }
+
+    #[test]
+    fn summary_merge_equals_sequential() {
+        let xs = [1.0, 4.0, 2.0, 8.0, 5.0, 7.0];
+        let mut all = Summary::default();
+        xs.iter().for_each(|&x| all.push(x));
+        let (mut a, mut b) = (Summary::default(), Summary::default());
+        xs[..2].iter().for_each(|&x| a.push(x));
+        xs[2..].iter().for_each(|&x| b.push(x));
+        a.merge(&b);
+        assert!((a.mean() - all.mean()).abs() < 1e-12);
+        assert!((a.std_dev() - all.std_dev()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn elo_recovers_the_odds_of_a_known_pairing() {
+        // 3 players: 0 beats 1 75% of the time, 1 beats 2 75%, 0 beats 2 90%.
+        let wins = vec![
+            vec![0.0, 750.0, 900.0],
+            vec![250.0, 0.0, 750.0],
+            vec![100.0, 250.0, 0.0],
+        ];
+        let elo = elo_ratings(&wins, 2, 1000.0);
+        assert!((elo[2] - 1000.0).abs() < 1e-9);
+        assert!(elo[0] > elo[1] && elo[1] > elo[2], "{elo:?}");
+        // 75% is about 191 Elo points.
+        assert!((elo[1] - elo[2] - 191.0).abs() < 40.0, "{elo:?}");
+    }
 }

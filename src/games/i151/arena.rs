@@ -73,7 +73,12 @@ impl MatchConfig {
             i64::MAX,
             self.match_timeout_ms.min(i64::MAX as u64) as i64,
         )?;
-        Error::check_range("max steps per round", 1, 1_000_000, self.max_steps_per_round as i64)?;
+        Error::check_range(
+            "max steps per round",
+            1,
+            1_000_000,
+            self.max_steps_per_round as i64,
+        )?;
         Error::check_range("max rounds", 1, 1_000_000, self.max_rounds as i64)?;
         Ok(I151::new(2)?
             .with_cards_per_player(self.cards_per_player as usize)?
@@ -154,7 +159,11 @@ pub struct Decision<'a> {
 /// A player program in the arena.
 pub trait ArenaBot {
     /// The action to play (an id `0..38`), or why there is none.
-    fn decide(&mut self, game: &I151, decision: &Decision<'_>) -> std::result::Result<u32, BotFailure>;
+    fn decide(
+        &mut self,
+        game: &I151,
+        decision: &Decision<'_>,
+    ) -> std::result::Result<u32, BotFailure>;
 }
 
 /// A catalog bot in the arena: a [`ViewPolicy`] with its own random stream.
@@ -172,7 +181,9 @@ impl PolicyBot {
 
 impl ArenaBot for PolicyBot {
     fn decide(&mut self, game: &I151, d: &Decision<'_>) -> std::result::Result<u32, BotFailure> {
-        Ok(self.policy.choose(game, d.view, d.legal_bits, &mut self.rng))
+        Ok(self
+            .policy
+            .choose(game, d.view, d.legal_bits, &mut self.rng))
     }
 }
 
@@ -384,7 +395,10 @@ pub struct MatchResult {
 fn sort_key(card: u8) -> (u8, u8) {
     const SUIT_BY_NAME: [u8; 4] = [3, 2, 1, 0];
     const RANK_ORDER: [u8; 8] = [6, 3, 5, 4, 0, 1, 7, 2];
-    (SUIT_BY_NAME[suit_of(card) as usize], RANK_ORDER[rank_of(card) as usize])
+    (
+        SUIT_BY_NAME[suit_of(card) as usize],
+        RANK_ORDER[rank_of(card) as usize],
+    )
 }
 
 const SUIT_CODES: [&str; 4] = ["S", "H", "D", "C"];
@@ -415,7 +429,11 @@ impl HandOrder {
             cards.sort_by_key(|&c| sort_key(c));
             cards
         } else {
-            self.deal[seat].iter().copied().filter(|&c| set >> c & 1 != 0).collect()
+            self.deal[seat]
+                .iter()
+                .copied()
+                .filter(|&c| set >> c & 1 != 0)
+                .collect()
         }
     }
 }
@@ -614,7 +632,14 @@ pub fn play_match(
     loop {
         if started.elapsed() >= match_limit {
             let seat = s.current as usize;
-            return Ok(forfeit(&mut s, rec, seat, EndReason::Timeout, "match time limit".into(), steps));
+            return Ok(forfeit(
+                &mut s,
+                rec,
+                seat,
+                EndReason::Timeout,
+                "match time limit".into(),
+                steps,
+            ));
         }
         if let Some(w) = pending_winner.take() {
             rec.end_round(Some(pid(w as usize)));
@@ -632,7 +657,14 @@ pub fn play_match(
         let seat = s.current as usize;
         let limit = config.max_steps_per_round as u64;
         if round_steps > limit || steps > config.max_rounds as u64 * limit {
-            return Ok(forfeit(&mut s, rec, seat, EndReason::MaxSteps, "step limit".into(), steps));
+            return Ok(forfeit(
+                &mut s,
+                rec,
+                seat,
+                EndReason::MaxSteps,
+                "step limit".into(),
+                steps,
+            ));
         }
         let view = game.view(&s, seat);
         let hand = order.hand(seat, s.hands[seat]);
@@ -652,14 +684,28 @@ pub fn play_match(
         let took = asked.elapsed();
         let action = match answer {
             Err(BotFailure::Timeout) => {
-                return Ok(forfeit(&mut s, rec, seat, EndReason::Timeout, "decision timed out".into(), steps))
+                return Ok(forfeit(
+                    &mut s,
+                    rec,
+                    seat,
+                    EndReason::Timeout,
+                    "decision timed out".into(),
+                    steps,
+                ))
             }
             Err(BotFailure::Error(e)) => {
                 return Ok(forfeit(&mut s, rec, seat, EndReason::Forfeit, e, steps))
             }
             Ok(_) if took > decision_limit => {
                 let detail = format!("decision took {} ms", took.as_millis());
-                return Ok(forfeit(&mut s, rec, seat, EndReason::Timeout, detail, steps));
+                return Ok(forfeit(
+                    &mut s,
+                    rec,
+                    seat,
+                    EndReason::Timeout,
+                    detail,
+                    steps,
+                ));
             }
             Ok(a) => a,
         };
@@ -667,7 +713,14 @@ pub fn play_match(
             Ok(w) => w,
             Err(()) => {
                 let detail = format!("illegal action {action} ({})", action_name(action));
-                return Ok(forfeit(&mut s, rec, seat, EndReason::Forfeit, detail, steps));
+                return Ok(forfeit(
+                    &mut s,
+                    rec,
+                    seat,
+                    EndReason::Forfeit,
+                    detail,
+                    steps,
+                ));
             }
         };
         if action <= ACTION_DRAW {
@@ -770,8 +823,14 @@ pub fn play_series_match(
     let (first, second) = if a_first { (a, b) } else { (b, a) };
     let mut cfg = *config;
     cfg.seed = series_match_seed(seed, g);
-    let mut bot0 = PolicyBot::new(super::catalog::resolve(first)?, LaneRng::for_lane(seed, g, 1));
-    let mut bot1 = PolicyBot::new(super::catalog::resolve(second)?, LaneRng::for_lane(seed, g, 2));
+    let mut bot0 = PolicyBot::new(
+        super::catalog::resolve(first)?,
+        LaneRng::for_lane(seed, g, 1),
+    );
+    let mut bot1 = PolicyBot::new(
+        super::catalog::resolve(second)?,
+        LaneRng::for_lane(seed, g, 2),
+    );
     let name0 = super::catalog::get_spec(first)?.name;
     let name1 = super::catalog::get_spec(second)?.name;
     let r = play_match(&cfg, [&mut bot0, &mut bot1], [name0, name1], second)?;
@@ -800,11 +859,18 @@ pub fn format_replay(r: &Replay) -> String {
             p.id,
             p.name,
             p.role,
-            p.opponent_id.as_ref().map_or(String::new(), |o| format!(" {o}"))
+            p.opponent_id
+                .as_ref()
+                .map_or(String::new(), |o| format!(" {o}"))
         );
     }
     for round in &r.rounds {
-        let _ = writeln!(out, "round {} ({} actions)", round.round_number, round.steps.len());
+        let _ = writeln!(
+            out,
+            "round {} ({} actions)",
+            round.round_number,
+            round.steps.len()
+        );
         for st in &round.steps {
             let a = &st.action;
             let what = match a.kind.as_str() {
@@ -828,9 +894,15 @@ pub fn format_replay(r: &Replay) -> String {
                 st.player_id,
                 what,
                 t.recent_cards.join(" "),
-                t.required_suit.as_ref().map_or(String::new(), |s| format!(" suit {s}")),
+                t.required_suit
+                    .as_ref()
+                    .map_or(String::new(), |s| format!(" suit {s}")),
                 if t.ace_effect_active { " ace!" } else { "" },
-                if t.must_choose_suit { " choose-suit" } else { "" },
+                if t.must_choose_suit {
+                    " choose-suit"
+                } else {
+                    ""
+                },
                 t.bank_size,
                 t.played_pile_size,
                 hands.join(" ")
@@ -841,11 +913,17 @@ pub fn format_replay(r: &Replay) -> String {
         }
     }
     let res = &r.result;
-    let scores: Vec<String> = res.final_scores.iter().map(|(p, s)| format!("{p}={s}")).collect();
+    let scores: Vec<String> = res
+        .final_scores
+        .iter()
+        .map(|(p, s)| format!("{p}={s}"))
+        .collect();
     let _ = writeln!(
         out,
         "result: {} ({}{}); final scores {}",
-        res.winner_id.as_deref().map_or("no winner".to_string(), name),
+        res.winner_id
+            .as_deref()
+            .map_or("no winner".to_string(), name),
         res.reason,
         res.forfeited_player_id
             .as_ref()

@@ -65,11 +65,7 @@ fn best_suit(hand: u32) -> u8 {
     (0..4u8)
         .max_by_key(|&s| {
             let cards = non_eights & suit_set(s);
-            (
-                cards.count_ones(),
-                hand_points(cards),
-                std::cmp::Reverse(s),
-            )
+            (cards.count_ones(), hand_points(cards), std::cmp::Reverse(s))
         })
         .unwrap_or(0)
 }
@@ -424,7 +420,11 @@ fn child_value(
             guard += 1;
         }
     }
-    let d = if child.current != mover { depth - 1 } else { depth };
+    let d = if child.current != mover {
+        depth - 1
+    } else {
+        depth
+    };
     alphabeta(game, &child, me, d, plies.saturating_sub(1), alpha, beta)
 }
 
@@ -582,7 +582,9 @@ impl ViewPolicy for Minmax {
                 } as i64;
             }
         }
-        let best = (0..len).max_by_key(|&i| (totals[i], std::cmp::Reverse(i))).unwrap_or(0);
+        let best = (0..len)
+            .max_by_key(|&i| (totals[i], std::cmp::Reverse(i)))
+            .unwrap_or(0);
         // The medium heuristic's action stands unless the search finds one clearly better
         // over the same worlds (a round outcome is worth 10,000: the margin is a quarter of
         // a round per world), which keeps the noise of a few sampled worlds out of play.

@@ -102,26 +102,96 @@ use OpponentTier::{Calibration, Easy, Expert, Hard, Medium as MediumTier, Secret
 
 /// The catalog, in the official order.
 pub const CATALOG: &[OpponentSpec] = &[
-    spec("builtin:random", "Aléatoire", Builtin, Calibration,
-        "Joue une action légale au hasard.", &["smoke_test", "tutorial", "elo_rating"], true),
-    spec("builtin:greedy", "Glouton", Builtin, Easy,
-        "Joue la carte jouable qui vaut le plus de points, garde les 8.", &["elo_rating", "tutorial"], true),
-    spec("builtin:medium", "Moyen", Builtin, MediumTier,
-        "Heuristique : points en main, As et Dames comme armes, couleur selon la main.", &["elo_rating"], true),
-    spec("builtin:minmax_d3", "MinMax d3", Builtin, Hard,
-        "Recherche alpha-bêta profondeur 3 sur des mains cachées échantillonnées.", &["elo_rating"], true),
-    spec("builtin:minmax_d5", "MinMax d5", Builtin, Expert,
-        "Bot champion : recherche alpha-bêta profondeur 5.", &["elo_rating", "champion"], true),
-    spec("builtin:minmax_d6", "MinMax d6", Builtin, Expert,
-        "Recherche alpha-bêta profondeur 6.", &["elo_rating"], true),
-    spec("student:{team_id}", "Équipe", Student, MediumTier,
-        "Soumission active d'une équipe.", &["student", "elo_rating"], false),
-    spec("pool:leaderboard_top1", "#1 classement", Pool, Expert,
-        "Adversaire dynamique : meilleur bot actuel.", &["pool", "elo_rating"], false),
-    spec("pool:leaderboard_top5", "Top 5", Pool, Hard,
-        "Adversaire dynamique : top 5 du classement.", &["pool", "elo_rating"], false),
-    spec("pool:secret_final", "Bot secret", Pool, Secret,
-        "Bot final non publié.", &["pool", "final_only"], false),
+    spec(
+        "builtin:random",
+        "Aléatoire",
+        Builtin,
+        Calibration,
+        "Joue une action légale au hasard.",
+        &["smoke_test", "tutorial", "elo_rating"],
+        true,
+    ),
+    spec(
+        "builtin:greedy",
+        "Glouton",
+        Builtin,
+        Easy,
+        "Joue la carte jouable qui vaut le plus de points, garde les 8.",
+        &["elo_rating", "tutorial"],
+        true,
+    ),
+    spec(
+        "builtin:medium",
+        "Moyen",
+        Builtin,
+        MediumTier,
+        "Heuristique : points en main, As et Dames comme armes, couleur selon la main.",
+        &["elo_rating"],
+        true,
+    ),
+    spec(
+        "builtin:minmax_d3",
+        "MinMax d3",
+        Builtin,
+        Hard,
+        "Recherche alpha-bêta profondeur 3 sur des mains cachées échantillonnées.",
+        &["elo_rating"],
+        true,
+    ),
+    spec(
+        "builtin:minmax_d5",
+        "MinMax d5",
+        Builtin,
+        Expert,
+        "Bot champion : recherche alpha-bêta profondeur 5.",
+        &["elo_rating", "champion"],
+        true,
+    ),
+    spec(
+        "builtin:minmax_d6",
+        "MinMax d6",
+        Builtin,
+        Expert,
+        "Recherche alpha-bêta profondeur 6.",
+        &["elo_rating"],
+        true,
+    ),
+    spec(
+        "student:{team_id}",
+        "Équipe",
+        Student,
+        MediumTier,
+        "Soumission active d'une équipe.",
+        &["student", "elo_rating"],
+        false,
+    ),
+    spec(
+        "pool:leaderboard_top1",
+        "#1 classement",
+        Pool,
+        Expert,
+        "Adversaire dynamique : meilleur bot actuel.",
+        &["pool", "elo_rating"],
+        false,
+    ),
+    spec(
+        "pool:leaderboard_top5",
+        "Top 5",
+        Pool,
+        Hard,
+        "Adversaire dynamique : top 5 du classement.",
+        &["pool", "elo_rating"],
+        false,
+    ),
+    spec(
+        "pool:secret_final",
+        "Bot secret",
+        Pool,
+        Secret,
+        "Bot final non publié.",
+        &["pool", "final_only"],
+        false,
+    ),
 ];
 
 /// The ids of the full ladder (official `FULL_LADDER_OPPONENTS`), weakest first.
@@ -189,15 +259,24 @@ mod tests {
     #[test]
     fn ids_resolve_and_unknown_ids_are_errors() {
         for id in FULL_LADDER {
-            assert_eq!(resolve(id).unwrap().name(), id.strip_prefix("builtin:").unwrap());
+            assert_eq!(
+                resolve(id).unwrap().name(),
+                id.strip_prefix("builtin:").unwrap()
+            );
             assert!(get_spec(id).unwrap().implemented);
         }
         let err = resolve("builtin:nobody").err().unwrap();
         assert!(matches!(err, Error::UnknownOpponent { .. }), "{err}");
         assert!(err.to_string().contains("builtin:minmax_d5"));
-        assert!(matches!(resolve("pool:secret_final"), Err(Error::Invalid { .. })));
+        assert!(matches!(
+            resolve("pool:secret_final"),
+            Err(Error::Invalid { .. })
+        ));
         assert_eq!(get_spec("builtin:random").unwrap().name, "Aléatoire");
         assert_eq!(list_specs(true, None).len(), 6);
-        assert_eq!(list_specs(false, Some("champion"))[0].id, "builtin:minmax_d5");
+        assert_eq!(
+            list_specs(false, Some("champion"))[0].id,
+            "builtin:minmax_d5"
+        );
     }
 }

@@ -16,7 +16,7 @@ the same array objects on every call, updated in place by each step. Copy them
 3 lane was autoreset (action ignored).
 """
 
-from . import flip7, holdem, i151, lost_cities
+from . import arena, flip7, holdem, i151, lost_cities
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,

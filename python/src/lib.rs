@@ -33,6 +33,7 @@ use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+mod arena;
 mod holdem;
 
 fn core_err(e: CoreError) -> PyErr {
@@ -718,6 +719,7 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let holdem = holdem::module(m.py())?;
     nlhe::register(m, &holdem)?;
     m.add_submodule(&holdem)?;
+    m.add_submodule(&arena::module(m.py())?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ACTION_APPLIED", ActionStatus::Applied as u8)?;
     m.add("ACTION_ILLEGAL", ActionStatus::Illegal as u8)?;

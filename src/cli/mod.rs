@@ -1,5 +1,6 @@
 //! Argument parsing and dispatch of the `cardvec` subcommands to the games.
 
+mod arena;
 mod bench;
 mod diff;
 mod holdem;
@@ -31,6 +32,9 @@ enum Command {
     /// Writes a JSON-lines trace of random matches for an external oracle to replay
     /// (151: `python/tests/i151_oracle.py` replays it in i151-engine 0.2.4).
     Trace(trace::TraceArgs),
+    /// The i151 arena: catalog bots through the match runner (`match`), the ladder
+    /// (`ladder`), replays (`replay`).
+    Arena(arena::ArenaArgs),
     /// Hold'em: the rank, category, name and best five cards of 5 to 7 cards.
     Eval(holdem::EvalArgs),
     /// Hold'em: win, tie and equity of 2 to 10 players (hole cards or ranges).
@@ -70,6 +74,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Diff(args) => diff::run(args),
         Command::Match(args) => matches::run(args),
         Command::Trace(args) => trace::run(args),
+        Command::Arena(args) => arena::run(args),
         Command::Eval(args) => holdem::run_eval(args),
         Command::Equity(args) => holdem::run_equity(args),
     }

@@ -36,6 +36,14 @@ pub enum Error {
         /// The accepted names, comma separated.
         expected: String,
     },
+    /// An arena opponent id that the catalog does not hold.
+    #[error("unknown opponent {id:?}; the catalog holds: {known}")]
+    UnknownOpponent {
+        /// The id given.
+        id: String,
+        /// The catalog's ids, comma separated.
+        known: String,
+    },
     /// Input that is well-formed but describes something impossible (for example a deck
     /// order that is not a permutation).
     #[error("invalid {what}: {reason}")]

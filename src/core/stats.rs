@@ -89,6 +89,53 @@ impl Summary {
     }
 }
 
+/// Elo ratings from pairwise results (the Bradley–Terry maximum-likelihood fit, by
+/// Zermelo's iteration): `wins[i][j]` is what player `i` scored against `j` (a tie counts
+/// half to each). Ratings are on the Elo scale (400 per factor 10 of odds) with player
+/// `anchor` at `anchor_rating`. A player who never lost (or never won) has no finite
+/// maximum-likelihood rating; half a game is added to every pair that played, both ways,
+/// so every rating stays finite.
+pub fn elo_ratings(wins: &[Vec<f64>], anchor: usize, anchor_rating: f64) -> Vec<f64> {
+    let n = wins.len();
+    let games = |i: usize, j: usize| wins[i][j] + wins[j][i];
+    let w = |i: usize, j: usize| {
+        if games(i, j) > 0.0 {
+            wins[i][j] + 0.5
+        } else {
+            0.0
+        }
+    };
+    let mut p = vec![1.0f64; n];
+    for _ in 0..10_000 {
+        let mut next = p.clone();
+        let mut delta = 0.0f64;
+        for i in 0..n {
+            let won: f64 = (0..n).filter(|&j| j != i).map(|j| w(i, j)).sum();
+            let denom: f64 = (0..n)
+                .filter(|&j| j != i && games(i, j) > 0.0)
+                .map(|j| (w(i, j) + w(j, i)) / (p[i] + p[j]))
+                .sum();
+            if denom > 0.0 && won > 0.0 {
+                next[i] = won / denom;
+            }
+        }
+        // Normalize by the geometric mean to keep the numbers in range.
+        let g = (next.iter().map(|x| x.ln()).sum::<f64>() / n.max(1) as f64).exp();
+        for (i, x) in next.iter_mut().enumerate() {
+            *x /= g;
+            delta = delta.max((x.ln() - p[i].ln()).abs());
+        }
+        p = next;
+        if delta < 1e-10 {
+            break;
+        }
+    }
+    let base = p.get(anchor).map_or(0.0, |x| x.log10());
+    p.iter()
+        .map(|x| anchor_rating + 400.0 * (x.log10() - base))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +158,20 @@ mod tests {
         a.merge(&b);
         assert!((a.mean() - all.mean()).abs() < 1e-12);
         assert!((a.std_dev() - all.std_dev()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn elo_recovers_the_odds_of_a_known_pairing() {
+        // 3 players: 0 beats 1 75% of the time, 1 beats 2 75%, 0 beats 2 90%.
+        let wins = vec![
+            vec![0.0, 750.0, 900.0],
+            vec![250.0, 0.0, 750.0],
+            vec![100.0, 250.0, 0.0],
+        ];
+        let elo = elo_ratings(&wins, 2, 1000.0);
+        assert!((elo[2] - 1000.0).abs() < 1e-9);
+        assert!(elo[0] > elo[1] && elo[1] > elo[2], "{elo:?}");
+        // 75% is about 191 Elo points.
+        assert!((elo[1] - elo[2] - 191.0).abs() < 40.0, "{elo:?}");
     }
 }

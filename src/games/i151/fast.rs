@@ -433,6 +433,47 @@ impl I151 {
         }
     }
 
+    /// Applies `action` for the seat to act **without** closing the round: when the action
+    /// empties a hand, the state stays as the official `RoundState` is in its `ENDED`
+    /// phase (the winner's hand empty, nothing scored, nothing dealt) and the winner is
+    /// returned; [`I151::finish_round`] then scores and deals. The match runner and the
+    /// search bots use this pair. The per-round step limit is not applied here. An illegal
+    /// action changes nothing and returns `Err(())`.
+    #[allow(clippy::result_unit_err)]
+    #[inline]
+    pub fn act(&self, s: &mut I151State, action: u32) -> std::result::Result<Option<u8>, ()> {
+        if action >= N_ACTIONS as u32 || self.legal_bits(s) >> action & 1 == 0 {
+            return Err(());
+        }
+        let winner = match action {
+            0..32 => self.play(s, action as u8),
+            ACTION_DRAW => {
+                self.draw(s);
+                None
+            }
+            ACTION_PASS => {
+                s.end_turn(false);
+                None
+            }
+            _ => {
+                s.chaining &= !(1 << s.current);
+                s.required_suit = (action - ACTION_CHOOSE_SUIT) as u8;
+                s.flags &= !FLAG_CHOOSE_SUIT;
+                s.end_turn(false);
+                None
+            }
+        };
+        s.round_steps = s.round_steps.wrapping_add(1);
+        Ok(winner)
+    }
+
+    /// Scores the round won by `winner` (returned by [`I151::act`]) and deals the next one,
+    /// or ends the match (official `apply_round_scoring` then `start_round`).
+    pub fn finish_round(&self, s: &mut I151State, winner: u8) {
+        let mut rewards = [0f32; MAX_PLAYERS];
+        self.end_round(s, winner, &mut rewards);
+    }
+
     /// The view of `seat` (see [`PlayerView`]).
     pub fn view(&self, s: &I151State, seat: usize) -> PlayerView {
         PlayerView::from_state(self, s, seat)

@@ -1,0 +1,287 @@
+//! The i151 arena from Python: a student's `decide(view, legal_actions, time_left_ms)` plays
+//! catalog bots through cardvec's match runner. The view and the legal actions reach the
+//! student as the i151 SDK's own objects: this module hands the Python adapter
+//! (`cardvec/arena.py`) a plain description of them, and the adapter builds
+//! `i151_engine`'s `PlayerView` and `Action`s, calls `decide` under the time limit and
+//! answers an action id.
+
+use cardvec::core::{Error as CoreError, LaneRng};
+use cardvec::games::i151::arena::{
+    play_match, ArenaBot, BotFailure, Decision, MatchConfig, MatchResult, PolicyBot, Replay,
+};
+use cardvec::games::i151::catalog;
+use cardvec::games::i151::{self, card_code, ACTION_DRAW, ACTION_PASS, I151};
+use pyo3::exceptions::{PyTimeoutError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+fn core_err(e: CoreError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A Python callable as an arena bot: `adapter(view: dict, legal: list[int],
+/// time_left_ms: int) -> int` (an action id; the adapter raises `TimeoutError` when the
+/// bot ran out of time).
+struct PyBot<'py> {
+    adapter: Bound<'py, PyAny>,
+}
+
+fn codes(cards: &[u8]) -> Vec<String> {
+    cards.iter().map(|&c| card_code(c)).collect()
+}
+
+fn suit_code(s: Option<u8>) -> Option<&'static str> {
+    s.map(|x| ["S", "H", "D", "C"][x as usize & 3])
+}
+
+/// The official `PlayerView` as nested dicts (field names as in `i151_engine.view`).
+fn view_dict<'py>(py: Python<'py>, d: &Decision<'_>) -> PyResult<Bound<'py, PyDict>> {
+    let v = d.view;
+    let seat = v.seat as usize;
+    let n = v.players as usize;
+    let cur = v.current_player as usize;
+    let you = PyDict::new(py);
+    you.set_item("player_id", &d.seats[seat].player_id)?;
+    you.set_item("hand", codes(d.hand))?;
+    you.set_item("hand_size", d.hand.len())?;
+    you.set_item("hand_points", v.hand_points)?;
+    you.set_item("total_score", v.seats[seat].total_score)?;
+    you.set_item("is_excluded", v.seats[seat].is_excluded)?;
+    you.set_item("has_drawn_this_turn", v.current_has_drawn && cur == seat)?;
+    you.set_item("is_chaining", v.current_is_chaining && cur == seat)?;
+    you.set_item(
+        "consecutive_round_wins",
+        v.seats[seat].consecutive_round_wins,
+    )?;
+    let opponents = PyList::empty(py);
+    for p in (0..n).filter(|&p| p != seat) {
+        let o = PyDict::new(py);
+        let turns = if p == cur { 0 } else { (p + n - cur) % n };
+        o.set_item("player_id", &d.seats[p].player_id)?;
+        o.set_item("seat_index", p)?;
+        o.set_item("opponent_id", &d.seats[p].spec_id)?;
+        o.set_item("name", &d.seats[p].name)?;
+        o.set_item("tier", py.None())?;
+        o.set_item("hand_size", v.seats[p].hand_size)?;
+        o.set_item("total_score", v.seats[p].total_score)?;
+        o.set_item("is_excluded", v.seats[p].is_excluded)?;
+        o.set_item("consecutive_round_wins", v.seats[p].consecutive_round_wins)?;
+        o.set_item("turns_until_next", turns)?;
+        o.set_item("is_next_to_play", turns == 1)?;
+        opponents.append(o)?;
+    }
+    let recent = &v.recent_cards[..v.recent_len as usize];
+    let last = if v.last_play_count == 0 || v.played_pile_size == 0 {
+        &recent[..0]
+    } else {
+        &recent[recent.len().saturating_sub(v.last_play_count as usize)..]
+    };
+    let table = PyDict::new(py);
+    table.set_item("recent_cards", codes(recent))?;
+    table.set_item("last_play_cards", codes(last))?;
+    table.set_item("table_empty", v.table_empty)?;
+    table.set_item("required_suit", suit_code(v.required_suit))?;
+    table.set_item("must_choose_suit", v.must_choose_suit)?;
+    table.set_item("ace_effect_active", v.ace_effect_active)?;
+    table.set_item("bank_size", v.bank_size)?;
+    table.set_item("played_pile_size", v.played_pile_size)?;
+    table.set_item("last_play_count", v.last_play_count)?;
+    let turn = PyDict::new(py);
+    turn.set_item("is_your_turn", cur == seat)?;
+    turn.set_item("can_draw", d.legal_bits >> ACTION_DRAW & 1 != 0)?;
+    turn.set_item("can_pass", d.legal_bits >> ACTION_PASS & 1 != 0)?;
+    turn.set_item(
+        "draw_count_if_draw",
+        if v.ace_effect_active { 2 } else { 1 },
+    )?;
+    turn.set_item("step_index", d.step_index)?;
+    turn.set_item("current_player_id", &d.seats[cur].player_id)?;
+    turn.set_item("next_player_id", &d.seats[v.next_player as usize].player_id)?;
+    turn.set_item("is_chaining", v.current_is_chaining)?;
+    let m = PyDict::new(py);
+    m.set_item("round_number", v.round_number)?;
+    m.set_item("target_score", v.target_score)?;
+    m.set_item("you_are_dealer", v.dealer as usize == seat)?;
+    m.set_item("player_count", n)?;
+    m.set_item(
+        "active_player_count",
+        (0..n).filter(|&p| !v.seats[p].is_excluded).count(),
+    )?;
+    m.set_item(
+        "seats",
+        (0..n)
+            .map(|p| d.seats[p].player_id.clone())
+            .collect::<Vec<_>>(),
+    )?;
+    let out = PyDict::new(py);
+    out.set_item("you", you)?;
+    out.set_item("opponents", opponents)?;
+    out.set_item("table", table)?;
+    out.set_item("turn", turn)?;
+    out.set_item("match", m)?;
+    Ok(out)
+}
+
+impl ArenaBot for PyBot<'_> {
+    fn decide(&mut self, _game: &I151, d: &Decision<'_>) -> Result<u32, BotFailure> {
+        let py = self.adapter.py();
+        let view = view_dict(py, d).map_err(|e| BotFailure::Error(e.to_string()))?;
+        let answer = self.adapter.call1((view, d.legal.to_vec(), d.time_left_ms));
+        match answer {
+            Ok(a) => match a.extract::<i64>() {
+                Ok(id) if (0..i151::N_ACTIONS as i64).contains(&id) => Ok(id as u32),
+                // Not an action id: the runner forfeits it as illegal.
+                Ok(_) => Ok(u32::MAX),
+                Err(e) => Err(BotFailure::Error(e.to_string())),
+            },
+            Err(e) if e.is_instance_of::<PyTimeoutError>(py) => Err(BotFailure::Timeout),
+            Err(e) => Err(BotFailure::Error(e.to_string())),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn config(
+    seed: i64,
+    decision_timeout_ms: i64,
+    max_steps_per_round: i64,
+    cards_per_player: i64,
+    target_score: i64,
+) -> PyResult<MatchConfig> {
+    if decision_timeout_ms <= 0 {
+        return Err(PyValueError::new_err(format!(
+            "decision_timeout_ms must be > 0, got {decision_timeout_ms}"
+        )));
+    }
+    CoreError::check_range("max_steps_per_round", 1, 1_000_000, max_steps_per_round)
+        .map_err(core_err)?;
+    CoreError::check_range("cards_per_player", 1, 16, cards_per_player).map_err(core_err)?;
+    let mut c = MatchConfig::new(seed);
+    c.decision_timeout_ms = decision_timeout_ms as u64;
+    c.max_steps_per_round = max_steps_per_round as u32;
+    c.cards_per_player = cards_per_player as u32;
+    c.target_score = target_score;
+    c.game().map_err(core_err)?;
+    Ok(c)
+}
+
+fn result_dict<'py>(py: Python<'py>, r: &MatchResult) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    let pid = |s: usize| format!("p{s}");
+    out.set_item("winner_id", r.winner.map(pid))?;
+    out.set_item("reason", r.reason.as_str())?;
+    out.set_item("forfeited_player_id", r.forfeited.map(pid))?;
+    out.set_item("detail", r.detail.clone())?;
+    let scores = PyDict::new(py);
+    scores.set_item("p0", r.final_scores[0])?;
+    scores.set_item("p1", r.final_scores[1])?;
+    out.set_item("final_scores", scores)?;
+    out.set_item("rounds_played", r.rounds_played)?;
+    out.set_item("steps_played", r.steps_played)?;
+    out.set_item("replay_json", r.replay.to_json())?;
+    Ok(out)
+}
+
+/// Plays `adapter` (seat `p0`, the challenger) against catalog bot `opponent_id` (`p1`).
+/// Returns a dict: `winner_id`, `reason`, `forfeited_player_id`, `detail`,
+/// `final_scores`, `rounds_played`, `steps_played`, `replay_json`.
+#[pyfunction]
+#[pyo3(signature = (adapter, opponent_id, seed, *, challenger_name = "Challenger", decision_timeout_ms = 1000, max_steps_per_round = 500, cards_per_player = 8, target_score = 151, bot_seed = 0))]
+#[allow(clippy::too_many_arguments)]
+fn play_python_match<'py>(
+    py: Python<'py>,
+    adapter: Bound<'py, PyAny>,
+    opponent_id: &str,
+    seed: i64,
+    challenger_name: &str,
+    decision_timeout_ms: i64,
+    max_steps_per_round: i64,
+    cards_per_player: i64,
+    target_score: i64,
+    bot_seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cfg = config(
+        seed,
+        decision_timeout_ms,
+        max_steps_per_round,
+        cards_per_player,
+        target_score,
+    )?;
+    let spec = catalog::get_spec(opponent_id).map_err(core_err)?;
+    let policy = catalog::resolve(opponent_id).map_err(core_err)?;
+    let mut student = PyBot { adapter };
+    let mut opponent = PolicyBot::new(policy, LaneRng::for_lane(bot_seed, seed as u64, 2));
+    let r = play_match(
+        &cfg,
+        [&mut student, &mut opponent],
+        [challenger_name, spec.name],
+        opponent_id,
+    )
+    .map_err(core_err)?;
+    result_dict(py, &r)
+}
+
+/// Plays catalog bot `challenger_id` (`p0`) against catalog bot `opponent_id` (`p1`)
+/// through the runner; the same dict as `play_python_match`.
+#[pyfunction]
+#[pyo3(signature = (challenger_id, opponent_id, seed, *, decision_timeout_ms = 1000, max_steps_per_round = 500, bot_seed = 0))]
+fn play_catalog_match<'py>(
+    py: Python<'py>,
+    challenger_id: &str,
+    opponent_id: &str,
+    seed: i64,
+    decision_timeout_ms: i64,
+    max_steps_per_round: i64,
+    bot_seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cfg = config(seed, decision_timeout_ms, max_steps_per_round, 8, 151)?;
+    let a = catalog::get_spec(challenger_id).map_err(core_err)?;
+    let b = catalog::get_spec(opponent_id).map_err(core_err)?;
+    let mut bot0 = PolicyBot::new(
+        catalog::resolve(challenger_id).map_err(core_err)?,
+        LaneRng::for_lane(bot_seed, seed as u64, 1),
+    );
+    let mut bot1 = PolicyBot::new(
+        catalog::resolve(opponent_id).map_err(core_err)?,
+        LaneRng::for_lane(bot_seed, seed as u64, 2),
+    );
+    let r = py
+        .detach(|| play_match(&cfg, [&mut bot0, &mut bot1], [a.name, b.name], opponent_id))
+        .map_err(core_err)?;
+    result_dict(py, &r)
+}
+
+/// The catalog: a list of dicts (`id`, `name`, `kind`, `tier`, `description`, `tags`,
+/// `implemented`).
+#[pyfunction]
+fn opponent_catalog(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let out = PyList::empty(py);
+    for s in catalog::CATALOG {
+        let d = PyDict::new(py);
+        d.set_item("id", s.id)?;
+        d.set_item("name", s.name)?;
+        d.set_item("kind", s.kind.as_str())?;
+        d.set_item("tier", s.tier.as_str())?;
+        d.set_item("description", s.description)?;
+        d.set_item("tags", s.tags.to_vec())?;
+        d.set_item("implemented", s.implemented)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+/// Parses and re-serializes a replay (checks its shape); `ValueError` if malformed.
+#[pyfunction]
+fn check_replay(text: &str) -> PyResult<String> {
+    Ok(Replay::from_json(text).map_err(core_err)?.to_json())
+}
+
+/// The `arena` submodule.
+pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    let m = PyModule::new(py, "arena")?;
+    m.add_function(wrap_pyfunction!(play_python_match, &m)?)?;
+    m.add_function(wrap_pyfunction!(play_catalog_match, &m)?)?;
+    m.add_function(wrap_pyfunction!(opponent_catalog, &m)?)?;
+    m.add_function(wrap_pyfunction!(check_replay, &m)?)?;
+    Ok(m)
+}

@@ -1,0 +1,179 @@
+//! The i151 arena's runner, bots and catalog: forfeits and their reasons, the forfeit
+//! penalty, determinism, replay round trips and bad input. (The replay's equality with the
+//! official recorder is checked by `python/tests/test_i151_arena.py`.)
+
+use cardvec::core::{Error, LaneRng};
+use cardvec::games::i151::arena::{
+    play_match, play_series_match, ArenaBot, BotFailure, Decision, EndReason, MatchConfig,
+    PolicyBot, Replay,
+};
+use cardvec::games::i151::bots::{Greedy, Medium, ViewPolicy};
+use cardvec::games::i151::catalog;
+use cardvec::games::i151::*;
+
+/// Plays the first legal action `n` times, then misbehaves.
+struct Cheat {
+    calls: u32,
+    after: u32,
+    how: &'static str,
+}
+
+impl ArenaBot for Cheat {
+    fn decide(&mut self, _game: &I151, d: &Decision<'_>) -> Result<u32, BotFailure> {
+        self.calls += 1;
+        if self.calls < self.after {
+            return Ok(d.legal[0]);
+        }
+        match self.how {
+            "illegal" => Ok((0..38).find(|&a| d.legal_bits >> a & 1 == 0).unwrap()),
+            "error" => Err(BotFailure::Error("crashed".into())),
+            "timeout" => Err(BotFailure::Timeout),
+            "slow" => {
+                std::thread::sleep(std::time::Duration::from_millis(30));
+                Ok(d.legal[0])
+            }
+            _ => unreachable!(),
+        }
+    }
+}
+
+fn greedy(seed: u64) -> PolicyBot {
+    PolicyBot::new(Box::new(Greedy), LaneRng::from_seed(seed))
+}
+
+#[test]
+fn misbehaving_bots_forfeit_with_the_official_reason() {
+    for (how, reason) in [
+        ("illegal", EndReason::Forfeit),
+        ("error", EndReason::Forfeit),
+        ("timeout", EndReason::Timeout),
+        ("slow", EndReason::Timeout),
+    ] {
+        let mut cfg = MatchConfig::new(77);
+        cfg.decision_timeout_ms = 10;
+        let mut cheat = Cheat {
+            calls: 0,
+            after: 6,
+            how,
+        };
+        let mut other = greedy(1);
+        let r = play_match(
+            &cfg,
+            [&mut other, &mut cheat],
+            ["Greedy", "Cheat"],
+            "student:x",
+        )
+        .unwrap();
+        assert_eq!(r.reason, reason, "{how}");
+        assert_eq!(r.forfeited, Some(1));
+        assert_eq!(r.winner, Some(0));
+        assert_eq!(r.replay.result.reason, reason.as_str());
+        assert_eq!(r.replay.result.forfeited_player_id.as_deref(), Some("p1"));
+        assert_eq!(r.replay.result.winner_id.as_deref(), Some("p0"));
+        // Only the forfeiting seat's hand is added; the other score stands.
+        let last = r.replay.rounds.last().unwrap().steps.last().unwrap();
+        let snap = &last.snapshot;
+        assert_eq!(snap.current_player_id, "p1");
+        assert_eq!(r.final_scores[0], snap.scores["p0"]);
+        assert_eq!(
+            r.final_scores[1],
+            snap.scores["p1"] + snap.hand_points["p1"] as i64,
+            "{how}"
+        );
+    }
+}
+
+#[test]
+fn the_step_limit_forfeits_the_seat_to_act() {
+    let mut cfg = MatchConfig::new(5);
+    cfg.max_steps_per_round = 4;
+    let (mut a, mut b) = (greedy(1), greedy(2));
+    let r = play_match(&cfg, [&mut a, &mut b], ["A", "B"], "builtin:greedy").unwrap();
+    assert_eq!(r.reason, EndReason::MaxSteps);
+    assert_eq!(r.steps_played, 5);
+    assert_eq!(r.replay.rounds[0].steps.len(), 4);
+}
+
+#[test]
+fn a_time_limit_of_zero_is_an_error() {
+    let mut cfg = MatchConfig::new(5);
+    cfg.decision_timeout_ms = 0;
+    let (mut a, mut b) = (greedy(1), greedy(2));
+    let err = play_match(&cfg, [&mut a, &mut b], ["A", "B"], "builtin:greedy").unwrap_err();
+    assert!(matches!(err, Error::OutOfRange { .. }), "{err}");
+    assert!(err.to_string().contains("decision time limit"));
+}
+
+#[test]
+fn unknown_opponents_are_errors() {
+    let err = play_series_match(&MatchConfig::new(0), "builtin:greedy", "builtin:zeus", 0, 0)
+        .unwrap_err();
+    assert!(matches!(err, Error::UnknownOpponent { .. }), "{err}");
+}
+
+#[test]
+fn catalog_bots_play_legal_matches_deterministically_and_replays_round_trip() {
+    let ids = catalog::FULL_LADDER;
+    for g in 0..12u64 {
+        let a = ids[(g % 6) as usize];
+        let b = ids[((g / 2 + 1) % 6) as usize];
+        let cfg = MatchConfig::new(0);
+        let (r1, _) = play_series_match(&cfg, a, b, 9, g).unwrap();
+        let (r2, _) = play_series_match(&cfg, a, b, 9, g).unwrap();
+        assert_eq!(r1.reason, EndReason::Normal, "{a} vs {b}");
+        assert_eq!(r1, r2, "{a} vs {b} not deterministic");
+        let json = r1.replay.to_json();
+        assert_eq!(Replay::from_json(&json).unwrap(), r1.replay);
+        let total: usize = r1.replay.rounds.iter().map(|r| r.steps.len()).sum();
+        assert_eq!(total as u64, r1.steps_played);
+    }
+}
+
+#[test]
+fn malformed_replays_are_clear_errors() {
+    for text in [
+        "",
+        "{",
+        "[]",
+        r#"{"version": 1, "seed": 1}"#,
+        r#"{"version": 2, "seed": 1, "config": {"target_score": 151, "cards_per_player": 8}, "players": [], "rounds": [], "result": {"winner_id": null, "final_scores": {}, "reason": "normal"}}"#,
+    ] {
+        let err = Replay::from_json(text).unwrap_err();
+        assert!(err.to_string().contains("151 replay"), "{err}");
+    }
+}
+
+#[test]
+fn greedy_keeps_its_eights_and_medium_answers_an_ace() {
+    let game = I151::new(2).unwrap();
+    // Find positions where an eight and another card are both playable.
+    let mut rng = LaneRng::from_seed(4);
+    let (mut checked, mut aces) = (0, 0);
+    for seed in 0..300i64 {
+        let mut s = game.reset_with_match_seed(seed);
+        for _ in 0..80 {
+            if s.is_over() {
+                break;
+            }
+            let bits = game.legal_bits(&s);
+            let view = game.view(&s, s.current as usize);
+            let plays = bits as u32;
+            let eights = plays & rank_set(EIGHT);
+            if eights != 0 && plays & !eights != 0 {
+                let a = Greedy.choose(&game, &view, bits, &mut rng);
+                assert!(a < 32 && rank_of(a as u8) != EIGHT, "greedy spent an eight");
+                checked += 1;
+            }
+            if view.ace_effect_active && plays & rank_set(ACE) != 0 {
+                let a = Medium.choose(&game, &view, bits, &mut rng);
+                assert!(a < 32, "medium drew under an ace while holding one");
+                aces += 1;
+            }
+            let a = cardvec::games::i151::bots::RandomPolicy.choose(&game, &view, bits, &mut rng);
+            if let Some(w) = game.act(&mut s, a).unwrap() {
+                game.finish_round(&mut s, w);
+            }
+        }
+    }
+    assert!(checked > 50 && aces > 10, "{checked} {aces}");
+}

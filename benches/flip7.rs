@@ -2,42 +2,25 @@
 //! 3 and 8 players on 1 and 2 threads (random legal policy, autoreset; only `step` is
 //! timed), and the single-lane kernels (legal mask, observation, step) at 3 and 8 players.
 
-use std::time::Duration;
+mod common;
 
-use cardvec::core::policy::{random_legal, RandomDriver};
-use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
+use cardvec::core::policy::random_legal;
+use cardvec::core::{Game, LaneRng};
 use cardvec::games::flip7::Flip7;
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const LANES: usize = 4096;
 
 fn batch(c: &mut Criterion) {
-    let mut group = c.benchmark_group("flip7_batch");
-    group.throughput(Throughput::Elements(LANES as u64));
-    for players in [3, 8] {
-        let game = Flip7::with_players(players).unwrap();
-        for threads in [1, 2] {
-            for (label, observe) in [("step_mask", false), ("step_mask_obs", true)] {
-                let mut options = EnvOptions::new(LANES);
-                options.num_threads = Some(threads);
-                options.autoreset = true;
-                options.observe_on_step = observe;
-                let mut env = VecEnv::new(game, options).unwrap();
-                let mut driver = RandomDriver::new(LANES, 0);
-                let id = BenchmarkId::new(format!("{label}_{players}p"), format!("{threads}t"));
-                group.bench_function(id, |b| {
-                    b.iter_custom(|iters| {
-                        let mut timed = Duration::ZERO;
-                        for _ in 0..iters {
-                            timed += driver.step(&mut env).unwrap().1;
-                        }
-                        timed
-                    })
-                });
-            }
-        }
-    }
-    group.finish();
+    let configs: Vec<_> = [3, 8]
+        .map(|p| {
+            (
+                if p == 3 { "3p" } else { "8p" },
+                Flip7::with_players(p).unwrap(),
+            )
+        })
+        .to_vec();
+    common::batch(c, "flip7_batch", LANES, &configs);
 }
 
 fn kernels(c: &mut Criterion) {

@@ -3,42 +3,23 @@
 //! abstraction, autoreset; only `step` is timed: steps/s), and whole hands on one lane on one
 //! thread (hands/s, the figure to set beside pokerkit's hands/s).
 
+mod common;
+
 use std::time::Duration;
 
-use cardvec::core::policy::{random_legal, RandomDriver};
-use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
+use cardvec::core::policy::random_legal;
+use cardvec::core::{Game, LaneRng};
 use cardvec::games::holdem::nolimit::NoLimitHoldem;
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const LANES: usize = 4096;
 
 fn batch(c: &mut Criterion) {
-    let mut group = c.benchmark_group("holdem_batch");
-    group.throughput(Throughput::Elements(LANES as u64));
-    for seats in [2, 6] {
-        let game = NoLimitHoldem::standard(seats).unwrap();
-        for threads in [1, 2] {
-            for (label, observe) in [("step_mask", false), ("step_mask_obs", true)] {
-                let mut options = EnvOptions::new(LANES);
-                options.num_threads = Some(threads);
-                options.autoreset = true;
-                options.observe_on_step = observe;
-                let mut env = VecEnv::new(game, options).unwrap();
-                let mut driver = RandomDriver::new(LANES, 0);
-                let id = BenchmarkId::new(format!("{label}_{seats}p"), format!("{threads}t"));
-                group.bench_function(id, |b| {
-                    b.iter_custom(|iters| {
-                        let mut timed = Duration::ZERO;
-                        for _ in 0..iters {
-                            timed += driver.step(&mut env).unwrap().1;
-                        }
-                        timed
-                    })
-                });
-            }
-        }
-    }
-    group.finish();
+    let configs = [
+        ("2p", NoLimitHoldem::standard(2).unwrap()),
+        ("6p", NoLimitHoldem::standard(6).unwrap()),
+    ];
+    common::batch(c, "holdem_batch", LANES, &configs);
 }
 
 const HANDS: u64 = 1000;

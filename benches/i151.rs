@@ -3,42 +3,18 @@
 //! and the single-lane kernels (legal mask, observation, a round deal with CPython's
 //! shuffle).
 
-use std::time::Duration;
+mod common;
 
-use cardvec::core::policy::RandomDriver;
-use cardvec::core::{EnvOptions, Game, VecEnv};
+use cardvec::core::Game;
 use cardvec::games::i151::view::OBS_DIM;
 use cardvec::games::i151::{I151, N_ACTIONS};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion};
 
 const LANES: usize = 4096;
 
 fn batch(c: &mut Criterion) {
-    let mut group = c.benchmark_group("i151_batch");
-    group.throughput(Throughput::Elements(LANES as u64));
-    for players in [2, 4] {
-        for threads in [1, 2] {
-            for (label, observe) in [("step_mask", false), ("step_mask_obs", true)] {
-                let mut options = EnvOptions::new(LANES);
-                options.num_threads = Some(threads);
-                options.autoreset = true;
-                options.observe_on_step = observe;
-                let mut env = VecEnv::new(I151::new(players).unwrap(), options).unwrap();
-                let mut driver = RandomDriver::new(LANES, 0);
-                let id = BenchmarkId::new(label, format!("{players}p_{threads}t"));
-                group.bench_function(id, |b| {
-                    b.iter_custom(|iters| {
-                        let mut timed = Duration::ZERO;
-                        for _ in 0..iters {
-                            timed += driver.step(&mut env).unwrap().1;
-                        }
-                        timed
-                    })
-                });
-            }
-        }
-    }
-    group.finish();
+    let configs = [("2p", I151::new(2).unwrap()), ("4p", I151::new(4).unwrap())];
+    common::batch(c, "i151_batch", LANES, &configs);
 }
 
 fn kernels(c: &mut Criterion) {

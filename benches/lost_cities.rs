@@ -2,38 +2,17 @@
 //! lanes on 1 and 2 threads (random legal policy, autoreset; only `step` is timed), and the
 //! single-lane kernels (legal mask, observation, step).
 
-use std::time::Duration;
+mod common;
 
-use cardvec::core::policy::{random_legal, RandomDriver};
-use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
+use cardvec::core::policy::random_legal;
+use cardvec::core::{Game, LaneRng};
 use cardvec::games::lost_cities::{LostCities, N_ACTIONS, OBS_DIM};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const LANES: usize = 8192;
 
 fn batch(c: &mut Criterion) {
-    let mut group = c.benchmark_group("lost_cities_batch");
-    group.throughput(Throughput::Elements(LANES as u64));
-    for threads in [1, 2] {
-        for (label, observe) in [("step_mask", false), ("step_mask_obs", true)] {
-            let mut options = EnvOptions::new(LANES);
-            options.num_threads = Some(threads);
-            options.autoreset = true;
-            options.observe_on_step = observe;
-            let mut env = VecEnv::new(LostCities, options).unwrap();
-            let mut driver = RandomDriver::new(LANES, 0);
-            group.bench_function(BenchmarkId::new(label, format!("{threads}t")), |b| {
-                b.iter_custom(|iters| {
-                    let mut timed = Duration::ZERO;
-                    for _ in 0..iters {
-                        timed += driver.step(&mut env).unwrap().1;
-                    }
-                    timed
-                })
-            });
-        }
-    }
-    group.finish();
+    common::batch(c, "lost_cities_batch", LANES, &[("", LostCities)]);
 }
 
 fn kernels(c: &mut Criterion) {

@@ -4,10 +4,13 @@
 //! the batch environment's determinism across threads and chunk sizes, and incremental
 //! observation rows that always equal a full observation.
 
+mod common;
+
 use cardvec::core::policy::random_legal;
 use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
 use cardvec::games::flip7::checks::{check_state, fuzz_check};
 use cardvec::games::flip7::{make_deck, Flip7, Flip7State};
+use common::{mixed_policy_shown, Shown};
 use proptest::prelude::*;
 
 /// A random legal game position: `steps` random legal actions from a shuffled deck.
@@ -100,10 +103,7 @@ fn full_games_conserve_cards_and_pay_the_final_scores() {
     }
 }
 
-/// What a batch shows after one step: observations, masks, rewards and lane states.
-type Snapshot = (Vec<f32>, Vec<u8>, Vec<f32>, Vec<Flip7State>);
-
-fn run_batch(threads: usize, chunk: usize) -> Vec<Snapshot> {
+fn run_batch(threads: usize, chunk: usize) -> Vec<Shown<Flip7State>> {
     let game = Flip7::new(7, 120, None).unwrap();
     let mut o = EnvOptions::new(37);
     o.seed = 5;
@@ -111,30 +111,8 @@ fn run_batch(threads: usize, chunk: usize) -> Vec<Snapshot> {
     o.chunk_size = chunk;
     o.autoreset = true;
     let mut env = VecEnv::new(game, o).unwrap();
-    let mut rng = LaneRng::from_seed(1);
-    let a = game.num_actions();
-    let mut out = Vec::new();
-    for _ in 0..300 {
-        let actions: Vec<u32> = env
-            .legal_mask()
-            .chunks(a)
-            .map(|m| {
-                if rng.below(10) == 0 {
-                    rng.below(a as u32 + 2)
-                } else {
-                    random_legal(m, &mut rng)
-                }
-            })
-            .collect();
-        env.step(&actions).unwrap();
-        out.push((
-            env.obs().to_vec(),
-            env.legal_mask().to_vec(),
-            env.rewards().to_vec(),
-            env.states().to_vec(),
-        ));
-    }
-    out
+    let raw_below = game.num_actions() as u32 + 2;
+    mixed_policy_shown(&mut env, 300, raw_below, 1)
 }
 
 #[test]

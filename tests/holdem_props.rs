@@ -3,10 +3,13 @@
 //! whole hands, the mask accepting exactly what step accepts, exact raise-to bounds, and the
 //! batch environment's determinism across threads and chunk sizes.
 
+mod common;
+
 use cardvec::core::policy::random_legal;
 use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
 use cardvec::games::holdem::nolimit::checks::{check_state, config_from_bytes, fuzz_check};
 use cardvec::games::holdem::nolimit::{NlheState, NoLimitHoldem, TableConfig, EXACT_RAISE};
+use common::{mixed_policy_shown, Shown};
 use proptest::prelude::*;
 
 /// A random position: `steps` random legal actions into a hand of a fuzz configuration.
@@ -101,9 +104,7 @@ proptest! {
     }
 }
 
-type Snapshot = (Vec<f32>, Vec<u8>, Vec<f32>, Vec<NlheState>);
-
-fn run_batch(threads: usize, chunk: usize) -> Vec<Snapshot> {
+fn run_batch(threads: usize, chunk: usize) -> Vec<Shown<NlheState>> {
     let game = NoLimitHoldem::new(6, TableConfig::new(1, 2, 1).unwrap(), 60).unwrap();
     let mut o = EnvOptions::new(37);
     o.seed = 5;
@@ -111,30 +112,8 @@ fn run_batch(threads: usize, chunk: usize) -> Vec<Snapshot> {
     o.chunk_size = chunk;
     o.autoreset = true;
     let mut env = VecEnv::new(game, o).unwrap();
-    let mut rng = LaneRng::from_seed(1);
-    let a = game.num_actions();
-    let mut out = Vec::new();
-    for _ in 0..200 {
-        let actions: Vec<u32> = env
-            .legal_mask()
-            .chunks(a)
-            .map(|m| {
-                if rng.below(10) == 0 {
-                    rng.below(a as u32 + 2)
-                } else {
-                    random_legal(m, &mut rng)
-                }
-            })
-            .collect();
-        env.step(&actions).unwrap();
-        out.push((
-            env.obs().to_vec(),
-            env.legal_mask().to_vec(),
-            env.rewards().to_vec(),
-            env.states().to_vec(),
-        ));
-    }
-    out
+    let raw_below = game.num_actions() as u32 + 2;
+    mixed_policy_shown(&mut env, 200, raw_below, 1)
 }
 
 #[test]

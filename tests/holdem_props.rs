@@ -9,7 +9,7 @@ use cardvec::core::policy::random_legal;
 use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
 use cardvec::games::holdem::nolimit::checks::{check_state, config_from_bytes, fuzz_check};
 use cardvec::games::holdem::nolimit::{NlheState, NoLimitHoldem, TableConfig, EXACT_RAISE};
-use common::{mixed_policy_shown, Shown};
+use common::assert_same_for_any_threads_and_chunks;
 use proptest::prelude::*;
 
 /// A random position: `steps` random legal actions into a hand of a fuzz configuration.
@@ -104,27 +104,26 @@ proptest! {
     }
 }
 
-fn run_batch(threads: usize, chunk: usize) -> Vec<Shown<NlheState>> {
-    let game = NoLimitHoldem::new(6, TableConfig::new(1, 2, 1).unwrap(), 60).unwrap();
+fn env(game: NoLimitHoldem, threads: usize, chunk: usize) -> VecEnv<NoLimitHoldem> {
     let mut o = EnvOptions::new(37);
     o.seed = 5;
     o.num_threads = Some(threads);
     o.chunk_size = chunk;
     o.autoreset = true;
-    let mut env = VecEnv::new(game, o).unwrap();
-    let raw_below = game.num_actions() as u32 + 2;
-    mixed_policy_shown(&mut env, 200, raw_below, 1)
+    VecEnv::new(game, o).unwrap()
 }
 
 #[test]
 fn batch_is_identical_for_any_threads_and_chunks() {
-    let base = run_batch(1, 64);
-    for (threads, chunk) in [(2, 1), (2, 5), (3, 7)] {
-        assert!(
-            run_batch(threads, chunk) == base,
-            "{threads} threads, chunk {chunk}"
-        );
-    }
+    let game = NoLimitHoldem::new(6, TableConfig::new(1, 2, 1).unwrap(), 60).unwrap();
+    let raw_below = game.num_actions() as u32 + 2;
+    assert_same_for_any_threads_and_chunks(
+        |t, c| env(game, t, c),
+        200,
+        raw_below,
+        1,
+        &[(2, 1), (2, 5), (3, 7)],
+    );
 }
 
 #[test]

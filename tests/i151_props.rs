@@ -9,7 +9,7 @@ use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
 use cardvec::games::i151::checks::{check_scores, check_state, fuzz_check};
 use cardvec::games::i151::view::{encode_state, encode_view, PlayerView, OBS_DIM};
 use cardvec::games::i151::{I151, N_ACTIONS};
-use common::mixed_policy_snapshots;
+use common::assert_same_for_any_threads_and_chunks;
 use proptest::prelude::*;
 
 proptest! {
@@ -66,22 +66,18 @@ proptest! {
     }
 }
 
-fn run(threads: usize, chunk: usize) -> Vec<Vec<u8>> {
+fn env(threads: usize, chunk: usize) -> VecEnv<I151> {
     let mut o = EnvOptions::new(61);
     o.seed = 7;
     o.num_threads = Some(threads);
     o.chunk_size = chunk;
     o.autoreset = true;
-    let mut e = VecEnv::new(I151::new(3).unwrap(), o).unwrap();
-    mixed_policy_snapshots(&mut e, 300, 50, 1)
+    VecEnv::new(I151::new(3).unwrap(), o).unwrap()
 }
 
 #[test]
 fn batch_results_do_not_depend_on_threads_or_chunks() {
-    let base = run(1, 64);
-    for (t, c) in [(2, 1), (2, 7), (3, 10_000)] {
-        assert!(base == run(t, c), "threads {t} chunk {c}");
-    }
+    assert_same_for_any_threads_and_chunks(env, 300, 50, 1, &[(2, 1), (2, 7), (3, 10_000)]);
 }
 
 #[test]

@@ -33,23 +33,18 @@ pub fn mixed_policy_run<G: Game, T>(
     out
 }
 
-/// [`mixed_policy_run`] recording [`VecEnv::snapshot`] (every buffer and lane state as
-/// bytes) after every step.
-pub fn mixed_policy_snapshots<G: Game>(
-    env: &mut VecEnv<G>,
-    steps: usize,
-    raw_below: u32,
-    seed: u64,
-) -> Vec<Vec<u8>>
-where
-    G::State: bytemuck::NoUninit,
-{
-    mixed_policy_run(env, steps, raw_below, seed, VecEnv::snapshot)
-}
-
-/// What a batch shows after a step: observations, masks, rewards and the lane states (for
-/// states compared with `==` rather than as bytes).
-pub type Shown<S> = (Vec<f32>, Vec<u8>, Vec<f32>, Vec<S>);
+/// What a batch shows after a step: observations, masks, rewards, terminated, truncated,
+/// current players, illegal codes, and the lane states (compared with `==`).
+pub type Shown<S> = (
+    Vec<f32>,
+    Vec<u8>,
+    Vec<f32>,
+    Vec<bool>,
+    Vec<bool>,
+    Vec<i32>,
+    Vec<u8>,
+    Vec<S>,
+);
 
 /// [`mixed_policy_run`] recording [`Shown`] after every step.
 pub fn mixed_policy_shown<G: Game>(
@@ -63,7 +58,30 @@ pub fn mixed_policy_shown<G: Game>(
             e.obs().to_vec(),
             e.legal_mask().to_vec(),
             e.rewards().to_vec(),
+            e.terminated().to_vec(),
+            e.truncated().to_vec(),
+            e.current_player().to_vec(),
+            e.illegal().to_vec(),
             e.states().to_vec(),
         )
     })
+}
+
+/// Plays the mixed policy ([`mixed_policy_run`], policy seed `policy_seed`) for `steps`
+/// steps on `make(1, 64)` and on `make(threads, chunk)` for each pair of `others`, and
+/// asserts that every step shows the same buffers and lane states.
+pub fn assert_same_for_any_threads_and_chunks<G: Game>(
+    make: impl Fn(usize, usize) -> VecEnv<G>,
+    steps: usize,
+    raw_below: u32,
+    policy_seed: u64,
+    others: &[(usize, usize)],
+) where
+    G::State: PartialEq,
+{
+    let base = mixed_policy_shown(&mut make(1, 64), steps, raw_below, policy_seed);
+    for &(threads, chunk) in others {
+        let other = mixed_policy_shown(&mut make(threads, chunk), steps, raw_below, policy_seed);
+        assert!(other == base, "{threads} threads, chunk {chunk} differ");
+    }
 }

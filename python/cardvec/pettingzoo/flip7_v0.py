@@ -14,10 +14,8 @@ from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-
 from .._cardvec import Flip7Game
+from ._aec import CardvecAEC, wrap
 
 HIT = 0
 STAY = 1
@@ -39,10 +37,10 @@ _SPECIAL = {
 
 def env(**kwargs):
     """Create a wrapped AEC environment; illegal actions raise an exception."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
+    return wrap(raw_env(**kwargs))
 
 
-class raw_env(AECEnv):
+class raw_env(CardvecAEC):
     metadata: ClassVar[dict] = {
         "name": "flip7_v0",
         "render_modes": ["human", "ansi"],
@@ -66,8 +64,7 @@ class raw_env(AECEnv):
         self.target_score = target_score
         self.max_rounds = max_rounds
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(num_players)]
-        self._indices = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._init_agents(num_players)
         self.action_spaces = {
             agent: spaces.Discrete(TARGET_OFFSET + num_players) for agent in self.possible_agents
         }
@@ -83,34 +80,6 @@ class raw_env(AECEnv):
             )
             for agent in self.possible_agents
         }
-        self._seeded = False
-
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
-
-    def reset(self, seed=None, options=None):
-        # Options are accepted but unused, as in flip7_v0.
-        if seed is not None:
-            self.game.reset(int(seed))
-            for i, agent in enumerate(self.possible_agents):
-                self.action_space(agent).seed(seed + i)
-        elif not self._seeded:
-            self.game.reset(int(np.random.SeedSequence().entropy % 2**64))
-        else:
-            self.game.reset()
-        self._seeded = True
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self._skip_agent_selection = None
-        self.agent_selection = self.possible_agents[self.game.current_player]
-        self._accumulate_rewards()
 
     @property
     def scores(self):
@@ -120,16 +89,6 @@ class raw_env(AECEnv):
     def winners(self):
         return [self.possible_agents[i] for i in self.game.winners]
 
-    def _mask(self, agent):
-        if (
-            agent not in self.agents
-            or self.terminations[agent]
-            or self.truncations[agent]
-            or agent != self.agent_selection
-        ):
-            return np.zeros(TARGET_OFFSET + self.num_players, dtype=np.int8)
-        return self.game.legal_mask()
-
     def observe(self, agent):
         observation = self.game.observe(self._indices[agent])
         # The acting seat is the AEC's agent_selection (it moves while finished agents are
@@ -137,17 +96,11 @@ class raw_env(AECEnv):
         observation[1] = self._indices[self.agent_selection]
         return {"observation": observation, "action_mask": self._mask(agent)}
 
-    def step(self, action):
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if not self.action_space(agent).contains(action) or not self._mask(agent)[action]:
-            raise ValueError(f"Illegal action {action!r} for {agent}")
+    def _apply(self, agent, action):
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
         completed = self.game.completed_round
-        if not self.game.step(int(action)):
+        if not self.game.step(action):
             raise ValueError(f"Illegal action {action!r} for {agent}")
         if self.game.completed_round != completed:
             scores = dict(zip(self.possible_agents, self.game.scores))
@@ -163,10 +116,7 @@ class raw_env(AECEnv):
                 }
                 self.terminations[a] = self.game.terminated
                 self.truncations[a] = self.game.truncated
-        self.agent_selection = self.possible_agents[self.game.current_player]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._after_step()
 
     def render(self):
         if self.render_mode is None:
@@ -194,6 +144,3 @@ class raw_env(AECEnv):
             print(text)
             return None
         return text
-
-    def close(self):
-        pass

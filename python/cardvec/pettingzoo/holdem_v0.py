@@ -19,10 +19,8 @@ from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-
 from .._cardvec import NoLimitHoldemGame, holdem as _h
+from ._aec import CardvecAEC, wrap
 
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"
@@ -35,10 +33,10 @@ def _card(c: int) -> str:
 
 def env(**kwargs):
     """Create a wrapped AEC environment; illegal actions raise an exception."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
+    return wrap(raw_env(**kwargs))
 
 
-class raw_env(AECEnv):
+class raw_env(CardvecAEC):
     metadata: ClassVar[dict] = {
         "name": "holdem_v0",
         "render_modes": ["human", "ansi"],
@@ -75,8 +73,7 @@ class raw_env(AECEnv):
         )
         self.num_players = self.game.num_players
         self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
-        self._indices = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._init_agents(self.num_players)
         n_actions = self.game.num_actions
         self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
         self.observation_spaces = {
@@ -90,40 +87,6 @@ class raw_env(AECEnv):
             )
             for agent in self.possible_agents
         }
-        self._seeded = False
-
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
-
-    def reset(self, seed=None, options=None):
-        if seed is not None:
-            self.game.reset(int(seed))
-            for i, agent in enumerate(self.possible_agents):
-                self.action_space(agent).seed(seed + i)
-        elif not self._seeded:
-            self.game.reset(int(np.random.SeedSequence().entropy % 2**64))
-        else:
-            self.game.reset()
-        self._seeded = True
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current_player]
-
-    def _mask(self, agent):
-        if (
-            agent not in self.agents
-            or self.terminations[agent]
-            or agent != self.agent_selection
-        ):
-            return np.zeros(self.game.num_actions, dtype=np.int8)
-        return self.game.legal_mask()
 
     def observe(self, agent):
         return {
@@ -135,15 +98,6 @@ class raw_env(AECEnv):
         """The decision of the agent to act in chips (``seat``, ``fold``, ``check``,
         ``call_amount``, ``raise``, ``min_raise_to``, ``max_raise_to``), None once over."""
         return self.game.legal()
-
-    def step(self, action):
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if not self.action_space(agent).contains(action) or not self._mask(agent)[action]:
-            raise ValueError(f"Illegal action {action!r} for {agent}")
-        self._apply(agent, int(action))
 
     def step_raise_to(self, chips: int):
         """Raises the agent to act to exactly ``chips`` (its bet on this street afterwards);
@@ -169,10 +123,7 @@ class raw_env(AECEnv):
                 self.rewards[a] = float(self.game.rewards[i])
                 self.terminations[a] = True
                 self.infos[a] = {"stacks": self.game.stacks}
-        self.agent_selection = self.possible_agents[self.game.current_player]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._after_step()
 
     def render(self):
         if self.render_mode is None:
@@ -198,6 +149,3 @@ class raw_env(AECEnv):
             print(text)
             return None
         return text
-
-    def close(self):
-        pass

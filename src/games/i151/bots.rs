@@ -602,25 +602,33 @@ bot_from_policy!(Minmax);
 /// The names [`by_name`] knows.
 pub const BOT_NAMES: &str = "random, greedy, medium, minmax_d3, minmax_d5, minmax_d6";
 
+/// Resolves a builtin bot name into a box of the calling function's return type (every
+/// builtin is both a [`ViewPolicy`] and a core [`Bot`]).
+macro_rules! builtin_by_name {
+    ($name:expr) => {
+        match $name.strip_prefix("builtin:").unwrap_or($name) {
+            "random" => Ok(Box::new(RandomPolicy)),
+            "greedy" => Ok(Box::new(Greedy)),
+            "medium" => Ok(Box::new(Medium)),
+            "minmax_d3" => Ok(Box::new(Minmax::catalog(3)?)),
+            "minmax_d5" => Ok(Box::new(Minmax::catalog(5)?)),
+            "minmax_d6" => Ok(Box::new(Minmax::catalog(6)?)),
+            other => match parse_minmax(other) {
+                Some(m) => Ok(Box::new(m?)),
+                None => Err(Error::Unknown {
+                    what: "151 bot",
+                    name: other.to_string(),
+                    expected: BOT_NAMES.into(),
+                }),
+            },
+        }
+    };
+}
+
 /// The bot called `name` (with or without the `builtin:` prefix): `random`, `greedy`,
 /// `medium`, `minmax_d3`, `minmax_d5`, `minmax_d6`.
 pub fn policy_by_name(name: &str) -> Result<Box<dyn ViewPolicy>> {
-    match name.strip_prefix("builtin:").unwrap_or(name) {
-        "random" => Ok(Box::new(RandomPolicy)),
-        "greedy" => Ok(Box::new(Greedy)),
-        "medium" => Ok(Box::new(Medium)),
-        "minmax_d3" => Ok(Box::new(Minmax::catalog(3)?)),
-        "minmax_d5" => Ok(Box::new(Minmax::catalog(5)?)),
-        "minmax_d6" => Ok(Box::new(Minmax::catalog(6)?)),
-        other => match parse_minmax(other) {
-            Some(m) => Ok(Box::new(m?)),
-            None => Err(Error::Unknown {
-                what: "151 bot",
-                name: other.to_string(),
-                expected: BOT_NAMES.into(),
-            }),
-        },
-    }
+    builtin_by_name!(name)
 }
 
 /// `minmax_d<depth>w<worlds>`: a search bot with explicit settings (for experiments).
@@ -632,22 +640,7 @@ fn parse_minmax(name: &str) -> Option<Result<Minmax>> {
 
 /// The bot called `name` as a core [`Bot`] (for `cardvec match 151`).
 pub fn by_name(name: &str) -> Result<Box<dyn Bot<I151>>> {
-    match name.strip_prefix("builtin:").unwrap_or(name) {
-        "random" => Ok(Box::new(RandomPolicy)),
-        "greedy" => Ok(Box::new(Greedy)),
-        "medium" => Ok(Box::new(Medium)),
-        "minmax_d3" => Ok(Box::new(Minmax::catalog(3)?)),
-        "minmax_d5" => Ok(Box::new(Minmax::catalog(5)?)),
-        "minmax_d6" => Ok(Box::new(Minmax::catalog(6)?)),
-        other => match parse_minmax(other) {
-            Some(m) => Ok(Box::new(m?)),
-            None => Err(Error::Unknown {
-                what: "151 bot",
-                name: other.to_string(),
-                expected: BOT_NAMES.into(),
-            }),
-        },
-    }
+    builtin_by_name!(name)
 }
 
 #[cfg(test)]

@@ -531,7 +531,7 @@ enum ObsMode {
 /// Recomputes a lane's flags, mask, current player and (optionally) observation; with
 /// `incremental`, the row held the observation before the step just applied and is updated
 /// with [`Game::observe_update`] when the game supports it.
-#[inline]
+#[inline(always)]
 fn refresh<G: Game>(
     game: &G,
     state: &G::State,
@@ -564,7 +564,7 @@ fn step_lane<G: Game>(
     autoreset: bool,
     obs_mode: ObsMode,
 ) -> ActionStatus {
-    out.rewards.fill(0.0);
+    simd::zero_f32(out.rewards);
     let status = if *out.terminated || *out.truncated {
         if !autoreset {
             resync_noop(game, state, out, obs_mode);

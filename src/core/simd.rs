@@ -55,9 +55,101 @@ pub fn one_hot_u8(bits: u128, out: &mut [u8]) {
         chunk.copy_from_slice(&spread_bits_to_bytes(rest_bits as u8).to_le_bytes());
         rest_bits >>= 8;
     }
-    let rest = chunks.into_remainder();
-    let n = rest.len();
-    rest.copy_from_slice(&spread_bits_to_bytes(rest_bits as u8).to_le_bytes()[..n]);
+    write_short(
+        chunks.into_remainder(),
+        spread_bits_to_bytes(rest_bits as u8),
+    );
+}
+
+/// Writes the first `out.len()` (< 8) little-endian bytes of `bytes` into `out` with at most
+/// two overlapping fixed-size stores (a `copy_from_slice` of unknown length would be a
+/// `memcpy` call).
+#[inline(always)]
+fn write_short(out: &mut [u8], bytes: u64) {
+    let b = bytes.to_le_bytes();
+    let n = out.len();
+    debug_assert!(n < 8);
+    if n >= 4 {
+        out[..4].copy_from_slice(&b[..4]);
+        out[n - 4..].copy_from_slice(&b[n - 4..n]);
+    } else if n >= 2 {
+        out[..2].copy_from_slice(&b[..2]);
+        out[n - 2..].copy_from_slice(&b[n - 2..n]);
+    } else if n == 1 {
+        out[0] = b[0];
+    }
+}
+
+/// Writes `out[i] = src[i] as f32` for every `i` (`src` and `out` of equal length): counts
+/// kept as bytes, widened sixteen at a time (SSE2, baseline on x86_64: two unpacks to 32
+/// bits and a conversion per four values). A length of 16 or more that is not a multiple
+/// of 16 ends with one overlapping block, which writes some values twice, identically.
+#[inline]
+pub fn widen_u8_f32(src: &[u8], out: &mut [f32]) {
+    assert_eq!(src.len(), out.len(), "widen_u8_f32: lengths differ");
+    let n = src.len();
+    #[cfg(target_arch = "x86_64")]
+    if n >= 16 {
+        let mut start = 0;
+        loop {
+            // SAFETY: `start + 16 <= n`, so both the 16 bytes read from `src` and the 16
+            // floats written to `out` are in bounds; unaligned loads and stores are used;
+            // SSE2 is baseline on x86_64.
+            unsafe { widen16(src.as_ptr().add(start), out.as_mut_ptr().add(start)) };
+            if start + 16 == n {
+                return;
+            }
+            start = (start + 16).min(n - 16);
+        }
+    }
+    for (o, &c) in out.iter_mut().zip(src) {
+        *o = c as f32;
+    }
+}
+
+/// Widens the 16 bytes at `src` into 16 floats at `dst`.
+///
+/// # Safety
+/// `src` must be readable for 16 bytes and `dst` writable for 16 `f32`s.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn widen16(src: *const u8, dst: *mut f32) {
+    use core::arch::x86_64::*;
+    let zero = _mm_setzero_si128();
+    let bytes = _mm_loadu_si128(src as *const __m128i);
+    let lo = _mm_unpacklo_epi8(bytes, zero);
+    let hi = _mm_unpackhi_epi8(bytes, zero);
+    let parts = [
+        _mm_unpacklo_epi16(lo, zero),
+        _mm_unpackhi_epi16(lo, zero),
+        _mm_unpacklo_epi16(hi, zero),
+        _mm_unpackhi_epi16(hi, zero),
+    ];
+    for (k, part) in parts.into_iter().enumerate() {
+        _mm_storeu_ps(dst.add(4 * k), _mm_cvtepi32_ps(part));
+    }
+}
+
+/// Sets every value of `out` to `0.0` with fixed-size stores (the last two may overlap):
+/// for the short rows of a lane (rewards per seat), where a `fill` of unknown length is a
+/// `memset` call.
+#[inline(always)]
+pub fn zero_f32(out: &mut [f32]) {
+    let n = out.len();
+    if n >= 4 {
+        let mut chunks = out.chunks_exact_mut(4);
+        for c in &mut chunks {
+            c.copy_from_slice(&[0.0; 4]);
+        }
+        if n % 4 != 0 {
+            out[n - 4..].copy_from_slice(&[0.0; 4]);
+        }
+    } else if n >= 2 {
+        out[..2].copy_from_slice(&[0.0; 2]);
+        out[n - 2..].copy_from_slice(&[0.0; 2]);
+    } else if n == 1 {
+        out[0] = 0.0;
+    }
 }
 
 /// Asks the cache to fetch every 64-byte line of `data` (a hint: on x86_64 `prefetcht0`,
@@ -90,6 +182,46 @@ pub fn prefetch<T>(data: &[T]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zero_f32_clears_every_length() {
+        for n in 0..40 {
+            let mut row = vec![1.5f32; n + 2];
+            zero_f32(&mut row[1..n + 1]);
+            assert!(row[1..n + 1].iter().all(|v| v.to_bits() == 0), "length {n}");
+            assert_eq!(
+                (row[0], row[n + 1]),
+                (1.5, 1.5),
+                "length {n}: wrote outside"
+            );
+        }
+    }
+
+    #[test]
+    fn one_hot_u8_writes_exactly_its_row_for_every_length() {
+        for n in 0..=40 {
+            for bits in [0u128, u128::MAX, 0x5555_5555_5555, 1 << 13 | 1 << 37] {
+                let mut row = vec![9u8; n + 2];
+                one_hot_u8(bits, &mut row[1..n + 1]);
+                for i in 0..n {
+                    assert_eq!(row[i + 1], (bits >> i & 1) as u8, "length {n} bit {i}");
+                }
+                assert_eq!((row[0], row[n + 1]), (9, 9), "length {n}: wrote outside");
+            }
+        }
+    }
+
+    #[test]
+    fn widen_u8_f32_matches_scalar_for_every_length() {
+        let src: Vec<u8> = (0..70u32).map(|i| (i * 37 % 256) as u8).collect();
+        for n in 0..=src.len() {
+            let mut out = vec![-1.0f32; n];
+            widen_u8_f32(&src[..n], &mut out);
+            let want: Vec<f32> = src[..n].iter().map(|&c| c as f32).collect();
+            assert_eq!(out, want, "length {n}");
+        }
+    }
+
     use proptest::prelude::*;
 
     proptest! {

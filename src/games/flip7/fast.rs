@@ -6,6 +6,7 @@
 //! scheduler is part of the observation, so its exact contents are kept.
 
 use super::*;
+use crate::core::simd::{one_hot_u8, widen_u8_f32};
 use crate::core::{Game, LaneOutcome, LaneRng, Result};
 
 /// Capacity of the event ring. The scheduler never holds more than 29 events: 18 opening
@@ -92,6 +93,9 @@ pub struct Flip7State {
     /// Events in the ring before the last applied step (how much of the observation's
     /// event block was in use).
     pub obs_task_len: u8,
+    /// Deferred action cards before the last applied step (the observation's deferred
+    /// block is rewritten only if some were held before or after it).
+    pub obs_deferred_len: u8,
 }
 
 impl Flip7State {
@@ -146,6 +150,7 @@ impl Flip7State {
         self.obs_seats = 0;
         self.obs_discard = 0;
         self.obs_task_len = self.task_len;
+        self.obs_deferred_len = self.deferred_len;
     }
 
     /// Every part of the observation may have changed (a round ended or started).
@@ -233,6 +238,7 @@ impl Flip7State {
             obs_seats: 0,
             obs_discard: 0,
             obs_task_len: 0,
+            obs_deferred_len: 0,
         }
     }
 }
@@ -298,9 +304,11 @@ impl Flip7 {
         s.deferred_len = 0;
         s.task_head = 0;
         s.task_len = 0;
-        let first = (s.dealer as usize + 1) % n;
-        for i in 0..n {
-            s.push_back(task(TASK_DEAL, ((first + i) % n) as u8, 0));
+        let first = next_seat(s.dealer as usize, n);
+        let mut seat = first;
+        for _ in 0..n {
+            s.push_back(task(TASK_DEAL, seat as u8, 0));
+            seat = next_seat(seat, n);
         }
         s.push_back(task(TASK_TURN, first as u8, 0));
     }
@@ -325,6 +333,7 @@ impl Flip7 {
         log(&s.deck[..k]);
     }
 
+    #[inline]
     fn draw<L: FnMut(&[u8])>(
         &self,
         s: &mut Flip7State,
@@ -380,6 +389,7 @@ impl Flip7 {
     }
 
     /// Runs chance events until a decision or the end of the game (game-room's `_advance`).
+    #[inline]
     fn advance<L: FnMut(&[u8])>(
         &self,
         s: &mut Flip7State,
@@ -397,11 +407,29 @@ impl Flip7 {
             if s.pending != NONE {
                 return;
             }
+            if s.task_len == 1 {
+                // The common case, a lone turn event: what the loop below would do, turn
+                // after turn, until an active seat (there is one, or the round would have
+                // ended) takes its turn and schedules the next.
+                let (kind, seat, _) = s.task_at(0);
+                if kind == TASK_TURN {
+                    let mut p = seat as usize;
+                    let mut popped = 1;
+                    while s.status[p] != ACTIVE {
+                        p = next_seat(p, n);
+                        popped += 1;
+                    }
+                    s.task_head = ((s.task_head as usize + popped) % TASK_CAPACITY) as u8;
+                    s.tasks[s.task_head as usize] = task(TASK_TURN, next_seat(p, n) as u8, 0);
+                    s.to_act = p as u8;
+                    return;
+                }
+            }
             let (kind, seat, card) = s.pop_front();
             let p = seat as usize;
             match kind {
                 TASK_TURN => {
-                    s.push_back(task(TASK_TURN, ((p + 1) % n) as u8, 0));
+                    s.push_back(task(TASK_TURN, next_seat(p, n) as u8, 0));
                     if s.status[p] == ACTIVE {
                         s.to_act = seat;
                         return;
@@ -453,9 +481,7 @@ impl Flip7 {
             best = best.max(s.scores[p]);
         }
         for p in 0..n {
-            for c in 0..CARD_IDS {
-                s.discard[c] += s.hands[p][c];
-            }
+            add_counts(&mut s.discard, &s.hands[p]);
             s.discard_len += s.held[p];
             s.hands[p] = [0; CARD_IDS];
             s.held[p] = 0;
@@ -485,7 +511,7 @@ impl Flip7 {
             s.to_act = 0;
             return true;
         }
-        s.dealer = ((s.dealer as usize + 1) % n) as u8;
+        s.dealer = next_seat(s.dealer as usize, n) as u8;
         self.start_round(s);
         false
     }
@@ -661,21 +687,23 @@ impl Game for Flip7 {
         (s.end == 1, s.end == 2)
     }
 
-    #[inline]
+    #[inline(always)]
     fn legal_mask(&self, s: &Flip7State, mask: &mut [u8]) {
-        mask.fill(0);
-        if s.end != 0 {
-            return;
-        }
+        // As bits first, then one SIMD-within-a-register spread (a `fill` of a few bytes
+        // would cost a `memset` call).
         let p = s.to_act as usize;
-        if s.pending == NONE {
-            mask[HIT as usize] = 1;
-            mask[STAY as usize] = (s.held[p] > 0) as u8;
-        } else {
-            for t in 0..self.players() {
-                mask[TARGET_OFFSET as usize + t] = self.is_target(s, p, s.pending, t) as u8;
+        let mut bits = 0u128;
+        if s.end == 0 {
+            if s.pending == NONE {
+                bits = 1 << HIT | ((s.held[p] > 0) as u128) << STAY;
+            } else {
+                for t in 0..self.players() {
+                    bits |= (self.is_target(s, p, s.pending, t) as u128)
+                        << (TARGET_OFFSET as usize + t);
+                }
             }
         }
+        one_hot_u8(bits, mask);
     }
 
     #[inline]
@@ -693,6 +721,8 @@ impl Game for Flip7 {
         let n = self.players();
         let (header, rest) = obs.split_at_mut(OBS_HEADER);
         self.write_header(s, player, header);
+        header[5] = self.target_score as f32;
+        header[6] = self.max_rounds as f32;
         let (rows, rest) = rest.split_at_mut(OBS_ROW * n);
         for (p, row) in rows.chunks_exact_mut(OBS_ROW).enumerate() {
             write_seat_row(s, p, row);
@@ -732,7 +762,9 @@ impl Game for Flip7 {
         if before > used {
             queue[used..before].fill(0.0);
         }
-        write_deferred(s, deferred);
+        if s.deferred_len != 0 || s.obs_deferred_len != 0 {
+            write_deferred(s, deferred);
+        }
         true
     }
 
@@ -744,7 +776,9 @@ impl Game for Flip7 {
 }
 
 impl Flip7 {
-    /// The observation's header (see `docs/flip7.md`).
+    /// The observation's header (see `docs/flip7.md`), but for the game's constants
+    /// `target_score` and `max_rounds` (entries 5 and 6), which only a full observation
+    /// writes.
     #[inline(always)]
     fn write_header(&self, s: &Flip7State, player: usize, header: &mut [f32]) {
         header[0] = player as f32;
@@ -752,8 +786,6 @@ impl Flip7 {
         header[2] = s.dealer as f32;
         header[3] = s.round as f32;
         header[4] = s.deck_len as f32;
-        header[5] = self.target_score as f32;
-        header[6] = self.max_rounds as f32;
         header[7] = (s.pending != NONE) as u8 as f32;
         header[8] = if s.pending == NONE {
             0.0
@@ -768,22 +800,45 @@ impl Flip7 {
     }
 }
 
+/// The seat after `p` of `n` (a compare instead of the division of `% n`).
+#[inline(always)]
+fn next_seat(p: usize, n: usize) -> usize {
+    if p + 1 == n {
+        0
+    } else {
+        p + 1
+    }
+}
+
+/// `into[c] += from[c]` for every card id, as two wide integers: no count reaches 256
+/// (there are 94 cards), so no byte carries into the next.
+#[inline(always)]
+fn add_counts(into: &mut [u8; CARD_IDS], from: &[u8; CARD_IDS]) {
+    let word = |b: &[u8; CARD_IDS]| {
+        let mut lo = [0u8; 16];
+        let mut hi = [0u8; 8];
+        lo.copy_from_slice(&b[..16]);
+        hi[..CARD_IDS - 16].copy_from_slice(&b[16..]);
+        (u128::from_le_bytes(lo), u64::from_le_bytes(hi))
+    };
+    let (a_lo, a_hi) = word(into);
+    let (b_lo, b_hi) = word(from);
+    into[..16].copy_from_slice(&(a_lo + b_lo).to_le_bytes());
+    into[16..].copy_from_slice(&(a_hi + b_hi).to_le_bytes()[..CARD_IDS - 16]);
+}
+
 /// Seat `p`'s observation row: banked total, status, hand counts.
 #[inline(always)]
 fn write_seat_row(s: &Flip7State, p: usize, row: &mut [f32]) {
     row[0] = s.scores[p] as f32;
     row[1] = s.status[p] as f32;
-    for (o, &c) in row[2..].iter_mut().zip(&s.hands[p]) {
-        *o = c as f32;
-    }
+    widen_u8_f32(&s.hands[p], &mut row[2..]);
 }
 
 /// The discard pile's counts.
 #[inline(always)]
 fn write_discard(s: &Flip7State, discard: &mut [f32]) {
-    for (o, &c) in discard.iter_mut().zip(&s.discard) {
-        *o = c as f32;
-    }
+    widen_u8_f32(&s.discard, discard);
 }
 
 /// The scheduled events in use, as `(kind, seat, card)` triples (`queue` is `3 * task_len`

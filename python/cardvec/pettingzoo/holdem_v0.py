@@ -22,13 +22,7 @@ from gymnasium import spaces
 from .._cardvec import NoLimitHoldemGame, holdem as _h
 from ._aec import CardvecAEC, wrap
 
-_RANKS = "23456789TJQKA"
-_SUITS = "cdhs"
 _STREETS = ["preflop", "flop", "turn", "river", "over"]
-
-
-def _card(c: int) -> str:
-    return _RANKS[c % 13] + _SUITS[c // 13]
 
 
 def env(**kwargs):
@@ -129,10 +123,10 @@ class raw_env(CardvecAEC):
         if self.render_mode is None:
             return None
         g = self.game
-        board = " ".join(_card(c) for c in g.board) or "-"
+        board = _h.format_cards(list(g.board)) or "-"
         lines = [f"No-limit hold'em | {_STREETS[g.street]} | board {board} | pot {g.pot}"]
         for i, agent in enumerate(self.possible_agents):
-            cards = " ".join(_card(c) for c in g.hole_cards[i])
+            cards = _h.format_cards(list(g.hole_cards[i]))
             tags = []
             if i == g.button:
                 tags.append("button")

@@ -404,26 +404,7 @@ impl I151 {
     /// match off if it is time.
     #[inline]
     fn apply(&self, s: &mut I151State, action: u32, rewards: &mut [f32]) {
-        let winner = match action {
-            0..32 => self.play(s, action as u8),
-            ACTION_DRAW => {
-                self.draw(s);
-                None
-            }
-            ACTION_PASS => {
-                s.end_turn(false);
-                None
-            }
-            _ => {
-                s.chaining &= !(1 << s.current);
-                s.required_suit = (action - ACTION_CHOOSE_SUIT) as u8;
-                s.flags &= !FLAG_CHOOSE_SUIT;
-                s.end_turn(false);
-                None
-            }
-        };
-        s.round_steps = s.round_steps.wrapping_add(1);
-        match winner {
+        match self.dispatch(s, action) {
             Some(w) => self.end_round(s, w, rewards),
             None => {
                 if self.max_round_steps != 0 && s.round_steps >= self.max_round_steps {
@@ -445,6 +426,13 @@ impl I151 {
         if action >= N_ACTIONS as u32 || self.legal_bits(s) >> action & 1 == 0 {
             return Err(());
         }
+        Ok(self.dispatch(s, action))
+    }
+
+    /// Carries out a legal `action` for the seat to act and counts the step; returns the
+    /// seat that emptied its hand, if the action did (the round is not closed here).
+    #[inline]
+    fn dispatch(&self, s: &mut I151State, action: u32) -> Option<u8> {
         let winner = match action {
             0..32 => self.play(s, action as u8),
             ACTION_DRAW => {
@@ -464,7 +452,7 @@ impl I151 {
             }
         };
         s.round_steps = s.round_steps.wrapping_add(1);
-        Ok(winner)
+        winner
     }
 
     /// Scores the round won by `winner` (returned by [`I151::act`]) and deals the next one,

@@ -106,7 +106,7 @@ def test_wrapper_hands_replay_in_pokerkit(num_players):
         record = {
             "hand": hand, "seats": num_players, "button": game.button, "sb": 1, "bb": 3,
             "ante": 0, "stacks": [150] * num_players,
-            "hole": ["".join(holdem_v0._card(c) for c in h) for h in game.hole_cards],
+            "hole": ["".join(holdem.card_str(int(c)) for c in h) for h in game.hole_cards],
             "decisions": [], "showdown": False,
         }
         for agent in env.agent_iter():
@@ -135,7 +135,7 @@ def test_wrapper_hands_replay_in_pokerkit(num_players):
                 # on and the actor's bet is the raise-to.
                 decision["action"] = f"r{game.bets[legal['seat']]}"
             record["decisions"].append(decision)
-        record["board"] = "".join(holdem_v0._card(c) for c in game.board)
+        record["board"] = "".join(holdem.card_str(int(c)) for c in game.board)
         record["final"] = game.stacks
         lines.append(json.dumps(record))
     report = oracle.replay(lines)

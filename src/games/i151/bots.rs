@@ -217,6 +217,31 @@ bot_from_policy!(Medium);
 /// view and is sampled too). Match-level facts that the view lacks (the match seed) are
 /// set to 0: searches stop at the end of the round.
 pub fn determinize(game: &I151, view: &PlayerView, rng: &mut LaneRng) -> I151State {
+    determinize_inferred(game, view, rng, &Inference::default())
+}
+
+/// What a seat has inferred about the other seats' hidden hands from their public history
+/// in the round (2 seats): the other seat holds none of `lacks`, except in up to `fresh`
+/// of its cards (drawn since the inference, unconstrained).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Inference {
+    /// Cards the other seat's older cards are not.
+    pub lacks: u32,
+    /// How many of its cards were drawn after the inference (free of it).
+    pub fresh: u8,
+}
+
+/// [`determinize`] under an [`Inference`]: the other seat's hand is dealt first from the
+/// hidden cards it is not known to lack (as many as it holds minus its `fresh` cards), then
+/// its fresh cards from any hidden card left; the rest is the bank. When too few hidden
+/// cards fit the inference, the hand is completed from the others, so the world always
+/// agrees with the view.
+pub fn determinize_inferred(
+    game: &I151,
+    view: &PlayerView,
+    rng: &mut LaneRng,
+    inf: &Inference,
+) -> I151State {
     let mut s: I151State = bytemuck::Zeroable::zeroed();
     let n = view.players as usize;
     s.players = view.players;
@@ -234,6 +259,20 @@ pub fn determinize(game: &I151, view: &PlayerView, rng: &mut LaneRng) -> I151Sta
             continue;
         }
         let want = view.seats[p].hand_size as usize;
+        if inf.lacks != 0 && n == 2 {
+            // Constrained cards first (moved to the front of the order), then fresh ones.
+            let constrained = want.saturating_sub(inf.fresh as usize);
+            let mut taken = 0usize;
+            for i in next..unknown.len() {
+                if taken == constrained {
+                    break;
+                }
+                if inf.lacks >> unknown[i] & 1 == 0 {
+                    unknown.swap(next + taken, i);
+                    taken += 1;
+                }
+            }
+        }
         for _ in 0..want {
             if next < unknown.len() {
                 s.hands[p] |= 1 << unknown[next];
@@ -296,20 +335,123 @@ pub fn determinize(game: &I151, view: &PlayerView, rng: &mut LaneRng) -> I151Sta
 
 /// Depth-limited search over determinized hidden hands (perfect-information Monte Carlo):
 /// `worlds` deals of the hidden cards are sampled consistently with the view
-/// ([`determinize`]); in each, an alpha-beta search of `depth` actions (every action is a
-/// ply: a draw, a pass or a suit announcement count like a play) scores each root action
-/// for the bot's seat, maximizing on its turns and minimizing on the others' (2 seats;
-/// with more, the others are treated as one coalition: paranoid search); the action with
-/// the best total over the worlds is played. A round end is terminal and exact: the round
-/// winner gains what the others add (their hand points) plus 30. A leaf is scored by the
-/// hand sizes (6 per card) and a third of the hand points, the bot's against the others'.
-/// Children are tried best-first (plays by points, then draw and pass). A decision with a
-/// single legal action is not searched.
-#[derive(Clone, Debug)]
+/// ([`determinize`], or [`determinize_inferred`] for a bot built with
+/// [`Minmax::tracking`], which also respects what the opponent's draws revealed it lacks).
+/// In each world every root action is scored by a search of `depth` turns (at most
+/// [`PLIES_PER_TURN`] actions per turn): the bot's own actions are searched with
+/// alpha-beta, best first (plays by points, then suits, draw, pass); the other seats play
+/// the medium heuristic from their own view of the world; after a draw of its own the
+/// bot's turn continues with medium too (the drawn card comes from the sampled bank). A
+/// round end is exact (the winner gains the others' hand points plus 30); a leaf scores the
+/// hand-size race (30 per card, 10 per eight) and a tenth of the hand points. Each world
+/// and root action may expand at most [`NODES_PER_MOVE`] positions, so a decision's work
+/// is bounded whatever the machine's load. The action with the best total over the worlds
+/// is played only if it beats medium's action by the bot's margin per world; otherwise
+/// medium's stands. A decision with a single legal action is not searched.
+#[derive(Debug)]
 pub struct Minmax {
     name: String,
     depth: u32,
     worlds: u32,
+    margin: i64,
+    nodes: u32,
+    /// The opponent inference kept across decisions (one match per bot object: the arena
+    /// builds a bot per match and seat); `None` for a stateless bot.
+    tracker: Option<std::sync::Mutex<Tracker>>,
+}
+
+/// The public context the opponent's turn started from, taken right after the bot's own
+/// turn ended.
+#[derive(Clone, Copy, Debug)]
+struct TurnStart {
+    /// Cards the opponent could have played on it (an eight always).
+    playable: u32,
+    /// Its hand size then.
+    opp_hand: u8,
+    /// The played pile then (set and size).
+    pile_set: u32,
+    pile_size: u8,
+}
+
+/// What a search bot remembers between its decisions of a round.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tracker {
+    round: u16,
+    seat: u8,
+    inference: Inference,
+    start: Option<TurnStart>,
+}
+
+impl Tracker {
+    /// Updates the inference from what changed since the bot's last turn ended and returns
+    /// it. A draw by the opponent at the start of its turn (no play before it, at most one
+    /// card played after it, no queen) says it held none of the cards it could have played:
+    /// the bots of the catalog draw only when they cannot play. After a refill of the bank
+    /// (the pile emptied) the count is lost and the inference is dropped.
+    fn observe(&mut self, view: &PlayerView) -> Inference {
+        if view.players != 2 || self.round != view.round_number || self.seat != view.seat {
+            *self = Tracker {
+                round: view.round_number,
+                seat: view.seat,
+                ..Tracker::default()
+            };
+        }
+        let opp = 1 - view.seat as usize;
+        let hand_now = view.seats[opp].hand_size;
+        let inf = &mut self.inference;
+        if let Some(c) = self.start.take() {
+            let kept =
+                view.played_pile & c.pile_set == c.pile_set && view.played_pile_size >= c.pile_size;
+            if !kept {
+                *inf = Inference::default();
+            } else {
+                let played = (view.played_pile_size - c.pile_size) as i32;
+                let drawn = hand_now as i32 + played - c.opp_hand as i32;
+                let new_cards = view.played_pile & !c.pile_set;
+                if drawn > 0 && played <= 1 && new_cards & rank_set(QUEEN) == 0 && c.playable != 0 {
+                    // The whole hand before the draw lacked `playable`; an older
+                    // inference still holds only if no card was drawn since it.
+                    if inf.fresh == 0 {
+                        inf.lacks |= c.playable;
+                    } else {
+                        inf.lacks = c.playable;
+                    }
+                    inf.fresh = (drawn - played).max(0) as u8;
+                } else if drawn > 0 {
+                    inf.fresh = inf.fresh.saturating_add(drawn as u8);
+                }
+            }
+        }
+        inf.fresh = inf.fresh.min(hand_now);
+        if inf.fresh >= hand_now {
+            *inf = Inference::default();
+        }
+        *inf
+    }
+
+    /// Records the context the opponent's turn starts from, if `action` ends the bot's turn
+    /// in `world` (any world sampled from the view: the public result is the same).
+    fn after_action(&mut self, game: &I151, world: &I151State, action: u32) {
+        let me = world.current;
+        let mut child = *world;
+        self.start = None;
+        if let Ok(None) = game.act(&mut child, action) {
+            if child.current != me && child.players == 2 {
+                // What the engine lets it play holding every card the bot cannot see.
+                let opp = child.current as usize;
+                let mut probe = child;
+                probe.hands[opp] = !(child.hands[me as usize] | child.pile_set);
+                let playable = game.legal_bits(&probe) as u32;
+                let empty = child.top == NONE && child.pile_len == 0;
+                self.start = Some(TurnStart {
+                    playable: if empty { 0 } else { playable },
+                    opp_hand: child.hands[child.current as usize].count_ones() as u8,
+                    pile_set: child.pile_set,
+                    pile_size: child.pile_len,
+                });
+            }
+        }
+    }
 }
 
 impl Minmax {
@@ -322,17 +464,36 @@ impl Minmax {
             name: format!("minmax_d{depth}"),
             depth,
             worlds,
+            margin: MARGIN_PER_WORLD,
+            nodes: NODES_PER_MOVE,
+            tracker: None,
         })
     }
 
-    /// The catalog's settings: `minmax_d3` (8 worlds), `minmax_d5` (6), `minmax_d6` (5).
+    /// The same bot remembering the opponent's public history across its decisions of a
+    /// round (a draw reveals the cards it lacked) and sampling the hidden hands
+    /// consistently with it. One such bot plays one match (the arena builds one per match
+    /// and seat); decisions stay deterministic given the match and the bot's stream.
+    pub fn tracking(mut self) -> Minmax {
+        self.tracker = Some(std::sync::Mutex::new(Tracker::default()));
+        self
+    }
+
+    /// Sets the margin (per world) by which a searched action must beat medium's.
+    pub fn with_margin(mut self, margin: i64) -> Minmax {
+        self.margin = margin;
+        self
+    }
+
+    /// The catalog's settings: `minmax_d3` 32 worlds and a margin of 1,500 per world,
+    /// `minmax_d5` and `minmax_d6` 48 worlds and 2,000 (stateless: the catalog adds
+    /// [`Minmax::tracking`]).
     pub fn catalog(depth: u32) -> Result<Minmax> {
-        let worlds = match depth {
-            0..=3 => 8,
-            4..=5 => 6,
-            _ => 5,
+        let (worlds, margin) = match depth {
+            0..=3 => (32, 1_500),
+            _ => (48, 2_000),
         };
-        Minmax::new(depth, worlds)
+        Ok(Minmax::new(depth, worlds)?.with_margin(margin))
     }
 
     /// Search depth in plies.
@@ -407,6 +568,7 @@ fn child_value(
     plies: u32,
     alpha: i32,
     beta: i32,
+    nodes: &mut u32,
 ) -> i32 {
     if action == ACTION_DRAW && mover as usize == me {
         let mut guard = 0;
@@ -425,7 +587,16 @@ fn child_value(
     } else {
         depth
     };
-    alphabeta(game, &child, me, d, plies.saturating_sub(1), alpha, beta)
+    alphabeta(
+        game,
+        &child,
+        me,
+        d,
+        plies.saturating_sub(1),
+        alpha,
+        beta,
+        nodes,
+    )
 }
 
 /// The legal actions of `bits`, best first for move ordering.
@@ -461,9 +632,16 @@ fn ordered(bits: u64, out: &mut [u32; N_ACTIONS]) -> usize {
     len
 }
 
+/// Search nodes (positions expanded) allowed per world and root action: a deterministic
+/// bound on a decision's work, whatever the load of the machine. Over 40 matches against
+/// medium (1.2 M searched root actions per depth), depth 5 needed more in 0.01% of them and
+/// depth 6 in 0.25%; the slowest capped decision took 0.16 s on an idle core (uncapped
+/// depth 6: 0.46 s), against the arena's default limit of 1 s.
+pub const NODES_PER_MOVE: u32 = 4096;
+
 /// Actions searched at most per turn of depth (a turn is a draw, plays, a suit; a long
 /// run of queens and refills could otherwise go on without the turn passing).
-const PLIES_PER_TURN: u32 = 4;
+pub const PLIES_PER_TURN: u32 = 4;
 
 #[allow(clippy::too_many_arguments)]
 fn alphabeta(
@@ -474,10 +652,12 @@ fn alphabeta(
     plies: u32,
     mut alpha: i32,
     mut beta: i32,
+    nodes: &mut u32,
 ) -> i32 {
-    if depth == 0 || plies == 0 {
+    if depth == 0 || plies == 0 || *nodes == 0 {
         return leaf_value(s, me);
     }
+    *nodes -= 1;
     let bits = game.legal_bits(s);
     if bits == 0 {
         return leaf_value(s, me);
@@ -489,7 +669,9 @@ fn alphabeta(
         let mut child = *s;
         return match game.act(&mut child, a) {
             Ok(Some(w)) => round_value(&child, me, w),
-            Ok(None) => child_value(game, child, me, s.current, a, depth, plies, alpha, beta),
+            Ok(None) => child_value(
+                game, child, me, s.current, a, depth, plies, alpha, beta, nodes,
+            ),
             Err(()) => leaf_value(s, me),
         };
     }
@@ -500,7 +682,9 @@ fn alphabeta(
         let mut child = *s;
         let v = match game.act(&mut child, a) {
             Ok(Some(w)) => round_value(&child, me, w),
-            Ok(None) => child_value(game, child, me, s.current, a, depth, plies, alpha, beta),
+            Ok(None) => child_value(
+                game, child, me, s.current, a, depth, plies, alpha, beta, nodes,
+            ),
             Err(()) => continue,
         };
         if maximize {
@@ -538,6 +722,7 @@ pub fn search_root(game: &I151, s: &I151State, depth: u32) -> u32 {
                 PLIES_PER_TURN * depth,
                 i32::MIN,
                 i32::MAX,
+                &mut NODES_PER_MOVE.clone(),
             ),
             Err(()) => continue,
         };
@@ -554,6 +739,30 @@ impl ViewPolicy for Minmax {
     }
 
     fn choose(&self, game: &I151, view: &PlayerView, legal: u64, rng: &mut LaneRng) -> u32 {
+        let mut tracker = self.tracker.as_ref().map(|m| m.lock().unwrap());
+        let inference = match tracker.as_mut() {
+            Some(t) => t.observe(view),
+            None => Inference::default(),
+        };
+        let first = determinize_inferred(game, view, rng, &inference);
+        let action = self.search(game, view, legal, rng, &inference, first);
+        if let Some(t) = tracker.as_mut() {
+            t.after_action(game, &first, action);
+        }
+        action
+    }
+}
+
+impl Minmax {
+    fn search(
+        &self,
+        game: &I151,
+        view: &PlayerView,
+        legal: u64,
+        rng: &mut LaneRng,
+        inference: &Inference,
+        first: I151State,
+    ) -> u32 {
         if legal.count_ones() == 1 {
             return legal.trailing_zeros();
         }
@@ -561,10 +770,15 @@ impl ViewPolicy for Minmax {
         let mut moves = [0u32; N_ACTIONS];
         let len = ordered(legal, &mut moves);
         let mut totals = [0i64; N_ACTIONS];
-        for _ in 0..self.worlds {
-            let world = determinize(game, view, rng);
+        for w in 0..self.worlds {
+            let world = if w == 0 {
+                first
+            } else {
+                determinize_inferred(game, view, rng, inference)
+            };
             for (i, &a) in moves[..len].iter().enumerate() {
                 let mut child = world;
+                let mut nodes = self.nodes;
                 totals[i] += match game.act(&mut child, a) {
                     Ok(Some(w)) => round_value(&child, me, w),
                     Ok(None) => child_value(
@@ -577,6 +791,7 @@ impl ViewPolicy for Minmax {
                         PLIES_PER_TURN * self.depth,
                         i32::MIN,
                         i32::MAX,
+                        &mut nodes,
                     ),
                     Err(()) => i32::MIN / 4,
                 } as i64;
@@ -586,11 +801,10 @@ impl ViewPolicy for Minmax {
             .max_by_key(|&i| (totals[i], std::cmp::Reverse(i)))
             .unwrap_or(0);
         // The medium heuristic's action stands unless the search finds one clearly better
-        // over the same worlds (a round outcome is worth 10,000: the margin is a quarter of
-        // a round per world), which keeps the noise of a few sampled worlds out of play.
+        // over the same worlds, which keeps the noise of a few sampled worlds out of play.
         let prior = Medium.choose(game, view, legal, rng);
         if let Some(p) = moves[..len].iter().position(|&a| a == prior) {
-            if totals[best] - totals[p] < MARGIN_PER_WORLD * self.worlds as i64 {
+            if totals[best] - totals[p] < self.margin * self.worlds as i64 {
                 return prior;
             }
         }
@@ -634,8 +848,26 @@ pub fn policy_by_name(name: &str) -> Result<Box<dyn ViewPolicy>> {
 /// `minmax_d<depth>w<worlds>`: a search bot with explicit settings (for experiments).
 fn parse_minmax(name: &str) -> Option<Result<Minmax>> {
     let rest = name.strip_prefix("minmax_d")?;
+    let (rest, track) = match rest.strip_suffix('t') {
+        Some(r) => (r, true),
+        None => (rest, false),
+    };
+    let (rest, margin) = match rest.split_once('m') {
+        Some((r, m)) => (r, Some(m.parse::<i64>().ok()?)),
+        None => (rest, None),
+    };
     let (d, w) = rest.split_once('w')?;
-    Some(Minmax::new(d.parse().ok()?, w.parse().ok()?))
+    Some(Minmax::new(d.parse().ok()?, w.parse().ok()?).map(|m| {
+        let m = match margin {
+            Some(x) => m.with_margin(x),
+            None => m,
+        };
+        if track {
+            m.tracking()
+        } else {
+            m
+        }
+    }))
 }
 
 /// The bot called `name` as a core [`Bot`] (for `cardvec match 151`).
@@ -646,6 +878,49 @@ pub fn by_name(name: &str) -> Result<Box<dyn Bot<I151>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The inference a tracking search bot draws from the opponent's public history is
+    /// true of the opponent's real hand when the opponent draws only when it cannot play
+    /// (medium): at every decision of the bot, at most `fresh` of the opponent's cards are
+    /// among those it is inferred to lack; worlds sampled under it agree with the view.
+    #[test]
+    fn tracked_inference_holds_against_medium() {
+        let game = I151::new(2).unwrap();
+        let mut rng = LaneRng::from_seed(5);
+        let mut informed = 0;
+        for seed in 0..150i64 {
+            let bot = Minmax::new(1, 2).unwrap().tracking();
+            let mut s = game.reset_with_match_seed(seed);
+            let mut steps = 0;
+            while !s.is_over() && steps < 400 {
+                let seat = s.current as usize;
+                let view = game.view(&s, seat);
+                let legal = game.legal_bits(&s);
+                let a = if seat == 0 {
+                    let a = bot.choose(&game, &view, legal, &mut rng);
+                    let inf = bot.tracker.as_ref().unwrap().lock().unwrap().inference;
+                    let wrong = (s.hands[1] & inf.lacks).count_ones();
+                    assert!(
+                        wrong <= inf.fresh as u32,
+                        "seed {seed} step {steps}: {inf:?}"
+                    );
+                    if inf.lacks != 0 {
+                        informed += 1;
+                        let world = determinize_inferred(&game, &view, &mut rng, &inf);
+                        assert_eq!(game.view(&world, 0).seats[..2], view.seats[..2]);
+                        assert_eq!(game.legal_bits(&world), legal);
+                    }
+                    a
+                } else {
+                    Medium.choose(&game, &view, legal, &mut rng)
+                };
+                let mut r = [0f32; 4];
+                let _ = crate::core::Game::step(&game, &mut s, a, &mut rng, &mut r);
+                steps += 1;
+            }
+        }
+        assert!(informed > 500, "only {informed} informed decisions");
+    }
 
     /// The determinized world agrees with the view: same view for the bot's seat, every
     /// card accounted for, the other seat's hand size kept.

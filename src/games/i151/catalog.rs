@@ -232,16 +232,17 @@ pub fn list_specs(implemented_only: bool, tag: Option<&str>) -> Vec<&'static Opp
 
 /// The bot of catalog id `id`: [`Error::UnknownOpponent`] for an id the catalog does not
 /// hold, [`Error::Invalid`] for an entry that only the competition server can resolve
-/// (`student:*`, `pool:*`).
+/// (`student:*`, `pool:*`). The search bots are built tracking the opponent's public
+/// history ([`Minmax::tracking`]): a resolved bot plays one match.
 pub fn resolve(id: &str) -> Result<Box<dyn ViewPolicy>> {
     let spec = get_spec(id)?;
     let bot: Box<dyn ViewPolicy> = match spec.id {
         "builtin:random" => Box::new(RandomPolicy),
         "builtin:greedy" => Box::new(Greedy),
         "builtin:medium" => Box::new(Medium),
-        "builtin:minmax_d3" => Box::new(Minmax::catalog(3)?),
-        "builtin:minmax_d5" => Box::new(Minmax::catalog(5)?),
-        "builtin:minmax_d6" => Box::new(Minmax::catalog(6)?),
+        "builtin:minmax_d3" => Box::new(Minmax::catalog(3)?.tracking()),
+        "builtin:minmax_d5" => Box::new(Minmax::catalog(5)?.tracking()),
+        "builtin:minmax_d6" => Box::new(Minmax::catalog(6)?.tracking()),
         _ => {
             return Err(Error::Invalid {
                 what: "opponent",

@@ -55,6 +55,10 @@ pub struct Flip7State {
     pub numbers: [u8; MAX_PLAYERS],
     /// All cards in front of each seat.
     pub held: [u8; MAX_PLAYERS],
+    /// Sum of the number cards in front of each seat (kept as cards arrive).
+    pub number_sum: [u8; MAX_PLAYERS],
+    /// Sum of the +N modifiers in front of each seat (kept as cards arrive).
+    pub plus_sum: [u8; MAX_PLAYERS],
     /// Action cards drawn during a Flip Three, in draw order.
     pub deferred: [u8; OBS_DEFERRED_SLOTS],
     /// Cards in the draw pile.
@@ -189,6 +193,11 @@ impl Flip7State {
     fn give(&mut self, seat: usize, card: u8) {
         self.hands[seat][card as usize] += 1;
         self.held[seat] += 1;
+        if is_number(card) {
+            self.number_sum[seat] += card;
+        } else if (PLUS_2..=PLUS_10).contains(&card) {
+            self.plus_sum[seat] += plus_value(card) as u8;
+        }
         self.obs_seats |= 1 << seat;
     }
 
@@ -220,6 +229,8 @@ impl Flip7State {
             status: [0; MAX_PLAYERS],
             numbers: [0; MAX_PLAYERS],
             held: [0; MAX_PLAYERS],
+            number_sum: [0; MAX_PLAYERS],
+            plus_sum: [0; MAX_PLAYERS],
             deferred: [0; OBS_DEFERRED_SLOTS],
             deck_len: 0,
             shuffled_len: 0,
@@ -251,16 +262,11 @@ impl Flip7 {
         if s.status[p] == BUSTED {
             return 0;
         }
-        let hand = &s.hands[p];
-        let mut total: u32 = (1..=MAX_NUMBER as usize)
-            .map(|c| c as u32 * hand[c] as u32)
-            .sum();
-        if hand[TIMES_2 as usize] > 0 {
+        let mut total = s.number_sum[p] as u32;
+        if s.hands[p][TIMES_2 as usize] > 0 {
             total *= 2;
         }
-        for card in PLUS_2..=PLUS_10 {
-            total += plus_value(card) * hand[card as usize] as u32;
-        }
+        total += s.plus_sum[p] as u32;
         if s.flip7 as usize == p {
             total += FLIP7_BONUS;
         }
@@ -333,7 +339,7 @@ impl Flip7 {
         log(&s.deck[..k]);
     }
 
-    #[inline]
+    #[inline(always)]
     fn draw<L: FnMut(&[u8])>(
         &self,
         s: &mut Flip7State,
@@ -485,6 +491,8 @@ impl Flip7 {
             s.discard_len += s.held[p];
             s.hands[p] = [0; CARD_IDS];
             s.held[p] = 0;
+            s.number_sum[p] = 0;
+            s.plus_sum[p] = 0;
             s.numbers[p] = 0;
         }
         for i in 0..s.deferred_len as usize {

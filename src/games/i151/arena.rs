@@ -598,6 +598,38 @@ pub fn play_match(
     let match_limit = Duration::from_millis(config.match_timeout_ms);
     let decision_limit = Duration::from_millis(config.decision_timeout_ms);
     let mut pending_winner: Option<u8> = None;
+    // The result and replay of a match that ends now: `forfeited` names the seat that
+    // forfeited and why.
+    let conclude = |s: &I151State,
+                    rec: Recorder,
+                    winner: Option<usize>,
+                    reason: EndReason,
+                    forfeited: Option<(usize, String)>,
+                    steps: u64|
+     -> MatchResult {
+        let final_scores = [s.scores[0] as i64, s.scores[1] as i64];
+        let replay = build_replay(
+            config,
+            &seats,
+            opponent_id,
+            rec.finish(),
+            winner,
+            final_scores,
+            reason,
+            forfeited.as_ref().map(|f| f.0),
+        );
+        MatchResult {
+            winner,
+            reason,
+            forfeited: forfeited.as_ref().map(|f| f.0),
+            detail: forfeited.map(|f| f.1),
+            final_scores,
+            rounds_played: s.round_number as u32,
+            steps_played: steps,
+            replay,
+        }
+    };
+    // The forfeiting seat adds only its hand's points; the other seat wins.
     let forfeit = |s: &mut I151State,
                    rec: Recorder,
                    seat: usize,
@@ -606,28 +638,7 @@ pub fn play_match(
                    steps: u64|
      -> MatchResult {
         s.scores[seat] = s.scores[seat].saturating_add(hand_points(s.hands[seat]) as i16);
-        let winner = 1 - seat;
-        let final_scores = [s.scores[0] as i64, s.scores[1] as i64];
-        let replay = build_replay(
-            config,
-            &seats,
-            opponent_id,
-            rec.finish(),
-            Some(winner),
-            final_scores,
-            reason,
-            Some(seat),
-        );
-        MatchResult {
-            winner: Some(winner),
-            reason,
-            forfeited: Some(seat),
-            detail: Some(detail),
-            final_scores,
-            rounds_played: s.round_number as u32,
-            steps_played: steps,
-            replay,
-        }
+        conclude(s, rec, Some(1 - seat), reason, Some((seat, detail)), steps)
     };
     loop {
         if started.elapsed() >= match_limit {
@@ -738,27 +749,7 @@ pub fn play_match(
         pending_winner = winner;
     }
     let winner = (s.winner != NONE).then_some(s.winner as usize);
-    let final_scores = [s.scores[0] as i64, s.scores[1] as i64];
-    let replay = build_replay(
-        config,
-        &seats,
-        opponent_id,
-        rec.finish(),
-        winner,
-        final_scores,
-        EndReason::Normal,
-        None,
-    );
-    Ok(MatchResult {
-        winner,
-        reason: EndReason::Normal,
-        forfeited: None,
-        detail: None,
-        final_scores,
-        rounds_played: s.round_number as u32,
-        steps_played: steps,
-        replay,
-    })
+    Ok(conclude(&s, rec, winner, EndReason::Normal, None, steps))
 }
 
 #[allow(clippy::too_many_arguments)]

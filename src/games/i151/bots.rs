@@ -722,7 +722,7 @@ pub fn search_root(game: &I151, s: &I151State, depth: u32) -> u32 {
                 PLIES_PER_TURN * depth,
                 i32::MIN,
                 i32::MAX,
-                &mut NODES_PER_MOVE.clone(),
+                &mut { NODES_PER_MOVE },
             ),
             Err(()) => continue,
         };

@@ -1,7 +1,8 @@
 """The AEC bookkeeping cardvec's PettingZoo environments share: spaces, seeding and reset,
 the action mask of the agent to act, the legality check before a step, and what follows a
 step. Each game supplies ``self.game`` (a one-game engine with ``reset(seed=None)``,
-``current_player``, ``legal_mask()``), its spaces, ``_apply(agent, action)`` and ``render``.
+``current_player``, ``legal_mask()``), its spaces, ``_apply(agent, action)`` and
+``_render_text()``.
 """
 
 import numpy as np
@@ -21,6 +22,21 @@ class CardvecAEC(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self._indices = {agent: i for i, agent in enumerate(self.possible_agents)}
         self._seeded = False
+
+    def _set_render_mode(self, render_mode):
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError("render_mode must be None, 'ansi', or 'human'")
+        self.render_mode = render_mode
+
+    def render(self):
+        """The table as text (``ansi``), printed (``human``), or nothing (no render mode)."""
+        if self.render_mode is None:
+            return None
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]

@@ -58,12 +58,10 @@ class raw_env(CardvecAEC):
         super().__init__()
         # The Rust side validates with flip7_v0's messages (ValueError).
         self.game = Flip7Game(num_players, target_score, max_rounds, 0)
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError("render_mode must be None, 'ansi', or 'human'")
+        self._set_render_mode(render_mode)
         self.num_players = num_players
         self.target_score = target_score
         self.max_rounds = max_rounds
-        self.render_mode = render_mode
         self._init_agents(num_players)
         self.action_spaces = {
             agent: spaces.Discrete(TARGET_OFFSET + num_players) for agent in self.possible_agents
@@ -118,9 +116,7 @@ class raw_env(CardvecAEC):
                 self.truncations[a] = self.game.truncated
         self._after_step()
 
-    def render(self):
-        if self.render_mode is None:
-            return None
+    def _render_text(self):
         game = self.game
         lines = [f"Flip 7 | round {game.round} | deck {len(game.draw_pile)}"]
         names = ["active", "stayed", "busted", "frozen"]
@@ -139,8 +135,4 @@ class raw_env(CardvecAEC):
             pending = game.pending_card
             decision = "Hit / Stay" if pending is None else f"target for {_SPECIAL[pending]}"
             lines.append(f"{self.agent_selection}: {decision}")
-        text = "\n".join(lines)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return "\n".join(lines)

@@ -51,8 +51,7 @@ class raw_env(CardvecAEC):
         render_mode: str | None = None,
     ):
         super().__init__()
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError("render_mode must be None, 'ansi', or 'human'")
+        self._set_render_mode(render_mode)
         # The Rust side validates every option (ValueError).
         self.game = NoLimitHoldemGame(
             0,
@@ -66,7 +65,6 @@ class raw_env(CardvecAEC):
             button=button,
         )
         self.num_players = self.game.num_players
-        self.render_mode = render_mode
         self._init_agents(self.num_players)
         n_actions = self.game.num_actions
         self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
@@ -119,9 +117,7 @@ class raw_env(CardvecAEC):
                 self.infos[a] = {"stacks": self.game.stacks}
         self._after_step()
 
-    def render(self):
-        if self.render_mode is None:
-            return None
+    def _render_text(self):
         g = self.game
         board = _h.format_cards(list(g.board)) or "-"
         lines = [f"No-limit hold'em | {_STREETS[g.street]} | board {board} | pot {g.pot}"]
@@ -138,8 +134,4 @@ class raw_env(CardvecAEC):
             )
         if not g.terminated and self.agents:
             lines.append(f"to act: {self.agent_selection}")
-        text = "\n".join(lines)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return "\n".join(lines)

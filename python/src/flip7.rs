@@ -154,19 +154,11 @@ impl Flip7Game {
     /// illegal.
     fn step(&mut self, action: i64) -> bool {
         let action = u32::try_from(action).unwrap_or(u32::MAX);
-        self.scratch.fill(0.0);
         let log = &mut self.shuffles;
-        let out = self.game.step_logged(
-            &mut self.state,
-            action,
-            &mut self.rng,
-            &mut self.scratch,
-            &mut |o: &[u8]| log.push(o.to_vec()),
-        );
-        if out.applied {
-            self.rewards.copy_from_slice(&self.scratch);
-        }
-        out.applied
+        let (game, state, rng) = (&self.game, &mut self.state, &mut self.rng);
+        single_step(&mut self.scratch, &mut self.rewards, |r| {
+            game.step_logged(state, action, rng, r, &mut |o: &[u8]| log.push(o.to_vec()))
+        })
     }
 
     /// The observation as seen by `seat` (float64, 419 + 24 * num_players values).
@@ -182,9 +174,7 @@ impl Flip7Game {
 
     /// The legal mask of the seat to act (int8, 2 + num_players; all zero once over).
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let mut mask = vec![0u8; self.game.num_actions()];
-        self.game.legal_mask(&self.state, &mut mask);
-        PyArray1::from_vec(py, mask.into_iter().map(|m| m as i8).collect())
+        single_legal_mask(py, &self.game, &self.state)
     }
 
     /// The shuffles since the last call (or reset), oldest first, and clears the log.

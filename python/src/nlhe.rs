@@ -216,14 +216,10 @@ impl NoLimitHoldemGame {
     /// Returns False (and changes nothing) if it is illegal.
     fn step(&mut self, action: i64) -> bool {
         let action = u32::try_from(action).unwrap_or(u32::MAX);
-        self.scratch.fill(0.0);
-        let out = self
-            .game
-            .step(&mut self.state, action, &mut self.rng, &mut self.scratch);
-        if out.applied {
-            self.rewards.copy_from_slice(&self.scratch);
-        }
-        out.applied
+        let (game, state, rng) = (&self.game, &mut self.state, &mut self.rng);
+        single_step(&mut self.scratch, &mut self.rewards, |r| {
+            game.step(state, action, rng, r)
+        })
     }
 
     /// The observation as seen by `seat` (float32, 118 + 9 * num_players values).
@@ -236,9 +232,7 @@ impl NoLimitHoldemGame {
 
     /// The legal mask of the seat to act (int8, 3 + K; all zero once over).
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let mut mask = vec![0u8; self.game.num_actions()];
-        self.game.legal_mask(&self.state, &mut mask);
-        PyArray1::from_vec(py, mask.into_iter().map(|m| m as i8).collect())
+        single_legal_mask(py, &self.game, &self.state)
     }
 
     /// The decision in chips, or None once over: a dict with `seat`, `fold`, `check`,

@@ -333,36 +333,21 @@ impl<G: Game> VecEnv<G> {
             self.current_player.par_chunks_mut(cs),
             self.illegal.par_chunks_mut(cs),
         );
+        let ctx = StepCtx {
+            game,
+            widths: (p, a, d),
+            chunk_size: cs,
+            seed,
+            autoreset,
+        };
         self.pool.install(|| {
-            work.into_par_iter().enumerate().for_each(
-                |(c, (st, rn, ep, ac, ob, ma, re, te, tr, cp, il))| {
-                    for j in 0..st.len() {
-                        if j + 1 < st.len() {
-                            let row = &ob[(j + 1) * d..(j + 2) * d];
-                            match obs_mode {
-                                ObsMode::Off => prefetch_lane(&st[j + 1], None),
-                                ObsMode::Full => prefetch_lane(&st[j + 1], Some(row)),
-                                ObsMode::Update => {
-                                    prefetch_lane(&st[j + 1], None);
-                                    game.prefetch_observe_update(&st[j + 1], row);
-                                }
-                            }
-                        }
-                        let mut out = LaneOut::in_chunk(j, (p, a, d), ob, ma, re, te, tr, cp);
-                        il[j] = step_lane(
-                            game,
-                            &mut st[j],
-                            &mut rn[j],
-                            &mut ep[j],
-                            (seed, (c * cs + j) as u64),
-                            ac[j],
-                            &mut out,
-                            autoreset,
-                            obs_mode,
-                        ) as u8;
-                    }
-                },
-            )
+            work.into_par_iter()
+                .enumerate()
+                .for_each(|(c, bufs)| match obs_mode {
+                    ObsMode::Off => step_chunk::<G, OBS_OFF>(&ctx, c, bufs),
+                    ObsMode::Update => step_chunk::<G, OBS_UPDATE>(&ctx, c, bufs),
+                    ObsMode::Full => step_chunk::<G, OBS_FULL>(&ctx, c, bufs),
+                })
         });
         self.obs_synced = observe;
         Ok(())
@@ -517,6 +502,76 @@ fn prefetch_lane<S>(state: &S, obs_row: Option<&[f32]>) {
     }
 }
 
+/// [`ObsMode`] as a const generic parameter of the batch loop (one loop per mode, so the
+/// mode costs nothing per lane).
+const OBS_OFF: u8 = 0;
+/// See [`OBS_OFF`].
+const OBS_UPDATE: u8 = 1;
+/// See [`OBS_OFF`].
+const OBS_FULL: u8 = 2;
+
+/// What every chunk of a batch step shares.
+struct StepCtx<'g, G> {
+    game: &'g G,
+    /// Row widths `(players, actions, obs_dim)`.
+    widths: (usize, usize, usize),
+    chunk_size: usize,
+    seed: u64,
+    autoreset: bool,
+}
+
+/// The buffers of one chunk of a batch step: states, random streams, episodes, actions,
+/// observations, masks, rewards, terminated, truncated, current player, status codes.
+type ChunkBufs<'a, S> = (
+    &'a mut [S],
+    &'a mut [LaneRng],
+    &'a mut [u64],
+    &'a [u32],
+    &'a mut [f32],
+    &'a mut [u8],
+    &'a mut [f32],
+    &'a mut [bool],
+    &'a mut [bool],
+    &'a mut [i32],
+    &'a mut [u8],
+);
+
+/// Steps the lanes of chunk `c` (observation mode `MODE`, one of the `OBS_*` constants).
+#[inline]
+fn step_chunk<G: Game, const MODE: u8>(
+    ctx: &StepCtx<'_, G>,
+    c: usize,
+    (st, rn, ep, ac, ob, ma, re, te, tr, cp, il): ChunkBufs<'_, G::State>,
+) {
+    let game = ctx.game;
+    let (p, a, d) = ctx.widths;
+    let first = (c * ctx.chunk_size) as u64;
+    for j in 0..st.len() {
+        if j + 1 < st.len() {
+            let row = &ob[(j + 1) * d..(j + 2) * d];
+            match MODE {
+                OBS_OFF => prefetch_lane(&st[j + 1], None),
+                OBS_FULL => prefetch_lane(&st[j + 1], Some(row)),
+                _ => {
+                    prefetch_lane(&st[j + 1], None);
+                    game.prefetch_observe_update(&st[j + 1], row);
+                }
+            }
+        }
+        let mut out = LaneOut::in_chunk(j, (p, a, d), ob, ma, re, te, tr, cp);
+        il[j] = step_lane::<G, MODE>(
+            game,
+            &mut st[j],
+            &mut rn[j],
+            &mut ep[j],
+            (ctx.seed, first + j as u64),
+            ac[j],
+            &mut out,
+            ctx.autoreset,
+        ) as u8;
+    }
+}
+
 /// How a batch step writes observation rows.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ObsMode {
@@ -553,7 +608,7 @@ fn refresh<G: Game>(
 /// One lane's step under the batch contract.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn step_lane<G: Game>(
+fn step_lane<G: Game, const MODE: u8>(
     game: &G,
     state: &mut G::State,
     rng: &mut LaneRng,
@@ -562,12 +617,11 @@ fn step_lane<G: Game>(
     action: u32,
     out: &mut LaneOut<'_>,
     autoreset: bool,
-    obs_mode: ObsMode,
 ) -> ActionStatus {
     simd::zero_f32(out.rewards);
     let status = if *out.terminated || *out.truncated {
         if !autoreset {
-            resync_noop(game, state, out, obs_mode);
+            resync_noop::<G, MODE>(game, state, out);
             return ActionStatus::Finished;
         }
         *episode += 1;
@@ -577,7 +631,7 @@ fn step_lane<G: Game>(
     } else {
         let outcome = game.step(state, action, rng, out.rewards);
         if !outcome.applied {
-            resync_noop(game, state, out, obs_mode);
+            resync_noop::<G, MODE>(game, state, out);
             return ActionStatus::Illegal;
         }
         ActionStatus::Applied
@@ -586,8 +640,8 @@ fn step_lane<G: Game>(
         game,
         state,
         out,
-        obs_mode != ObsMode::Off,
-        status == ActionStatus::Applied && obs_mode == ObsMode::Update,
+        MODE != OBS_OFF,
+        MODE == OBS_UPDATE && status == ActionStatus::Applied,
     );
     status
 }
@@ -595,8 +649,8 @@ fn step_lane<G: Game>(
 /// A no-op leaves a lane's outputs alone, unless the rows may be stale ([`ObsMode::Full`]):
 /// then its row is observed in full, so that every row is in sync after the step.
 #[inline]
-fn resync_noop<G: Game>(game: &G, state: &G::State, out: &mut LaneOut<'_>, obs_mode: ObsMode) {
-    if obs_mode == ObsMode::Full {
+fn resync_noop<G: Game, const MODE: u8>(game: &G, state: &G::State, out: &mut LaneOut<'_>) {
+    if MODE == OBS_FULL {
         game.observe(state, game.current_player(state), out.obs);
     }
 }

@@ -69,8 +69,10 @@ pub fn check_state(game: &Flip7, s: &Flip7State) -> Result<(), String> {
             return Err(format!("seat {p} holds two Second Chances"));
         }
     }
-    let active = s.status[..n].iter().filter(|&&st| st == ACTIVE).count();
-    if active != s.active as usize || s.status[..n].iter().any(|&st| st > FROZEN) {
+    let active = (0..n)
+        .filter(|&p| s.status[p] == ACTIVE)
+        .fold(0u32, |bits, p| bits | 1 << p);
+    if active != s.active || s.status[..n].iter().any(|&st| st > FROZEN) {
         return Err("status counts are inconsistent".into());
     }
     if s.task_len as usize > MAX_TASKS || TASK_CAPACITY < MAX_TASKS {

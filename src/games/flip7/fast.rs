@@ -81,8 +81,8 @@ pub struct Flip7State {
     pub dealer: u8,
     /// The seat that flipped seven numbers this round, or [`NONE`].
     pub flip7: u8,
-    /// Seats still [`ACTIVE`].
-    pub active: u8,
+    /// Seats still [`ACTIVE`], as bits (seat `p` is bit `p`).
+    pub active: u32,
     /// 1 when a draw found both piles empty (the round is banked).
     pub exhausted: u8,
     /// 0 running, 1 terminated (target reached), 2 truncated (`max_rounds`).
@@ -143,7 +143,7 @@ impl Flip7State {
     /// Sets a seat's round status, keeping the count of active seats (for building test
     /// positions; play changes statuses only through the rules).
     pub fn set_seat_status(&mut self, seat: usize, status: u8) {
-        self.active = self.active + (status == ACTIVE) as u8 - (self.status[seat] == ACTIVE) as u8;
+        self.active = self.active & !(1 << seat) | ((status == ACTIVE) as u32) << seat;
         self.status[seat] = status;
         self.obs_seats |= 1 << seat;
     }
@@ -189,7 +189,7 @@ impl Flip7State {
         unpack_task(t)
     }
 
-    #[inline]
+    #[inline(always)]
     fn give(&mut self, seat: usize, card: u8) {
         self.hands[seat][card as usize] += 1;
         self.held[seat] += 1;
@@ -212,7 +212,7 @@ impl Flip7State {
     fn set_status(&mut self, seat: usize, status: u8) {
         debug_assert_eq!(self.status[seat], ACTIVE);
         self.status[seat] = status;
-        self.active -= 1;
+        self.active &= !(1 << seat);
         self.obs_seats |= 1 << seat;
     }
 
@@ -303,7 +303,7 @@ impl Flip7 {
         s.round += 1;
         s.touch_all();
         s.status = [ACTIVE; MAX_PLAYERS];
-        s.active = n as u8;
+        s.active = all_seats(n);
         s.flip7 = NONE;
         s.exhausted = 0;
         s.pending = NONE;
@@ -405,7 +405,8 @@ impl Flip7 {
     ) {
         let n = self.players();
         loop {
-            if (s.flip7 != NONE || s.active == 0 || s.exhausted != 0)
+            // One branch for the three ends of a round (`|`, not `||`).
+            if ((s.flip7 != NONE) | (s.active == 0) | (s.exhausted != 0))
                 && self.finish_round(s, rewards)
             {
                 return;
@@ -419,13 +420,13 @@ impl Flip7 {
                 // ended) takes its turn and schedules the next.
                 let (kind, seat, _) = s.task_at(0);
                 if kind == TASK_TURN {
-                    let mut p = seat as usize;
-                    let mut popped = 1;
-                    while s.status[p] != ACTIVE {
-                        p = next_seat(p, n);
-                        popped += 1;
-                    }
-                    s.task_head = ((s.task_head as usize + popped) % TASK_CAPACITY) as u8;
+                    // The first active seat from `seat` on, found from the bits without a
+                    // loop (which mispredicted on every skipped seat).
+                    let seat = seat as usize;
+                    let from = s.active & (u32::MAX << seat);
+                    let p = (if from != 0 { from } else { s.active }).trailing_zeros() as usize;
+                    let skipped = if p >= seat { p - seat } else { p + n - seat };
+                    s.task_head = ((s.task_head as usize + skipped + 1) % TASK_CAPACITY) as u8;
                     s.tasks[s.task_head as usize] = task(TASK_TURN, next_seat(p, n) as u8, 0);
                     s.to_act = p as u8;
                     return;
@@ -644,7 +645,7 @@ impl Flip7 {
         }
         s.deck_len = k as u8;
         s.round = 1;
-        s.active = n as u8;
+        s.active = all_seats(n);
         s.push_back(task(TASK_TURN, 1, 0));
         Ok(s)
     }
@@ -806,6 +807,12 @@ impl Flip7 {
             s.flip7 as f32 + 1.0
         };
     }
+}
+
+/// The bits of seats `0..n`.
+#[inline(always)]
+fn all_seats(n: usize) -> u32 {
+    (1 << n) - 1
 }
 
 /// The seat after `p` of `n` (a compare instead of the division of `% n`).

@@ -28,39 +28,14 @@ pub const fn unpack_task(t: u16) -> (u8, u8, u8) {
 }
 
 /// One lane of Flip 7. Seats `>= num_players` stay zero.
+///
+/// The fields are laid out by how often a step touches them (scalars and the event ring,
+/// the per-seat bytes, the discard counts and banked totals, the deck, the hands, the last
+/// round's scores), so that a small table's step works in about half of the state's cache
+/// lines: at thousands of lanes the states live beyond L2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct Flip7State {
-    /// Cards in front of each seat this round, as counts per card id.
-    pub hands: [[u8; CARD_IDS]; MAX_PLAYERS],
-    /// Banked totals.
-    pub scores: [u32; MAX_PLAYERS],
-    /// Each seat's points in the last completed round (`info["round_scores"]`).
-    pub round_scores: [u32; MAX_PLAYERS],
-    /// Round number, 1-based.
-    pub round: u32,
-    /// The last completed round (0 before the first round ends).
-    pub completed_round: u32,
-    /// Scheduled events, a ring of [`TASK_CAPACITY`] packed events from `task_head`.
-    pub tasks: [u16; TASK_CAPACITY],
-    /// The draw pile is `deck[..deck_len]`, its top at `deck_len - 1` (as game-room's
-    /// list). Right after a shuffle, `deck[..shuffled_len]` is the shuffled order, and the
-    /// cards drawn since stay readable above `deck_len` until the next shuffle.
-    pub deck: [u8; DECK_SIZE],
-    /// Discard pile, counts per card id.
-    pub discard: [u8; CARD_IDS],
-    /// Round status of each seat ([`ACTIVE`], [`STAYED`], [`BUSTED`], [`FROZEN`]).
-    pub status: [u8; MAX_PLAYERS],
-    /// Number cards in front of each seat (a busted seat counts its duplicate).
-    pub numbers: [u8; MAX_PLAYERS],
-    /// All cards in front of each seat.
-    pub held: [u8; MAX_PLAYERS],
-    /// Sum of the number cards in front of each seat (kept as cards arrive).
-    pub number_sum: [u8; MAX_PLAYERS],
-    /// Sum of the +N modifiers in front of each seat (kept as cards arrive).
-    pub plus_sum: [u8; MAX_PLAYERS],
-    /// Action cards drawn during a Flip Three, in draw order.
-    pub deferred: [u8; OBS_DEFERRED_SLOTS],
     /// Cards in the draw pile.
     pub deck_len: u8,
     /// Cards in the last shuffle (see `deck`).
@@ -81,17 +56,10 @@ pub struct Flip7State {
     pub dealer: u8,
     /// The seat that flipped seven numbers this round, or [`NONE`].
     pub flip7: u8,
-    /// Seats still [`ACTIVE`], as bits (seat `p` is bit `p`).
-    pub active: u32,
     /// 1 when a draw found both piles empty (the round is banked).
     pub exhausted: u8,
     /// 0 running, 1 terminated (target reached), 2 truncated (`max_rounds`).
     pub end: u8,
-    /// Shuffles so far (the opening shuffle counts).
-    pub shuffles: u16,
-    /// Seats (bit `p`) whose observation row (score, status, hand) the last applied step
-    /// may have changed: what [`Game::observe_update`] rewrites.
-    pub obs_seats: u32,
     /// 1 if the last applied step may have changed the discard pile.
     pub obs_discard: u8,
     /// Events in the ring before the last applied step (how much of the observation's
@@ -100,6 +68,43 @@ pub struct Flip7State {
     /// Deferred action cards before the last applied step (the observation's deferred
     /// block is rewritten only if some were held before or after it).
     pub obs_deferred_len: u8,
+    /// Shuffles so far (the opening shuffle counts).
+    pub shuffles: u16,
+    /// Seats still [`ACTIVE`], as bits (seat `p` is bit `p`).
+    pub active: u32,
+    /// Seats (bit `p`) whose observation row (score, status, hand) the last applied step
+    /// may have changed: what [`Game::observe_update`] rewrites.
+    pub obs_seats: u32,
+    /// Round number, 1-based.
+    pub round: u32,
+    /// The last completed round (0 before the first round ends).
+    pub completed_round: u32,
+    /// Scheduled events, a ring of [`TASK_CAPACITY`] packed events from `task_head`.
+    pub tasks: [u16; TASK_CAPACITY],
+    /// Round status of each seat ([`ACTIVE`], [`STAYED`], [`BUSTED`], [`FROZEN`]).
+    pub status: [u8; MAX_PLAYERS],
+    /// Number cards in front of each seat (a busted seat counts its duplicate).
+    pub numbers: [u8; MAX_PLAYERS],
+    /// All cards in front of each seat.
+    pub held: [u8; MAX_PLAYERS],
+    /// Sum of the number cards in front of each seat (kept as cards arrive).
+    pub number_sum: [u8; MAX_PLAYERS],
+    /// Sum of the +N modifiers in front of each seat (kept as cards arrive).
+    pub plus_sum: [u8; MAX_PLAYERS],
+    /// Action cards drawn during a Flip Three, in draw order.
+    pub deferred: [u8; OBS_DEFERRED_SLOTS],
+    /// Discard pile, counts per card id.
+    pub discard: [u8; CARD_IDS],
+    /// Banked totals.
+    pub scores: [u32; MAX_PLAYERS],
+    /// The draw pile is `deck[..deck_len]`, its top at `deck_len - 1` (as game-room's
+    /// list). Right after a shuffle, `deck[..shuffled_len]` is the shuffled order, and the
+    /// cards drawn since stay readable above `deck_len` until the next shuffle.
+    pub deck: [u8; DECK_SIZE],
+    /// Cards in front of each seat this round, as counts per card id.
+    pub hands: [[u8; CARD_IDS]; MAX_PLAYERS],
+    /// Each seat's points in the last completed round (`info["round_scores"]`).
+    pub round_scores: [u32; MAX_PLAYERS],
 }
 
 impl Flip7State {

@@ -542,7 +542,7 @@ impl Flip7 {
 
     /// [`Game::step`] that also reports the order of every discard pile recycled during the
     /// step to `log` (bottom first, top last: the list game-room's `shuffle` must produce).
-    #[inline]
+    #[inline(always)]
     pub fn step_logged<L: FnMut(&[u8])>(
         &self,
         s: &mut Flip7State,
@@ -720,7 +720,7 @@ impl Game for Flip7 {
         one_hot_u8(bits, mask);
     }
 
-    #[inline]
+    #[inline(always)]
     fn step(
         &self,
         s: &mut Flip7State,

@@ -782,11 +782,14 @@ impl Game for Flip7 {
         true
     }
 
-    /// Asks for nothing: an update writes a few scattered lines of the row, and prefetching
-    /// the likely ones (header, acting seat, start of the event block, deferred cards) was
-    /// no faster than leaving them to the stores (docs/flip7.md, "Speed").
+    /// Asks for the header's line, which every update writes. Prefetching more of the likely
+    /// lines (acting seat, start of the event block, deferred cards) was no faster than
+    /// leaving them to the stores (docs/flip7.md, "Speed").
     #[inline]
-    fn prefetch_observe_update(&self, _s: &Flip7State, _obs: &[f32]) {}
+    fn prefetch_observe_update(&self, s: &Flip7State, obs: &[f32]) {
+        let _ = s;
+        crate::core::simd::prefetch(&obs[..OBS_HEADER]);
+    }
 }
 
 impl Flip7 {

@@ -400,7 +400,7 @@ impl Flip7 {
     }
 
     /// Runs chance events until a decision or the end of the game (game-room's `_advance`).
-    #[inline]
+    #[inline(always)]
     fn advance<L: FnMut(&[u8])>(
         &self,
         s: &mut Flip7State,

@@ -546,7 +546,22 @@ fn step_chunk<G: Game, const MODE: u8>(
     let game = ctx.game;
     let (p, a, d) = ctx.widths;
     let first = (c * ctx.chunk_size) as u64;
-    for j in 0..st.len() {
+    let lanes = st.len();
+    // Every buffer holds `lanes` rows (as `step` cut them); said once here, so that the
+    // per-lane indexing below needs no bounds checks.
+    assert!(
+        rn.len() == lanes
+            && ep.len() == lanes
+            && ac.len() == lanes
+            && te.len() == lanes
+            && tr.len() == lanes
+            && cp.len() == lanes
+            && il.len() == lanes
+            && ob.len() == lanes * d
+            && ma.len() == lanes * a
+            && re.len() == lanes * p
+    );
+    for j in 0..lanes {
         if j + 1 < st.len() {
             let row = &ob[(j + 1) * d..(j + 2) * d];
             match MODE {

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use super::error::{Error, Result};
 use super::game::{ActionStatus, Game};
+use super::mem;
 use super::rng::LaneRng;
 use super::simd;
 
@@ -107,17 +108,17 @@ impl<G: Game> VecEnv<G> {
         let mut rng0 = LaneRng::for_lane(options.seed, 0, 0);
         let blank = game.reset(&mut rng0);
         let mut env = VecEnv {
-            states: vec![blank; n],
+            states: mem::filled(n, blank),
             rngs: vec![rng0; n],
             episodes: vec![0; n],
-            obs: vec![0.0; n * game.obs_dim()],
+            obs: mem::filled(n * game.obs_dim(), 0.0),
             mask: vec![0; n * game.num_actions()],
             rewards: vec![0.0; n * game.num_players()],
             terminated: vec![false; n],
             truncated: vec![false; n],
             current_player: vec![0; n],
             illegal: vec![0; n],
-            scratch_states: vec![blank; n],
+            scratch_states: mem::filled(n, blank),
             scratch_rngs: Vec::with_capacity(n),
             scratch_episodes: vec![0; n],
             obs_synced: false,

@@ -10,6 +10,7 @@ pub mod diff;
 pub mod env;
 pub mod error;
 pub mod game;
+pub mod mem;
 pub mod policy;
 pub mod rng;
 pub mod simd;

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::error::{Error, Result};
 use super::game::{ActionStatus, Game};
-use super::mem;
+use super::mem::HugeBuf;
 use super::rng::LaneRng;
 use super::simd;
 
@@ -59,17 +59,17 @@ pub struct VecEnv<G: Game> {
     game: G,
     options: EnvOptions,
     pool: rayon::ThreadPool,
-    states: Vec<G::State>,
+    states: HugeBuf<G::State>,
     rngs: Vec<LaneRng>,
     episodes: Vec<u64>,
-    obs: Vec<f32>,
+    obs: HugeBuf<f32>,
     mask: Vec<u8>,
     rewards: Vec<f32>,
     terminated: Vec<bool>,
     truncated: Vec<bool>,
     current_player: Vec<i32>,
     illegal: Vec<u8>,
-    scratch_states: Vec<G::State>,
+    scratch_states: HugeBuf<G::State>,
     scratch_rngs: Vec<LaneRng>,
     scratch_episodes: Vec<u64>,
     /// Whether every lane's observation row is the observation of its state for the player
@@ -108,17 +108,17 @@ impl<G: Game> VecEnv<G> {
         let mut rng0 = LaneRng::for_lane(options.seed, 0, 0);
         let blank = game.reset(&mut rng0);
         let mut env = VecEnv {
-            states: mem::filled(n, blank),
+            states: HugeBuf::filled(n, blank),
             rngs: vec![rng0; n],
             episodes: vec![0; n],
-            obs: mem::filled(n * game.obs_dim(), 0.0),
+            obs: HugeBuf::filled(n * game.obs_dim(), 0.0),
             mask: vec![0; n * game.num_actions()],
             rewards: vec![0.0; n * game.num_players()],
             terminated: vec![false; n],
             truncated: vec![false; n],
             current_player: vec![0; n],
             illegal: vec![0; n],
-            scratch_states: mem::filled(n, blank),
+            scratch_states: HugeBuf::filled(n, blank),
             scratch_rngs: Vec::with_capacity(n),
             scratch_episodes: vec![0; n],
             obs_synced: false,

@@ -115,6 +115,7 @@ impl NlheState {
 impl NoLimitHoldem {
     /// What the seat to act may do (`None` once over): the same numbers as
     /// [`super::NlHand::legal`].
+    #[inline(always)]
     pub fn legal(&self, s: &NlheState) -> Option<Legal> {
         if s.to_act == NO_SEAT {
             return None;

@@ -217,6 +217,7 @@ impl NoLimitHoldem {
 
     /// Writes the legal mask of a decision: `legal` from the engine, `max_bet` the largest
     /// bet and `pot` the chips in the middle.
+    #[inline(always)]
     pub fn mask_of(&self, legal: &Legal, max_bet: Chips, pot: Chips, mask: &mut [u8]) {
         mask.fill(0);
         mask[FOLD as usize] = legal.fold as u8;

@@ -316,9 +316,9 @@ impl<G: Game> VecEnv<G> {
             self.options.observe_on_step,
         );
         let obs_mode = match (observe, self.obs_synced) {
-            (false, _) => ObsMode::Off,
-            (true, true) => ObsMode::Update,
-            (true, false) => ObsMode::Full,
+            (false, _) => OBS_OFF,
+            (true, true) => OBS_UPDATE,
+            (true, false) => OBS_FULL,
         };
         let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
         let work = (
@@ -345,9 +345,9 @@ impl<G: Game> VecEnv<G> {
             work.into_par_iter()
                 .enumerate()
                 .for_each(|(c, bufs)| match obs_mode {
-                    ObsMode::Off => step_chunk::<G, OBS_OFF>(&ctx, c, bufs),
-                    ObsMode::Update => step_chunk::<G, OBS_UPDATE>(&ctx, c, bufs),
-                    ObsMode::Full => step_chunk::<G, OBS_FULL>(&ctx, c, bufs),
+                    OBS_OFF => step_chunk::<G, OBS_OFF>(&ctx, c, bufs),
+                    OBS_UPDATE => step_chunk::<G, OBS_UPDATE>(&ctx, c, bufs),
+                    _ => step_chunk::<G, OBS_FULL>(&ctx, c, bufs),
                 })
         });
         self.obs_synced = observe;
@@ -503,12 +503,12 @@ fn prefetch_lane<S>(state: &S, obs_row: Option<&[f32]>) {
     }
 }
 
-/// [`ObsMode`] as a const generic parameter of the batch loop (one loop per mode, so the
-/// mode costs nothing per lane).
+/// How a batch step writes observation rows, as the const generic parameter `MODE` of the
+/// batch loop (one loop per mode, so the mode costs nothing per lane): not at all.
 const OBS_OFF: u8 = 0;
-/// See [`OBS_OFF`].
+/// Every row was in sync before the step: applied steps update their row incrementally.
 const OBS_UPDATE: u8 = 1;
-/// See [`OBS_OFF`].
+/// Rows may be stale: every lane, no-ops included, is observed in full.
 const OBS_FULL: u8 = 2;
 
 /// What every chunk of a batch step shares.
@@ -563,7 +563,7 @@ fn step_chunk<G: Game, const MODE: u8>(
             && re.len() == lanes * p
     );
     for j in 0..lanes {
-        if j + 1 < st.len() {
+        if j + 1 < lanes {
             let row = &ob[(j + 1) * d..(j + 2) * d];
             match MODE {
                 OBS_OFF => prefetch_lane(&st[j + 1], None),
@@ -586,17 +586,6 @@ fn step_chunk<G: Game, const MODE: u8>(
             ctx.autoreset,
         ) as u8;
     }
-}
-
-/// How a batch step writes observation rows.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ObsMode {
-    /// Not at all.
-    Off,
-    /// Every row was in sync before the step: applied steps update their row incrementally.
-    Update,
-    /// Rows may be stale: every lane, no-ops included, is observed in full.
-    Full,
 }
 
 /// Recomputes a lane's flags, mask, current player and (optionally) observation; with
@@ -662,7 +651,7 @@ fn step_lane<G: Game, const MODE: u8>(
     status
 }
 
-/// A no-op leaves a lane's outputs alone, unless the rows may be stale ([`ObsMode::Full`]):
+/// A no-op leaves a lane's outputs alone, unless the rows may be stale ([`OBS_FULL`]):
 /// then its row is observed in full, so that every row is in sync after the step.
 #[inline]
 fn resync_noop<G: Game, const MODE: u8>(game: &G, state: &G::State, out: &mut LaneOut<'_>) {

@@ -145,7 +145,7 @@ impl Flip7State {
         (self.flip7 != NONE).then_some(self.flip7 as usize)
     }
 
-    /// Sets a seat's round status, keeping the count of active seats (for building test
+    /// Sets a seat's round status, keeping the active-seat bits (for building test
     /// positions; play changes statuses only through the rules).
     pub fn set_seat_status(&mut self, seat: usize, status: u8) {
         self.active = self.active & !(1 << seat) | ((status == ACTIVE) as u32) << seat;
@@ -759,7 +759,7 @@ impl Game for Flip7 {
         let (header, rest) = obs.split_at_mut(OBS_HEADER);
         self.write_header(s, player, header);
         let (rows, rest) = rest.split_at_mut(OBS_ROW * n);
-        let mut seats = s.obs_seats & ((1u32 << n) - 1);
+        let mut seats = s.obs_seats & all_seats(n);
         while seats != 0 {
             let p = seats.trailing_zeros() as usize;
             write_seat_row(s, p, &mut rows[p * OBS_ROW..(p + 1) * OBS_ROW]);
@@ -786,8 +786,7 @@ impl Game for Flip7 {
     /// lines (acting seat, start of the event block, deferred cards) was no faster than
     /// leaving them to the stores (docs/flip7.md, "Speed").
     #[inline]
-    fn prefetch_observe_update(&self, s: &Flip7State, obs: &[f32]) {
-        let _ = s;
+    fn prefetch_observe_update(&self, _s: &Flip7State, obs: &[f32]) {
         crate::core::simd::prefetch(&obs[..OBS_HEADER]);
     }
 }

@@ -1,11 +1,11 @@
 //! Build script: generates the hold'em evaluator's lookup tables (see
-//! `src/games/holdem/tables_gen.rs`) into `$OUT_DIR/holdem_tables.rs`.
+//! `src/poker/tables_gen.rs`) into `$OUT_DIR/holdem_tables.rs`.
 
-#[path = "src/games/holdem/tables_gen.rs"]
+#[path = "src/poker/tables_gen.rs"]
 mod tables_gen;
 
 fn main() {
-    println!("cargo:rerun-if-changed=src/games/holdem/tables_gen.rs");
+    println!("cargo:rerun-if-changed=src/poker/tables_gen.rs");
     println!("cargo:rerun-if-changed=build.rs");
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let tables = tables_gen::generate();

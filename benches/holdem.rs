@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::{Game, LaneRng};
-use cardvec::games::holdem::nolimit::NoLimitHoldem;
+use cardvec::games::holdem::NoLimitHoldem;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const LANES: usize = 4096;

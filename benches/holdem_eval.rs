@@ -13,7 +13,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 use cardvec::core::{CardSet64, LaneRng};
-use cardvec::games::holdem::{rank_hands, rank_of_set, rank_sets, Card, Hand, HandRank};
+use cardvec::poker::{rank_hands, rank_of_set, rank_sets, Card, Hand, HandRank};
 
 const RANDOM_HANDS: usize = 1 << 20;
 const ALL_SEVEN: u64 = 133_784_560;

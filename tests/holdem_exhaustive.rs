@@ -10,8 +10,8 @@ use std::collections::{BTreeSet, HashMap};
 use rayon::prelude::*;
 
 use cardvec::core::CardSet64;
-use cardvec::games::holdem::reference::{reference_value, ReferenceValue};
-use cardvec::games::holdem::{
+use cardvec::poker::reference::{reference_value, ReferenceValue};
+use cardvec::poker::{
     equity, evaluate, rank_of_set, Card, EquityOptions, Hand, HandRank, Method, Range, HAND_CLASSES,
 };
 

@@ -7,8 +7,8 @@ mod common;
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
-use cardvec::games::holdem::nolimit::checks::{check_state, config_from_bytes, fuzz_check};
-use cardvec::games::holdem::nolimit::{NlheState, NoLimitHoldem, TableConfig, EXACT_RAISE};
+use cardvec::games::holdem::checks::{check_state, config_from_bytes, fuzz_check};
+use cardvec::games::holdem::{NlheState, NoLimitHoldem, TableConfig, EXACT_RAISE};
 use common::assert_same_for_any_threads_and_chunks;
 use proptest::prelude::*;
 

@@ -2,8 +2,8 @@
 //! reference engine (`NlHand`). The same rules are checked against pokerkit on 20,000 random
 //! hands by `python/tests/test_holdem_pokerkit.py`.
 
-use cardvec::games::holdem::nolimit::{Action, ActionKind, NlHand, Pot, Street, TableConfig};
-use cardvec::games::holdem::{parse_cards, Card};
+use cardvec::games::holdem::{Action, ActionKind, NlHand, Pot, Street, TableConfig};
+use cardvec::poker::{parse_cards, Card};
 
 use Action::*;
 
@@ -419,7 +419,7 @@ fn bad_tables_and_deals_are_errors() {
 #[test]
 fn chips_are_conserved_over_random_hands() {
     use cardvec::core::LaneRng;
-    use cardvec::games::holdem::nolimit::trace::{random_action, random_hand};
+    use cardvec::games::holdem::trace::{random_action, random_hand};
     for i in 0..3000u64 {
         let seats = [2, 3, 6, 10][(i % 4) as usize];
         let mut rng = LaneRng::for_lane(42, i, 0);

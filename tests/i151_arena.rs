@@ -2,13 +2,13 @@
 //! penalty, determinism, replay round trips and bad input. (The replay's equality with the
 //! official recorder is checked by `python/tests/test_i151_arena.py`.)
 
-use cardvec::core::{Error, LaneRng};
-use cardvec::games::i151::arena::{
+use cardvec::arena::catalog;
+use cardvec::arena::runner::{
     play_match, play_series_match, ArenaBot, BotFailure, Decision, EndReason, MatchConfig,
     PolicyBot, Replay,
 };
+use cardvec::core::{Error, LaneRng};
 use cardvec::games::i151::bots::{Greedy, Medium, ViewPolicy};
-use cardvec::games::i151::catalog;
 use cardvec::games::i151::*;
 
 /// Plays the first legal action `n` times, then misbehaves.

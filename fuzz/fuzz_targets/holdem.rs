@@ -1,6 +1,6 @@
 //! Fuzzes no-limit hold'em: arbitrary bytes choose the table (seats, blinds, ante, stacks),
 //! the deal seed and an action script (discrete actions, exact raise-to amounts around the
-//! legal bounds, illegal ids); `cardvec::games::holdem::nolimit::checks::fuzz_check` plays it
+//! legal bounds, illegal ids); `cardvec::games::holdem::checks::fuzz_check` plays it
 //! on the reference and fast engines in lockstep and checks every invariant after every step.
 //!
 //! `cargo +nightly fuzz run holdem` (from the repository root).
@@ -10,7 +10,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = cardvec::games::holdem::nolimit::checks::fuzz_check(data) {
+    if let Err(e) = cardvec::games::holdem::checks::fuzz_check(data) {
         panic!("{e}");
     }
 });

@@ -5,11 +5,11 @@
 //! `i151_engine`'s `PlayerView` and `Action`s, calls `decide` under the time limit and
 //! answers an action id.
 
-use cardvec::core::{Error as CoreError, LaneRng};
-use cardvec::games::i151::arena::{
+use cardvec::arena::catalog;
+use cardvec::arena::runner::{
     play_match, ArenaBot, BotFailure, Decision, MatchConfig, MatchResult, PolicyBot, Replay,
 };
-use cardvec::games::i151::catalog;
+use cardvec::core::{Error as CoreError, LaneRng};
 use cardvec::games::i151::{self, card_code, ACTION_DRAW, ACTION_PASS, I151};
 use pyo3::exceptions::{PyTimeoutError, PyValueError};
 use pyo3::prelude::*;

@@ -6,7 +6,7 @@
 //! (phevaluator's rank of the same hand is `7463 - rank`). Every bad input is a `ValueError`.
 
 use cardvec::core::{CardSet64, Error};
-use cardvec::games::holdem::{
+use cardvec::poker::{
     self, best_five, rank_of_set, Card, Category, EquityOptions, HandRank, Method, Range,
 };
 use numpy::{PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray};
@@ -36,13 +36,13 @@ fn card_of_id(id: i64) -> PyResult<Card> {
 /// Duplicates are not checked here.
 fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return holdem::parse_cards(&s.to_cow()?).map_err(err);
+        return poker::parse_cards(&s.to_cow()?).map_err(err);
     }
     let mut cards = Vec::new();
     for item in obj.try_iter()? {
         let item = item?;
         if let Ok(s) = item.cast::<PyString>() {
-            cards.extend(holdem::parse_cards(&s.to_cow()?).map_err(err)?);
+            cards.extend(poker::parse_cards(&s.to_cow()?).map_err(err)?);
         } else if let Ok(id) = item.extract::<i64>() {
             cards.push(card_of_id(id)?);
         } else {
@@ -57,7 +57,7 @@ fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
 /// Distinct cards, or a `ValueError` naming the repeated one.
 fn distinct_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     let cards = cards_arg(obj)?;
-    holdem::card_set(&cards).map_err(err)?;
+    poker::card_set(&cards).map_err(err)?;
     Ok(cards)
 }
 
@@ -161,7 +161,7 @@ impl PyHandValue {
 /// accepted); repeated or unknown cards are a `ValueError`.
 #[pyfunction]
 fn parse_cards(text: &str) -> PyResult<Vec<u32>> {
-    Ok(holdem::parse_cards(text)
+    Ok(poker::parse_cards(text)
         .map_err(err)?
         .iter()
         .map(|c| u32::from(c.id()))
@@ -206,7 +206,7 @@ fn evaluate(cards: &Bound<'_, PyAny>) -> PyResult<PyHandValue> {
 #[pyfunction]
 fn hand_name(cards: &Bound<'_, PyAny>) -> PyResult<String> {
     let cards = cards_arg(cards)?;
-    Ok(holdem::evaluate(&cards).map_err(err)?.name())
+    Ok(poker::evaluate(&cards).map_err(err)?.name())
 }
 
 /// `rank_name(rank)`: the name of the class of ordinal `rank` (`1..=7462`).
@@ -391,16 +391,14 @@ fn equity<'py>(
         },
         trials: samples.unwrap_or(defaults.trials),
         seed,
-        progress: false,
         ..defaults
     };
     let report = py
-        .detach(|| holdem::equity(&ranges, &options))
+        .detach(|| poker::equity(&ranges, &options))
         .map_err(err)?;
     let d = PyDict::new(py);
-    let col = |f: fn(&holdem::PlayerEquity) -> f64| -> Vec<f64> {
-        report.players.iter().map(f).collect()
-    };
+    let col =
+        |f: fn(&poker::PlayerEquity) -> f64| -> Vec<f64> { report.players.iter().map(f).collect() };
     d.set_item("win", col(|p| p.win_rate))?;
     d.set_item("tie", col(|p| p.tie_rate))?;
     d.set_item("equity", col(|p| p.equity))?;
@@ -432,7 +430,7 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(rank_name, &m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, &m)?)?;
     m.add_function(wrap_pyfunction!(equity, &m)?)?;
-    m.add("HAND_CLASSES", holdem::HAND_CLASSES)?;
+    m.add("HAND_CLASSES", poker::HAND_CLASSES)?;
     m.add("CATEGORIES", Category::ALL.map(|c| c.name()).to_vec())?;
     Ok(m)
 }

@@ -6,7 +6,7 @@
 
 use super::*;
 use cardvec::core::LaneRng;
-use cardvec::games::holdem::nolimit::{
+use cardvec::games::holdem::{
     self as nl, Chips, NlheState, NoLimitHoldem, TableConfig, EXACT_RAISE,
 };
 use numpy::PyArray1;

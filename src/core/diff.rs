@@ -8,10 +8,10 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::game::{LaneOutcome, Playable};
+use super::progress::Progress;
 use super::rng::LaneRng;
 
 /// Where and how two engines first disagreed in one game.
@@ -49,8 +49,6 @@ pub struct DiffConfig {
     pub games: u64,
     /// The run's seed: game `g` is dealt from stream `(seed, g, 0)`.
     pub seed: u64,
-    /// Show a progress bar on standard error.
-    pub progress: bool,
     /// One action in this many is drawn from all `u32` values near the action range
     /// (mostly illegal) instead of from the legal ones; 0 turns probing off.
     pub illegal_probe_every: u32,
@@ -286,27 +284,16 @@ pub fn compare_game<A: Playable, B: Playable>(
 }
 
 /// Runs `config.games` games in parallel (on the current rayon pool). `make(g, rng)` builds
-/// both engines for game `g` from the deal stream `rng` (the same deal for both).
-pub fn run<A, B, F>(config: &DiffConfig, make: F) -> DiffReport
+/// both engines for game `g` from the deal stream `rng` (the same deal for both). `progress`
+/// is told of every finished block of games.
+pub fn run<A, B, F>(config: &DiffConfig, progress: &dyn Progress, make: F) -> DiffReport
 where
     A: Playable,
     B: Playable,
     F: Fn(u64, &mut LaneRng) -> (A, B) + Sync,
 {
     let start = Instant::now();
-    let bar = if config.progress {
-        let bar = ProgressBar::new(config.games);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {pos}/{len} games ({per_sec}, eta {eta})",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    progress.start(config.games, "games");
     let mismatches = Mutex::new(Vec::new());
     const BLOCK: u64 = 1024;
     let blocks = config.games.div_ceil(BLOCK);
@@ -331,11 +318,11 @@ where
                     }
                 }
             }
-            bar.inc(end - block * BLOCK);
+            progress.advance(end - block * BLOCK);
             (actions, rejected, failed)
         })
         .reduce(|| (0, 0, 0), |x, y| (x.0 + y.0, x.1 + y.1, x.2 + y.2));
-    bar.finish_and_clear();
+    progress.finish();
     let mut mismatches = mismatches.into_inner().unwrap_or_else(|e| e.into_inner());
     mismatches.sort_by_key(|m| m.game);
     mismatches.truncate(20);

@@ -4,14 +4,15 @@
 //! Nothing in this module knows any particular game. A game implements [`Game`] for a
 //! single lane; [`VecEnv`] turns it into a batch of lanes stepped in parallel.
 
-pub mod arena;
 pub mod bits;
 pub mod diff;
 pub mod env;
 pub mod error;
 pub mod game;
+pub mod matches;
 pub mod mem;
 pub mod policy;
+pub mod progress;
 pub mod rng;
 pub mod simd;
 pub mod stats;

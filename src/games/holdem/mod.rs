@@ -1,28 +1,438 @@
-//! No-limit Texas hold'em, first the parts every other piece stands on: cards, the hand
-//! evaluator, the batch evaluator, ranges and equity (see `docs/holdem-evaluator.md`).
+//! No-limit Texas hold'em: the rules of one hand with integer chips for 2 to 10 seats (see
+//! `docs/holdem.md`), checked action by action against pokerkit 0.7.
 //!
-//! - `cards`: ranks, suits, card ids `13 * suit + rank`, parsing (`As`, `Td`, `♠A`), dealing.
-//! - `eval`: [`Hand`], [`HandRank`], [`Category`], [`evaluate`], [`best_five`], hand names.
-//! - `batch`: many card sets at once, in parallel.
-//! - `reference`: the rules written for clarity, to check `eval` against.
-//! - `range`: hole-card ranges in the usual notation (`AKs`, `TT+`, `A5s-A2s`).
-//! - `equity`: exact enumeration and seeded Monte Carlo for 2 to 10 players.
+//! - [`TableConfig`]: blinds and ante.
+//! - [`NlHand`] (in `hand.rs`): the **reference engine**, one hand from the deal to the
+//!   payout, with plain owned data. Callers ask it who acts ([`NlHand::to_act`]), what is
+//!   legal ([`NlHand::legal`]: the call amount, min and max raise-to) and apply an
+//!   [`Action`]; an illegal action is an [`Error`](crate::core::Error) and changes nothing.
+//! - `trace`: hands under a mixed random policy written as JSON lines, which
+//!   `python/tests/test_holdem_pokerkit.py` replays in pokerkit.
 //!
-//! - `nolimit`: the no-limit rules engine (betting, pots, payouts), see `docs/holdem.md`.
+//! Seats are numbered clockwise `0..n`; the button is a seat. With three seats or more the
+//! small blind sits left of the button (`button + 1`) and the big blind next; heads-up the
+//! button posts the small blind, acts first before the flop and last after it.
+//!
+//! ## Actions
+//!
+//! With `K` raise fractions configured (default 1/2, 1 and 2 pots), `num_actions = 3 + K`:
+//!
+//! | id | action | legal when |
+//! | --- | --- | --- |
+//! | `0` | fold | facing a bet |
+//! | `1` | check or call (a call for less when short) | always |
+//! | `2 + k` | raise to `max_bet + floor(f_k * (pot + to_call))` | raising is legal and the amount is in `min_raise_to..max_raise_to` (below all-in) |
+//! | `2 + K` | all-in (raise to the whole stack) | raising is legal |
+//! | `EXACT_RAISE \| c` | raise to exactly `c` chips | raising is legal and `c` is in `min_raise_to..=max_raise_to` |
+//!
+//! `pot` is every chip in the middle (pots plus this street's bets) and `to_call` the
+//! actor's call amount, so the fraction 1 is the classic pot-sized raise. The exact
+//! raise-to ids (`0x8000_0000 | chips`) lie outside the mask: callers that use them validate
+//! with the `min_raise_to` / `max_raise_to` of the observation (or get a flagged no-op).
 
-pub mod batch;
-pub mod cards;
-pub mod equity;
-pub mod eval;
-pub mod nolimit;
-pub mod range;
+// Seat loops index several per-seat arrays at once; `for seat in 0..n` says it plainest.
+#![allow(clippy::needless_range_loop)]
+
+pub mod bots;
+pub mod checks;
+pub mod fast;
+pub mod phh;
 pub mod reference;
-mod tables;
+mod session;
+pub mod trace;
+pub mod view;
 
-pub use batch::{evaluate_sets, rank_hands, rank_sets};
-pub use cards::{card_set, format_set, parse_cards, Card, Deck, Rank, Suit, DECK_SIZE, FULL_DECK};
-pub use equity::{equity, EquityOptions, EquityReport, Method, PlayerEquity};
-pub use eval::{
-    best_five, evaluate, evaluate_set, rank_of_set, winners, Category, Hand, HandRank, HAND_CLASSES,
-};
-pub use range::{HoleCards, Range};
+pub use fast::NlheState;
+pub use phh::{read_phh, write_phh};
+pub use reference::{NlHand, Pot, ReferenceLane, Street};
+pub use session::Session;
+
+use crate::core::{Error, Result};
+
+/// Chips are whole numbers.
+pub type Chips = u64;
+
+/// Fewest seats at a table.
+pub const MIN_SEATS: usize = 2;
+/// Most seats at a table.
+pub const MAX_SEATS: usize = 10;
+
+/// The forced bets of a table. The minimum bet (and the smallest raise increment) is the big
+/// blind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableConfig {
+    /// The small blind (`1..=big_blind`).
+    pub small_blind: Chips,
+    /// The big blind, also the minimum bet (at least 1).
+    pub big_blind: Chips,
+    /// The ante every seat posts before the blinds (0: none).
+    pub ante: Chips,
+}
+
+impl TableConfig {
+    /// A validated configuration: `1 <= small_blind <= big_blind`, `ante >= 0`, and every
+    /// amount at most 2^40 (so that sums over ten seats never overflow).
+    pub fn new(small_blind: Chips, big_blind: Chips, ante: Chips) -> Result<Self> {
+        const MAX: i64 = 1 << 40;
+        Error::check_range("big_blind", 1, MAX, big_blind.min(MAX as u64 + 1) as i64)?;
+        Error::check_range(
+            "small_blind",
+            1,
+            big_blind as i64,
+            small_blind.min(MAX as u64 + 1) as i64,
+        )?;
+        Error::check_range("ante", 0, MAX, ante.min(MAX as u64 + 1) as i64)?;
+        Ok(TableConfig {
+            small_blind,
+            big_blind,
+            ante,
+        })
+    }
+}
+
+/// A player's decision. Bets and raises are given as the total the player's bet reaches on
+/// this street ("raise to"), as pokerkit and hand histories write them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Give up the hand. Legal only when facing a bet (there is something to call), as in
+    /// pokerkit's tournament mode: folding when a check is free is not offered.
+    Fold,
+    /// Pass when there is nothing to call.
+    Check,
+    /// Match the largest bet, or put in the whole stack if it is short of it (a call that
+    /// goes all-in).
+    Call,
+    /// Bet (nobody has bet on this street) or raise so that the player's bet on this street
+    /// totals this many chips; `min_raise_to..=max_raise_to` of [`Legal`].
+    RaiseTo(Chips),
+    /// The whole stack: a raise to `max_raise_to` when raising is legal, else a call.
+    AllIn,
+}
+
+impl Action {
+    /// The kind of the action, for legal-action lists.
+    pub fn kind(self) -> ActionKind {
+        match self {
+            Action::Fold => ActionKind::Fold,
+            Action::Check => ActionKind::Check,
+            Action::Call => ActionKind::Call,
+            Action::RaiseTo(_) | Action::AllIn => ActionKind::Raise,
+        }
+    }
+}
+
+/// The kinds of actions a player may be offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ActionKind {
+    /// [`Action::Fold`].
+    Fold,
+    /// [`Action::Check`].
+    Check,
+    /// [`Action::Call`].
+    Call,
+    /// [`Action::RaiseTo`] (a bet when nobody has bet yet).
+    Raise,
+}
+
+/// What the player to act may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Legal {
+    /// The seat to act.
+    pub seat: usize,
+    /// Folding is legal (there is a bet to call).
+    pub fold: bool,
+    /// Checking is legal (nothing to call).
+    pub check: bool,
+    /// Chips a call puts in (0 when checking; the whole stack when it is short).
+    pub call_amount: Chips,
+    /// Betting or raising is legal. When false, `min_raise_to` and `max_raise_to` are 0.
+    pub raise: bool,
+    /// The smallest legal raise-to: the largest bet plus the last full raise increment (at
+    /// least the big blind), or the whole stack when that is less.
+    pub min_raise_to: Chips,
+    /// The largest legal raise-to: the player's bet plus stack (all-in).
+    pub max_raise_to: Chips,
+}
+
+impl Legal {
+    /// Whether `action` is legal here.
+    pub fn allows(&self, action: Action) -> bool {
+        match action {
+            Action::Fold => self.fold,
+            Action::Check => self.check,
+            Action::Call => !self.check,
+            Action::RaiseTo(to) => {
+                self.raise && (self.min_raise_to..=self.max_raise_to).contains(&to)
+            }
+            Action::AllIn => true,
+        }
+    }
+
+    /// The legal action kinds, in the order fold, check, call, raise.
+    pub fn kinds(&self) -> Vec<ActionKind> {
+        let mut kinds = Vec::with_capacity(3);
+        if self.fold {
+            kinds.push(ActionKind::Fold);
+        }
+        kinds.push(if self.check {
+            ActionKind::Check
+        } else {
+            ActionKind::Call
+        });
+        if self.raise {
+            kinds.push(ActionKind::Raise);
+        }
+        kinds
+    }
+}
+
+/// The seat that posts the small blind: the button heads-up, else the seat on its left.
+pub fn small_blind_seat(seats: usize, button: usize) -> usize {
+    if seats == 2 {
+        button
+    } else {
+        (button + 1) % seats
+    }
+}
+
+/// The seat that posts the big blind: left of the small blind.
+pub fn big_blind_seat(seats: usize, button: usize) -> usize {
+    (small_blind_seat(seats, button) + 1) % seats
+}
+
+/// pokerkit's player index of `seat`: pokerkit orders players from the seat left of the
+/// button (index 0) to the button (index `seats - 1`), so heads-up the big blind is index 0.
+pub fn pokerkit_index(seats: usize, button: usize, seat: usize) -> usize {
+    (seat + seats - button - 1) % seats
+}
+
+/// Action id of fold.
+pub const FOLD: u32 = 0;
+/// Action id of check or call.
+pub const CHECK_CALL: u32 = 1;
+/// First id of the fractional raises.
+pub const RAISE_BASE: u32 = 2;
+/// Flag bit of an exact raise-to: `EXACT_RAISE | chips`.
+pub const EXACT_RAISE: u32 = 0x8000_0000;
+/// Most raise fractions a configuration may hold.
+pub const MAX_FRACTIONS: usize = 8;
+/// Largest total of chips at a table (so that every amount fits a `u32`, and an `f32`
+/// observation of a chip count in big blinds stays close).
+pub const MAX_TABLE_CHIPS: u64 = 1 << 30;
+
+/// No-limit hold'em as a batch game: one hand per lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoLimitHoldem {
+    pub(crate) seats: u8,
+    pub(crate) table: TableConfig,
+    pub(crate) stacks: [u32; MAX_SEATS],
+    pub(crate) button: Option<u8>,
+    /// Raise fractions in thousandths of the pot.
+    pub(crate) fractions: [u32; MAX_FRACTIONS],
+    pub(crate) num_fractions: u8,
+}
+
+impl NoLimitHoldem {
+    /// `seats` (2..=10) seats, each starting every hand with `stack` chips (more than ante
+    /// plus big blind), under `table`;
+    /// a random button each hand; raises of 1/2, 1 and 2 pots.
+    pub fn new(seats: usize, table: TableConfig, stack: Chips) -> Result<Self> {
+        Error::check_range("seats", MIN_SEATS as i64, MAX_SEATS as i64, seats as i64)?;
+        let game = NoLimitHoldem {
+            seats: seats as u8,
+            table,
+            stacks: [0; MAX_SEATS],
+            button: None,
+            fractions: [0; MAX_FRACTIONS],
+            num_fractions: 0,
+        };
+        game.with_stacks(&vec![stack; seats])?
+            .with_raise_fractions(&[0.5, 1.0, 2.0])
+    }
+
+    /// Heads-up or six-max with blinds 1/2, no ante, 200 chips (100 big blinds) each.
+    pub fn standard(seats: usize) -> Result<Self> {
+        Self::new(seats, TableConfig::new(1, 2, 0)?, 200)
+    }
+
+    /// The same game with these starting stacks (one per seat, each at least 1, the total
+    /// at most [`MAX_TABLE_CHIPS`]).
+    pub fn with_stacks(mut self, stacks: &[Chips]) -> Result<Self> {
+        Error::check_len("stacks", self.seats as usize, stacks.len())?;
+        let mut total = 0u64;
+        for &s in stacks {
+            Error::check_range(
+                "stack",
+                1,
+                MAX_TABLE_CHIPS as i64,
+                s.min(MAX_TABLE_CHIPS + 1) as i64,
+            )?;
+            total += s;
+        }
+        Error::check_range(
+            "total chips",
+            1,
+            MAX_TABLE_CHIPS as i64,
+            total.min(MAX_TABLE_CHIPS + 1) as i64,
+        )?;
+        let t = self.table;
+        Error::check_range(
+            "big blind",
+            1,
+            MAX_TABLE_CHIPS as i64,
+            t.big_blind.min(MAX_TABLE_CHIPS + 1) as i64,
+        )?;
+        Error::check_range(
+            "ante",
+            0,
+            MAX_TABLE_CHIPS as i64,
+            t.ante.min(MAX_TABLE_CHIPS + 1) as i64,
+        )?;
+        self.stacks = [0; MAX_SEATS];
+        for (d, &s) in self.stacks.iter_mut().zip(stacks) {
+            *d = s as u32;
+        }
+        Ok(self)
+    }
+
+    /// The same game with a fixed button seat (`None`: drawn from the lane's stream at each
+    /// reset; [`crate::core::Game::reset_from_order`] then uses seat 0).
+    pub fn with_button(mut self, button: Option<usize>) -> Result<Self> {
+        if let Some(b) = button {
+            Error::check_range("button", 0, self.seats as i64 - 1, b as i64)?;
+        }
+        self.button = button.map(|b| b as u8);
+        Ok(self)
+    }
+
+    /// The same game with these raise sizes, as fractions of the pot after a call (0 to 8
+    /// of them, each in `0.001..=100`, rounded to thousandths, strictly increasing).
+    pub fn with_raise_fractions(mut self, fractions: &[f64]) -> Result<Self> {
+        Error::check_range(
+            "raise fractions",
+            0,
+            MAX_FRACTIONS as i64,
+            fractions.len() as i64,
+        )?;
+        let mut out = [0u32; MAX_FRACTIONS];
+        for (i, &f) in fractions.iter().enumerate() {
+            if !(0.001..=100.0).contains(&f) {
+                return Err(Error::Invalid {
+                    what: "raise fraction",
+                    reason: format!("{f} is not in 0.001..=100"),
+                });
+            }
+            out[i] = (f * 1000.0).round() as u32;
+            if i > 0 && out[i] <= out[i - 1] {
+                return Err(Error::Invalid {
+                    what: "raise fractions",
+                    reason: "must be strictly increasing".into(),
+                });
+            }
+        }
+        self.fractions = out;
+        self.num_fractions = fractions.len() as u8;
+        Ok(self)
+    }
+
+    /// Number of seats.
+    pub fn seats(&self) -> usize {
+        self.seats as usize
+    }
+
+    /// Blinds and ante.
+    pub fn table(&self) -> TableConfig {
+        self.table
+    }
+
+    /// Starting stacks, one per seat.
+    pub fn stacks(&self) -> Vec<Chips> {
+        self.stacks[..self.seats()]
+            .iter()
+            .map(|&s| s as Chips)
+            .collect()
+    }
+
+    /// The fixed button, if any.
+    pub fn button(&self) -> Option<usize> {
+        self.button.map(|b| b as usize)
+    }
+
+    /// The raise fractions in thousandths of the pot.
+    pub fn raise_fractions_permille(&self) -> &[u32] {
+        &self.fractions[..self.num_fractions as usize]
+    }
+
+    /// Id of the all-in action: `2 + K`.
+    pub fn all_in_action(&self) -> u32 {
+        RAISE_BASE + self.num_fractions as u32
+    }
+
+    /// Size of the discrete action space: `3 + K`.
+    pub fn action_count(&self) -> usize {
+        3 + self.num_fractions as usize
+    }
+
+    /// Length of an observation: `118 + 9 * seats`.
+    pub fn observation_len(&self) -> usize {
+        118 + 9 * self.seats()
+    }
+
+    /// The raise-to of fraction `k` for an actor facing `to_call` with `pot` chips in the
+    /// middle and a largest bet `max_bet`.
+    pub fn fraction_raise_to(&self, k: usize, max_bet: Chips, to_call: Chips, pot: Chips) -> Chips {
+        max_bet + self.fractions[k] as Chips * (pot + to_call) / 1000
+    }
+
+    /// Writes the legal mask of a decision: `legal` from the engine, `max_bet` the largest
+    /// bet and `pot` the chips in the middle.
+    #[inline(always)]
+    pub fn mask_of(&self, legal: &Legal, max_bet: Chips, pot: Chips, mask: &mut [u8]) {
+        mask.fill(0);
+        mask[FOLD as usize] = legal.fold as u8;
+        mask[CHECK_CALL as usize] = 1;
+        if legal.raise {
+            for k in 0..self.num_fractions as usize {
+                let to = self.fraction_raise_to(k, max_bet, legal.call_amount, pot);
+                mask[RAISE_BASE as usize + k] =
+                    (to >= legal.min_raise_to && to < legal.max_raise_to) as u8;
+            }
+            mask[self.all_in_action() as usize] = 1;
+        }
+    }
+
+    /// The exact raise-to of a legal raise action id (fraction, all-in or exact), or `None`
+    /// when `action` is not a legal raise. `Some(0)` never occurs.
+    pub fn raise_target(
+        &self,
+        action: u32,
+        legal: &Legal,
+        max_bet: Chips,
+        pot: Chips,
+    ) -> Option<Chips> {
+        if !legal.raise {
+            return None;
+        }
+        let to = if action & EXACT_RAISE != 0 {
+            (action & !EXACT_RAISE) as Chips
+        } else if action == self.all_in_action() {
+            return Some(legal.max_raise_to);
+        } else if action >= RAISE_BASE && action < self.all_in_action() {
+            let to = self.fraction_raise_to(
+                (action - RAISE_BASE) as usize,
+                max_bet,
+                legal.call_amount,
+                pot,
+            );
+            if to >= legal.max_raise_to {
+                return None;
+            }
+            to
+        } else {
+            return None;
+        };
+        (legal.min_raise_to..=legal.max_raise_to)
+            .contains(&to)
+            .then_some(to)
+    }
+}

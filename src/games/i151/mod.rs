@@ -8,9 +8,7 @@
 //! spades, hearts, diamonds, clubs and ranks ace, king, queen, jack, ten, nine, eight,
 //! seven (the order of `i151_engine.models.card.standard_deck()`).
 
-pub mod arena;
 pub mod bots;
-pub mod catalog;
 pub mod checks;
 pub mod cpython_random;
 pub mod fast;

@@ -2,8 +2,8 @@
 //! official `i151_engine.opponents.catalog` (0.2.4) lists them, and the registry that
 //! resolves an id to a bot ([`resolve`]). Ids never change once published.
 
-use super::bots::{Greedy, Medium, Minmax, RandomPolicy, ViewPolicy};
 use crate::core::{Error, Result};
+use crate::games::i151::bots::{Greedy, Medium, Minmax, RandomPolicy, ViewPolicy};
 
 /// Who an opponent is (official `OpponentKind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

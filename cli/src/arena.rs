@@ -10,12 +10,12 @@ use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use cardvec::core::stats::{elo_ratings, wilson};
-use cardvec::core::{Error, Result};
-use cardvec::games::i151::arena::{
+use cardvec::arena::catalog::{self, FULL_LADDER};
+use cardvec::arena::runner::{
     format_replay, play_series_match, EndReason, MatchConfig, MatchResult, Replay,
 };
-use cardvec::games::i151::catalog::{self, FULL_LADDER};
+use cardvec::core::stats::{elo_ratings, wilson};
+use cardvec::core::{Error, Result};
 
 /// Options of `cardvec arena`.
 #[derive(clap::Args, Debug)]
@@ -225,7 +225,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
                     reason: format!("{}: {e}", dir.display()),
                 })?;
             }
-            let pool = super::pool(opts.threads)?;
+            let pool = crate::pool(opts.threads)?;
             let pb = progress(games, opts.quiet, format!("{bot} vs {vs}"));
             let r = pool.install(|| {
                 play_pair(
@@ -262,7 +262,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
                 catalog::resolve(id)?;
             }
             let n = ids.len();
-            let pool = super::pool(opts.threads)?;
+            let pool = crate::pool(opts.threads)?;
             let mut wins = vec![vec![0f64; n]; n];
             let mut played = vec![vec![0u64; n]; n];
             // Neighbouring tiers first: the pairs that decide the ladder's order.

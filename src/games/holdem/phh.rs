@@ -32,7 +32,7 @@ use std::fmt::Write as _;
 
 use super::{pokerkit_index, Action, Chips, NlHand, Street, TableConfig};
 use crate::core::{CardSet64, Error, Result};
-use crate::games::holdem::cards::{parse_cards, Card};
+use crate::poker::cards::{parse_cards, Card};
 
 fn cards_text(cards: &[Card]) -> String {
     cards.iter().map(|c| c.to_string()).collect()
@@ -423,7 +423,7 @@ pub fn read_phh(text: &str) -> Result<NlHand> {
 mod tests {
     use super::*;
     use crate::core::LaneRng;
-    use crate::games::holdem::nolimit::trace::{random_action, random_hand};
+    use crate::games::holdem::trace::{random_action, random_hand};
 
     fn played(seed: u64, seats: usize) -> NlHand {
         let mut rng = LaneRng::from_seed(seed);

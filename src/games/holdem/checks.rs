@@ -5,9 +5,9 @@
 //! cargo-fuzz target `fuzz/fuzz_targets/holdem.rs` and the proptests call it.
 
 use super::fast::{NlheState, NO_SEAT};
-use super::lane::{NoLimitHoldem, EXACT_RAISE};
-use super::reference_lane::{compare_hidden, ReferenceLane};
+use super::reference::{compare_hidden, ReferenceLane};
 use super::{Chips, TableConfig};
+use super::{NoLimitHoldem, EXACT_RAISE};
 use crate::core::diff::{Lockstep, Scripted};
 use crate::core::{Game, LaneRng, Playable, SingleLane};
 

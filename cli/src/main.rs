@@ -1,10 +1,13 @@
-//! Argument parsing and dispatch of the `cardvec` subcommands to the games.
+//! The `cardvec` command line: batch benchmarks, differential runs, bot matches, oracle
+//! traces, the 151 arena and the poker evaluator. A separate crate from the library, so the
+//! library and the Python extension carry no terminal dependencies (clap, indicatif).
 
 mod arena;
 mod bench;
 mod diff;
 mod holdem;
 mod matches;
+mod progress;
 mod trace;
 
 use clap::{Parser, Subcommand};
@@ -77,5 +80,13 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Arena(args) => arena::run(args),
         Command::Eval(args) => holdem::run_eval(args),
         Command::Equity(args) => holdem::run_equity(args),
+    }
+}
+
+fn main() {
+    let args = Cli::parse();
+    if let Err(err) = run(args) {
+        eprintln!("error: {err}");
+        std::process::exit(2);
     }
 }

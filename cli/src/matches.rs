@@ -2,10 +2,10 @@
 //! of more than two seats (Flip 7), a free-for-all among several bots rotated over the
 //! seats, for each player count asked.
 
-use cardvec::core::arena::{free_for_all, head_to_head};
+use cardvec::core::matches::{free_for_all, head_to_head};
 use cardvec::core::{Bot, Game, Result};
 use cardvec::games::flip7::{self, Flip7};
-use cardvec::games::holdem::nolimit::{self as nlhe, NoLimitHoldem};
+use cardvec::games::holdem::{self as nlhe, NoLimitHoldem};
 use cardvec::games::i151::{self, I151};
 use cardvec::games::lost_cities::{bots, LostCities};
 
@@ -64,7 +64,7 @@ fn report_flip7(args: &MatchArgs) -> Result<()> {
         .map(|n| flip7::bots::by_name(n))
         .collect::<Result<Vec<_>>>()?;
     let bots: Vec<&dyn Bot<Flip7>> = owned.iter().map(|b| b.as_ref()).collect();
-    let pool = super::pool(args.threads)?;
+    let pool = crate::pool(args.threads)?;
     for players in parse_list::<usize>("players", args.players.as_deref().unwrap_or("3,4,5,6"))? {
         let game = Flip7::with_players(players)?;
         let r = pool.install(|| free_for_all(&game, &bots, args.games, args.seed));
@@ -102,7 +102,7 @@ fn report_holdem(args: &MatchArgs) -> Result<()> {
         .map(|n| nlhe::bots::by_name(n))
         .collect::<Result<Vec<_>>>()?;
     let bots: Vec<&dyn Bot<NoLimitHoldem>> = owned.iter().map(|b| b.as_ref()).collect();
-    let pool = super::pool(args.threads)?;
+    let pool = crate::pool(args.threads)?;
     let seat_counts = parse_list::<usize>("seats", args.players.as_deref().unwrap_or("2,6"))?;
     let table = nlhe::TableConfig::new(1, 2, 0)?;
     let stack = args.stack_bb.saturating_mul(table.big_blind);
@@ -131,7 +131,7 @@ fn report_holdem(args: &MatchArgs) -> Result<()> {
 }
 
 fn report<G: Game>(game: &G, a: &dyn Bot<G>, b: &dyn Bot<G>, args: &MatchArgs) -> Result<()> {
-    let pool = super::pool(args.threads)?;
+    let pool = crate::pool(args.threads)?;
     let r = pool.install(|| head_to_head(game, a, b, args.games, args.seed));
     println!(
         "game={} a={} b={} games={} seed={}",
@@ -181,6 +181,6 @@ pub fn run(args: MatchArgs) -> Result<()> {
             let game = I151::new(2)?.with_reward(i151::RewardMode::MatchOutcome);
             report(&game, a.as_ref(), b.as_ref(), &args)
         }
-        other => Err(super::unknown_game(other)),
+        other => Err(crate::unknown_game(other)),
     }
 }

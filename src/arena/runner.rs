@@ -18,10 +18,10 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::bots::ViewPolicy;
-use super::fast::{FLAG_ACE_EFFECT, FLAG_CHOOSE_SUIT};
-use super::*;
 use crate::core::{Error, LaneRng, Result};
+use crate::games::i151::bots::ViewPolicy;
+use crate::games::i151::fast::{FLAG_ACE_EFFECT, FLAG_CHOOSE_SUIT};
+use crate::games::i151::*;
 
 /// The match settings (official `MatchConfig`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

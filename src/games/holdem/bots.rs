@@ -19,10 +19,10 @@
 //!   seed.
 
 use super::fast::NlheState;
-use super::lane::{NoLimitHoldem, CHECK_CALL, FOLD, RAISE_BASE};
+use super::{NoLimitHoldem, CHECK_CALL, FOLD, RAISE_BASE};
 use crate::core::{Bot, CardSet64, Error, Game, LaneRng, RandomBot, Result};
-use crate::games::holdem::cards::FULL_DECK;
-use crate::games::holdem::eval::rank_of_set;
+use crate::poker::cards::FULL_DECK;
+use crate::poker::eval::rank_of_set;
 
 /// Names of the hold'em bots (`equity-N` takes any trial count `N` in `1..=1_000_000`).
 pub const BOT_NAMES: &[&str] = &["random", "call-station", "equity", "equity-N"];
@@ -183,11 +183,11 @@ impl Bot<NoLimitHoldem> for EquityBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::arena::{free_for_all, play_rotated};
-    use crate::games::holdem::equity::{equity, EquityOptions, Method};
-    use crate::games::holdem::nolimit::TableConfig;
-    use crate::games::holdem::parse_cards;
-    use crate::games::holdem::range::{HoleCards, Range};
+    use crate::core::matches::{free_for_all, play_rotated};
+    use crate::games::holdem::TableConfig;
+    use crate::poker::equity::{equity, EquityOptions, Method};
+    use crate::poker::parse_cards;
+    use crate::poker::range::{HoleCards, Range};
 
     fn ids(text: &str) -> Vec<u8> {
         parse_cards(text).unwrap().iter().map(|c| c.id()).collect()

@@ -202,7 +202,7 @@ impl Range {
     /// Parses a range (see the module documentation); an empty range is an error.
     ///
     /// ```
-    /// use cardvec::games::holdem::Range;
+    /// use cardvec::poker::Range;
     /// assert_eq!(Range::parse("AA").unwrap().len(), 6);
     /// assert_eq!(Range::parse("TT+").unwrap().len(), 30);
     /// assert_eq!(Range::parse("A5s-A2s").unwrap().len(), 16);

@@ -15,12 +15,12 @@
 
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::cards::{card_set, Card, FULL_DECK};
 use super::eval::Hand;
 use super::range::Range;
+use crate::core::progress::{Progress, Silent};
 use crate::core::{CardSet64, Error, LaneRng, Result};
 
 /// A share of one deal, scaled so that ties among up to ten players stay integers.
@@ -58,8 +58,6 @@ pub struct EquityOptions {
     pub trials: u64,
     /// Seed of the Monte Carlo streams.
     pub seed: u64,
-    /// Show a progress bar on standard error.
-    pub progress: bool,
 }
 
 impl Default for EquityOptions {
@@ -71,7 +69,6 @@ impl Default for EquityOptions {
             exact_limit: 400_000_000,
             trials: 1_000_000,
             seed: 0,
-            progress: false,
         }
     }
 }
@@ -311,20 +308,6 @@ impl Setup {
     }
 }
 
-fn progress_bar(show: bool, len: u64, unit: &str) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    let template = format!("{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} (eta {{eta}})");
-    bar.set_style(
-        ProgressStyle::with_template(&template)
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    bar
-}
-
 /// Scores every deal on one complete board.
 fn score_board(setup: &Setup, board: Hand, ranks: &mut [Vec<u16>], tally: &mut Tally) {
     let used = board.cards();
@@ -387,7 +370,7 @@ fn walk_boards(
     }
 }
 
-fn exact(setup: &Setup, options: &EquityOptions) -> Tally {
+fn exact(setup: &Setup, progress: &dyn Progress) -> Tally {
     let n = setup.players.len();
     let m = setup.deck.len();
     // Tasks: the first one or two cards of the completion.
@@ -405,7 +388,7 @@ fn exact(setup: &Setup, options: &EquityOptions) -> Tally {
             }
         }
     }
-    let bar = progress_bar(options.progress, tasks.len() as u64, "board prefixes");
+    progress.start(tasks.len() as u64, "board prefixes");
     let tally = tasks
         .par_iter()
         .fold(
@@ -418,13 +401,13 @@ fn exact(setup: &Setup, options: &EquityOptions) -> Tally {
                 if from + left <= m {
                     walk_boards(setup, from, left, board, &mut ranks, &mut tally);
                 }
-                bar.inc(1);
+                progress.advance(1);
                 (tally, ranks)
             },
         )
         .map(|(t, _)| t)
         .reduce(|| Tally::new(n), Tally::merge);
-    bar.finish_and_clear();
+    progress.finish();
     tally
 }
 
@@ -445,10 +428,10 @@ fn draw_deal(setup: &Setup, rng: &mut LaneRng, hands: &mut [Hand]) -> Option<Car
     None
 }
 
-fn monte_carlo(setup: &Setup, options: &EquityOptions) -> Result<Tally> {
+fn monte_carlo(setup: &Setup, options: &EquityOptions, progress: &dyn Progress) -> Result<Tally> {
     let n = setup.players.len();
     let chunks = options.trials.div_ceil(TRIALS_PER_CHUNK);
-    let bar = progress_bar(options.progress, options.trials, "trials");
+    progress.start(options.trials, "trials");
     let deck_set = setup.deck.iter().fold(CardSet64::EMPTY, |s, c| s | c.bit());
     let result = (0..chunks)
         .into_par_iter()
@@ -481,18 +464,18 @@ fn monte_carlo(setup: &Setup, options: &EquityOptions) -> Result<Tally> {
                 }
                 tally.score(&ranks[..n]);
             }
-            bar.inc(trials);
+            progress.advance(trials);
             Ok(tally)
         })
         .try_reduce(|| Tally::new(n), |a, b| Ok(a.merge(b)));
-    bar.finish_and_clear();
+    progress.finish();
     result
 }
 
 /// The equity of each player (a range each; a single combo is a range of one).
 ///
 /// ```
-/// use cardvec::games::holdem::{equity, parse_cards, EquityOptions, Range};
+/// use cardvec::poker::{equity, parse_cards, EquityOptions, Range};
 /// let players = [Range::parse("AsAh").unwrap(), Range::parse("KdKc").unwrap()];
 /// let options = EquityOptions { board: parse_cards("2c7d9h").unwrap(), ..Default::default() };
 /// let report = equity(&players, &options).unwrap();
@@ -501,6 +484,16 @@ fn monte_carlo(setup: &Setup, options: &EquityOptions) -> Result<Tally> {
 /// assert!(report.players[0].equity > 0.9);
 /// ```
 pub fn equity(ranges: &[Range], options: &EquityOptions) -> Result<EquityReport> {
+    equity_with_progress(ranges, options, &Silent)
+}
+
+/// [`equity`], telling `progress` of the board prefixes (exact) or trials (Monte Carlo)
+/// done.
+pub fn equity_with_progress(
+    ranges: &[Range],
+    options: &EquityOptions,
+    progress: &dyn Progress,
+) -> Result<EquityReport> {
     let start = Instant::now();
     let setup = Setup::new(ranges, options)?;
     let exact_run = match options.method {
@@ -509,7 +502,7 @@ pub fn equity(ranges: &[Range], options: &EquityOptions) -> Result<EquityReport>
         Method::Auto => setup.exact_work() <= options.exact_limit,
     };
     let tally = if exact_run {
-        exact(&setup, options)
+        exact(&setup, progress)
     } else {
         if options.trials == 0 {
             return Err(Error::Invalid {
@@ -517,7 +510,7 @@ pub fn equity(ranges: &[Range], options: &EquityOptions) -> Result<EquityReport>
                 reason: "Monte Carlo needs at least one trial".to_string(),
             });
         }
-        monte_carlo(&setup, options)?
+        monte_carlo(&setup, options, progress)?
     };
     if tally.total == 0 {
         return Err(Error::Invalid {
@@ -531,8 +524,8 @@ pub fn equity(ranges: &[Range], options: &EquityOptions) -> Result<EquityReport>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::holdem::reference::reference_value;
-    use crate::games::holdem::{parse_cards, HoleCards};
+    use crate::poker::reference::reference_value;
+    use crate::poker::{parse_cards, HoleCards};
 
     fn ranges(texts: &[&str]) -> Vec<Range> {
         texts.iter().map(|t| Range::parse(t).unwrap()).collect()

@@ -4,10 +4,11 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::lane::{encode, NoLimitHoldem, ObsInputs, CHECK_CALL, FOLD};
+use super::view::{encode, ObsInputs};
 use super::{Chips, Legal, MAX_SEATS};
+use super::{NoLimitHoldem, CHECK_CALL, FOLD};
 use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, Result};
-use crate::games::holdem::eval::{rank_of_set, HandRank};
+use crate::poker::eval::{rank_of_set, HandRank};
 
 /// Marker for "no seat".
 pub const NO_SEAT: u8 = u8::MAX;

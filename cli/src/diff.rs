@@ -2,7 +2,7 @@
 
 use cardvec::core::diff::{run as run_diff, DiffConfig, DiffReport};
 use cardvec::core::{Error, Result};
-use cardvec::games::holdem::nolimit::reference_lane;
+use cardvec::games::holdem::reference;
 use cardvec::games::{flip7, i151, lost_cities};
 
 /// Options of `cardvec diff`.
@@ -56,16 +56,18 @@ pub fn run(args: DiffArgs) -> Result<()> {
     let config = DiffConfig {
         games: args.games,
         seed: args.seed,
-        progress: !args.quiet,
         illegal_probe_every: args.probe_every,
     };
-    let pool = super::pool(args.threads)?;
+    let pool = crate::pool(args.threads)?;
+    let bar = crate::progress::Bar::new(args.quiet);
     let report = match args.game.as_str() {
-        "lost-cities" => pool.install(|| run_diff(&config, lost_cities::reference::diff_pair)),
-        "flip7" => pool.install(|| run_diff(&config, flip7::reference::diff_pair)),
-        "151" => pool.install(|| run_diff(&config, i151::reference::diff_pair)),
-        "holdem" => pool.install(|| run_diff(&config, reference_lane::diff_pair)),
-        other => return Err(super::unknown_game(other)),
+        "lost-cities" => {
+            pool.install(|| run_diff(&config, &bar, lost_cities::reference::diff_pair))
+        }
+        "flip7" => pool.install(|| run_diff(&config, &bar, flip7::reference::diff_pair)),
+        "151" => pool.install(|| run_diff(&config, &bar, i151::reference::diff_pair)),
+        "holdem" => pool.install(|| run_diff(&config, &bar, reference::diff_pair)),
+        other => return Err(crate::unknown_game(other)),
     };
     print(&report, &args);
     if report.failed_games > 0 {

@@ -173,7 +173,7 @@ impl Suit {
 /// One card: id `13 * suit + rank`, in `0..52`.
 ///
 /// ```
-/// use cardvec::games::holdem::{Card, Rank, Suit};
+/// use cardvec::poker::{Card, Rank, Suit};
 /// let c: Card = "As".parse().unwrap();
 /// assert_eq!(c, Card::new(Rank::Ace, Suit::Spades));
 /// assert_eq!("♠A".parse::<Card>().unwrap(), c);
@@ -342,7 +342,7 @@ impl<'a> CardReader<'a> {
 /// error.
 ///
 /// ```
-/// use cardvec::games::holdem::parse_cards;
+/// use cardvec::poker::parse_cards;
 /// let cards = parse_cards("2c7d9h").unwrap();
 /// assert_eq!(cards.len(), 3);
 /// assert!(parse_cards("As As").is_err());

@@ -95,7 +95,7 @@ pub const HAND_CLASSES: u16 = 7462;
 /// category. Higher is better; equal ranks tie.
 ///
 /// ```
-/// use cardvec::games::holdem::{evaluate, parse_cards, Category};
+/// use cardvec::poker::{evaluate, parse_cards, Category};
 /// let rank = evaluate(&parse_cards("As Ks Qs Js Ts 2h 3d").unwrap()).unwrap();
 /// assert_eq!(rank.category(), Category::StraightFlush);
 /// assert_eq!(rank.name(), "royal flush");
@@ -193,7 +193,7 @@ const FLUSH_BITS: u64 = 0x8888;
 /// [`Hand::from_cards`] and [`Hand::try_add`] check; [`Hand::add`] does not, for enumeration.
 ///
 /// ```
-/// use cardvec::games::holdem::{Hand, parse_cards, Category};
+/// use cardvec::poker::{Hand, parse_cards, Category};
 /// let board = Hand::from_cards(&parse_cards("Ah Kh 7h 2h 9d").unwrap()).unwrap();
 /// let hero = board.add("Qh".parse().unwrap()).add("3s".parse().unwrap());
 /// assert_eq!(hero.rank().category(), Category::Flush);
@@ -346,7 +346,7 @@ fn check_count(n: usize) -> Result<()> {
 /// The rank of the best five of `cards` (five to seven distinct cards).
 ///
 /// ```
-/// use cardvec::games::holdem::{evaluate, parse_cards};
+/// use cardvec::poker::{evaluate, parse_cards};
 /// let rank = |s| evaluate(&parse_cards(s).unwrap()).unwrap();
 /// assert!(rank("2c 2d 3h 3s 3c") > rank("Ac Ad Ah Kc Qs 2s"));
 /// assert_eq!(rank("As 2d 3h 4s 5c").name(), "straight, five-high");
@@ -368,7 +368,7 @@ pub fn evaluate_set(set: CardSet64) -> Result<HandRank> {
 /// display order (the made part first, then kickers), with their rank.
 ///
 /// ```
-/// use cardvec::games::holdem::{best_five, parse_cards};
+/// use cardvec::poker::{best_five, parse_cards};
 /// let (rank, five) = best_five(&parse_cards("2c 2d 3h 3s 3c 8h Td").unwrap()).unwrap();
 /// assert_eq!(rank.name(), "full house, threes over twos");
 /// let shown: Vec<String> = five.iter().map(|c| c.to_string()).collect();
@@ -405,7 +405,7 @@ pub fn best_five(cards: &[Card]) -> Result<(HandRank, [Card; 5])> {
 /// The indices of the best hands among `ranks` (several when they tie); empty for no hands.
 ///
 /// ```
-/// use cardvec::games::holdem::{winners, HandRank};
+/// use cardvec::poker::{winners, HandRank};
 /// assert_eq!(winners(&[HandRank(5), HandRank(9), HandRank(9)]), vec![1, 2]);
 /// ```
 pub fn winners(ranks: &[HandRank]) -> Vec<usize> {
@@ -421,7 +421,7 @@ pub fn winners(ranks: &[HandRank]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::holdem::parse_cards;
+    use crate::poker::parse_cards;
 
     fn rank(text: &str) -> HandRank {
         evaluate(&parse_cards(text).unwrap()).unwrap()

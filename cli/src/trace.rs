@@ -3,7 +3,7 @@
 use std::io::{BufWriter, Write};
 
 use cardvec::core::{Error, Result};
-use cardvec::games::holdem::nolimit::trace as holdem_trace;
+use cardvec::games::holdem::trace as holdem_trace;
 use cardvec::games::i151::trace::{write_trace, TraceConfig};
 
 /// Options of `cardvec trace`.
@@ -93,7 +93,7 @@ pub fn run(args: TraceArgs) -> Result<()> {
                 summary.hands, summary.decisions, summary.showdowns
             );
         }
-        other => return Err(super::unknown_game(other)),
+        other => return Err(crate::unknown_game(other)),
     }
     Ok(())
 }

@@ -59,7 +59,7 @@ pub fn rank_hands(hands: &[Hand], out: &mut [HandRank]) -> Result<()> {
 ///
 /// ```
 /// use cardvec::core::CardSet64;
-/// use cardvec::games::holdem::{evaluate_sets, HandRank};
+/// use cardvec::poker::{evaluate_sets, HandRank};
 /// let hands = [CardSet64(0b11111), CardSet64(0b1_1111_0000_0000)];
 /// let mut ranks = [HandRank::default(); 2];
 /// evaluate_sets(&hands, &mut ranks).unwrap();
@@ -87,7 +87,7 @@ pub fn evaluate_sets(sets: &[CardSet64], out: &mut [HandRank]) -> Result<()> {
 mod tests {
     use super::*;
     use crate::core::LaneRng;
-    use crate::games::holdem::{evaluate_set, Deck};
+    use crate::poker::{evaluate_set, Deck};
 
     #[test]
     fn batch_matches_single_evaluation_for_any_thread_count() {

@@ -21,7 +21,7 @@ use std::io::{self, Write};
 
 use super::{Action, Chips, Legal, NlHand, TableConfig};
 use crate::core::{LaneRng, Result};
-use crate::games::holdem::cards::Card;
+use crate::poker::cards::Card;
 
 /// Which hands a trace holds.
 #[derive(Clone, Debug)]

@@ -7,7 +7,7 @@ use cardvec::core::policy::RandomDriver;
 use cardvec::core::stats::Summary;
 use cardvec::core::{ActionStatus, EnvOptions, Game, Result, VecEnv};
 use cardvec::games::flip7::Flip7;
-use cardvec::games::holdem::nolimit::NoLimitHoldem;
+use cardvec::games::holdem::NoLimitHoldem;
 use cardvec::games::i151::I151;
 use cardvec::games::lost_cities::LostCities;
 
@@ -182,6 +182,6 @@ pub fn run(args: BenchArgs) -> Result<()> {
         "flip7" => report(Flip7::with_players(args.players.unwrap_or(3))?, &args),
         "151" => report(I151::new(args.players.unwrap_or(2))?, &args),
         "holdem" => report(NoLimitHoldem::standard(args.players.unwrap_or(2))?, &args),
-        other => Err(super::unknown_game(other)),
+        other => Err(crate::unknown_game(other)),
     }
 }

@@ -2,7 +2,7 @@
 //! every hand, players who lose their last chip leave, and rebuys are off unless asked for.
 //!
 //! ```
-//! use cardvec::games::holdem::nolimit::{Action, Session, TableConfig};
+//! use cardvec::games::holdem::{Action, Session, TableConfig};
 //! let mut session = Session::new(TableConfig::new(1, 2, 0).unwrap(), &[20, 20, 20], 0, 7).unwrap();
 //! while !session.is_over() && session.hands_played() < 1000 {
 //!     session.play_hand(|_, legal| if legal.check { Action::Check } else { Action::AllIn }).unwrap();
@@ -12,7 +12,7 @@
 
 use super::{Action, Chips, Legal, NlHand, TableConfig, MAX_SEATS, MIN_SEATS};
 use crate::core::{Error, LaneRng, Result};
-use crate::games::holdem::cards::Card;
+use crate::poker::cards::Card;
 
 /// A table playing hand after hand.
 #[derive(Clone, Debug)]

@@ -4,8 +4,8 @@
 use std::io::{BufRead, BufWriter, Write};
 
 use cardvec::core::{Error, Result};
-use cardvec::games::holdem::{
-    best_five, equity, parse_cards, EquityOptions, EquityReport, Method, Range,
+use cardvec::poker::{
+    best_five, equity_with_progress, parse_cards, EquityOptions, EquityReport, Method, Range,
 };
 
 /// Options of `cardvec eval`.
@@ -50,7 +50,7 @@ fn eval_lines() -> Result<()> {
             what: "input line",
             reason: format!("line {}: {e}", i + 1),
         })?;
-        let rank = cardvec::games::holdem::evaluate(&cards).map_err(|e| Error::Invalid {
+        let rank = cardvec::poker::evaluate(&cards).map_err(|e| Error::Invalid {
             what: "input line",
             reason: format!("line {}: {e}", i + 1),
         })?;
@@ -125,10 +125,10 @@ pub fn run_equity(args: EquityArgs) -> Result<()> {
         exact_limit: args.exact_limit,
         trials: args.trials,
         seed: args.seed,
-        progress: !args.quiet,
     };
-    let pool = super::pool(args.threads)?;
-    let report = pool.install(|| equity(&ranges, &options))?;
+    let pool = crate::pool(args.threads)?;
+    let bar = crate::progress::Bar::new(args.quiet);
+    let report = pool.install(|| equity_with_progress(&ranges, &options, &bar))?;
     if args.json {
         print_json(&names, &report);
     } else {

@@ -1,0 +1,38 @@
+//! Progress bars (indicatif) behind the library's progress callback.
+
+use cardvec::core::progress::Progress;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A progress bar on standard error, or nothing when `quiet`.
+pub struct Bar(ProgressBar);
+
+impl Bar {
+    /// A bar that draws unless `quiet`; its length and unit come from [`Progress::start`].
+    pub fn new(quiet: bool) -> Self {
+        Bar(if quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        })
+    }
+}
+
+impl Progress for Bar {
+    fn start(&self, total: u64, unit: &str) {
+        self.0.set_length(total);
+        let template = format!(
+            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}})"
+        );
+        self.0.set_style(
+            ProgressStyle::with_template(&template)
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+    }
+    fn advance(&self, done: u64) {
+        self.0.inc(done);
+    }
+    fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}

@@ -1,0 +1,91 @@
+//! The observation encoder shared by the fast lane engine ([`super::fast`]) and the
+//! reference lane ([`super::reference`]).
+//!
+//! ## Observation (`obs_dim = 118 + 9 * seats`), as seen by seat `p`
+//!
+//! Chip amounts are in big blinds. Seats are listed relative to the observer: row `i` is
+//! seat `(p + i) % seats`, so row 0 is always the observer.
+//!
+//! | offset | length | content |
+//! | --- | --- | --- |
+//! | 0 | 52 | own hole cards, one-hot by card id `13 * suit + rank` |
+//! | 52 | 52 | board cards dealt so far, one-hot |
+//! | 104 | 5 | street one-hot: preflop, flop, turn, river, hand over |
+//! | 109 | 9 per seat | stack, bet this street, chips in the pots from earlier streets, folded, all-in, is the button, is to act, raises this street, raises this hand |
+//! | 109 + 9n | 4 | pot (all chips in the middle), to call, min raise-to, max raise-to (the last three for the seat to act; 0 when raising is closed or the hand is over) |
+//! | 113 + 9n | 4 | raises (bets included) on the preflop, flop, turn, river |
+//! | 117 + 9n | 1 | the observer's position: seats between the button and the observer, the small blind (left of the button) being 0 (heads-up the button is 1) |
+
+use super::{Chips, Legal, NoLimitHoldem};
+
+/// What the observation encoder reads, in integers, from either engine.
+pub struct ObsInputs<'a> {
+    /// Seats.
+    pub n: usize,
+    /// Button seat.
+    pub button: usize,
+    /// Seat to act, if the hand is live.
+    pub to_act: Option<usize>,
+    /// 0..=3 the street, 4 the hand is over.
+    pub street: usize,
+    /// Hole card ids per seat.
+    pub hole: &'a [[u8; 2]],
+    /// Board card ids dealt so far.
+    pub board: &'a [u8],
+    /// Stacks, bets and chips from earlier streets per seat.
+    pub stacks: &'a [Chips],
+    /// Bets per seat.
+    pub bets: &'a [Chips],
+    /// Chips in the pots per seat.
+    pub committed: &'a [Chips],
+    /// Folded per seat.
+    pub folded: &'a [bool],
+    /// Raises this street per seat.
+    pub raises_street: &'a [u16],
+    /// Raises this hand per seat.
+    pub raises_total: &'a [u16],
+    /// Raises per street.
+    pub street_raises: [u16; 4],
+    /// The legal options of the seat to act.
+    pub legal: Option<Legal>,
+}
+
+/// Writes the observation of seat `p` (see the module documentation) into `obs`.
+pub fn encode(game: &NoLimitHoldem, x: &ObsInputs<'_>, p: usize, obs: &mut [f32]) {
+    obs.fill(0.0);
+    let bb = game.table.big_blind as f32;
+    let chips = |c: Chips| c as f32 / bb;
+    for &c in &x.hole[p] {
+        obs[c as usize] = 1.0;
+    }
+    for &c in x.board {
+        obs[52 + c as usize] = 1.0;
+    }
+    obs[104 + x.street.min(4)] = 1.0;
+    let n = x.n;
+    for i in 0..n {
+        let s = (p + i) % n;
+        let row = &mut obs[109 + 9 * i..109 + 9 * i + 9];
+        row[0] = chips(x.stacks[s]);
+        row[1] = chips(x.bets[s]);
+        row[2] = chips(x.committed[s]);
+        row[3] = x.folded[s] as u8 as f32;
+        row[4] = (!x.folded[s] && x.stacks[s] == 0) as u8 as f32;
+        row[5] = (s == x.button) as u8 as f32;
+        row[6] = (x.to_act == Some(s)) as u8 as f32;
+        row[7] = x.raises_street[s] as f32;
+        row[8] = x.raises_total[s] as f32;
+    }
+    let g = 109 + 9 * n;
+    let pot: Chips = x.committed.iter().sum::<Chips>() + x.bets.iter().sum::<Chips>();
+    obs[g] = chips(pot);
+    if let Some(l) = x.legal {
+        obs[g + 1] = chips(l.call_amount);
+        obs[g + 2] = chips(l.min_raise_to);
+        obs[g + 3] = chips(l.max_raise_to);
+    }
+    for k in 0..4 {
+        obs[g + 4 + k] = x.street_raises[k] as f32;
+    }
+    obs[g + 8] = ((p + 2 * n - x.button - 1) % n) as f32;
+}

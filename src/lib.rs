@@ -5,3 +5,4 @@ pub mod arena;
 pub mod core;
 pub mod games;
 pub mod poker;
+pub mod registry;

@@ -199,10 +199,7 @@ impl<G: Game> VecEnv<G> {
     /// Everything the environment shows, and every lane state, as bytes: two environments
     /// that played the same games give equal snapshots (what the determinism tests compare
     /// across thread counts and chunk sizes).
-    pub fn snapshot(&self) -> Vec<u8>
-    where
-        G::State: bytemuck::NoUninit,
-    {
+    pub fn snapshot(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend(bytemuck::cast_slice::<f32, u8>(&self.obs));
         out.extend(&self.mask);
@@ -251,8 +248,42 @@ impl<G: Game> VecEnv<G> {
         self.set_state(lane, state)
     }
 
-    /// Replaces the state of one lane (its outputs are recomputed, rewards zeroed).
+    /// The state of one lane.
+    pub fn state(&self, lane: usize) -> Result<&G::State> {
+        self.check_lane(lane)?;
+        Ok(&self.states[lane])
+    }
+
+    /// The state of one lane as bytes (what [`VecEnv::set_state_bytes`] takes back).
+    pub fn state_bytes(&self, lane: usize) -> Result<&[u8]> {
+        Ok(bytemuck::bytes_of(self.state(lane)?))
+    }
+
+    /// Replaces the state of one lane (its outputs are recomputed, rewards zeroed), after
+    /// checking it with [`Game::check_state`]: a state the game rejects is an
+    /// [`Error::Invalid`] and changes nothing.
     pub fn set_state(&mut self, lane: usize, state: G::State) -> Result<()> {
+        self.check_lane(lane)?;
+        self.game
+            .check_state(&state)
+            .map_err(|reason| Error::Invalid {
+                what: "state",
+                reason,
+            })?;
+        self.set_state_unchecked(lane, state)
+    }
+
+    /// [`VecEnv::set_state`] from the bytes of a state (as [`VecEnv::state_bytes`] gives
+    /// them): a wrong length or a state the game rejects is an error that changes nothing.
+    pub fn set_state_bytes(&mut self, lane: usize, bytes: &[u8]) -> Result<()> {
+        Error::check_len("state bytes", std::mem::size_of::<G::State>(), bytes.len())?;
+        self.set_state(lane, bytemuck::pod_read_unaligned(bytes))
+    }
+
+    /// Replaces the state of one lane without [`Game::check_state`], for callers that know
+    /// the state is valid (one this environment produced). A state the game would reject
+    /// may make a later step panic. Only the lane index is checked.
+    pub fn set_state_unchecked(&mut self, lane: usize, state: G::State) -> Result<()> {
         self.check_lane(lane)?;
         self.states[lane] = state;
         self.illegal[lane] = ActionStatus::Applied as u8;

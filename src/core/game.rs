@@ -53,11 +53,11 @@ impl LaneOutcome {
 /// state and the lane's random stream, so the core may run lanes on any thread in any
 /// chunking and get the same results.
 pub trait Game: Clone + Send + Sync + 'static {
-    /// The complete state of one lane, fixed-size and copied with `memcpy`.
-    type State: Copy + Send + Sync + std::fmt::Debug;
+    /// The complete state of one lane, fixed-size and copied with `memcpy`: plain bytes
+    /// (`Pod`), so that a lane can be saved and restored as bytes. Not every byte pattern is
+    /// a valid state: [`Game::check_state`] says which are.
+    type State: bytemuck::Pod + Send + Sync + std::fmt::Debug + PartialEq;
 
-    /// The game's name, as the CLI and errors spell it.
-    fn name(&self) -> &'static str;
     /// Number of seats.
     fn num_players(&self) -> usize;
     /// Size of the discrete action space.
@@ -74,6 +74,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn current_player(&self, state: &Self::State) -> usize;
     /// Whether the game is over: `(terminated, truncated)`.
     fn finished(&self, state: &Self::State) -> (bool, bool);
+    /// Checks that `state` is a state of this configuration that every method may be called
+    /// on without panicking and whose steps keep it valid: what
+    /// [`crate::core::VecEnv::set_state`] requires of a state set from outside. Every state
+    /// the engine reaches passes.
+    fn check_state(&self, state: &Self::State) -> std::result::Result<(), String>;
     /// Writes the legal mask (`1` legal, `0` not) into `mask` (`num_actions` long). All zero
     /// once the game is over.
     fn legal_mask(&self, state: &Self::State, mask: &mut [u8]);
@@ -89,6 +94,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     ) -> LaneOutcome;
     /// Writes the observation of `state` as seen by `player` into `obs` (`obs_dim` long).
     fn observe(&self, state: &Self::State, player: usize, obs: &mut [f32]);
+    /// Whether `action`, an id outside `0..num_actions`, names an action that
+    /// [`Game::step`] may accept although no mask entry covers it (hold'em's exact raise-to
+    /// ids). The default: none.
+    #[inline]
+    fn is_extended_action(&self, action: u32) -> bool {
+        let _ = action;
+        false
+    }
     /// Incremental [`Game::observe`]: `obs` holds this lane's observation (as seen by any
     /// player) of the state as it was before the last applied [`Game::step`] on `state`;
     /// brings it up to date for `player`, writing only what that step changed, so that `obs`
@@ -133,6 +146,11 @@ pub trait Playable {
     fn step(&mut self, action: u32, rewards: &mut [f32]) -> LaneOutcome;
     /// Writes the observation as seen by `player`.
     fn observe(&self, player: usize, obs: &mut [f32]);
+    /// See [`Game::is_extended_action`].
+    fn is_extended_action(&self, action: u32) -> bool {
+        let _ = action;
+        false
+    }
 }
 
 /// A fast-engine lane packaged as a [`Playable`]: the game, one state, one random stream.
@@ -186,6 +204,9 @@ impl<G: Game> Playable for SingleLane<G> {
     fn observe(&self, player: usize, obs: &mut [f32]) {
         self.game.observe(&self.state, player, obs)
     }
+    fn is_extended_action(&self, action: u32) -> bool {
+        self.game.is_extended_action(action)
+    }
 }
 
 /// A borrowed engine plays like the engine itself (so comparisons can borrow).
@@ -213,5 +234,8 @@ impl<P: Playable + ?Sized> Playable for &mut P {
     }
     fn observe(&self, player: usize, obs: &mut [f32]) {
         (**self).observe(player, obs)
+    }
+    fn is_extended_action(&self, action: u32) -> bool {
+        (**self).is_extended_action(action)
     }
 }

@@ -6,8 +6,10 @@
 
 pub mod bits;
 pub mod diff;
+pub mod dyn_env;
 pub mod env;
 pub mod error;
+pub mod fuzz;
 pub mod game;
 pub mod matches;
 pub mod mem;
@@ -15,6 +17,7 @@ pub mod policy;
 pub mod progress;
 pub mod rng;
 pub mod simd;
+pub mod spec;
 pub mod stats;
 
 pub use bits::CardSet64;

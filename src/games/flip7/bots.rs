@@ -18,7 +18,7 @@ use super::*;
 use crate::core::{Bot, Error, LaneRng, RandomBot, Result};
 
 /// Names of the Flip 7 bots (`threshold-K` takes any `K`, for example `threshold-27`).
-pub const BOT_NAMES: &[&str] = &["random", "threshold-K", "expected-value"];
+pub const BOT_NAMES: &[&str] = &["random", "threshold-<K>", "expected-value"];
 
 /// Resolves a bot name: `random`, `threshold-K` (`K` an integer) or `expected-value`.
 pub fn by_name(name: &str) -> Result<Box<dyn Bot<Flip7>>> {

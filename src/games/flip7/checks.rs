@@ -5,10 +5,10 @@
 //! The cargo-fuzz target `fuzz/fuzz_targets/flip7.rs` and the proptests call it.
 
 use super::fast::{Flip7State, NONE, TASK_CAPACITY};
-use super::reference::{compare_hidden, Reference};
+use super::reference::compare_hidden;
 use super::*;
-use crate::core::diff::{Lockstep, Scripted};
-use crate::core::{Game, LaneRng, SingleLane};
+use crate::core::spec::FuzzStep;
+use crate::core::Game;
 
 /// The most events the scheduler can hold (18 deals, 1 turn, 3 forced draws, 1 end of a
 /// Flip Three, 6 deferred actions).
@@ -99,55 +99,19 @@ pub fn config_from_bytes(a: u8, b: u8) -> Flip7 {
     Flip7::new(3 + (a % 16) as usize, target, max_rounds).expect("valid fuzz configuration")
 }
 
-/// Plays a fuzz input: bytes 0..2 choose the configuration ([`config_from_bytes`]),
-/// bytes 2..10 the seed of the deck and reshuffles, and each further byte one action
-/// (below 240: the `byte`-th legal action modulo the legal count; 240..=254: the raw action
-/// `byte - 240`; 255: `u32::MAX`). The reference and fast engines run in lockstep and after
-/// every step must agree on everything shown and hidden, keep [`check_state`], and pay
-/// every seat rewards that sum to its banked total. Stops when the game ends.
-pub fn fuzz_check(data: &[u8]) -> Result<(), String> {
-    if data.len() < 10 {
-        return Ok(());
-    }
-    let config = config_from_bytes(data[0], data[1]);
-    let seed = u64::from_le_bytes(data[2..10].try_into().expect("8 bytes"));
-    let rng = LaneRng::from_seed(seed);
-    let reference = Reference::shuffled(config, rng.clone());
-    let fast = SingleLane::new(config, rng);
-    let mut pair = Lockstep::new(reference, fast)?;
-    let n = config.players();
-    let mut totals = vec![0f64; n];
-    let check = |pair: &Lockstep<Reference, SingleLane<Flip7>>, totals: &[f64]| {
-        check_state(&config, &pair.b.state)?;
-        compare_hidden(&pair.a, &pair.b)?;
-        for (p, &t) in totals.iter().enumerate() {
-            if t != pair.b.state.scores[p] as f64 {
-                return Err(format!(
-                    "seat {p}: rewards sum to {t} but it banked {}",
-                    pair.b.state.scores[p]
-                ));
-            }
+/// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for Flip 7: both
+/// engines agree on everything hidden (draw pile, hands, scores), and every seat's rewards
+/// so far sum to its banked total.
+pub fn fuzz_invariants(step: &FuzzStep<'_, Flip7>) -> Result<(), String> {
+    compare_hidden(step.reference, step.fast)?;
+    let scores = &step.fast.state.scores;
+    for (p, &t) in step.reward_totals.iter().enumerate() {
+        if t != scores[p] as f64 {
+            return Err(format!(
+                "seat {p}: rewards sum to {t} but it banked {}",
+                scores[p]
+            ));
         }
-        Ok::<(), String>(())
-    };
-    pair.compare()?;
-    check(&pair, &totals)?;
-    for (i, &byte) in data[10..].iter().enumerate() {
-        if pair.done() {
-            break;
-        }
-        let scripted = match byte {
-            0..=239 => Scripted::Legal(byte as u32),
-            255 => Scripted::Raw(u32::MAX),
-            _ => Scripted::Raw(byte as u32 - 240),
-        };
-        let action = pair.resolve(scripted);
-        pair.apply(action).map_err(|e| format!("step {i}: {e}"))?;
-        for (t, &r) in totals.iter_mut().zip(pair.rewards()) {
-            *t += r as f64;
-        }
-        pair.compare().map_err(|e| format!("after step {i}: {e}"))?;
-        check(&pair, &totals).map_err(|e| format!("after step {i}: {e}"))?;
     }
     Ok(())
 }
@@ -167,11 +131,12 @@ mod tests {
 
     #[test]
     fn fuzz_check_accepts_short_and_random_inputs() {
-        fuzz_check(&[]).unwrap();
+        let check = crate::core::fuzz::check::<Flip7>;
+        check(&[]).unwrap();
         let mut rng = LaneRng::from_seed(11);
         for _ in 0..200 {
             let data: Vec<u8> = (0..400).map(|_| rng.below(256) as u8).collect();
-            fuzz_check(&data).unwrap();
+            check(&data).unwrap();
         }
     }
 }

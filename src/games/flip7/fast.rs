@@ -5,6 +5,8 @@
 //! decision (Hit/Stay, or a target for a pending action card) or the end of the game. The
 //! scheduler is part of the observation, so its exact contents are kept.
 
+use bytemuck::{Pod, Zeroable};
+
 use super::*;
 use crate::core::simd::{one_hot_u8, widen_u8_f32};
 use crate::core::{Game, LaneOutcome, LaneRng, Result};
@@ -33,7 +35,7 @@ pub const fn unpack_task(t: u16) -> (u8, u8, u8) {
 /// the per-seat bytes, the discard counts and banked totals, the deck, the hands, the last
 /// round's scores), so that a small table's step works in about half of the state's cache
 /// lines: at thousands of lanes the states live beyond L2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]
 pub struct Flip7State {
     /// Cards in the draw pile.
@@ -68,8 +70,10 @@ pub struct Flip7State {
     /// Deferred action cards before the last applied step (the observation's deferred
     /// block is rewritten only if some were held before or after it).
     pub obs_deferred_len: u8,
+    _pad0: u8,
     /// Shuffles so far (the opening shuffle counts).
     pub shuffles: u16,
+    _pad1: [u8; 2],
     /// Seats still [`ACTIVE`], as bits (seat `p` is bit `p`).
     pub active: u32,
     /// Seats (bit `p`) whose observation row (score, status, hand) the last applied step
@@ -95,6 +99,7 @@ pub struct Flip7State {
     pub deferred: [u8; OBS_DEFERRED_SLOTS],
     /// Discard pile, counts per card id.
     pub discard: [u8; CARD_IDS],
+    _pad2: u8,
     /// Banked totals.
     pub scores: [u32; MAX_PLAYERS],
     /// The draw pile is `deck[..deck_len]`, its top at `deck_len - 1` (as game-room's
@@ -103,6 +108,7 @@ pub struct Flip7State {
     pub deck: [u8; DECK_SIZE],
     /// Cards in front of each seat this round, as counts per card id.
     pub hands: [[u8; CARD_IDS]; MAX_PLAYERS],
+    _pad3: [u8; 2],
     /// Each seat's points in the last completed round (`info["round_scores"]`).
     pub round_scores: [u32; MAX_PLAYERS],
 }
@@ -223,6 +229,10 @@ impl Flip7State {
 
     fn blank() -> Flip7State {
         Flip7State {
+            _pad0: 0,
+            _pad1: [0; 2],
+            _pad2: 0,
+            _pad3: [0; 2],
             hands: [[0; CARD_IDS]; MAX_PLAYERS],
             scores: [0; MAX_PLAYERS],
             round_scores: [0; MAX_PLAYERS],
@@ -670,9 +680,6 @@ impl Flip7 {
 impl Game for Flip7 {
     type State = Flip7State;
 
-    fn name(&self) -> &'static str {
-        "flip7"
-    }
     fn num_players(&self) -> usize {
         self.players()
     }
@@ -689,6 +696,10 @@ impl Game for Flip7 {
 
     fn reset_from_order(&self, order: &[u8]) -> Result<Flip7State> {
         self.deal_order(order)
+    }
+
+    fn check_state(&self, s: &Flip7State) -> std::result::Result<(), String> {
+        super::checks::check_state(self, s)
     }
 
     #[inline]

@@ -14,6 +14,8 @@ pub mod reference;
 pub use fast::Flip7State;
 
 use crate::core::error::{Error, Result as CoreResult};
+use crate::core::spec::{FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
+use crate::core::{Bot, LaneRng, SingleLane};
 
 /// Number of distinct card ids.
 pub const CARD_IDS: usize = 22;
@@ -214,6 +216,107 @@ impl Flip7 {
     #[inline]
     pub fn observation_len(&self) -> usize {
         OBS_HEADER + OBS_ROW * self.players() + CARD_IDS + 3 * OBS_TASK_SLOTS + OBS_DEFERRED_SLOTS
+    }
+}
+
+impl GameSpec for Flip7 {
+    type Reference = reference::Reference;
+
+    const INFO: GameInfo = GameInfo {
+        id: "flip7",
+        title: "Flip 7",
+        summary: "rules edition 3.1, step for step as game-room 0.1.0's flip7_v0",
+        docs: "docs/flip7.md",
+        python_class: "Flip7",
+        players: (MIN_PLAYERS, MAX_PLAYERS),
+        options: &[
+            OptionSpec {
+                name: "num_players",
+                kind: OptionKind::Int {
+                    min: MIN_PLAYERS as i64,
+                    max: MAX_PLAYERS as i64,
+                },
+                default: "3",
+                doc: "seats",
+            },
+            OptionSpec {
+                name: "target_score",
+                kind: OptionKind::Int {
+                    min: 1,
+                    max: MAX_OPTION as i64,
+                },
+                default: "200",
+                doc: "the banked total that ends the game at a round's end",
+            },
+            OptionSpec {
+                name: "max_rounds",
+                kind: OptionKind::OptionalInt {
+                    min: 1,
+                    max: MAX_OPTION as i64,
+                },
+                default: "none",
+                doc: "rounds after which the game is truncated (none: no limit)",
+            },
+        ],
+        bots: bots::BOT_NAMES,
+        configurations: &[
+            "",
+            "num_players=8,target_score=60",
+            "num_players=18,max_rounds=2",
+        ],
+        match_bots: &["random", "threshold-27", "expected-value"],
+        match_players: &[3, 4, 5, 6],
+        match_options: "",
+        reward_report: (1.0, "points"),
+    };
+
+    fn configure(options: &Options) -> CoreResult<Self> {
+        Flip7::new(
+            options.int("num_players")? as usize,
+            options.int("target_score")? as u32,
+            options.opt_int("max_rounds")?.map(|m| m as u32),
+        )
+    }
+
+    fn options(&self) -> Options {
+        let max_rounds = self
+            .max_rounds()
+            .map_or(OptionValue::None, |m| OptionValue::Int(m as i64));
+        Options::new(
+            Self::INFO.options,
+            [
+                ("num_players".into(), OptionValue::Int(self.players() as i64)),
+                ("target_score".into(), OptionValue::Int(self.target_score() as i64)),
+                ("max_rounds".into(), max_rounds),
+            ],
+        )
+        .expect("a configuration's own options are valid")
+    }
+
+    fn bot(&self, name: &str) -> CoreResult<Box<dyn Bot<Self>>> {
+        bots::by_name(name)
+    }
+
+    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
+        reference::diff_pair(g, deal)
+    }
+
+    const FUZZ_CONFIG_BYTES: usize = 2;
+
+    fn fuzz_config(bytes: &[u8]) -> Self {
+        checks::config_from_bytes(bytes[0], bytes[1])
+    }
+
+    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
+        let rng = LaneRng::from_seed(seed);
+        (
+            reference::Reference::shuffled(*self, rng.clone()),
+            SingleLane::new(*self, rng),
+        )
+    }
+
+    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> Result<(), String> {
+        checks::fuzz_invariants(step)
     }
 }
 

@@ -25,7 +25,7 @@ use crate::poker::cards::FULL_DECK;
 use crate::poker::eval::rank_of_set;
 
 /// Names of the hold'em bots (`equity-N` takes any trial count `N` in `1..=1_000_000`).
-pub const BOT_NAMES: &[&str] = &["random", "call-station", "equity", "equity-N"];
+pub const BOT_NAMES: &[&str] = &["random", "call-station", "equity", "equity-<N>"];
 
 /// Monte Carlo trials per decision of the `equity` bot.
 pub const EQUITY_TRIALS: u32 = 200;

@@ -1,15 +1,13 @@
-//! Invariants of a no-limit lane and the fuzz check. [`check_state`] states what holds after
-//! every step; [`fuzz_check`] plays an arbitrary byte script (discrete actions, exact
-//! raise-to amounts around the legal bounds, illegal ids) on the reference and fast engines
-//! in lockstep and checks the invariants, chip conservation and zero-sum rewards. The
-//! cargo-fuzz target `fuzz/fuzz_targets/holdem.rs` and the proptests call it.
+//! Invariants of a no-limit lane: [`check_state`] (what `Game::check_state` and
+//! `VecEnv::set_state` require) and the game's part of the generic fuzz check (exact
+//! raise-to amounts around the legal bounds, hidden-state agreement, chip conservation).
 
 use super::fast::{NlheState, NO_SEAT};
 use super::reference::{compare_hidden, ReferenceLane};
 use super::{Chips, TableConfig};
 use super::{NoLimitHoldem, EXACT_RAISE};
-use crate::core::diff::{Lockstep, Scripted};
-use crate::core::{Game, LaneRng, Playable, SingleLane};
+use crate::core::spec::FuzzStep;
+use crate::core::{Game, LaneRng};
 
 /// Checks a lane: chips conserved (stacks, bets and pots add up to the starting stacks; once
 /// over, the stacks alone), folded seats out of the queue, the seat to act live with chips,
@@ -87,89 +85,34 @@ pub fn config_from_bytes(a: u8, b: u8, c: u8) -> NoLimitHoldem {
         .expect("valid fuzz configuration")
 }
 
-/// Plays a fuzz input: bytes 0..3 choose the configuration ([`config_from_bytes`]), bytes
-/// 3..11 the seed of the deal, and each further byte one action: below 200 the `byte`-th
-/// legal action (modulo the legal count); 200..=219 the raw id `byte - 200`; 220..=239 an
-/// exact raise-to `min_raise_to - 2 + (byte - 220)`; 240..=254 an exact raise-to
-/// `max_raise_to + 2 - (byte - 240)`; 255 `u32::MAX`. Both engines run in lockstep; after
-/// every step they must agree on everything shown and hidden and keep [`check_state`];
-/// at the end every seat's rewards must add up to its result in big blinds, and the results
-/// to zero.
-pub fn fuzz_check(data: &[u8]) -> Result<(), String> {
-    if data.len() < 11 {
-        return Ok(());
-    }
-    let game = config_from_bytes(data[0], data[1], data[2]);
-    let seed = u64::from_le_bytes(data[3..11].try_into().expect("8 bytes"));
-    let rng = LaneRng::from_seed(seed);
-    let reference = ReferenceLane::dealt(game, &mut rng.clone());
-    let fast = SingleLane::new(game, rng);
-    let mut pair = Lockstep::new(reference, fast)?;
-    let n = game.seats();
-    let mut totals = vec![0f64; n];
-    let check = |pair: &Lockstep<ReferenceLane, SingleLane<NoLimitHoldem>>| {
-        check_state(&game, &pair.b.state)?;
-        compare_hidden(&pair.a, &pair.b)
+/// A raw action of the fuzz script ([`crate::core::fuzz`], `k` in `0..15`): an exact
+/// raise-to near the legal bounds, `min_raise_to - 2 + k` for `k < 8`, else
+/// `max_raise_to + 2 - (k - 8)`.
+pub fn fuzz_raw_action(reference: &ReferenceLane, k: u8) -> u32 {
+    let legal = reference.hand.legal();
+    let (lo, hi) = legal.map_or((0, 0), |l| (l.min_raise_to, l.max_raise_to));
+    let to = if k < 8 {
+        lo as i64 - 2 + k as i64
+    } else {
+        hi as i64 + 2 - (k as i64 - 8)
     };
-    pair.compare()?;
-    check(&pair)?;
-    for (i, &byte) in data[11..].iter().enumerate() {
-        if pair.done() {
-            break;
-        }
-        let legal = pair.a.hand.legal();
-        let (lo, hi) = legal.map_or((0, 0), |l| (l.min_raise_to, l.max_raise_to));
-        let exact = |to: i64| EXACT_RAISE | (to.clamp(0, 0x7fff_ffff) as u32);
-        let scripted = match byte {
-            0..=199 => Scripted::Legal(byte as u32),
-            200..=219 => Scripted::Raw(byte as u32 - 200),
-            220..=239 => Scripted::Raw(exact(lo as i64 - 2 + (byte as i64 - 220))),
-            240..=254 => Scripted::Raw(exact(hi as i64 + 2 - (byte as i64 - 240))),
-            255 => Scripted::Raw(u32::MAX),
-        };
-        let action = pair.resolve(scripted);
-        let exact_raise = action & EXACT_RAISE != 0 && action != u32::MAX;
-        let outcome = if exact_raise {
-            // Outside the mask: the engines must agree with each other and with the bounds.
-            let before = pair.b.state;
-            let mut ra = vec![0f32; n];
-            let mut rb = vec![0f32; n];
-            let oa = pair.a.step(action, &mut ra);
-            let ob = pair.b.step(action, &mut rb);
-            let to = (action & !EXACT_RAISE) as Chips;
-            let legal_to = legal.is_some_and(|l| l.raise && (lo..=hi).contains(&to));
-            if oa != ob || ra != rb || oa.applied != legal_to {
+    EXACT_RAISE | (to.clamp(0, 0x7fff_ffff) as u32)
+}
+
+/// The invariants the generic fuzz check adds for hold'em: both engines hold the same
+/// hidden and public state ([`compare_hidden`]), and once the hand is over every seat's
+/// rewards add up to its result in big blinds and the results to zero.
+pub fn fuzz_invariants(step: &FuzzStep<'_, NoLimitHoldem>) -> Result<(), String> {
+    compare_hidden(step.reference, step.fast)?;
+    let (game, state) = (&step.fast.game, &step.fast.state);
+    if state.is_over() {
+        let bb = game.table().big_blind as f32;
+        let net = state.net();
+        for (seat, &total) in step.reward_totals.iter().enumerate() {
+            let expected = (net[seat] as f32 / bb) as f64;
+            if total != expected {
                 return Err(format!(
-                    "step {i}: exact raise to {to}: {oa:?} vs {ob:?}, legal {legal_to}"
-                ));
-            }
-            if !oa.applied && pair.b.state != before {
-                return Err(format!("step {i}: a refused exact raise changed the state"));
-            }
-            for (t, &r) in totals.iter_mut().zip(&ra) {
-                *t += r as f64;
-            }
-            oa
-        } else {
-            let out = pair.apply(action).map_err(|e| format!("step {i}: {e}"))?;
-            for (t, &r) in totals.iter_mut().zip(pair.rewards()) {
-                *t += r as f64;
-            }
-            out
-        };
-        let _ = outcome;
-        pair.compare().map_err(|e| format!("after step {i}: {e}"))?;
-        check(&pair).map_err(|e| format!("after step {i}: {e}"))?;
-    }
-    if pair.done() {
-        let bb = game.table().big_blind as f64;
-        let net = pair.b.state.net();
-        for seat in 0..n {
-            let expected = (net[seat] as f32 / bb as f32) as f64;
-            if totals[seat] != expected {
-                return Err(format!(
-                    "seat {seat}: rewards {} but result {} big blinds",
-                    totals[seat], expected
+                    "seat {seat}: rewards {total} but result {expected} big blinds"
                 ));
             }
         }
@@ -186,11 +129,12 @@ mod tests {
 
     #[test]
     fn fuzz_check_accepts_short_and_random_inputs() {
-        fuzz_check(&[]).unwrap();
+        let check = crate::core::fuzz::check::<NoLimitHoldem>;
+        check(&[]).unwrap();
         let mut rng = LaneRng::from_seed(17);
         for _ in 0..500 {
             let data: Vec<u8> = (0..200).map(|_| rng.below(256) as u8).collect();
-            fuzz_check(&data).unwrap();
+            check(&data).unwrap();
         }
     }
 }

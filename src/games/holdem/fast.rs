@@ -447,9 +447,6 @@ pub fn check_order(seats: usize, order: &[u8]) -> Result<()> {
 impl Game for NoLimitHoldem {
     type State = NlheState;
 
-    fn name(&self) -> &'static str {
-        "holdem"
-    }
     fn num_players(&self) -> usize {
         self.seats()
     }
@@ -458,6 +455,15 @@ impl Game for NoLimitHoldem {
     }
     fn obs_dim(&self) -> usize {
         self.observation_len()
+    }
+
+    fn check_state(&self, s: &NlheState) -> std::result::Result<(), String> {
+        super::checks::check_state(self, s)
+    }
+
+    #[inline]
+    fn is_extended_action(&self, action: u32) -> bool {
+        action & super::EXACT_RAISE != 0
     }
 
     /// The button (if random) is drawn first, then the 52 card ids are shuffled: seat `s`

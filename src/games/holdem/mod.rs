@@ -47,7 +47,8 @@ pub use phh::{read_phh, write_phh};
 pub use reference::{NlHand, Pot, ReferenceLane, Street};
 pub use session::Session;
 
-use crate::core::{Error, Result};
+use crate::core::spec::{FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
+use crate::core::{Bot, Error, LaneRng, Result, SingleLane};
 
 /// Chips are whole numbers.
 pub type Chips = u64;
@@ -219,6 +220,190 @@ pub const MAX_FRACTIONS: usize = 8;
 /// Largest total of chips at a table (so that every amount fits a `u32`, and an `f32`
 /// observation of a chip count in big blinds stays close).
 pub const MAX_TABLE_CHIPS: u64 = 1 << 30;
+
+impl GameSpec for NoLimitHoldem {
+    type Reference = ReferenceLane;
+
+    const INFO: GameInfo = GameInfo {
+        id: "holdem",
+        title: "No-limit Texas hold'em",
+        summary: "one hand per lane, pokerkit 0.7's rules decision for decision",
+        docs: "docs/holdem.md",
+        python_class: "NoLimitHoldem",
+        players: (MIN_SEATS, MAX_SEATS),
+        options: &[
+            OptionSpec {
+                name: "num_players",
+                kind: OptionKind::Int {
+                    min: MIN_SEATS as i64,
+                    max: MAX_SEATS as i64,
+                },
+                default: "2",
+                doc: "seats",
+            },
+            OptionSpec {
+                name: "small_blind",
+                kind: OptionKind::Int { min: 1, max: 1 << 40 },
+                default: "1",
+                doc: "the small blind (at most the big blind)",
+            },
+            OptionSpec {
+                name: "big_blind",
+                kind: OptionKind::Int { min: 1, max: 1 << 40 },
+                default: "2",
+                doc: "the big blind, also the minimum bet",
+            },
+            OptionSpec {
+                name: "ante",
+                kind: OptionKind::Int { min: 0, max: 1 << 40 },
+                default: "0",
+                doc: "the ante every seat posts",
+            },
+            OptionSpec {
+                name: "stack",
+                kind: OptionKind::Int {
+                    min: 1,
+                    max: MAX_TABLE_CHIPS as i64,
+                },
+                default: "auto",
+                doc: "every seat's starting stack (auto: 100 big blinds)",
+            },
+            OptionSpec {
+                name: "stacks",
+                kind: OptionKind::IntList {
+                    min: 1,
+                    max: MAX_TABLE_CHIPS as i64,
+                },
+                default: "none",
+                doc: "one starting stack per seat (instead of stack)",
+            },
+            OptionSpec {
+                name: "raise_fractions",
+                kind: OptionKind::FloatList {
+                    min: 0.001,
+                    max: 100.0,
+                },
+                default: "[0.5,1,2]",
+                doc: "raise sizes as fractions of the pot after a call (0 to 8, increasing)",
+            },
+            OptionSpec {
+                name: "button",
+                kind: OptionKind::OptionalInt {
+                    min: 0,
+                    max: MAX_SEATS as i64 - 1,
+                },
+                default: "none",
+                doc: "a fixed button seat (none: drawn at random each hand)",
+            },
+        ],
+        bots: bots::BOT_NAMES,
+        configurations: &[
+            "",
+            "num_players=6",
+            "num_players=3,ante=1,stacks=[50,200,1000]",
+            "num_players=10,small_blind=5,big_blind=10,stack=1000,raise_fractions=[0.33,0.75,1.5,3.0]",
+        ],
+        match_bots: &["random", "call-station", "equity"],
+        match_players: &[2, 6],
+        match_options: "",
+        reward_report: (100.0, "bb/100"),
+    };
+
+    fn configure(options: &Options) -> Result<Self> {
+        let chips = |name: &str| -> Result<Chips> { Ok(options.int(name)? as Chips) };
+        let table = TableConfig::new(chips("small_blind")?, chips("big_blind")?, chips("ante")?)?;
+        let seats = options.int("num_players")? as usize;
+        let stack = match options.opt_int("stack")? {
+            Some(s) => s as Chips,
+            None => table.big_blind.saturating_mul(100),
+        };
+        let mut game = NoLimitHoldem::new(seats, table, stack)?;
+        if let Some(stacks) = options.int_list("stacks")? {
+            if options.is_given("stack") {
+                return Err(Error::Invalid {
+                    what: "stacks",
+                    reason: "give stack or stacks, not both".into(),
+                });
+            }
+            let stacks: Vec<Chips> = stacks.iter().map(|&s| s as Chips).collect();
+            game = game.with_stacks(&stacks)?;
+        }
+        if let Some(fractions) = options.float_list("raise_fractions")? {
+            game = game.with_raise_fractions(&fractions)?;
+        }
+        if let Some(b) = options.opt_int("button")? {
+            game = game.with_button(Some(b as usize))?;
+        }
+        Ok(game)
+    }
+
+    fn options(&self) -> Options {
+        let int = |v: Chips| OptionValue::Int(v as i64);
+        let t = self.table();
+        Options::new(
+            Self::INFO.options,
+            [
+                ("num_players".into(), int(self.seats() as Chips)),
+                ("small_blind".into(), int(t.small_blind)),
+                ("big_blind".into(), int(t.big_blind)),
+                ("ante".into(), int(t.ante)),
+                (
+                    "stacks".into(),
+                    OptionValue::List(self.stacks().into_iter().map(int).collect()),
+                ),
+                (
+                    "raise_fractions".into(),
+                    OptionValue::List(
+                        self.raise_fractions_permille()
+                            .iter()
+                            .map(|&f| OptionValue::Float(f as f64 / 1000.0))
+                            .collect(),
+                    ),
+                ),
+                (
+                    "button".into(),
+                    self.button()
+                        .map_or(OptionValue::None, |b| int(b as Chips)),
+                ),
+            ],
+        )
+        .expect("a configuration's own options are valid")
+    }
+
+    fn zero_sum(&self) -> bool {
+        true
+    }
+
+    fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>> {
+        bots::by_name(name)
+    }
+
+    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
+        reference::diff_pair(g, deal)
+    }
+
+    const FUZZ_CONFIG_BYTES: usize = 3;
+
+    fn fuzz_config(bytes: &[u8]) -> Self {
+        checks::config_from_bytes(bytes[0], bytes[1], bytes[2])
+    }
+
+    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
+        let rng = LaneRng::from_seed(seed);
+        (
+            ReferenceLane::dealt(*self, &mut rng.clone()),
+            SingleLane::new(*self, rng),
+        )
+    }
+
+    fn fuzz_raw_action(reference: &Self::Reference, k: u8) -> u32 {
+        checks::fuzz_raw_action(reference, k)
+    }
+
+    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
+        checks::fuzz_invariants(step)
+    }
+}
 
 /// No-limit hold'em as a batch game: one hand per lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -814,7 +814,15 @@ impl Minmax {
 bot_from_policy!(Minmax);
 
 /// The names [`by_name`] knows.
-pub const BOT_NAMES: &str = "random, greedy, medium, minmax_d3, minmax_d5, minmax_d6";
+pub const BOT_NAMES: &[&str] = &[
+    "random",
+    "greedy",
+    "medium",
+    "minmax_d3",
+    "minmax_d5",
+    "minmax_d6",
+    "minmax_d<D>w<W>[t]",
+];
 
 /// Resolves a builtin bot name into a box of the calling function's return type (every
 /// builtin is both a [`ViewPolicy`] and a core [`Bot`]).
@@ -832,7 +840,7 @@ macro_rules! builtin_by_name {
                 None => Err(Error::Unknown {
                     what: "151 bot",
                     name: other.to_string(),
-                    expected: BOT_NAMES.into(),
+                    expected: BOT_NAMES.join(", "),
                 }),
             },
         }

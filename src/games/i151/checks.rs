@@ -1,15 +1,10 @@
-//! Invariants of a 151 lane ([`check_state`]), and the fuzz check ([`fuzz_check`]) that
-//! drives the reference and fast engines with arbitrary bytes and checks both the
-//! invariants and their agreement. The cargo-fuzz target `fuzz/fuzz_targets/i151.rs` and
-//! the property tests call the same functions.
-
-use std::cell::Cell;
+//! Invariants of a 151 lane ([`check_state`]: what `Game::check_state` and
+//! `VecEnv::set_state` require) and the game's part of the generic fuzz check.
 
 use super::fast::{I151State, STATUS_PLAYING, STATUS_TERMINATED, STATUS_TRUNCATED};
 use super::reference::Reference;
 use super::*;
-use crate::core::diff::{compare_script, Scripted};
-use crate::core::{LaneRng, SingleLane};
+use crate::core::spec::FuzzStep;
 use std::result::Result;
 
 /// Checks one state: all 32 cards are in exactly one place (a hand, the bank, the played
@@ -140,45 +135,12 @@ pub fn fuzz_config(byte: u8) -> I151 {
     game.with_max_round_steps(0)
 }
 
-/// Plays the match a fuzz input describes on both engines and checks every step: byte 0
-/// picks the configuration ([`fuzz_config`]), bytes 1..9 the match seed, then each byte is
-/// an action (high bit clear: the `byte`-th legal action; set: the raw action
-/// `byte & 0x3F`, legal or not).
-pub fn fuzz_check(data: &[u8]) -> Result<(), String> {
-    let Some((&config, rest)) = data.split_first() else {
-        return Ok(());
-    };
-    let game = fuzz_config(config);
-    let mut seed_bytes = [0u8; 8];
-    let seed_len = rest.len().min(8);
-    seed_bytes[..seed_len].copy_from_slice(&rest[..seed_len]);
-    let seed = i64::from_le_bytes(seed_bytes);
-    let script = rest[seed_len..].iter().map(|&b| {
-        if b & 0x80 == 0 {
-            Scripted::Legal(b as u32)
-        } else {
-            Scripted::Raw((b & 0x3F) as u32)
-        }
-    });
-    let reference = Reference::new(game, seed);
-    let fast = SingleLane {
-        game,
-        state: game.reset_with_match_seed(seed),
-        rng: LaneRng::from_seed(0),
-    };
-    let previous = Cell::new(fast.state);
-    compare_script(
-        reference,
-        fast,
-        script,
-        |r: &Reference, f: &SingleLane<I151>| {
-            check_state(&f.game, &f.state)?;
-            check_scores(&previous.get(), &f.state)?;
-            previous.set(f.state);
-            agree(r, &f.state)
-        },
-    )
-    .map(|_| ())
+/// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for 151: the score
+/// bookkeeping of the step ([`check_scores`]) and agreement of both engines on cards and
+/// scores ([`agree`]).
+pub fn fuzz_invariants(step: &FuzzStep<'_, I151>) -> Result<(), String> {
+    check_scores(step.previous, &step.fast.state)?;
+    agree(step.reference, &step.fast.state)
 }
 
 /// Checks that the reference and the fast state hold the same cards in the same places

@@ -471,9 +471,6 @@ impl I151 {
 impl Game for I151 {
     type State = I151State;
 
-    fn name(&self) -> &'static str {
-        "151"
-    }
     fn num_players(&self) -> usize {
         self.players as usize
     }
@@ -482,6 +479,10 @@ impl Game for I151 {
     }
     fn obs_dim(&self) -> usize {
         OBS_DIM
+    }
+
+    fn check_state(&self, s: &I151State) -> std::result::Result<(), String> {
+        super::checks::check_state(self, s)
     }
 
     /// A new match whose seed is drawn from the lane stream (63 random bits, so the seed

@@ -19,7 +19,8 @@ pub mod view;
 pub use fast::I151State;
 pub use view::PlayerView;
 
-use crate::core::{Error, Result};
+use crate::core::spec::{FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
+use crate::core::{Bot, Error, LaneRng, Result, SingleLane};
 
 /// Number of cards.
 pub const N_CARDS: usize = 32;
@@ -137,6 +138,158 @@ pub enum RewardMode {
     RoundPoints,
     /// At the end of the match, `+1` to the winner and `-1/(players-1)` to every other seat.
     MatchOutcome,
+}
+
+impl RewardMode {
+    /// The option word: `round-points` or `match-outcome`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RewardMode::RoundPoints => "round-points",
+            RewardMode::MatchOutcome => "match-outcome",
+        }
+    }
+}
+
+/// The option words of [`RewardMode`].
+const REWARD_WORDS: &[&str] = &["round-points", "match-outcome"];
+
+impl GameSpec for I151 {
+    type Reference = reference::Reference;
+
+    const INFO: GameInfo = GameInfo {
+        id: "151",
+        title: "151",
+        summary: "the i151 competition game, as the official engine i151-engine 0.2.4 plays it",
+        docs: "docs/151.md",
+        python_class: "I151",
+        players: (2, MAX_PLAYERS),
+        options: &[
+            OptionSpec {
+                name: "num_players",
+                kind: OptionKind::Int {
+                    min: 2,
+                    max: MAX_PLAYERS as i64,
+                },
+                default: "2",
+                doc: "seats",
+            },
+            OptionSpec {
+                name: "cards_per_player",
+                kind: OptionKind::Int {
+                    min: 1,
+                    max: (N_CARDS / 2) as i64,
+                },
+                default: "8",
+                doc: "cards dealt to each seat (at most 32 / num_players; 4 seats are dealt 7)",
+            },
+            OptionSpec {
+                name: "target_score",
+                kind: OptionKind::Int { min: 1, max: 10_000 },
+                default: "151",
+                doc: "the score at which a seat is excluded",
+            },
+            OptionSpec {
+                name: "initial_dealer",
+                kind: OptionKind::Int {
+                    min: 0,
+                    max: MAX_PLAYERS as i64 - 1,
+                },
+                default: "0",
+                doc: "the seat that deals round 1 (the next seat starts)",
+            },
+            OptionSpec {
+                name: "max_round_steps",
+                kind: OptionKind::Int {
+                    min: 0,
+                    max: u16::MAX as i64,
+                },
+                default: "500",
+                doc: "actions after which a round is cut off and the match truncated (0: never)",
+            },
+            OptionSpec {
+                name: "reward",
+                kind: OptionKind::Choice(REWARD_WORDS),
+                default: "round-points",
+                doc: "round-points: minus each seat's score change at round ends; \
+                      match-outcome: +1 to the winner, -1/(n-1) to the others",
+            },
+        ],
+        bots: bots::BOT_NAMES,
+        configurations: &[
+            "",
+            "num_players=3",
+            "num_players=4",
+            "num_players=2,target_score=60,reward=match-outcome",
+        ],
+        match_bots: &["greedy", "random"],
+        match_players: &[],
+        match_options: "reward=match-outcome",
+        reward_report: (1.0, "reward"),
+    };
+
+    fn configure(options: &Options) -> Result<Self> {
+        let reward = match options.choice("reward")?.as_str() {
+            "match-outcome" => RewardMode::MatchOutcome,
+            _ => RewardMode::RoundPoints,
+        };
+        Ok(I151::new(options.int("num_players")? as usize)?
+            .with_cards_per_player(options.int("cards_per_player")? as usize)?
+            .with_target_score(options.int("target_score")?)?
+            .with_initial_dealer(options.int("initial_dealer")? as usize)?
+            .with_max_round_steps(options.int("max_round_steps")? as u16)
+            .with_reward(reward))
+    }
+
+    fn options(&self) -> Options {
+        let int = |v: usize| OptionValue::Int(v as i64);
+        Options::new(
+            Self::INFO.options,
+            [
+                ("num_players".into(), int(self.players())),
+                ("cards_per_player".into(), int(self.cards_per_player())),
+                ("target_score".into(), int(self.target_score() as usize)),
+                ("initial_dealer".into(), int(self.initial_dealer())),
+                ("max_round_steps".into(), int(self.max_round_steps() as usize)),
+                (
+                    "reward".into(),
+                    OptionValue::Text(self.reward().as_str().into()),
+                ),
+            ],
+        )
+        .expect("a configuration's own options are valid")
+    }
+
+    fn zero_sum(&self) -> bool {
+        self.reward == RewardMode::MatchOutcome
+    }
+
+    fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>> {
+        bots::by_name(name)
+    }
+
+    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
+        reference::diff_pair(g, deal)
+    }
+
+    const FUZZ_CONFIG_BYTES: usize = 1;
+
+    fn fuzz_config(bytes: &[u8]) -> Self {
+        checks::fuzz_config(bytes[0])
+    }
+
+    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
+        let seed = seed as i64;
+        let fast = SingleLane {
+            game: *self,
+            state: self.reset_with_match_seed(seed),
+            rng: LaneRng::from_seed(0),
+        };
+        (reference::Reference::new(*self, seed), fast)
+    }
+
+    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
+        checks::fuzz_invariants(step)
+    }
 }
 
 /// The game's configuration: seats, deal size, target, first dealer, rewards, step limit.

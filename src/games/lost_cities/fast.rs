@@ -152,10 +152,6 @@ pub fn score(state: &LostCitiesState) -> [i32; 2] {
     [a - b, b - a]
 }
 
-/// Lost Cities for the core batch engine (the game has no options).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LostCities;
-
 impl LostCities {
     /// The legal actions of each hand slot as a 12-bit row (bit `place_type * 6 +
     /// draw_source`), or `None` once the game is over.
@@ -192,9 +188,6 @@ impl LostCities {
 impl Game for LostCities {
     type State = LostCitiesState;
 
-    fn name(&self) -> &'static str {
-        "lost-cities"
-    }
     fn num_players(&self) -> usize {
         2
     }
@@ -222,6 +215,10 @@ impl Game for LostCities {
 
     fn finished(&self, s: &LostCitiesState) -> (bool, bool) {
         (s.end == 1, s.end == 2)
+    }
+
+    fn check_state(&self, s: &LostCitiesState) -> std::result::Result<(), String> {
+        super::checks::check_state(s)
     }
 
     #[inline]

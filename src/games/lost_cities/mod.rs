@@ -7,7 +7,69 @@ pub mod checks;
 pub mod fast;
 pub mod reference;
 
-pub use fast::{LostCities, LostCitiesState};
+pub use fast::LostCitiesState;
+
+use crate::core::spec::{FuzzStep, GameInfo, GameSpec, Options};
+use crate::core::{Bot, LaneRng, Result, SingleLane};
+
+/// Lost Cities, the value the core batches. The game has no options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LostCities;
+
+impl GameSpec for LostCities {
+    type Reference = reference::ReferenceGame;
+
+    const INFO: GameInfo = GameInfo {
+        id: "lost-cities",
+        title: "Lost Cities",
+        summary: "the classic two-player round, as the seed's JAX engine defines it",
+        docs: "docs/lost-cities.md",
+        python_class: "LostCities",
+        players: (2, 2),
+        options: &[],
+        bots: bots::BOT_NAMES,
+        configurations: &[""],
+        match_bots: &["safe-heuristic", "random"],
+        match_players: &[],
+        match_options: "",
+        reward_report: (1.0, "score difference / 780"),
+    };
+
+    fn configure(_options: &Options) -> Result<Self> {
+        Ok(LostCities)
+    }
+
+    fn options(&self) -> Options {
+        Options::defaults(Self::INFO.options)
+    }
+
+    fn zero_sum(&self) -> bool {
+        true
+    }
+
+    fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>> {
+        bots::by_name(name)
+    }
+
+    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
+        reference::diff_pair(g, deal)
+    }
+
+    const FUZZ_CONFIG_BYTES: usize = 0;
+
+    fn fuzz_config(_bytes: &[u8]) -> Self {
+        LostCities
+    }
+
+    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
+        let mut deal = LaneRng::from_seed(seed);
+        reference::diff_pair(0, &mut deal)
+    }
+
+    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
+        checks::fuzz_invariants(step.reference, step.fast)
+    }
+}
 
 /// Number of cards.
 pub const N_CARDS: usize = 60;

@@ -1,0 +1,172 @@
+//! [`DynEnv`]: a [`VecEnv`] of any registered game behind one object type, for callers that
+//! pick the game at run time (the Python `cardvec.make`, tools that take a game id). One
+//! virtual call per batch operation; the per-lane work is the game's own, inlined as always.
+
+use std::any::Any;
+
+use super::env::{EnvOptions, VecEnv};
+use super::error::Result;
+use super::spec::{GameInfo, GameSpec, Options};
+
+/// A batch environment of some registered game: everything [`VecEnv`] offers, without its
+/// type parameter. Lane states cross this interface as bytes.
+pub trait DynEnv: Send + Sync {
+    /// The game's registry entry.
+    fn info(&self) -> &'static GameInfo;
+    /// The game's configuration, every option given.
+    fn config(&self) -> Options;
+    /// Whether every step's rewards sum to zero over the seats.
+    fn zero_sum(&self) -> bool;
+    /// Number of lanes.
+    fn num_envs(&self) -> usize;
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+    /// Size of the action space.
+    fn num_actions(&self) -> usize;
+    /// Length of one observation row.
+    fn obs_dim(&self) -> usize;
+    /// The options the environment was built with (the seed is the last reset's).
+    fn env_options(&self) -> &EnvOptions;
+    /// See [`VecEnv::set_autoreset`].
+    fn set_autoreset(&mut self, on: bool);
+    /// See [`VecEnv::set_observe_on_step`].
+    fn set_observe_on_step(&mut self, on: bool);
+    /// See [`VecEnv::reset`].
+    fn reset(&mut self, seed: u64);
+    /// See [`VecEnv::step`].
+    fn step(&mut self, actions: &[u32]) -> Result<()>;
+    /// See [`VecEnv::observe`].
+    fn observe(&mut self);
+    /// See [`VecEnv::reset_lanes`].
+    fn reset_lanes(&mut self, mask: &[bool]) -> Result<()>;
+    /// See [`VecEnv::reset_lane_from_order`].
+    fn reset_lane_from_order(&mut self, lane: usize, order: &[u8]) -> Result<()>;
+    /// See [`VecEnv::gather`].
+    fn gather(&mut self, sources: &[usize]) -> Result<()>;
+    /// See [`VecEnv::observe_as`].
+    fn observe_as(&self, lane: usize, player: usize, out: &mut [f32]) -> Result<()>;
+    /// Observations `[N, obs_dim]`.
+    fn obs(&self) -> &[f32];
+    /// Legal masks `[N, num_actions]`.
+    fn legal_mask(&self) -> &[u8];
+    /// Rewards of the last step `[N, num_players]`.
+    fn rewards(&self) -> &[f32];
+    /// Natural end flags `[N]`.
+    fn terminated(&self) -> &[bool];
+    /// Cut-off flags `[N]`.
+    fn truncated(&self) -> &[bool];
+    /// Seat to act `[N]`.
+    fn current_player(&self) -> &[i32];
+    /// Action status codes of the last step `[N]`.
+    fn illegal(&self) -> &[u8];
+    /// Episode counters `[N]`.
+    fn episodes(&self) -> &[u64];
+    /// Size in bytes of one lane state.
+    fn state_len(&self) -> usize;
+    /// See [`VecEnv::state_bytes`].
+    fn state_bytes(&self, lane: usize) -> Result<&[u8]>;
+    /// See [`VecEnv::set_state_bytes`].
+    fn set_state_bytes(&mut self, lane: usize, bytes: &[u8]) -> Result<()>;
+    /// See [`VecEnv::snapshot`].
+    fn snapshot(&self) -> Vec<u8>;
+    /// The environment itself, to downcast to its [`VecEnv`] type.
+    fn as_any(&self) -> &dyn Any;
+    /// The environment itself, mutably, to downcast to its [`VecEnv`] type.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<G: GameSpec> DynEnv for VecEnv<G> {
+    fn info(&self) -> &'static GameInfo {
+        &G::INFO
+    }
+    fn config(&self) -> Options {
+        self.game().options()
+    }
+    fn zero_sum(&self) -> bool {
+        self.game().zero_sum()
+    }
+    fn num_envs(&self) -> usize {
+        VecEnv::num_envs(self)
+    }
+    fn num_players(&self) -> usize {
+        self.game().num_players()
+    }
+    fn num_actions(&self) -> usize {
+        self.game().num_actions()
+    }
+    fn obs_dim(&self) -> usize {
+        self.game().obs_dim()
+    }
+    fn env_options(&self) -> &EnvOptions {
+        self.options()
+    }
+    fn set_autoreset(&mut self, on: bool) {
+        VecEnv::set_autoreset(self, on)
+    }
+    fn set_observe_on_step(&mut self, on: bool) {
+        VecEnv::set_observe_on_step(self, on)
+    }
+    fn reset(&mut self, seed: u64) {
+        VecEnv::reset(self, seed)
+    }
+    fn step(&mut self, actions: &[u32]) -> Result<()> {
+        VecEnv::step(self, actions)
+    }
+    fn observe(&mut self) {
+        VecEnv::observe(self)
+    }
+    fn reset_lanes(&mut self, mask: &[bool]) -> Result<()> {
+        VecEnv::reset_lanes(self, mask)
+    }
+    fn reset_lane_from_order(&mut self, lane: usize, order: &[u8]) -> Result<()> {
+        VecEnv::reset_lane_from_order(self, lane, order)
+    }
+    fn gather(&mut self, sources: &[usize]) -> Result<()> {
+        VecEnv::gather(self, sources)
+    }
+    fn observe_as(&self, lane: usize, player: usize, out: &mut [f32]) -> Result<()> {
+        VecEnv::observe_as(self, lane, player, out)
+    }
+    fn obs(&self) -> &[f32] {
+        VecEnv::obs(self)
+    }
+    fn legal_mask(&self) -> &[u8] {
+        VecEnv::legal_mask(self)
+    }
+    fn rewards(&self) -> &[f32] {
+        VecEnv::rewards(self)
+    }
+    fn terminated(&self) -> &[bool] {
+        VecEnv::terminated(self)
+    }
+    fn truncated(&self) -> &[bool] {
+        VecEnv::truncated(self)
+    }
+    fn current_player(&self) -> &[i32] {
+        VecEnv::current_player(self)
+    }
+    fn illegal(&self) -> &[u8] {
+        VecEnv::illegal(self)
+    }
+    fn episodes(&self) -> &[u64] {
+        VecEnv::episodes(self)
+    }
+    fn state_len(&self) -> usize {
+        std::mem::size_of::<G::State>()
+    }
+    fn state_bytes(&self, lane: usize) -> Result<&[u8]> {
+        VecEnv::state_bytes(self, lane)
+    }
+    fn set_state_bytes(&mut self, lane: usize, bytes: &[u8]) -> Result<()> {
+        VecEnv::set_state_bytes(self, lane, bytes)
+    }
+    fn snapshot(&self) -> Vec<u8> {
+        VecEnv::snapshot(self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}

@@ -1,0 +1,598 @@
+//! What a game registers ([`GameSpec`]) and the vocabulary of its configuration options
+//! ([`OptionSpec`], [`Options`]): the one description of a game that every tool reads (the
+//! CLI, the Python `make`, the conformance suite, the fuzz check, the benches). The table of
+//! registered games is `crate::registry`; this module knows no game.
+//!
+//! Options have a text form, used by the CLI (`-o num_players=8`), the defaults in
+//! [`OptionSpec::default`] and the conformance configurations: `name=value` pairs separated
+//! by commas, integers in decimal, `none` for an absent value, lists in brackets
+//! (`stacks=[50,200,1000]`).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::error::{Error, Result};
+use super::game::{Game, Playable, SingleLane};
+use super::policy::Bot;
+use super::rng::LaneRng;
+
+/// The kind and range of one option.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OptionKind {
+    /// An integer in `min..=max`.
+    Int {
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// An integer in `min..=max`, or `none`.
+    OptionalInt {
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// A list of integers, each in `min..=max` (the game checks the length).
+    IntList {
+        /// Smallest element.
+        min: i64,
+        /// Largest element.
+        max: i64,
+    },
+    /// A list of numbers, each in `min..=max` (the game checks the length).
+    FloatList {
+        /// Smallest element.
+        min: f64,
+        /// Largest element.
+        max: f64,
+    },
+    /// One of these words.
+    Choice(&'static [&'static str]),
+}
+
+impl fmt::Display for OptionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionKind::Int { min, max } => write!(f, "integer {min}..={max}"),
+            OptionKind::OptionalInt { min, max } => write!(f, "integer {min}..={max} or none"),
+            OptionKind::IntList { min, max } => write!(f, "list of integers {min}..={max}"),
+            OptionKind::FloatList { min, max } => write!(f, "list of numbers {min}..={max}"),
+            OptionKind::Choice(words) => write!(f, "one of {}", words.join(", ")),
+        }
+    }
+}
+
+/// One configuration option of a game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OptionSpec {
+    /// The name (`num_players`, `target_score`, ...), the same in Rust, the CLI and Python.
+    pub name: &'static str,
+    /// Its kind and range.
+    pub kind: OptionKind,
+    /// The default, in the text form (`"3"`, `"none"`, `"[0.5,1,2]"`); `"auto"` for an
+    /// option whose default depends on others (the game's doc says how).
+    pub default: &'static str,
+    /// What it sets, in one line.
+    pub doc: &'static str,
+}
+
+/// The value of one option.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionValue {
+    /// An integer.
+    Int(i64),
+    /// A number with a fraction.
+    Float(f64),
+    /// A word.
+    Text(String),
+    /// A list.
+    List(Vec<OptionValue>),
+    /// No value (`none`).
+    None,
+}
+
+impl fmt::Display for OptionValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionValue::Int(v) => write!(f, "{v}"),
+            OptionValue::Float(v) => write!(f, "{v}"),
+            OptionValue::Text(t) => write!(f, "{t}"),
+            OptionValue::None => write!(f, "none"),
+            OptionValue::List(items) => {
+                write!(f, "[")?;
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ",")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+                write!(f, "]")
+            }
+        }
+    }
+}
+
+impl OptionValue {
+    /// Parses the text form of one value: an integer, a number, `none`, a bracketed list,
+    /// or else a word.
+    pub fn parse(text: &str) -> OptionValue {
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("none") {
+            return OptionValue::None;
+        }
+        if let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            if inner.trim().is_empty() {
+                return OptionValue::List(Vec::new());
+            }
+            return OptionValue::List(inner.split(',').map(OptionValue::parse).collect());
+        }
+        if let Ok(v) = t.parse::<i64>() {
+            return OptionValue::Int(v);
+        }
+        if let Ok(v) = t.parse::<f64>() {
+            if v.is_finite() {
+                return OptionValue::Float(v);
+            }
+        }
+        OptionValue::Text(t.to_string())
+    }
+}
+
+/// Splits `a=1,b=[2,3]` into `("a", "1"), ("b", "[2,3]")` (commas inside brackets stay).
+pub fn split_pairs(text: &str) -> Result<Vec<(String, String)>> {
+    let mut pairs = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    let mut push = |piece: &str| -> Result<()> {
+        let piece = piece.trim();
+        if piece.is_empty() {
+            return Ok(());
+        }
+        match piece.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => {
+                pairs.push((k.trim().to_string(), v.trim().to_string()));
+                Ok(())
+            }
+            _ => Err(Error::Invalid {
+                what: "option",
+                reason: format!("expected name=value, got {piece:?}"),
+            }),
+        }
+    };
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'[' => depth += 1,
+            b']' => depth -= 1,
+            b',' if depth == 0 => {
+                push(&text[start..i])?;
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    push(&text[start..])?;
+    Ok(pairs)
+}
+
+/// A game's options, checked against its [`OptionSpec`]s: every name known, every value of
+/// the right kind and in range. An option not given reads as its default.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    specs: &'static [OptionSpec],
+    values: BTreeMap<&'static str, OptionValue>,
+}
+
+fn kind_error(spec: &OptionSpec, value: &OptionValue) -> Error {
+    Error::Invalid {
+        what: "option",
+        reason: format!(
+            "{} must be {}, got {value}",
+            spec.name, spec.kind
+        ),
+    }
+}
+
+fn check_int(spec: &OptionSpec, value: &OptionValue, min: i64, max: i64, v: i64) -> Result<()> {
+    if (min..=max).contains(&v) {
+        Ok(())
+    } else {
+        Err(kind_error(spec, value))
+    }
+}
+
+/// Checks one value against its spec (kind and range); integers given for a number list
+/// are accepted as numbers.
+fn check_value(spec: &OptionSpec, value: OptionValue) -> Result<OptionValue> {
+    match (spec.kind, &value) {
+        (OptionKind::Int { min, max }, OptionValue::Int(v))
+        | (OptionKind::OptionalInt { min, max }, OptionValue::Int(v)) => {
+            check_int(spec, &value, min, max, *v)?;
+            Ok(value)
+        }
+        (OptionKind::OptionalInt { .. }, OptionValue::None) => Ok(value),
+        (OptionKind::IntList { min, max }, OptionValue::List(items)) => {
+            for x in items {
+                match x {
+                    OptionValue::Int(v) => check_int(spec, &value, min, max, *v)?,
+                    _ => return Err(kind_error(spec, &value)),
+                }
+            }
+            Ok(value)
+        }
+        (OptionKind::FloatList { min, max }, OptionValue::List(items)) => {
+            let mut out = Vec::with_capacity(items.len());
+            for x in items {
+                let v = match x {
+                    OptionValue::Int(v) => *v as f64,
+                    OptionValue::Float(v) => *v,
+                    _ => return Err(kind_error(spec, &value)),
+                };
+                if !(min..=max).contains(&v) {
+                    return Err(kind_error(spec, &value));
+                }
+                out.push(OptionValue::Float(v));
+            }
+            Ok(OptionValue::List(out))
+        }
+        (OptionKind::Choice(words), OptionValue::Text(t)) if words.contains(&t.as_str()) => {
+            Ok(value)
+        }
+        _ => Err(kind_error(spec, &value)),
+    }
+}
+
+impl Options {
+    /// No option given: every option reads as its default.
+    pub fn defaults(specs: &'static [OptionSpec]) -> Options {
+        Options {
+            specs,
+            values: BTreeMap::new(),
+        }
+    }
+
+    /// Checks `pairs` against `specs`: an unknown name, a value of the wrong kind or out of
+    /// range, or a name given twice is an error.
+    pub fn new(
+        specs: &'static [OptionSpec],
+        pairs: impl IntoIterator<Item = (String, OptionValue)>,
+    ) -> Result<Options> {
+        let mut options = Options::defaults(specs);
+        for (name, value) in pairs {
+            options.set(&name, value)?;
+        }
+        Ok(options)
+    }
+
+    /// Parses the text form (`num_players=8,target_score=60`) and checks it.
+    pub fn parse(specs: &'static [OptionSpec], text: &str) -> Result<Options> {
+        let pairs = split_pairs(text)?;
+        Options::new(
+            specs,
+            pairs
+                .into_iter()
+                .map(|(k, v)| (k, OptionValue::parse(&v))),
+        )
+    }
+
+    /// Sets one option (checked like [`Options::new`]).
+    pub fn set(&mut self, name: &str, value: OptionValue) -> Result<()> {
+        let spec = self
+            .specs
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| Error::Unknown {
+                what: "option",
+                name: name.to_string(),
+                expected: self
+                    .specs
+                    .iter()
+                    .map(|s| s.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
+        if self.values.contains_key(spec.name) {
+            return Err(Error::Invalid {
+                what: "option",
+                reason: format!("{name} is given twice"),
+            });
+        }
+        let value = check_value(spec, value)?;
+        self.values.insert(spec.name, value);
+        Ok(())
+    }
+
+    /// The option specs these options are checked against.
+    pub fn specs(&self) -> &'static [OptionSpec] {
+        self.specs
+    }
+
+    /// Whether `name` was given (rather than read as its default).
+    pub fn is_given(&self, name: &str) -> bool {
+        self.values.contains_key(name)
+    }
+
+    /// The options given, by name.
+    pub fn given(&self) -> impl Iterator<Item = (&'static str, &OptionValue)> {
+        self.values.iter().map(|(k, v)| (*k, v))
+    }
+
+    /// The value of `name`: as given, else its default parsed from the spec (`None` for an
+    /// unknown name, or a default the game computes, `"auto"`).
+    pub fn get(&self, name: &str) -> Option<OptionValue> {
+        if let Some(v) = self.values.get(name) {
+            return Some(v.clone());
+        }
+        let spec = self.specs.iter().find(|s| s.name == name)?;
+        if spec.default == "auto" {
+            return None;
+        }
+        check_value(spec, OptionValue::parse(spec.default)).ok()
+    }
+
+    fn missing(name: &str) -> Error {
+        Error::Invalid {
+            what: "option",
+            reason: format!("{name} has no value"),
+        }
+    }
+
+    /// An integer option.
+    pub fn int(&self, name: &str) -> Result<i64> {
+        match self.get(name) {
+            Some(OptionValue::Int(v)) => Ok(v),
+            _ => Err(Self::missing(name)),
+        }
+    }
+
+    /// An integer-or-none option.
+    pub fn opt_int(&self, name: &str) -> Result<Option<i64>> {
+        match self.get(name) {
+            Some(OptionValue::Int(v)) => Ok(Some(v)),
+            Some(OptionValue::None) | None => Ok(None),
+            _ => Err(Self::missing(name)),
+        }
+    }
+
+    /// An integer list option, if it has a value.
+    pub fn int_list(&self, name: &str) -> Result<Option<Vec<i64>>> {
+        match self.get(name) {
+            Some(OptionValue::List(items)) => Ok(Some(
+                items
+                    .iter()
+                    .filter_map(|x| match x {
+                        OptionValue::Int(v) => Some(*v),
+                        _ => None,
+                    })
+                    .collect(),
+            )),
+            Some(OptionValue::None) | None => Ok(None),
+            _ => Err(Self::missing(name)),
+        }
+    }
+
+    /// A number list option, if it has a value.
+    pub fn float_list(&self, name: &str) -> Result<Option<Vec<f64>>> {
+        match self.get(name) {
+            Some(OptionValue::List(items)) => Ok(Some(
+                items
+                    .iter()
+                    .filter_map(|x| match x {
+                        OptionValue::Float(v) => Some(*v),
+                        OptionValue::Int(v) => Some(*v as f64),
+                        _ => None,
+                    })
+                    .collect(),
+            )),
+            Some(OptionValue::None) | None => Ok(None),
+            _ => Err(Self::missing(name)),
+        }
+    }
+
+    /// A word option.
+    pub fn choice(&self, name: &str) -> Result<String> {
+        match self.get(name) {
+            Some(OptionValue::Text(t)) => Ok(t),
+            _ => Err(Self::missing(name)),
+        }
+    }
+}
+
+/// The text form: every option given, in the order of the specs.
+impl fmt::Display for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for spec in self.specs {
+            if let Some(v) = self.values.get(spec.name) {
+                if !first {
+                    write!(f, ",")?;
+                }
+                write!(f, "{}={v}", spec.name)?;
+                first = false;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What every tool knows of a registered game, as constants.
+#[derive(Clone, Copy, Debug)]
+pub struct GameInfo {
+    /// The id the CLI, Python (`cardvec.make`) and the docs use: `lost-cities`, `flip7`, ...
+    pub id: &'static str,
+    /// The game's name for people.
+    pub title: &'static str,
+    /// One line on the rules it follows.
+    pub summary: &'static str,
+    /// Its rules-and-encodings page.
+    pub docs: &'static str,
+    /// The name of its Python batch class (`cardvec.LostCities`, ...).
+    pub python_class: &'static str,
+    /// Fewest and most players.
+    pub players: (usize, usize),
+    /// The configuration options.
+    pub options: &'static [OptionSpec],
+    /// The built-in bots, by name (a pattern such as `threshold-<N>` stands for a family).
+    pub bots: &'static [&'static str],
+    /// Configurations (text form) that the conformance suite and the golden playthroughs
+    /// cover; the first is the defaults.
+    pub configurations: &'static [&'static str],
+    /// `cardvec match`: the bots played by default (two-player games: the first against
+    /// the second; others: a free-for-all among all of them).
+    pub match_bots: &'static [&'static str],
+    /// `cardvec match`: the player counts of the free-for-all (empty: a head-to-head at the
+    /// configured count).
+    pub match_players: &'static [usize],
+    /// `cardvec match`: options applied unless given (text form).
+    pub match_options: &'static str,
+    /// Rewards are reported multiplied by this, in this unit (hold'em: 100, "bb/100").
+    pub reward_report: (f64, &'static str),
+}
+
+/// Invariants checked after every step of the generic fuzz check ([`crate::core::fuzz`]).
+pub struct FuzzStep<'a, G: GameSpec> {
+    /// The reference engine.
+    pub reference: &'a G::Reference,
+    /// The fast lane.
+    pub fast: &'a SingleLane<G>,
+    /// The fast lane's state before the step.
+    pub previous: &'a G::State,
+    /// Each seat's rewards summed since the deal.
+    pub reward_totals: &'a [f64],
+}
+
+/// One game as the registry holds it: its fast engine (the [`Game`] this type configures),
+/// its reference engine, its options, bots and fuzz hooks.
+pub trait GameSpec: Game + Sized {
+    /// The reference engine that `cardvec diff` and the fuzz check compare with the fast one.
+    type Reference: Playable;
+
+    /// What the tools show of the game.
+    const INFO: GameInfo;
+
+    /// A configuration from checked options (the names and kinds are checked already;
+    /// this checks what depends on several options, such as one stack per seat).
+    fn configure(options: &Options) -> Result<Self>;
+
+    /// This configuration as options (every option given).
+    fn options(&self) -> Options;
+
+    /// Whether every step's rewards sum to zero over the seats in this configuration.
+    fn zero_sum(&self) -> bool {
+        false
+    }
+
+    /// A built-in bot by name (see [`GameInfo::bots`]).
+    fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>>;
+
+    /// The reference engine and a fast lane of differential game `g`, both dealt the same
+    /// game from `deal` (the configuration may vary with `g`, to cover several).
+    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>);
+
+    /// How many leading fuzz bytes [`GameSpec::fuzz_config`] reads.
+    const FUZZ_CONFIG_BYTES: usize;
+
+    /// The fuzz check's configuration from its first [`GameSpec::FUZZ_CONFIG_BYTES`] bytes
+    /// (zero-padded when the input is shorter).
+    fn fuzz_config(bytes: &[u8]) -> Self;
+
+    /// Both engines of a fuzz game with this configuration, dealt from `seed`.
+    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>);
+
+    /// A game-specific raw action for script bytes `240..=254` (`k` = `byte - 240`): for
+    /// example a raise-to amount near the legal bounds. The default sends `k`.
+    fn fuzz_raw_action(reference: &Self::Reference, k: u8) -> u32 {
+        let _ = reference;
+        k as u32
+    }
+
+    /// The game's invariants after a fuzz step, beyond what the generic check already
+    /// compares (masks, outcomes, rewards, observations, [`Game::check_state`]): hidden
+    /// state agreement, score bookkeeping, conservation laws.
+    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPECS: &[OptionSpec] = &[
+        OptionSpec {
+            name: "num_players",
+            kind: OptionKind::Int { min: 2, max: 4 },
+            default: "2",
+            doc: "seats",
+        },
+        OptionSpec {
+            name: "limit",
+            kind: OptionKind::OptionalInt { min: 1, max: 9 },
+            default: "none",
+            doc: "a limit",
+        },
+        OptionSpec {
+            name: "stacks",
+            kind: OptionKind::IntList { min: 1, max: 100 },
+            default: "none",
+            doc: "stacks",
+        },
+        OptionSpec {
+            name: "sizes",
+            kind: OptionKind::FloatList { min: 0.0, max: 10.0 },
+            default: "[0.5,1,2]",
+            doc: "sizes",
+        },
+        OptionSpec {
+            name: "mode",
+            kind: OptionKind::Choice(&["a", "b"]),
+            default: "a",
+            doc: "mode",
+        },
+    ];
+
+    #[test]
+    fn defaults_read_from_the_specs() {
+        let o = Options::defaults(SPECS);
+        assert_eq!(o.int("num_players"), Ok(2));
+        assert_eq!(o.opt_int("limit"), Ok(None));
+        assert_eq!(o.int_list("stacks"), Ok(None));
+        assert_eq!(o.float_list("sizes"), Ok(Some(vec![0.5, 1.0, 2.0])));
+        assert_eq!(o.choice("mode"), Ok("a".into()));
+        assert_eq!(o.to_string(), "");
+    }
+
+    #[test]
+    fn text_form_round_trips() {
+        let o = Options::parse(SPECS, "num_players=3, stacks=[5,6,7],mode=b,limit=none").unwrap();
+        assert_eq!(o.int("num_players"), Ok(3));
+        assert_eq!(o.int_list("stacks"), Ok(Some(vec![5, 6, 7])));
+        assert_eq!(o.to_string(), "num_players=3,limit=none,stacks=[5,6,7],mode=b");
+        assert_eq!(Options::parse(SPECS, &o.to_string()).unwrap(), o);
+    }
+
+    #[test]
+    fn bad_options_are_errors() {
+        for bad in [
+            "players=3",
+            "num_players=5",
+            "num_players=x",
+            "num_players=2.5",
+            "num_players=none",
+            "limit=0",
+            "stacks=[1,x]",
+            "stacks=3",
+            "sizes=[11]",
+            "mode=c",
+            "num_players=2,num_players=3",
+            "num_players",
+        ] {
+            assert!(Options::parse(SPECS, bad).is_err(), "{bad} accepted");
+        }
+    }
+
+    #[test]
+    fn integers_are_accepted_as_numbers() {
+        let o = Options::parse(SPECS, "sizes=[1,2.5]").unwrap();
+        assert_eq!(o.float_list("sizes"), Ok(Some(vec![1.0, 2.5])));
+    }
+}

@@ -1,0 +1,200 @@
+//! The table of games: the one place that knows which games exist. Every tool that serves
+//! "any game" reads it: the CLI (`cardvec games`, `bench`, `diff`, `match`, `trace`), the
+//! Python `cardvec.make` and `cardvec.games()`, the conformance suite, the fuzz targets and
+//! the benches. A game registers by implementing [`GameSpec`] for its configuration type and
+//! adding one line to [`registry!`] below.
+//!
+//! A tool that needs the game's types implements [`Visitor`] and is called back with them
+//! ([`visit`] for the game an id names, [`visit_all`] for every game); a tool that only
+//! needs a batch environment takes a [`DynEnv`] from [`make`].
+
+use crate::core::dyn_env::DynEnv;
+use crate::core::env::{EnvOptions, VecEnv};
+use crate::core::error::{Error, Result};
+use crate::core::spec::{GameInfo, GameSpec, OptionValue, Options};
+
+/// A computation over one registered game, generic in the game's type.
+pub trait Visitor {
+    /// What the computation returns.
+    type Output;
+    /// Runs the computation for game `G`.
+    fn visit<G: GameSpec>(&mut self) -> Self::Output;
+}
+
+/// Declares the table: [`GAMES`], [`visit`] and [`visit_all`] over the listed games.
+macro_rules! registry {
+    ($($game:ty),+ $(,)?) => {
+        /// Every registered game, in the table's order.
+        pub const GAMES: &[GameInfo] = &[$(<$game as GameSpec>::INFO),+];
+
+        /// Runs `visitor` on the game whose id is `id`.
+        pub fn visit<V: Visitor>(id: &str, visitor: &mut V) -> Result<V::Output> {
+            $(
+                if id == <$game as GameSpec>::INFO.id {
+                    return Ok(visitor.visit::<$game>());
+                }
+            )+
+            Err(unknown_game(id))
+        }
+
+        /// Runs `visitor` on every game, in the table's order.
+        pub fn visit_all<V: Visitor>(visitor: &mut V) -> Vec<V::Output> {
+            vec![$(visitor.visit::<$game>()),+]
+        }
+    };
+}
+
+registry![
+    crate::games::lost_cities::LostCities,
+    crate::games::flip7::Flip7,
+    crate::games::i151::I151,
+    crate::games::holdem::NoLimitHoldem,
+];
+
+fn unknown_game(id: &str) -> Error {
+    Error::Unknown {
+        what: "game",
+        name: id.to_string(),
+        expected: ids().join(", "),
+    }
+}
+
+/// The ids of every game.
+pub fn ids() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.id).collect()
+}
+
+/// The entry of the game whose id is `id`.
+pub fn info(id: &str) -> Result<&'static GameInfo> {
+    GAMES
+        .iter()
+        .find(|g| g.id == id)
+        .ok_or_else(|| unknown_game(id))
+}
+
+/// Checks options of game `id` given as `(name, value)` pairs.
+pub fn options(id: &str, pairs: Vec<(String, OptionValue)>) -> Result<Options> {
+    Options::new(info(id)?.options, pairs)
+}
+
+struct Make {
+    pairs: Vec<(String, OptionValue)>,
+    env: EnvOptions,
+}
+
+impl Visitor for Make {
+    type Output = Result<Box<dyn DynEnv>>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let options = Options::new(G::INFO.options, std::mem::take(&mut self.pairs))?;
+        let game = G::configure(&options)?;
+        Ok(Box::new(VecEnv::new(game, self.env.clone())?))
+    }
+}
+
+/// A batch environment of game `id` configured by `options` (`(name, value)` pairs, checked
+/// against the game's options), built with `env`.
+pub fn make(
+    id: &str,
+    options: Vec<(String, OptionValue)>,
+    env: EnvOptions,
+) -> Result<Box<dyn DynEnv>> {
+    visit(
+        id,
+        &mut Make {
+            pairs: options,
+            env,
+        },
+    )?
+}
+
+struct Fuzz<'a>(&'a [u8]);
+
+impl Visitor for Fuzz<'_> {
+    type Output = std::result::Result<(), String>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        crate::core::fuzz::check::<G>(self.0)
+    }
+}
+
+/// The generic fuzz check ([`crate::core::fuzz::check`]) on game `id`.
+pub fn fuzz_check(id: &str, data: &[u8]) -> std::result::Result<(), String> {
+    visit(id, &mut Fuzz(data)).map_err(|e| e.to_string())?
+}
+
+/// The fuzz check over every game: the first byte picks the game (modulo the number of
+/// games), the rest is that game's input. What the `games` fuzz target runs.
+pub fn fuzz_check_any(data: &[u8]) -> std::result::Result<(), String> {
+    let Some((&pick, rest)) = data.split_first() else {
+        return Ok(());
+    };
+    let game = &GAMES[pick as usize % GAMES.len()];
+    fuzz_check(game.id, rest).map_err(|e| format!("{}: {e}", game.id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_found() {
+        let ids = ids();
+        for (i, id) in ids.iter().enumerate() {
+            assert!(!ids[..i].contains(id), "{id} twice");
+            assert_eq!(info(id).unwrap().id, *id);
+        }
+        assert!(matches!(info("chess"), Err(Error::Unknown { .. })));
+    }
+
+    #[test]
+    fn every_configuration_and_default_parses_and_configures() {
+        struct Check;
+        impl Visitor for Check {
+            type Output = ();
+            fn visit<G: GameSpec>(&mut self) {
+                for spec in G::INFO.options {
+                    if spec.default != "auto" {
+                        assert!(
+                            Options::defaults(G::INFO.options).get(spec.name).is_some(),
+                            "{}: default of {} does not parse",
+                            G::INFO.id,
+                            spec.name
+                        );
+                    }
+                }
+                for text in G::INFO.configurations {
+                    let options = Options::parse(G::INFO.options, text).unwrap();
+                    let game = G::configure(&options).unwrap();
+                    let again = G::configure(&game.options()).unwrap();
+                    assert_eq!(
+                        again.options(),
+                        game.options(),
+                        "{}: options do not round-trip",
+                        G::INFO.id
+                    );
+                }
+                assert_eq!(G::INFO.configurations.first(), Some(&""));
+            }
+        }
+        visit_all(&mut Check);
+    }
+
+    #[test]
+    fn make_rejects_unknown_games_and_options() {
+        let env = EnvOptions::new(4);
+        assert!(make("chess", vec![], env.clone()).is_err());
+        assert!(make(
+            "flip7",
+            vec![("players".into(), OptionValue::Int(3))],
+            env.clone()
+        )
+        .is_err());
+        let e = make(
+            "flip7",
+            vec![("num_players".into(), OptionValue::Int(5))],
+            env,
+        )
+        .unwrap();
+        assert_eq!(e.num_players(), 5);
+        assert_eq!(e.info().id, "flip7");
+    }
+}

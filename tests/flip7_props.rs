@@ -8,7 +8,7 @@ mod common;
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
-use cardvec::games::flip7::checks::{check_state, fuzz_check};
+use cardvec::games::flip7::checks::check_state;
 use cardvec::games::flip7::{make_deck, Flip7, Flip7State};
 use common::assert_same_for_any_threads_and_chunks;
 use proptest::prelude::*;
@@ -41,7 +41,7 @@ proptest! {
     ) {
         let mut data = head;
         data.extend(script);
-        prop_assert_eq!(fuzz_check(&data), Ok(()));
+        prop_assert_eq!(cardvec::core::fuzz::check::<Flip7>(&data), Ok(()));
     }
 
     #[test]

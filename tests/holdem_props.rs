@@ -7,7 +7,7 @@ mod common;
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
-use cardvec::games::holdem::checks::{check_state, config_from_bytes, fuzz_check};
+use cardvec::games::holdem::checks::{check_state, config_from_bytes};
 use cardvec::games::holdem::{NlheState, NoLimitHoldem, TableConfig, EXACT_RAISE};
 use common::assert_same_for_any_threads_and_chunks;
 use proptest::prelude::*;
@@ -35,7 +35,7 @@ proptest! {
 
     #[test]
     fn fuzz_scripts_keep_every_invariant(data in proptest::collection::vec(any::<u8>(), 11..300)) {
-        prop_assert_eq!(fuzz_check(&data), Ok(()));
+        prop_assert_eq!(cardvec::core::fuzz::check::<NoLimitHoldem>(&data), Ok(()));
     }
 
     #[test]

@@ -6,7 +6,7 @@ mod common;
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
-use cardvec::games::i151::checks::{check_scores, check_state, fuzz_check};
+use cardvec::games::i151::checks::{check_scores, check_state};
 use cardvec::games::i151::view::{encode_state, encode_view, PlayerView, OBS_DIM};
 use cardvec::games::i151::{I151, N_ACTIONS};
 use common::assert_same_for_any_threads_and_chunks;
@@ -17,7 +17,7 @@ proptest! {
 
     #[test]
     fn fuzz_check_holds_for_arbitrary_inputs(data in proptest::collection::vec(any::<u8>(), 0..600)) {
-        prop_assert_eq!(fuzz_check(&data), Ok(()));
+        prop_assert_eq!(cardvec::core::fuzz::check::<I151>(&data), Ok(()));
     }
 
     #[test]

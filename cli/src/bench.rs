@@ -4,19 +4,23 @@
 use std::time::{Duration, Instant};
 
 use cardvec::core::policy::RandomDriver;
+use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::stats::Summary;
 use cardvec::core::{ActionStatus, EnvOptions, Game, Result, VecEnv};
-use cardvec::games::flip7::Flip7;
-use cardvec::games::holdem::NoLimitHoldem;
-use cardvec::games::i151::I151;
-use cardvec::games::lost_cities::LostCities;
+use cardvec::registry::{self, Visitor};
+use serde::Serialize;
+
+use crate::game_args::{options, players_option};
 
 /// Options of `cardvec bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// The game to run.
+    /// The game to run (`cardvec games` lists them).
     #[arg(default_value = "lost-cities")]
     game: String,
+    /// Game options, `name=value` (repeatable).
+    #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
     /// Number of lanes.
     #[arg(long, default_value_t = 8192)]
     envs: usize,
@@ -29,13 +33,44 @@ pub struct BenchArgs {
     /// Seed of the lanes and the policy.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Seats, for games with a variable number (151: 2..=4, default 2; Flip 7: 3..=18,
-    /// default 3; holdem: 2..=10, default 2, blinds 1/2 and 200 chips each).
+    /// Seats (the `num_players` option), for games with a variable number.
     #[arg(long)]
     players: Option<usize>,
     /// Measurements per mode; the best is reported (wall clock and CPU time separately).
     #[arg(long, default_value_t = 3)]
     repeats: usize,
+    /// Print the results as one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The result of one observation mode, as `--json` prints it.
+#[derive(Serialize)]
+struct ModeReport {
+    mode: &'static str,
+    live_steps: u64,
+    env_seconds: f64,
+    env_steps_per_sec: f64,
+    env_steps_per_cpu_sec: Option<f64>,
+    with_policy_steps_per_sec: f64,
+    episodes: u64,
+    episodes_per_sec: f64,
+    mean_length: f64,
+    seat0_mean_reward: f64,
+    seat0_reward_ci95: f64,
+}
+
+/// Everything `cardvec bench --json` prints.
+#[derive(Serialize)]
+struct BenchReport {
+    game: &'static str,
+    options: String,
+    envs: usize,
+    steps: usize,
+    threads: usize,
+    repeats: usize,
+    seed: u64,
+    modes: Vec<ModeReport>,
 }
 
 /// CPU time used so far by every thread of this process (Linux: the first field of each
@@ -123,18 +158,30 @@ fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure
     Ok(m)
 }
 
-fn report<G: Game>(game: G, args: &BenchArgs) -> Result<()> {
-    println!(
-        "game={} envs={} steps={} threads={} repeats={}",
-        game.name(),
-        args.envs,
-        args.steps,
-        args.threads.map_or_else(
-            || format!("{} (all cores)", rayon::current_num_threads()),
-            |t| t.to_string()
-        ),
-        args.repeats
-    );
+fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
+    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    let mut out = BenchReport {
+        game: G::INFO.id,
+        options: game.options().to_string(),
+        envs: args.envs,
+        steps: args.steps,
+        threads,
+        repeats: args.repeats,
+        seed: args.seed,
+        modes: Vec::new(),
+    };
+    if !args.json {
+        println!(
+            "game={} options={} envs={} steps={} threads={} repeats={}",
+            out.game,
+            out.options,
+            args.envs,
+            args.steps,
+            args.threads
+                .map_or_else(|| format!("{threads} (all cores)"), |t| t.to_string()),
+            args.repeats
+        );
+    }
     for (label, observe) in [("step+mask", false), ("step+mask+obs_f32", true)] {
         let mut best: Option<Measure> = None;
         let mut best_cpu_rate: Option<f64> = None;
@@ -151,37 +198,69 @@ fn report<G: Game>(game: G, args: &BenchArgs) -> Result<()> {
             }
         }
         let m = best.expect("at least one repeat");
-        let env_rate = m.live as f64 / m.env_time.as_secs_f64();
-        let loop_rate = m.live as f64 / (m.env_time + m.policy_time).as_secs_f64();
-        let cpu_rate = best_cpu_rate.map_or_else(|| "n/a".to_string(), |r| format!("{r:.0}"));
+        let mode = ModeReport {
+            mode: label,
+            live_steps: m.live,
+            env_seconds: m.env_time.as_secs_f64(),
+            env_steps_per_sec: m.live as f64 / m.env_time.as_secs_f64(),
+            env_steps_per_cpu_sec: best_cpu_rate,
+            with_policy_steps_per_sec: m.live as f64 / (m.env_time + m.policy_time).as_secs_f64(),
+            episodes: m.episodes,
+            episodes_per_sec: m.episodes as f64 / m.env_time.as_secs_f64(),
+            mean_length: m.length.mean(),
+            seat0_mean_reward: m.reward0.mean(),
+            seat0_reward_ci95: m.reward0.ci95(),
+        };
+        if !args.json {
+            let cpu_rate = mode
+                .env_steps_per_cpu_sec
+                .map_or_else(|| "n/a".to_string(), |r| format!("{r:.0}"));
+            println!(
+                "{label:<18} live_steps={} env_time={:.3}s env_steps_per_sec={:.0} env_steps_per_cpu_sec={cpu_rate} with_policy_steps_per_sec={:.0}",
+                mode.live_steps, mode.env_seconds, mode.env_steps_per_sec, mode.with_policy_steps_per_sec
+            );
+            println!(
+                "{:<18} episodes={} episodes_per_sec={:.0} mean_length={:.1} seat0_mean_reward={:.2} ±{:.2}",
+                "",
+                mode.episodes,
+                mode.episodes_per_sec,
+                mode.mean_length,
+                mode.seat0_mean_reward,
+                mode.seat0_reward_ci95
+            );
+        }
+        out.modes.push(mode);
+    }
+    if args.json {
         println!(
-            "{label:<18} live_steps={} env_time={:.3}s env_steps_per_sec={:.0} env_steps_per_cpu_sec={cpu_rate} with_policy_steps_per_sec={:.0}",
-            m.live,
-            m.env_time.as_secs_f64(),
-            env_rate,
-            loop_rate
-        );
-        println!(
-            "{:<18} episodes={} episodes_per_sec={:.0} mean_length={:.1} seat0_mean_reward={:.2} ±{:.2}",
-            "",
-            m.episodes,
-            m.episodes as f64 / m.env_time.as_secs_f64(),
-            m.length.mean(),
-            m.reward0.mean(),
-            m.reward0.ci95()
+            "{}",
+            serde_json::to_string(&out).expect("a report always serializes")
         );
     }
     Ok(())
 }
 
+struct Bench<'a> {
+    args: &'a BenchArgs,
+    options: Options,
+}
+
+impl Visitor for Bench<'_> {
+    type Output = Result<()>;
+    fn visit<G: GameSpec>(&mut self) -> Result<()> {
+        report(G::configure(&self.options)?, self.args)
+    }
+}
+
 /// Runs `cardvec bench`.
 pub fn run(args: BenchArgs) -> Result<()> {
     cardvec::core::Error::check_range("envs", 1, 1 << 24, args.envs as i64)?;
-    match args.game.as_str() {
-        "lost-cities" => report(LostCities, &args),
-        "flip7" => report(Flip7::with_players(args.players.unwrap_or(3))?, &args),
-        "151" => report(I151::new(args.players.unwrap_or(2))?, &args),
-        "holdem" => report(NoLimitHoldem::standard(args.players.unwrap_or(2))?, &args),
-        other => Err(crate::unknown_game(other)),
-    }
+    let options = options(&args.game, &args.options, players_option(args.players), "")?;
+    registry::visit(
+        &args.game.clone(),
+        &mut Bench {
+            args: &args,
+            options,
+        },
+    )?
 }

@@ -1,16 +1,18 @@
-//! `cardvec diff`: the differential run between a game's reference and fast engines.
+//! `cardvec diff`: the differential run between a game's reference and fast engines, for one
+//! game or every registered game in one process (`cardvec diff all`).
 
 use cardvec::core::diff::{run as run_diff, DiffConfig, DiffReport};
+use cardvec::core::spec::GameSpec;
 use cardvec::core::{Error, Result};
-use cardvec::games::holdem::reference;
-use cardvec::games::{flip7, i151, lost_cities};
+use cardvec::registry::{self, Visitor};
+use serde::Serialize;
 
 /// Options of `cardvec diff`.
 #[derive(clap::Args, Debug)]
 pub struct DiffArgs {
-    /// The game to check.
+    /// The game to check, or `all` for every registered game in turn.
     game: String,
-    /// Number of games.
+    /// Number of games (per game with `all`).
     #[arg(long, default_value_t = 100_000)]
     games: u64,
     /// Seed of the run (game `g` is dealt from stream `(seed, g, 0)`).
@@ -25,12 +27,62 @@ pub struct DiffArgs {
     /// Hide the progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Print each game's result as a JSON line instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
-fn print(report: &DiffReport, args: &DiffArgs) {
+/// One game's result, as `--json` prints it.
+#[derive(Serialize)]
+struct DiffLine<'a> {
+    game: &'static str,
+    games: u64,
+    seed: u64,
+    actions: u64,
+    rejected_probes: u64,
+    mismatched_games: u64,
+    seconds: f64,
+    mismatches: Vec<MismatchLine<'a>>,
+}
+
+#[derive(Serialize)]
+struct MismatchLine<'a> {
+    game: u64,
+    step: u32,
+    what: &'a str,
+    reproduce: String,
+}
+
+fn print(id: &'static str, report: &DiffReport, args: &DiffArgs) {
+    let reproduce = |g: u64| format!("cardvec diff {id} --seed {} --games {}", args.seed, g + 1);
+    if args.json {
+        let line = DiffLine {
+            game: id,
+            games: report.games,
+            seed: args.seed,
+            actions: report.actions,
+            rejected_probes: report.rejected,
+            mismatched_games: report.failed_games,
+            seconds: report.elapsed.as_secs_f64(),
+            mismatches: report
+                .mismatches
+                .iter()
+                .map(|m| MismatchLine {
+                    game: m.game,
+                    step: m.step,
+                    what: &m.what,
+                    reproduce: reproduce(m.game),
+                })
+                .collect(),
+        };
+        println!(
+            "{}",
+            serde_json::to_string(&line).expect("a report always serializes")
+        );
+        return;
+    }
     println!(
-        "game={} games={} seed={} actions={} rejected_probes={} mismatched_games={} elapsed={:.2}s",
-        args.game,
+        "game={id} games={} seed={} actions={} rejected_probes={} mismatched_games={} elapsed={:.2}s",
         report.games,
         args.seed,
         report.actions,
@@ -40,40 +92,52 @@ fn print(report: &DiffReport, args: &DiffArgs) {
     );
     for m in &report.mismatches {
         println!(
-            "MISMATCH game={} step={}: {} (reproduce: cardvec diff {} --seed {} --games {})",
+            "MISMATCH game={} step={}: {} (reproduce: {})",
             m.game,
             m.step,
             m.what,
-            args.game,
-            args.seed,
-            m.game + 1
+            reproduce(m.game)
         );
+    }
+}
+
+struct Diff<'a> {
+    args: &'a DiffArgs,
+    pool: &'a rayon::ThreadPool,
+}
+
+impl Visitor for Diff<'_> {
+    /// Mismatched games.
+    type Output = u64;
+    fn visit<G: GameSpec>(&mut self) -> u64 {
+        let config = DiffConfig {
+            games: self.args.games,
+            seed: self.args.seed,
+            illegal_probe_every: self.args.probe_every,
+        };
+        let bar = crate::progress::Bar::new(self.args.quiet);
+        let report = self.pool.install(|| run_diff(&config, &bar, G::diff_pair));
+        print(G::INFO.id, &report, self.args);
+        report.failed_games
     }
 }
 
 /// Runs `cardvec diff`; a mismatch is an error (exit status 2).
 pub fn run(args: DiffArgs) -> Result<()> {
-    let config = DiffConfig {
-        games: args.games,
-        seed: args.seed,
-        illegal_probe_every: args.probe_every,
-    };
     let pool = crate::pool(args.threads)?;
-    let bar = crate::progress::Bar::new(args.quiet);
-    let report = match args.game.as_str() {
-        "lost-cities" => {
-            pool.install(|| run_diff(&config, &bar, lost_cities::reference::diff_pair))
-        }
-        "flip7" => pool.install(|| run_diff(&config, &bar, flip7::reference::diff_pair)),
-        "151" => pool.install(|| run_diff(&config, &bar, i151::reference::diff_pair)),
-        "holdem" => pool.install(|| run_diff(&config, &bar, reference::diff_pair)),
-        other => return Err(crate::unknown_game(other)),
+    let mut diff = Diff {
+        args: &args,
+        pool: &pool,
     };
-    print(&report, &args);
-    if report.failed_games > 0 {
+    let failed: u64 = if args.game == "all" {
+        registry::visit_all(&mut diff).into_iter().sum()
+    } else {
+        registry::visit(&args.game, &mut diff)?
+    };
+    if failed > 0 {
         return Err(Error::Invalid {
             what: "differential run",
-            reason: format!("{} games mismatched", report.failed_games),
+            reason: format!("{failed} games mismatched"),
         });
     }
     Ok(())

@@ -5,6 +5,8 @@
 mod arena;
 mod bench;
 mod diff;
+mod game_args;
+mod games;
 mod holdem;
 mod matches;
 mod progress;
@@ -24,6 +26,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Lists every game with its players, options, bots and docs page.
+    Games(games::GamesArgs),
     /// Batch throughput with a random legal policy: steps/s for step+mask and for
     /// step+mask+observation, plus the outcomes of the games played.
     Bench(bench::BenchArgs),
@@ -44,18 +48,6 @@ enum Command {
     Equity(holdem::EquityArgs),
 }
 
-/// The games the CLI knows.
-pub const GAMES: &[&str] = &["lost-cities", "flip7", "151", "holdem"];
-
-/// Rejects an unknown game name with the list of known ones.
-pub fn unknown_game(name: &str) -> Error {
-    Error::Unknown {
-        what: "game",
-        name: name.to_string(),
-        expected: GAMES.join(", "),
-    }
-}
-
 /// Builds a rayon pool with `threads` workers (`None`: one per core).
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     if let Some(t) = threads {
@@ -73,6 +65,7 @@ pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
 /// Runs one parsed command.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
+        Command::Games(args) => games::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Match(args) => matches::run(args),

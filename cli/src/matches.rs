@@ -1,26 +1,37 @@
-//! `cardvec match`: one bot against another over many games, seats alternating; for games
-//! of more than two seats (Flip 7), a free-for-all among several bots rotated over the
-//! seats, for each player count asked.
+//! `cardvec match`: built-in bots of any registered game against each other. A two-player
+//! configuration plays one bot against another, seats alternating (`--a`, `--b`); a game
+//! with a free-for-all in its registry entry (or `--bots`, `--players`) rotates several bots
+//! over the seats, for each player count asked.
 
 use cardvec::core::matches::{free_for_all, head_to_head};
-use cardvec::core::{Bot, Game, Result};
-use cardvec::games::flip7::{self, Flip7};
-use cardvec::games::holdem::{self as nlhe, NoLimitHoldem};
-use cardvec::games::i151::{self, I151};
-use cardvec::games::lost_cities::{bots, LostCities};
+use cardvec::core::spec::{GameSpec, OptionValue, Options};
+use cardvec::core::{Bot, Result};
+use cardvec::registry::{self, Visitor};
+use serde::Serialize;
+
+use crate::game_args::{options, parse_list};
 
 /// Options of `cardvec match`.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
-    /// The game.
+    /// The game (`cardvec games` lists games and bots).
     game: String,
-    /// First bot.
-    #[arg(long, default_value = "safe-heuristic")]
-    a: String,
-    /// Second bot.
-    #[arg(long, default_value = "random")]
-    b: String,
-    /// Number of games.
+    /// Game options, `name=value` (repeatable).
+    #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// Head-to-head: the first bot (default: the game's, e.g. lost-cities safe-heuristic).
+    #[arg(long)]
+    a: Option<String>,
+    /// Head-to-head: the second bot (default: the game's, e.g. random).
+    #[arg(long)]
+    b: Option<String>,
+    /// Free-for-all: the bots, comma separated (default: the game's).
+    #[arg(long)]
+    bots: Option<String>,
+    /// Free-for-all: the player counts to play, comma separated (default: the game's).
+    #[arg(long, visible_alias = "seats")]
+    players: Option<String>,
+    /// Number of games (per player count).
     #[arg(long, default_value_t = 10_000)]
     games: u64,
     /// Seed (game `g` is dealt from stream `(seed, g, 0)`).
@@ -29,158 +40,236 @@ pub struct MatchArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
-    /// Many-seat games: the bots of the free-for-all, comma separated (default: flip7
-    /// `random,threshold-27,expected-value`, holdem `random,call-station,equity`).
+    /// Print the results as JSON lines instead of text.
     #[arg(long)]
-    bots: Option<String>,
-    /// Many-seat games: the player counts to play, comma separated (default: flip7
-    /// `3,4,5,6`, holdem `2,6`).
-    #[arg(long, visible_alias = "seats")]
-    players: Option<String>,
-    /// Hold'em: each seat's stack at the start of every hand, in big blinds (blinds 1/2).
-    #[arg(long, default_value_t = 100)]
-    stack_bb: u64,
+    json: bool,
 }
 
-fn parse_list<T: std::str::FromStr>(what: &'static str, list: &str) -> Result<Vec<T>> {
-    list.split(',')
-        .map(|x| {
-            x.trim().parse().map_err(|_| cardvec::core::Error::Invalid {
-                what,
-                reason: format!("cannot parse {x:?}"),
-            })
-        })
-        .collect()
+/// A head-to-head result, as `--json` prints it.
+#[derive(Serialize)]
+struct HeadToHeadLine {
+    game: &'static str,
+    options: String,
+    a: String,
+    b: String,
+    games: u64,
+    seed: u64,
+    a_wins: u64,
+    ties: u64,
+    a_losses: u64,
+    score: f64,
+    score_low: f64,
+    score_high: f64,
+    reward_a: f64,
+    reward_a_ci95: f64,
+    reward_b: f64,
+    reward_b_ci95: f64,
+    reward_unit: &'static str,
+    plies_per_game: f64,
 }
 
-fn report_flip7(args: &MatchArgs) -> Result<()> {
-    let bots = args
-        .bots
-        .as_deref()
-        .unwrap_or("random,threshold-27,expected-value");
-    let names: Vec<String> = parse_list("bots", bots)?;
-    let owned = names
-        .iter()
-        .map(|n| flip7::bots::by_name(n))
-        .collect::<Result<Vec<_>>>()?;
-    let bots: Vec<&dyn Bot<Flip7>> = owned.iter().map(|b| b.as_ref()).collect();
-    let pool = crate::pool(args.threads)?;
-    for players in parse_list::<usize>("players", args.players.as_deref().unwrap_or("3,4,5,6"))? {
-        let game = Flip7::with_players(players)?;
-        let r = pool.install(|| free_for_all(&game, &bots, args.games, args.seed));
+/// One bot's free-for-all standing, as `--json` prints it.
+#[derive(Serialize)]
+struct StandingLine {
+    bot: String,
+    seats: u64,
+    win_rate: f64,
+    win_rate_low: f64,
+    win_rate_high: f64,
+    reward: f64,
+    reward_ci95: f64,
+}
+
+/// A free-for-all result at one player count, as `--json` prints it.
+#[derive(Serialize)]
+struct FreeForAllLine {
+    game: &'static str,
+    options: String,
+    players: usize,
+    games: u64,
+    seed: u64,
+    fair_share: f64,
+    plies_per_game: f64,
+    reward_unit: &'static str,
+    standings: Vec<StandingLine>,
+}
+
+fn json<T: Serialize>(line: &T) {
+    println!(
+        "{}",
+        serde_json::to_string(line).expect("a result always serializes")
+    );
+}
+
+struct Match<'a> {
+    args: &'a MatchArgs,
+    pool: rayon::ThreadPool,
+}
+
+impl Match<'_> {
+    fn bots<G: GameSpec>(game: &G, names: &[String]) -> Result<Vec<Box<dyn Bot<G>>>> {
+        names.iter().map(|n| game.bot(n)).collect()
+    }
+
+    fn head_to_head<G: GameSpec>(&self, options: &Options) -> Result<()> {
+        let args = self.args;
+        let info = &G::INFO;
+        let game = G::configure(options)?;
+        let a = args.a.clone().unwrap_or(info.match_bots[0].to_string());
+        let b = args
+            .b
+            .clone()
+            .unwrap_or(info.match_bots[1 % info.match_bots.len()].to_string());
+        let bots = Self::bots(&game, &[a, b])?;
+        let r = self.pool.install(|| {
+            head_to_head(
+                &game,
+                bots[0].as_ref(),
+                bots[1].as_ref(),
+                args.games,
+                args.seed,
+            )
+        });
+        let (scale, unit) = info.reward_report;
+        let line = HeadToHeadLine {
+            game: info.id,
+            options: game.options().to_string(),
+            a: bots[0].name().to_string(),
+            b: bots[1].name().to_string(),
+            games: r.games,
+            seed: args.seed,
+            a_wins: r.wins,
+            ties: r.ties,
+            a_losses: r.games - r.wins - r.ties,
+            score: r.score.rate,
+            score_low: r.score.low,
+            score_high: r.score.high,
+            reward_a: scale * r.reward_a.mean(),
+            reward_a_ci95: scale * r.reward_a.ci95(),
+            reward_b: scale * r.reward_b.mean(),
+            reward_b_ci95: scale * r.reward_b.ci95(),
+            reward_unit: unit,
+            plies_per_game: r.plies.mean(),
+        };
+        if args.json {
+            json(&line);
+            return Ok(());
+        }
         println!(
-            "game=flip7 players={players} games={} seed={} plies_per_game={:.1} fair_share={:.4}",
-            r.games,
-            args.seed,
-            r.plies.mean(),
-            1.0 / players as f64
+            "game={} options={} a={} b={} games={} seed={}",
+            line.game, line.options, line.a, line.b, line.games, line.seed
         );
-        for s in &r.standings {
+        println!(
+            "a wins={} ties={} losses={} score={:.4} (95% CI {:.4}..{:.4}, ties count half)",
+            line.a_wins, line.ties, line.a_losses, line.score, line.score_low, line.score_high
+        );
+        println!(
+            "mean reward ({unit}) a={:.2} ±{:.2} b={:.2} ±{:.2}; plies per game {:.1}",
+            line.reward_a,
+            line.reward_a_ci95,
+            line.reward_b,
+            line.reward_b_ci95,
+            line.plies_per_game
+        );
+        Ok(())
+    }
+
+    fn free_for_all<G: GameSpec>(&self, options: &Options, players: &[usize]) -> Result<()> {
+        let args = self.args;
+        let info = &G::INFO;
+        let names: Vec<String> = match &args.bots {
+            Some(list) => parse_list("bots", list)?,
+            None => info.match_bots.iter().map(|s| s.to_string()).collect(),
+        };
+        let (scale, unit) = info.reward_report;
+        for &n in players {
+            let mut options = options.clone();
+            if !options.is_given("num_players") {
+                options.set("num_players", OptionValue::Int(n as i64))?;
+            }
+            let game = G::configure(&options)?;
+            let owned = Self::bots(&game, &names)?;
+            let bots: Vec<&dyn Bot<G>> = owned.iter().map(|b| b.as_ref()).collect();
+            let r = self
+                .pool
+                .install(|| free_for_all(&game, &bots, args.games, args.seed));
+            let line = FreeForAllLine {
+                game: info.id,
+                options: game.options().to_string(),
+                players: game.num_players(),
+                games: r.games,
+                seed: args.seed,
+                fair_share: 1.0 / game.num_players() as f64,
+                plies_per_game: r.plies.mean(),
+                reward_unit: unit,
+                standings: r
+                    .standings
+                    .iter()
+                    .map(|s| StandingLine {
+                        bot: s.name.clone(),
+                        seats: s.seats,
+                        win_rate: s.score.rate,
+                        win_rate_low: s.score.low,
+                        win_rate_high: s.score.high,
+                        reward: scale * s.reward.mean(),
+                        reward_ci95: scale * s.reward.ci95(),
+                    })
+                    .collect(),
+            };
+            if args.json {
+                json(&line);
+                continue;
+            }
             println!(
-                "  {:<16} seats={:<7} win_rate={:.4} (95% CI {:.4}..{:.4}) mean_score={:.1} ±{:.1}",
-                s.name,
-                s.seats,
-                s.score.rate,
-                s.score.low,
-                s.score.high,
-                s.reward.mean(),
-                s.reward.ci95()
+                "game={} players={} games={} seed={} options={} plies_per_game={:.1} fair_share={:.4}",
+                line.game,
+                line.players,
+                line.games,
+                line.seed,
+                line.options,
+                line.plies_per_game,
+                line.fair_share
             );
+            for s in &line.standings {
+                println!(
+                    "  {:<16} seats={:<8} win_rate={:.4} (95% CI {:.4}..{:.4}) reward ({unit})={:.2} ±{:.2}",
+                    s.bot, s.seats, s.win_rate, s.win_rate_low, s.win_rate_high, s.reward, s.reward_ci95
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+struct Run<'a>(&'a Match<'a>);
+
+impl Visitor for Run<'_> {
+    type Output = Result<()>;
+    fn visit<G: GameSpec>(&mut self) -> Result<()> {
+        let m = self.0;
+        let args = m.args;
+        let info = &G::INFO;
+        let options = options(&args.game, &args.options, Vec::new(), info.match_options)?;
+        let players: Vec<usize> = match &args.players {
+            Some(list) => parse_list("players", list)?,
+            None => info.match_players.to_vec(),
+        };
+        if players.is_empty() && args.bots.is_none() {
+            m.head_to_head::<G>(&options)
+        } else if players.is_empty() {
+            let n = G::configure(&options)?.num_players();
+            m.free_for_all::<G>(&options, &[n])
+        } else {
+            m.free_for_all::<G>(&options, &players)
         }
     }
-    Ok(())
-}
-
-/// Hold'em: a free-for-all per table size, each bot's result in big blinds per 100 hands.
-fn report_holdem(args: &MatchArgs) -> Result<()> {
-    let names: Vec<String> = parse_list(
-        "bots",
-        args.bots.as_deref().unwrap_or("random,call-station,equity"),
-    )?;
-    let owned = names
-        .iter()
-        .map(|n| nlhe::bots::by_name(n))
-        .collect::<Result<Vec<_>>>()?;
-    let bots: Vec<&dyn Bot<NoLimitHoldem>> = owned.iter().map(|b| b.as_ref()).collect();
-    let pool = crate::pool(args.threads)?;
-    let seat_counts = parse_list::<usize>("seats", args.players.as_deref().unwrap_or("2,6"))?;
-    let table = nlhe::TableConfig::new(1, 2, 0)?;
-    let stack = args.stack_bb.saturating_mul(table.big_blind);
-    for seats in seat_counts {
-        let game = NoLimitHoldem::new(seats, table, stack)?;
-        let r = pool.install(|| free_for_all(&game, &bots, args.games, args.seed));
-        println!(
-            "game=holdem seats={seats} hands={} seed={} blinds=1/2 stacks={}bb actions_per_hand={:.2}",
-            r.games,
-            args.seed,
-            args.stack_bb,
-            r.plies.mean(),
-        );
-        for s in &r.standings {
-            println!(
-                "  {:<14} seat-hands={:<8} bb/100={:>9.2} (95% CI {:.2}..{:.2})",
-                s.name,
-                s.seats,
-                100.0 * s.reward.mean(),
-                100.0 * (s.reward.mean() - s.reward.ci95()),
-                100.0 * (s.reward.mean() + s.reward.ci95()),
-            );
-        }
-    }
-    Ok(())
-}
-
-fn report<G: Game>(game: &G, a: &dyn Bot<G>, b: &dyn Bot<G>, args: &MatchArgs) -> Result<()> {
-    let pool = crate::pool(args.threads)?;
-    let r = pool.install(|| head_to_head(game, a, b, args.games, args.seed));
-    println!(
-        "game={} a={} b={} games={} seed={}",
-        game.name(),
-        a.name(),
-        b.name(),
-        r.games,
-        args.seed
-    );
-    println!(
-        "a wins={} ties={} losses={} score={:.4} (95% CI {:.4}..{:.4}, ties count half)",
-        r.wins,
-        r.ties,
-        r.games - r.wins - r.ties,
-        r.score.rate,
-        r.score.low,
-        r.score.high
-    );
-    println!(
-        "mean reward a={:.2} ±{:.2} b={:.2} ±{:.2}; plies per game {:.1}",
-        r.reward_a.mean(),
-        r.reward_a.ci95(),
-        r.reward_b.mean(),
-        r.reward_b.ci95(),
-        r.plies.mean()
-    );
-    Ok(())
 }
 
 /// Runs `cardvec match`.
 pub fn run(args: MatchArgs) -> Result<()> {
-    match args.game.as_str() {
-        "lost-cities" => {
-            let a = bots::by_name(&args.a)?;
-            let b = bots::by_name(&args.b)?;
-            report(&LostCities, a.as_ref(), b.as_ref(), &args)
-        }
-        "flip7" => report_flip7(&args),
-        "holdem" => report_holdem(&args),
-        "151" => {
-            let a = i151::bots::by_name(if args.a == "safe-heuristic" {
-                "greedy"
-            } else {
-                &args.a
-            })?;
-            let b = i151::bots::by_name(&args.b)?;
-            let game = I151::new(2)?.with_reward(i151::RewardMode::MatchOutcome);
-            report(&game, a.as_ref(), b.as_ref(), &args)
-        }
-        other => Err(crate::unknown_game(other)),
-    }
+    let m = Match {
+        pool: crate::pool(args.threads)?,
+        args: &args,
+    };
+    registry::visit(&args.game, &mut Run(&m))?
 }

@@ -1,99 +1,68 @@
-//! `cardvec trace`: random matches or hands as a JSON-lines trace for an external oracle.
+//! `cardvec trace`: random games written for a game's external oracle to replay (151:
+//! `python/tests/i151_oracle.py` in i151-engine; hold'em: `holdem_pokerkit_oracle.py` in
+//! pokerkit, or PHH files with `--dir`).
 
 use std::io::{BufWriter, Write};
 
+use cardvec::core::spec::{GameSpec, TraceRequest};
 use cardvec::core::{Error, Result};
-use cardvec::games::holdem::trace as holdem_trace;
-use cardvec::games::i151::trace::{write_trace, TraceConfig};
+use cardvec::registry::{self, Visitor};
+
+use crate::game_args::parse_list;
 
 /// Options of `cardvec trace`.
 #[derive(clap::Args, Debug)]
 pub struct TraceArgs {
-    /// The game: `151` (replayed in i151-engine) or `holdem` (replayed in pokerkit).
+    /// The game (`cardvec games` says which have an oracle).
     game: String,
-    /// Number of matches (151).
-    #[arg(long, default_value_t = 100)]
-    matches: u64,
-    /// Number of hands (holdem).
-    #[arg(long, default_value_t = 1000)]
-    hands: u64,
-    /// Seat counts used in turn (holdem), comma separated, each 2..=10.
-    #[arg(long, default_value = "2,3,6,10", value_delimiter = ',')]
-    seats: Vec<usize>,
-    /// Seed of the first match (151: match `i` has seed `seed + i`; holdem: hand `i` draws
+    /// Number of games.
+    #[arg(long, default_value_t = 100, visible_aliases = ["matches", "hands"])]
+    games: u64,
+    /// Player counts used in turn, comma separated (default: the game's mix).
+    #[arg(long, visible_alias = "seats")]
+    players: Option<String>,
+    /// Seed of the first game (151: match `i` has seed `seed + i`; hold'em: hand `i` draws
     /// from stream `(seed, i, 0)`).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     seed: i64,
-    /// Seats of every match (151; default: 2, 3, 4 in turn).
-    #[arg(long)]
-    players: Option<usize>,
     /// Seed of the random legal policy (151).
     #[arg(long, default_value_t = 0)]
     policy_seed: u64,
-    /// Holdem: write each hand as a PHH file (`hand_NNNNNN.phh`) in this directory instead
-    /// of JSON lines (the same hands).
-    #[arg(long)]
-    phh_dir: Option<std::path::PathBuf>,
+    /// Write one history file per game into this directory (hold'em: PHH) instead of JSON
+    /// lines on standard output.
+    #[arg(long, visible_alias = "phh-dir")]
+    dir: Option<std::path::PathBuf>,
 }
 
-fn io(e: std::io::Error) -> Error {
-    Error::Invalid {
-        what: "trace output",
-        reason: e.to_string(),
+struct Trace(TraceRequest);
+
+impl Visitor for Trace {
+    type Output = Result<()>;
+    fn visit<G: GameSpec>(&mut self) -> Result<()> {
+        let stdout = std::io::stdout();
+        let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+        let summary = G::write_trace(&self.0, &mut out)?;
+        out.flush().map_err(|e| Error::Invalid {
+            what: "trace output",
+            reason: e.to_string(),
+        })?;
+        let counts: Vec<String> = summary.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        eprintln!("{}", counts.join(" "));
+        Ok(())
     }
 }
 
 /// Runs `cardvec trace`, writing to standard output.
 pub fn run(args: TraceArgs) -> Result<()> {
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
-    match args.game.as_str() {
-        "151" => {
-            if let Some(p) = args.players {
-                Error::check_range("players", 2, 4, p as i64)?;
-            }
-            let config = TraceConfig {
-                matches: args.matches,
-                first_seed: args.seed,
-                players: args.players,
-                policy_seed: args.policy_seed,
-            };
-            let summary = write_trace(&config, &mut out).map_err(io)?;
-            out.flush().map_err(io)?;
-            eprintln!(
-                "matches={} decisions={} rounds={}",
-                summary.matches, summary.decisions, summary.rounds
-            );
-        }
-        "holdem" => {
-            if args.seats.is_empty() {
-                return Err(Error::Invalid {
-                    what: "seats",
-                    reason: "give at least one seat count".into(),
-                });
-            }
-            for &s in &args.seats {
-                Error::check_range("seats", 2, 10, s as i64)?;
-            }
-            let config = holdem_trace::TraceConfig {
-                hands: args.hands,
-                seats: args.seats.clone(),
-                seed: args.seed as u64,
-            };
-            let summary = match &args.phh_dir {
-                Some(dir) => {
-                    std::fs::create_dir_all(dir).map_err(io)?;
-                    holdem_trace::write_phh_files(&config, dir).map_err(io)?
-                }
-                None => holdem_trace::write_trace(&config, &mut out).map_err(io)?,
-            };
-            out.flush().map_err(io)?;
-            eprintln!(
-                "hands={} decisions={} showdowns={}",
-                summary.hands, summary.decisions, summary.showdowns
-            );
-        }
-        other => return Err(crate::unknown_game(other)),
-    }
-    Ok(())
+    let request = TraceRequest {
+        games: args.games,
+        seed: args.seed,
+        players: match &args.players {
+            Some(list) => parse_list("players", list)?,
+            None => Vec::new(),
+        },
+        policy_seed: args.policy_seed,
+        dir: args.dir.clone(),
+    };
+    registry::visit(&args.game, &mut Trace(request))?
 }

@@ -1,15 +1,15 @@
-//! Fuzzes Flip 7: arbitrary bytes choose the configuration, the deck seed and an action
-//! script; `cardvec::games::flip7::checks::fuzz_check` plays it on the reference and fast
-//! engines in lockstep and checks every invariant after every step.
+//! Fuzzes flip7 alone with the generic fuzz check (`cardvec::core::fuzz`, through the
+//! registry): a configuration, a deal seed and an action script played on the reference and
+//! fast engines in lockstep, every invariant checked after every step.
 //!
-//! `cargo +nightly fuzz run flip7` (from the repository root).
+//! `cargo fuzz run -s none flip7 -- -max_total_time=60` (from the repository root).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = cardvec::games::flip7::checks::fuzz_check(data) {
+    if let Err(e) = cardvec::registry::fuzz_check("flip7", data) {
         panic!("{e}");
     }
 });

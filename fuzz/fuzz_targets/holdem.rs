@@ -1,16 +1,15 @@
-//! Fuzzes no-limit hold'em: arbitrary bytes choose the table (seats, blinds, ante, stacks),
-//! the deal seed and an action script (discrete actions, exact raise-to amounts around the
-//! legal bounds, illegal ids); `cardvec::games::holdem::checks::fuzz_check` plays it
-//! on the reference and fast engines in lockstep and checks every invariant after every step.
+//! Fuzzes holdem alone with the generic fuzz check (`cardvec::core::fuzz`, through the
+//! registry): a configuration, a deal seed and an action script played on the reference and
+//! fast engines in lockstep, every invariant checked after every step.
 //!
-//! `cargo +nightly fuzz run holdem` (from the repository root).
+//! `cargo fuzz run -s none holdem -- -max_total_time=60` (from the repository root).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = cardvec::games::holdem::checks::fuzz_check(data) {
+    if let Err(e) = cardvec::registry::fuzz_check("holdem", data) {
         panic!("{e}");
     }
 });

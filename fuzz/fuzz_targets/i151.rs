@@ -1,12 +1,15 @@
-//! Arbitrary configurations, match seeds and action scripts on the 151 reference and fast
-//! engines in lockstep, with the invariants checked after every step; the checking function
-//! lives in the library (`games::i151::checks::fuzz_check`).
+//! Fuzzes 151 alone with the generic fuzz check (`cardvec::core::fuzz`, through the
+//! registry): a configuration, a deal seed and an action script played on the reference and
+//! fast engines in lockstep, every invariant checked after every step.
+//!
+//! `cargo fuzz run -s none i151 -- -max_total_time=60` (from the repository root).
+
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = cardvec::games::i151::checks::fuzz_check(data) {
+    if let Err(e) = cardvec::registry::fuzz_check("151", data) {
         panic!("{e}");
     }
 });

@@ -42,18 +42,17 @@ pub fn check<G: GameSpec>(data: &[u8]) -> Result<(), String> {
     let n = game.num_players();
     let mut totals = vec![0f64; n];
     let mut previous = pair.b.state;
-    let invariants = |pair: &Lockstep<G::Reference, SingleLane<G>>,
-                      previous: &G::State,
-                      totals: &[f64]| {
-        game.check_state(&pair.b.state)
-            .map_err(|e| format!("check_state: {e}"))?;
-        G::fuzz_invariants(&FuzzStep {
-            reference: &pair.a,
-            fast: &pair.b,
-            previous,
-            reward_totals: totals,
-        })
-    };
+    let invariants =
+        |pair: &Lockstep<G::Reference, SingleLane<G>>, previous: &G::State, totals: &[f64]| {
+            game.check_state(&pair.b.state)
+                .map_err(|e| format!("check_state: {e}"))?;
+            G::fuzz_invariants(&FuzzStep {
+                reference: &pair.a,
+                fast: &pair.b,
+                previous,
+                reward_totals: totals,
+            })
+        };
     pair.compare()?;
     invariants(&pair, &previous, &totals)?;
     for (i, &byte) in script.iter().enumerate() {
@@ -80,7 +79,11 @@ pub fn check<G: GameSpec>(data: &[u8]) -> Result<(), String> {
         }
         if game.zero_sum() {
             let sum: f64 = rewards.iter().map(|&r| r as f64).sum();
-            let scale: f64 = rewards.iter().map(|&r| (r as f64).abs()).sum::<f64>().max(1.0);
+            let scale: f64 = rewards
+                .iter()
+                .map(|&r| (r as f64).abs())
+                .sum::<f64>()
+                .max(1.0);
             if sum.abs() > 1e-5 * scale {
                 return Err(format!(
                     "script step {i}: rewards {rewards:?} do not sum to zero"
@@ -89,8 +92,7 @@ pub fn check<G: GameSpec>(data: &[u8]) -> Result<(), String> {
         }
         pair.compare()
             .map_err(|e| format!("after script step {i}: {e}"))?;
-        invariants(&pair, &previous, &totals)
-            .map_err(|e| format!("after script step {i}: {e}"))?;
+        invariants(&pair, &previous, &totals).map_err(|e| format!("after script step {i}: {e}"))?;
         if was_done {
             break;
         }

@@ -33,14 +33,14 @@ pub enum OptionKind {
         /// Largest value.
         max: i64,
     },
-    /// A list of integers, each in `min..=max` (the game checks the length).
+    /// A list of integers, each in `min..=max` (the game checks the length), or `none`.
     IntList {
         /// Smallest element.
         min: i64,
         /// Largest element.
         max: i64,
     },
-    /// A list of numbers, each in `min..=max` (the game checks the length).
+    /// A list of numbers, each in `min..=max` (the game checks the length), or `none`.
     FloatList {
         /// Smallest element.
         min: f64,
@@ -187,10 +187,7 @@ pub struct Options {
 fn kind_error(spec: &OptionSpec, value: &OptionValue) -> Error {
     Error::Invalid {
         what: "option",
-        reason: format!(
-            "{} must be {}, got {value}",
-            spec.name, spec.kind
-        ),
+        reason: format!("{} must be {}, got {value}", spec.name, spec.kind),
     }
 }
 
@@ -211,7 +208,12 @@ fn check_value(spec: &OptionSpec, value: OptionValue) -> Result<OptionValue> {
             check_int(spec, &value, min, max, *v)?;
             Ok(value)
         }
-        (OptionKind::OptionalInt { .. }, OptionValue::None) => Ok(value),
+        (
+            OptionKind::OptionalInt { .. }
+            | OptionKind::IntList { .. }
+            | OptionKind::FloatList { .. },
+            OptionValue::None,
+        ) => Ok(value),
         (OptionKind::IntList { min, max }, OptionValue::List(items)) => {
             for x in items {
                 match x {
@@ -270,9 +272,7 @@ impl Options {
         let pairs = split_pairs(text)?;
         Options::new(
             specs,
-            pairs
-                .into_iter()
-                .map(|(k, v)| (k, OptionValue::parse(&v))),
+            pairs.into_iter().map(|(k, v)| (k, OptionValue::parse(&v))),
         )
     }
 
@@ -448,7 +448,28 @@ pub struct GameInfo {
     pub match_options: &'static str,
     /// Rewards are reported multiplied by this, in this unit (hold'em: 100, "bb/100").
     pub reward_report: (f64, &'static str),
+    /// The external implementation the game is checked against (`""`: none).
+    pub oracle: &'static str,
 }
+
+/// What `cardvec trace` asks of a game: random games written as JSON lines (or one history
+/// file per game in `dir`) for an external oracle to replay.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TraceRequest {
+    /// Number of games.
+    pub games: u64,
+    /// Seed of the first game (the game documents how later games derive theirs).
+    pub seed: i64,
+    /// Player counts used in turn (empty: the game's mix).
+    pub players: Vec<usize>,
+    /// Seed of the random legal policy, for games that keep it apart from the deal.
+    pub policy_seed: u64,
+    /// Write one history file per game into this directory instead of JSON lines.
+    pub dir: Option<std::path::PathBuf>,
+}
+
+/// What a trace wrote: named counts (`("matches", 100), ("decisions", 31_000)`).
+pub type TraceSummary = Vec<(&'static str, u64)>;
 
 /// Invariants checked after every step of the generic fuzz check ([`crate::core::fuzz`]).
 pub struct FuzzStep<'a, G: GameSpec> {
@@ -507,6 +528,16 @@ pub trait GameSpec: Game + Sized {
         k as u32
     }
 
+    /// Writes the oracle trace `request` asks for ([`TraceRequest`]) to `out`. The default:
+    /// the game has no trace.
+    fn write_trace(request: &TraceRequest, out: &mut dyn std::io::Write) -> Result<TraceSummary> {
+        let _ = (request, out);
+        Err(Error::Invalid {
+            what: "trace",
+            reason: format!("{} writes no oracle trace", Self::INFO.id),
+        })
+    }
+
     /// The game's invariants after a fuzz step, beyond what the generic check already
     /// compares (masks, outcomes, rewards, observations, [`Game::check_state`]): hidden
     /// state agreement, score bookkeeping, conservation laws.
@@ -538,7 +569,10 @@ mod tests {
         },
         OptionSpec {
             name: "sizes",
-            kind: OptionKind::FloatList { min: 0.0, max: 10.0 },
+            kind: OptionKind::FloatList {
+                min: 0.0,
+                max: 10.0,
+            },
             default: "[0.5,1,2]",
             doc: "sizes",
         },
@@ -566,7 +600,10 @@ mod tests {
         let o = Options::parse(SPECS, "num_players=3, stacks=[5,6,7],mode=b,limit=none").unwrap();
         assert_eq!(o.int("num_players"), Ok(3));
         assert_eq!(o.int_list("stacks"), Ok(Some(vec![5, 6, 7])));
-        assert_eq!(o.to_string(), "num_players=3,limit=none,stacks=[5,6,7],mode=b");
+        assert_eq!(
+            o.to_string(),
+            "num_players=3,limit=none,stacks=[5,6,7],mode=b"
+        );
         assert_eq!(Options::parse(SPECS, &o.to_string()).unwrap(), o);
     }
 
@@ -581,6 +618,7 @@ mod tests {
             "limit=0",
             "stacks=[1,x]",
             "stacks=3",
+            "stacks=[none]",
             "sizes=[11]",
             "mode=c",
             "num_players=2,num_players=3",

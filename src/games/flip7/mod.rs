@@ -14,7 +14,9 @@ pub mod reference;
 pub use fast::Flip7State;
 
 use crate::core::error::{Error, Result as CoreResult};
-use crate::core::spec::{FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
+use crate::core::spec::{
+    FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options,
+};
 use crate::core::{Bot, LaneRng, SingleLane};
 
 /// Number of distinct card ids.
@@ -268,6 +270,7 @@ impl GameSpec for Flip7 {
         match_players: &[3, 4, 5, 6],
         match_options: "",
         reward_report: (1.0, "points"),
+        oracle: "game-room 0.1.0 (flip7_v0)",
     };
 
     fn configure(options: &Options) -> CoreResult<Self> {
@@ -285,8 +288,14 @@ impl GameSpec for Flip7 {
         Options::new(
             Self::INFO.options,
             [
-                ("num_players".into(), OptionValue::Int(self.players() as i64)),
-                ("target_score".into(), OptionValue::Int(self.target_score() as i64)),
+                (
+                    "num_players".into(),
+                    OptionValue::Int(self.players() as i64),
+                ),
+                (
+                    "target_score".into(),
+                    OptionValue::Int(self.target_score() as i64),
+                ),
                 ("max_rounds".into(), max_rounds),
             ],
         )

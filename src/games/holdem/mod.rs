@@ -47,7 +47,10 @@ pub use phh::{read_phh, write_phh};
 pub use reference::{NlHand, Pot, ReferenceLane, Street};
 pub use session::Session;
 
-use crate::core::spec::{FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
+use crate::core::spec::{
+    FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options, TraceRequest,
+    TraceSummary,
+};
 use crate::core::{Bot, Error, LaneRng, Result, SingleLane};
 
 /// Chips are whole numbers.
@@ -307,6 +310,7 @@ impl GameSpec for NoLimitHoldem {
         match_players: &[2, 6],
         match_options: "",
         reward_report: (100.0, "bb/100"),
+        oracle: "pokerkit 0.7",
     };
 
     fn configure(options: &Options) -> Result<Self> {
@@ -362,8 +366,7 @@ impl GameSpec for NoLimitHoldem {
                 ),
                 (
                     "button".into(),
-                    self.button()
-                        .map_or(OptionValue::None, |b| int(b as Chips)),
+                    self.button().map_or(OptionValue::None, |b| int(b as Chips)),
                 ),
             ],
         )
@@ -402,6 +405,44 @@ impl GameSpec for NoLimitHoldem {
 
     fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
         checks::fuzz_invariants(step)
+    }
+
+    /// Random tables and hands under a mixed random policy, for
+    /// `python/tests/holdem_pokerkit_oracle.py` to replay in pokerkit: hand `i` draws from
+    /// stream `(seed, i, 0)`; seat counts 2, 3, 6, 10 in turn unless given; with a directory,
+    /// one PHH file per hand (`hand_NNNNNN.phh`).
+    fn write_trace(
+        request: &TraceRequest,
+        mut out: &mut dyn std::io::Write,
+    ) -> Result<TraceSummary> {
+        for &p in &request.players {
+            Error::check_range("players", MIN_SEATS as i64, MAX_SEATS as i64, p as i64)?;
+        }
+        let config = trace::TraceConfig {
+            hands: request.games,
+            seats: if request.players.is_empty() {
+                vec![2, 3, 6, 10]
+            } else {
+                request.players.clone()
+            },
+            seed: request.seed as u64,
+        };
+        let io = |e: std::io::Error| Error::Invalid {
+            what: "trace output",
+            reason: e.to_string(),
+        };
+        let s = match &request.dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir).map_err(io)?;
+                trace::write_phh_files(&config, dir).map_err(io)?
+            }
+            None => trace::write_trace(&config, &mut out).map_err(io)?,
+        };
+        Ok(vec![
+            ("hands", s.hands),
+            ("decisions", s.decisions),
+            ("showdowns", s.showdowns),
+        ])
     }
 }
 

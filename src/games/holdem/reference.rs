@@ -738,6 +738,11 @@ impl Playable for ReferenceLane {
         };
         encode(&self.game, &inputs, player, obs);
     }
+
+    /// The exact raise-to ids (`EXACT_RAISE | chips`), as the fast engine.
+    fn is_extended_action(&self, action: u32) -> bool {
+        action & super::EXACT_RAISE != 0
+    }
 }
 
 /// The configuration of differential game `g`: 2, 3, 6 or 10 seats in turn, random blinds,

@@ -19,7 +19,10 @@ pub mod view;
 pub use fast::I151State;
 pub use view::PlayerView;
 
-use crate::core::spec::{FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
+use crate::core::spec::{
+    FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options, TraceRequest,
+    TraceSummary,
+};
 use crate::core::{Bot, Error, LaneRng, Result, SingleLane};
 
 /// Number of cards.
@@ -184,7 +187,10 @@ impl GameSpec for I151 {
             },
             OptionSpec {
                 name: "target_score",
-                kind: OptionKind::Int { min: 1, max: 10_000 },
+                kind: OptionKind::Int {
+                    min: 1,
+                    max: 10_000,
+                },
                 default: "151",
                 doc: "the score at which a seat is excluded",
             },
@@ -225,6 +231,7 @@ impl GameSpec for I151 {
         match_players: &[],
         match_options: "reward=match-outcome",
         reward_report: (1.0, "reward"),
+        oracle: "i151-engine 0.2.4",
     };
 
     fn configure(options: &Options) -> Result<Self> {
@@ -249,7 +256,10 @@ impl GameSpec for I151 {
                 ("cards_per_player".into(), int(self.cards_per_player())),
                 ("target_score".into(), int(self.target_score() as usize)),
                 ("initial_dealer".into(), int(self.initial_dealer())),
-                ("max_round_steps".into(), int(self.max_round_steps() as usize)),
+                (
+                    "max_round_steps".into(),
+                    int(self.max_round_steps() as usize),
+                ),
                 (
                     "reward".into(),
                     OptionValue::Text(self.reward().as_str().into()),
@@ -289,6 +299,39 @@ impl GameSpec for I151 {
 
     fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
         checks::fuzz_invariants(step)
+    }
+
+    /// Matches under a random legal policy with every decision's state, for
+    /// `python/tests/i151_oracle.py` to replay in i151-engine: match `i` has seed
+    /// `seed + i`; JSON lines only.
+    fn write_trace(
+        request: &TraceRequest,
+        mut out: &mut dyn std::io::Write,
+    ) -> Result<TraceSummary> {
+        if request.dir.is_some() {
+            return Err(Error::Invalid {
+                what: "trace",
+                reason: "151 writes JSON lines only (no history directory)".into(),
+            });
+        }
+        for &p in &request.players {
+            Error::check_range("players", 2, MAX_PLAYERS as i64, p as i64)?;
+        }
+        let config = trace::TraceConfig {
+            matches: request.games,
+            first_seed: request.seed,
+            players: request.players.clone(),
+            policy_seed: request.policy_seed,
+        };
+        let s = trace::write_trace(&config, &mut out).map_err(|e| Error::Invalid {
+            what: "trace output",
+            reason: e.to_string(),
+        })?;
+        Ok(vec![
+            ("matches", s.matches),
+            ("decisions", s.decisions),
+            ("rounds", s.rounds),
+        ])
     }
 }
 

@@ -16,14 +16,14 @@ use crate::core::policy::random_legal;
 use crate::core::{Game, LaneRng};
 
 /// Which matches a trace holds.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct TraceConfig {
     /// Number of matches.
     pub matches: u64,
     /// Match `i` has seed `first_seed + i`.
     pub first_seed: i64,
-    /// Seats of every match, or `None` for 2, 3, 4 in turn.
-    pub players: Option<usize>,
+    /// Seat counts used in turn (empty: 2, 3, 4 in turn).
+    pub players: Vec<usize>,
     /// Seed of the random legal policy.
     pub policy_seed: u64,
 }
@@ -31,7 +31,11 @@ pub struct TraceConfig {
 /// The configuration of match `i`: its seats, and every fifth match a deal size other than
 /// 8 and a first dealer other than seat 0 in turn.
 pub fn trace_game(config: &TraceConfig, i: u64) -> I151 {
-    let players = config.players.unwrap_or(2 + (i % 3) as usize);
+    let players = if config.players.is_empty() {
+        2 + (i % 3) as usize
+    } else {
+        config.players[(i % config.players.len() as u64) as usize]
+    };
     let mut game = I151::new(players).expect("2..=4 seats");
     if i % 5 == 4 {
         let max = N_CARDS / players;

@@ -75,7 +75,10 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
 
 /// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for Lost Cities: both
 /// engines agree on the board scores.
-pub fn fuzz_invariants(r: &ReferenceGame, f: &SingleLane<LostCities>) -> std::result::Result<(), String> {
+pub fn fuzz_invariants(
+    r: &ReferenceGame,
+    f: &SingleLane<LostCities>,
+) -> std::result::Result<(), String> {
     if r.board_score() != board_score(&f.state) {
         return Err("board scores differ".to_string());
     }

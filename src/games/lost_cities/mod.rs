@@ -32,7 +32,8 @@ impl GameSpec for LostCities {
         match_bots: &["safe-heuristic", "random"],
         match_players: &[],
         match_options: "",
-        reward_report: (1.0, "score difference / 780"),
+        reward_report: (1.0, "points"),
+        oracle: "",
     };
 
     fn configure(_options: &Options) -> Result<Self> {

@@ -1,0 +1,62 @@
+//! The game and its options as every subcommand takes them: a registry id, `--players N`
+//! (the `num_players` option) and `-o name=value` (any option, repeatable, or several at
+//! once: `-o num_players=8,target_score=60`).
+
+use cardvec::core::spec::{split_pairs, OptionValue, Options};
+use cardvec::core::{Error, Result};
+use cardvec::registry;
+
+/// A game configuration from the command line.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameArgs {
+    /// The game (`cardvec games` lists them).
+    pub game: String,
+    /// Game options, `name=value` (repeatable; `cardvec games` lists each game's options).
+    #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+}
+
+/// Parses `-o` words (and extra `(name, value)` pairs) into checked options of `game`,
+/// with the options of `defaults` (text form) applied unless given.
+pub fn options(
+    game: &str,
+    words: &[String],
+    extra: Vec<(String, OptionValue)>,
+    defaults: &str,
+) -> Result<Options> {
+    let info = registry::info(game)?;
+    let mut pairs: Vec<(String, OptionValue)> = Vec::new();
+    for word in words {
+        for (k, v) in split_pairs(word)? {
+            pairs.push((k, OptionValue::parse(&v)));
+        }
+    }
+    pairs.extend(extra);
+    for (k, v) in split_pairs(defaults)? {
+        if !pairs.iter().any(|(name, _)| *name == k) {
+            pairs.push((k, OptionValue::parse(&v)));
+        }
+    }
+    Options::new(info.options, pairs)
+}
+
+/// Parses a comma-separated list (`3,4,5`).
+pub fn parse_list<T: std::str::FromStr>(what: &'static str, list: &str) -> Result<Vec<T>> {
+    list.split(',')
+        .filter(|x| !x.trim().is_empty())
+        .map(|x| {
+            x.trim().parse().map_err(|_| Error::Invalid {
+                what,
+                reason: format!("cannot parse {x:?}"),
+            })
+        })
+        .collect()
+}
+
+/// `--players N` as the `num_players` option, for games that have it.
+pub fn players_option(players: Option<usize>) -> Vec<(String, OptionValue)> {
+    players
+        .map(|p| ("num_players".to_string(), OptionValue::Int(p as i64)))
+        .into_iter()
+        .collect()
+}

@@ -18,7 +18,7 @@ fn position(g: &Flip7, hands: &[&[u8]], draws: &[u8]) -> Flip7State {
 }
 
 fn step(g: &Flip7, s: &mut Flip7State, action: u32) -> Vec<f32> {
-    let mut rewards = vec![0.0; g.players()];
+    let mut rewards = vec![0.0; g.num_players()];
     let out = g.step(s, action, &mut LaneRng::from_seed(0), &mut rewards);
     assert!(out.applied, "action {action} was rejected");
     rewards

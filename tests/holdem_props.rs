@@ -18,7 +18,7 @@ fn position(a: u8, b: u8, c: u8, seed: u64, steps: usize) -> (NoLimitHoldem, Nlh
     let mut rng = LaneRng::from_seed(seed);
     let mut s = game.reset(&mut rng);
     let mut mask = vec![0u8; game.num_actions()];
-    let mut rewards = vec![0f32; game.seats()];
+    let mut rewards = vec![0f32; game.num_players()];
     for _ in 0..steps {
         if s.is_over() {
             break;
@@ -44,7 +44,7 @@ proptest! {
         let mut rng = LaneRng::from_seed(seed);
         let mut s = game.reset(&mut rng);
         let mut mask = vec![0u8; game.num_actions()];
-        let n = game.seats();
+        let n = game.num_players();
         let mut total = vec![0f64; n];
         while !s.is_over() {
             prop_assert_eq!(check_state(&game, &s), Ok(()));
@@ -73,7 +73,7 @@ proptest! {
         game.legal_mask(&s, &mut mask);
         for act in 0..game.num_actions() as u32 + 3 {
             let mut t = s;
-            let mut rewards = vec![0f32; game.seats()];
+            let mut rewards = vec![0f32; game.num_players()];
             let applied = game.step(&mut t, act, &mut LaneRng::from_seed(0), &mut rewards).applied;
             prop_assert_eq!(applied, mask.get(act as usize) == Some(&1), "action {}", act);
             if !applied {
@@ -91,7 +91,7 @@ proptest! {
             for base in [legal.map_or(0, |l| l.min_raise_to), legal.map_or(0, |l| l.max_raise_to)] {
                 let to = (base as i64 + delta).max(0) as u64;
                 let mut t = s;
-                let mut rewards = vec![0f32; game.seats()];
+                let mut rewards = vec![0f32; game.num_players()];
                 let act = EXACT_RAISE | to as u32;
                 let applied = game.step(&mut t, act, &mut LaneRng::from_seed(0), &mut rewards).applied;
                 let expected = legal.is_some_and(|l| l.raise && (l.min_raise_to..=l.max_raise_to).contains(&to));

@@ -26,7 +26,7 @@ fn legal(game: &I151, s: &I151State) -> Vec<String> {
 }
 
 fn step(game: &I151, s: &mut I151State, action: u32) -> Vec<f32> {
-    let mut rewards = vec![0.0; game.players()];
+    let mut rewards = vec![0.0; game.num_players()];
     let out = game.step(s, action, &mut LaneRng::from_seed(0), &mut rewards);
     assert!(out.applied, "{} refused", action_name(action));
     rewards

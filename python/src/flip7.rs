@@ -106,8 +106,8 @@ impl Flip7Game {
     fn check_seat(&self, seat: i64) -> PyResult<usize> {
         usize::try_from(seat)
             .ok()
-            .filter(|&s| s < self.game.players())
-            .ok_or_else(|| value_err(format!("seat must be in 0..{}", self.game.players())))
+            .filter(|&s| s < self.game.num_players())
+            .ok_or_else(|| value_err(format!("seat must be in 0..{}", self.game.num_players())))
     }
 }
 
@@ -127,8 +127,8 @@ impl Flip7Game {
             game,
             state: game.reset(&mut LaneRng::from_seed(0)),
             rng: LaneRng::from_seed(seed),
-            rewards: vec![0.0; game.players()],
-            scratch: vec![0.0; game.players()],
+            rewards: vec![0.0; game.num_players()],
+            scratch: vec![0.0; game.num_players()],
             shuffles: Vec::new(),
         };
         g.reset(Some(seed));
@@ -185,7 +185,7 @@ impl Flip7Game {
     /// Number of seats.
     #[getter]
     fn num_players(&self) -> usize {
-        self.game.players()
+        self.game.num_players()
     }
     /// The target score.
     #[getter]
@@ -230,12 +230,12 @@ impl Flip7Game {
     /// Banked totals.
     #[getter]
     fn scores(&self) -> Vec<u32> {
-        self.state.scores[..self.game.players()].to_vec()
+        self.state.scores[..self.game.num_players()].to_vec()
     }
     /// Each seat's points in the last completed round.
     #[getter]
     fn round_scores(&self) -> Vec<u32> {
-        self.state.round_scores[..self.game.players()].to_vec()
+        self.state.round_scores[..self.game.num_players()].to_vec()
     }
     /// The last completed round (0 before the first round ends).
     #[getter]
@@ -260,12 +260,12 @@ impl Flip7Game {
     /// Round status of each seat (0 active, 1 stayed, 2 busted, 3 frozen).
     #[getter]
     fn status(&self) -> Vec<u8> {
-        self.state.status[..self.game.players()].to_vec()
+        self.state.status[..self.game.num_players()].to_vec()
     }
     /// The card counts (22 ids) in front of each seat.
     #[getter]
     fn hands(&self) -> Vec<Vec<u8>> {
-        (0..self.game.players())
+        (0..self.game.num_players())
             .map(|p| self.state.hands[p].to_vec())
             .collect()
     }
@@ -283,7 +283,7 @@ impl Flip7Game {
     fn __repr__(&self) -> String {
         format!(
             "Flip7Game(num_players={}, target_score={}, max_rounds={:?})",
-            self.game.players(),
+            self.game.num_players(),
             self.game.target_score(),
             self.game.max_rounds()
         )

@@ -178,8 +178,8 @@ impl NoLimitHoldemGame {
     fn check_seat(&self, seat: i64) -> PyResult<usize> {
         usize::try_from(seat)
             .ok()
-            .filter(|&s| s < self.game.seats())
-            .ok_or_else(|| value_err(format!("seat must be in 0..{}", self.game.seats())))
+            .filter(|&s| s < self.game.num_players())
+            .ok_or_else(|| value_err(format!("seat must be in 0..{}", self.game.num_players())))
     }
 }
 
@@ -192,7 +192,7 @@ impl NoLimitHoldemGame {
         let game = config("NoLimitHoldemGame", options)?;
         let mut rng = LaneRng::from_seed(seed);
         let state = game.reset(&mut rng);
-        let n = game.seats();
+        let n = game.num_players();
         Ok(NoLimitHoldemGame {
             game,
             state,
@@ -255,7 +255,7 @@ impl NoLimitHoldemGame {
     /// Number of seats.
     #[getter]
     fn num_players(&self) -> usize {
-        self.game.seats()
+        self.game.num_players()
     }
     /// Size of the discrete action space, 3 + K.
     #[getter]
@@ -285,12 +285,12 @@ impl NoLimitHoldemGame {
     /// Chips behind, per seat.
     #[getter]
     fn stacks(&self) -> Vec<u32> {
-        self.state.stacks[..self.game.seats()].to_vec()
+        self.state.stacks[..self.game.num_players()].to_vec()
     }
     /// Bets on the current street, per seat.
     #[getter]
     fn bets(&self) -> Vec<u32> {
-        self.state.bets[..self.game.seats()].to_vec()
+        self.state.bets[..self.game.num_players()].to_vec()
     }
     /// Chips in the middle (pots and bets).
     #[getter]
@@ -300,7 +300,7 @@ impl NoLimitHoldemGame {
     /// Folded flags, per seat.
     #[getter]
     fn folded(&self) -> Vec<bool> {
-        (0..self.game.seats())
+        (0..self.game.num_players())
             .map(|s| self.state.folded >> s & 1 != 0)
             .collect()
     }
@@ -322,7 +322,7 @@ impl NoLimitHoldemGame {
     /// The hole card ids of every seat (hidden information: for tests and rendering).
     #[getter]
     fn hole_cards(&self) -> Vec<[u8; 2]> {
-        self.state.hole[..self.game.seats()].to_vec()
+        self.state.hole[..self.game.num_players()].to_vec()
     }
     /// The big blind in chips.
     #[getter]
@@ -333,7 +333,7 @@ impl NoLimitHoldemGame {
     fn __repr__(&self) -> String {
         format!(
             "NoLimitHoldemGame(num_players={}, stacks={:?}, blinds={}/{})",
-            self.game.seats(),
+            self.game.num_players(),
             self.game.stacks(),
             self.game.table().small_blind,
             self.game.table().big_blind

@@ -42,7 +42,7 @@ pub fn by_name(name: &str) -> Result<Box<dyn Bot<Flip7>>> {
 /// `bank_at` is the round total at which the bot would rather freeze itself.
 pub fn choose_target(game: &Flip7, s: &Flip7State, mask: &[u8], bank_at: u32) -> u32 {
     let me = s.to_act as usize;
-    let targets: Vec<usize> = (0..game.players())
+    let targets: Vec<usize> = (0..game.num_players())
         .filter(|&t| mask[TARGET_OFFSET as usize + t] != 0)
         .collect();
     let others: Vec<usize> = targets.iter().copied().filter(|&t| t != me).collect();
@@ -228,7 +228,7 @@ mod tests {
         let mut rng = LaneRng::from_seed(seed);
         let mut s = game.reset(&mut rng);
         let mut mask = vec![0u8; game.num_actions()];
-        let mut rewards = vec![0f32; game.players()];
+        let mut rewards = vec![0f32; game.num_players()];
         while !s.is_over() {
             game.legal_mask(&s, &mut mask);
             let bot = bots[s.to_act as usize % bots.len()];

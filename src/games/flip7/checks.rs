@@ -44,7 +44,7 @@ pub fn card_census(s: &Flip7State) -> [u32; CARD_IDS] {
 /// agree with the card counts, the scheduler fits, and a live game offers the seat to act
 /// at least one legal action.
 pub fn check_state(game: &Flip7, s: &Flip7State) -> Result<(), String> {
-    let n = game.players();
+    let n = game.num_players();
     let census = card_census(s);
     if census.iter().zip(CARD_COPIES).any(|(&a, b)| a != b as u32) {
         return Err(format!("cards not conserved: {census:?}"));

@@ -292,14 +292,14 @@ impl Flip7 {
     /// any active seat, and for a Second Chance only another active seat without one.
     #[inline]
     pub fn is_target(&self, s: &Flip7State, player: usize, card: u8, target: usize) -> bool {
-        target < self.players()
+        target < self.num_players()
             && s.status[target] == ACTIVE
             && (card != SECOND_CHANCE
                 || (target != player && s.hands[target][SECOND_CHANCE as usize] == 0))
     }
 
     fn has_target(&self, s: &Flip7State, player: usize, card: u8) -> bool {
-        (0..self.players()).any(|t| self.is_target(s, player, card, t))
+        (0..self.num_players()).any(|t| self.is_target(s, player, card, t))
     }
 
     /// A new game from a checked deck order (top at the end), before any chance event.
@@ -314,7 +314,7 @@ impl Flip7 {
     }
 
     fn start_round(&self, s: &mut Flip7State) {
-        let n = self.players();
+        let n = self.num_players();
         s.round += 1;
         s.touch_all();
         s.status = [ACTIVE; MAX_PLAYERS];
@@ -418,7 +418,7 @@ impl Flip7 {
         rewards: &mut [f32],
         log: &mut L,
     ) {
-        let n = self.players();
+        let n = self.num_players();
         loop {
             // One branch for the three ends of a round (`|`, not `||`).
             if ((s.flip7 != NONE) | (s.active == 0) | (s.exhausted != 0))
@@ -492,7 +492,7 @@ impl Flip7 {
     /// Scores the round, moves every card on the table to the discard pile, and either ends
     /// the game (returns `true`) or starts the next round with the next dealer.
     fn finish_round(&self, s: &mut Flip7State, rewards: &mut [f32]) -> bool {
-        let n = self.players();
+        let n = self.num_players();
         s.touch_all();
         let mut best = 0;
         for (p, reward) in rewards.iter_mut().enumerate().take(n) {
@@ -561,7 +561,7 @@ impl Flip7 {
         rewards: &mut [f32],
         log: &mut L,
     ) -> LaneOutcome {
-        let n = self.players();
+        let n = self.num_players();
         if s.end != 0 || action >= TARGET_OFFSET + n as u32 {
             return LaneOutcome::ILLEGAL;
         }
@@ -627,7 +627,7 @@ impl Flip7 {
     /// pile, and a draw pile of the remaining cards (ascending ids) under `draws`, which
     /// are drawn first to last. Fails if the cards are not in the deck.
     pub fn position(&self, hands: &[&[u8]], draws: &[u8]) -> Result<Flip7State> {
-        let n = self.players();
+        let n = self.num_players();
         crate::core::Error::check_len("hands", n, hands.len())?;
         let mut left = CARD_COPIES;
         let mut s = Flip7State::blank();
@@ -671,9 +671,9 @@ impl Flip7 {
         if s.end != 1 {
             return Vec::new();
         }
-        let scores = &s.scores[..self.players()];
+        let scores = &s.scores[..self.num_players()];
         let best = scores.iter().copied().max().unwrap_or(0);
-        (0..self.players()).filter(|&p| scores[p] == best).collect()
+        (0..self.num_players()).filter(|&p| scores[p] == best).collect()
     }
 }
 
@@ -681,10 +681,10 @@ impl Game for Flip7 {
     type State = Flip7State;
 
     fn num_players(&self) -> usize {
-        self.players()
+        self.num_players()
     }
     fn num_actions(&self) -> usize {
-        TARGET_OFFSET as usize + self.players()
+        TARGET_OFFSET as usize + self.num_players()
     }
     fn obs_dim(&self) -> usize {
         self.observation_len()
@@ -722,7 +722,7 @@ impl Game for Flip7 {
             if s.pending == NONE {
                 bits = 1 << HIT | ((s.held[p] > 0) as u128) << STAY;
             } else {
-                for t in 0..self.players() {
+                for t in 0..self.num_players() {
                     bits |= (self.is_target(s, p, s.pending, t) as u128)
                         << (TARGET_OFFSET as usize + t);
                 }
@@ -743,7 +743,7 @@ impl Game for Flip7 {
     }
 
     fn observe(&self, s: &Flip7State, player: usize, obs: &mut [f32]) {
-        let n = self.players();
+        let n = self.num_players();
         let (header, rest) = obs.split_at_mut(OBS_HEADER);
         self.write_header(s, player, header);
         header[5] = self.target_score as f32;
@@ -766,7 +766,7 @@ impl Game for Flip7 {
     /// marked (`obs_seats`, `obs_discard`): about a tenth of the row in a typical step.
     #[inline]
     fn observe_update(&self, s: &Flip7State, player: usize, obs: &mut [f32]) -> bool {
-        let n = self.players();
+        let n = self.num_players();
         let (header, rest) = obs.split_at_mut(OBS_HEADER);
         self.write_header(s, player, header);
         let (rows, rest) = rest.split_at_mut(OBS_ROW * n);

@@ -198,7 +198,7 @@ impl Flip7 {
 
     /// Number of seats.
     #[inline]
-    pub fn players(&self) -> usize {
+    pub fn num_players(&self) -> usize {
         self.num_players as usize
     }
 
@@ -217,7 +217,7 @@ impl Flip7 {
     /// Length of the observation: `419 + 24 * num_players`.
     #[inline]
     pub fn observation_len(&self) -> usize {
-        OBS_HEADER + OBS_ROW * self.players() + CARD_IDS + 3 * OBS_TASK_SLOTS + OBS_DEFERRED_SLOTS
+        OBS_HEADER + OBS_ROW * self.num_players() + CARD_IDS + 3 * OBS_TASK_SLOTS + OBS_DEFERRED_SLOTS
     }
 }
 
@@ -290,7 +290,7 @@ impl GameSpec for Flip7 {
             [
                 (
                     "num_players".into(),
-                    OptionValue::Int(self.players() as i64),
+                    OptionValue::Int(self.num_players() as i64),
                 ),
                 (
                     "target_score".into(),

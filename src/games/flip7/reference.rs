@@ -61,7 +61,7 @@ impl Reference {
     /// A new game whose opening deck order is `order` (top last); `rng` serves reshuffles.
     pub fn new(config: Flip7, order: &[u8], rng: LaneRng) -> crate::core::Result<Self> {
         let order = check_order(order)?;
-        let n = config.players();
+        let n = config.num_players();
         let mut game = Reference {
             config,
             rng,
@@ -98,7 +98,7 @@ impl Reference {
     }
 
     fn n(&self) -> usize {
-        self.config.players()
+        self.config.num_players()
     }
 
     fn start_round(&mut self) {

@@ -20,7 +20,7 @@
 
 use super::fast::NlheState;
 use super::{NoLimitHoldem, CHECK_CALL, FOLD, RAISE_BASE};
-use crate::core::{Bot, CardSet64, Error, Game, LaneRng, RandomBot, Result};
+use crate::core::{Bot, CardSet64, Error, LaneRng, RandomBot, Result};
 use crate::poker::cards::FULL_DECK;
 use crate::poker::eval::rank_of_set;
 

@@ -151,7 +151,7 @@ impl NoLimitHoldem {
 
     /// A hand with these cards (`hole[s]` for each seat, then the board) and button.
     pub fn deal(&self, hole: &[[u8; 2]], board: [u8; 5], button: usize) -> NlheState {
-        let n = self.seats();
+        let n = self.num_players();
         let mut s = NlheState::zeroed();
         s.n = n as u8;
         s.button = button as u8;
@@ -448,7 +448,7 @@ impl Game for NoLimitHoldem {
     type State = NlheState;
 
     fn num_players(&self) -> usize {
-        self.seats()
+        self.num_players()
     }
     fn num_actions(&self) -> usize {
         self.action_count()
@@ -469,7 +469,7 @@ impl Game for NoLimitHoldem {
     /// The button (if random) is drawn first, then the 52 card ids are shuffled: seat `s`
     /// gets cards `2s, 2s + 1`, the board the next five.
     fn reset(&self, rng: &mut LaneRng) -> NlheState {
-        let n = self.seats();
+        let n = self.num_players();
         let button = match self.button {
             Some(b) => b as usize,
             None => rng.below(n as u32) as usize,
@@ -490,7 +490,7 @@ impl Game for NoLimitHoldem {
     /// `order`: `2 * seats + 5` distinct card ids, the hole cards seat by seat, then the
     /// board. The button is the configured one (seat 0 if random).
     fn reset_from_order(&self, order: &[u8]) -> Result<NlheState> {
-        let n = self.seats();
+        let n = self.num_players();
         check_order(n, order)?;
         let hole: Vec<[u8; 2]> = (0..n).map(|s| [order[2 * s], order[2 * s + 1]]).collect();
         let board = [0, 1, 2, 3, 4].map(|k| order[2 * n + k]);

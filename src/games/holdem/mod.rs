@@ -347,7 +347,7 @@ impl GameSpec for NoLimitHoldem {
         Options::new(
             Self::INFO.options,
             [
-                ("num_players".into(), int(self.seats() as Chips)),
+                ("num_players".into(), int(self.num_players() as Chips)),
                 ("small_blind".into(), int(t.small_blind)),
                 ("big_blind".into(), int(t.big_blind)),
                 ("ante".into(), int(t.ante)),
@@ -562,7 +562,7 @@ impl NoLimitHoldem {
     }
 
     /// Number of seats.
-    pub fn seats(&self) -> usize {
+    pub fn num_players(&self) -> usize {
         self.seats as usize
     }
 
@@ -573,7 +573,7 @@ impl NoLimitHoldem {
 
     /// Starting stacks, one per seat.
     pub fn stacks(&self) -> Vec<Chips> {
-        self.stacks[..self.seats()]
+        self.stacks[..self.num_players()]
             .iter()
             .map(|&s| s as Chips)
             .collect()
@@ -601,7 +601,7 @@ impl NoLimitHoldem {
 
     /// Length of an observation: `118 + 9 * seats`.
     pub fn observation_len(&self) -> usize {
-        118 + 9 * self.seats()
+        118 + 9 * self.num_players()
     }
 
     /// The raise-to of fraction `k` for an actor facing `to_call` with `pot` chips in the

@@ -159,14 +159,14 @@ impl NlHand {
         Ok(hand)
     }
 
-    fn seats(&self) -> usize {
+    fn num_players(&self) -> usize {
         self.stacks.len()
     }
 
     /// Antes (an ante nobody else matched in full is returned at once, as pokerkit's ante
     /// trimming), then the blinds, each capped by what the seat has after its ante.
     fn post_forced_bets(&mut self) {
-        let n = self.seats();
+        let n = self.num_players();
         let antes: Vec<Chips> = (0..n)
             .map(|s| self.config.ante.min(self.starting[s]))
             .collect();
@@ -193,7 +193,7 @@ impl NlHand {
     /// The seat the round's queue starts from: left of the big blind before the flop (the
     /// button heads-up), left of the button after.
     fn opener(&self) -> usize {
-        let n = self.seats();
+        let n = self.num_players();
         if self.street == Street::Preflop {
             if n == 2 {
                 self.button
@@ -212,7 +212,7 @@ impl NlHand {
         if self.folded[seat] {
             return 0;
         }
-        let mut totals: Vec<Chips> = (0..self.seats())
+        let mut totals: Vec<Chips> = (0..self.num_players())
             .filter(|&s| !self.folded[s])
             .map(|s| self.bets[s] + self.stacks[s])
             .collect();
@@ -231,7 +231,7 @@ impl NlHand {
 
     /// Starts the betting round of `self.street`.
     fn begin_round(&mut self) {
-        let n = self.seats();
+        let n = self.num_players();
         let opener = self.opener();
         self.queue = (0..n)
             .map(|k| (opener + k) % n)
@@ -250,7 +250,7 @@ impl NlHand {
     /// bets, then deals the next street, runs the board out, or pays.
     fn end_round(&mut self) {
         self.queue.clear();
-        let n = self.seats();
+        let n = self.num_players();
         if self.live() > 1 {
             let with_chips = (0..n)
                 .filter(|&s| !self.folded[s] && self.stacks[s] > 0)
@@ -288,7 +288,7 @@ impl NlHand {
     /// Settles the pots and ends the hand.
     fn finish(&mut self) {
         self.final_pots = self.pots();
-        let n = self.seats();
+        let n = self.num_players();
         let live: Vec<usize> = (0..n).filter(|&s| !self.folded[s]).collect();
         if live.len() > 1 {
             self.dealt = 5;
@@ -329,7 +329,7 @@ impl NlHand {
     /// every seat's chips up to that level (folded seats' included), won by the live seats
     /// that reached it. Adjacent layers with the same seats merge; empty layers vanish.
     pub fn pots(&self) -> Vec<Pot> {
-        let n = self.seats();
+        let n = self.num_players();
         let mut levels: Vec<Chips> = self.committed.clone();
         levels.sort_unstable();
         levels.dedup();
@@ -368,7 +368,7 @@ impl NlHand {
         let raise = call_amount >= self.increment
             && !(!self.short_all_ins.is_empty() && short_sum < self.increment && self.acted[seat])
             && stack > max_bet - bet
-            && (0..self.seats())
+            && (0..self.num_players())
                 .any(|s| s != seat && !self.folded[s] && self.stacks[s] + self.bets[s] > max_bet);
         let (min_raise_to, max_raise_to) = if raise {
             let full = max_bet + self.increment.max(self.config.big_blind);
@@ -415,7 +415,7 @@ impl NlHand {
                 self.stacks[seat] -= legal.call_amount;
             }
             Action::RaiseTo(to) => {
-                let n = self.seats();
+                let n = self.num_players();
                 let raise = to - self.max_bet();
                 self.stacks[seat] -= to - self.bets[seat];
                 self.bets[seat] = to;
@@ -474,7 +474,7 @@ impl NlHand {
 
     /// Number of seats.
     pub fn num_seats(&self) -> usize {
-        self.seats()
+        self.num_players()
     }
 
     /// The button seat.
@@ -555,7 +555,7 @@ impl NlHand {
 
     /// Each seat's result: final (or current) stack minus starting stack.
     pub fn net(&self) -> Vec<i64> {
-        (0..self.seats())
+        (0..self.num_players())
             .map(|s| self.stacks[s] as i64 - self.starting[s] as i64)
             .collect()
     }
@@ -614,7 +614,7 @@ impl ReferenceLane {
     /// Deals like [`Game::reset`] of the fast engine: the button (when random) from `rng`,
     /// then a shuffle of the 52 card ids.
     pub fn dealt(game: NoLimitHoldem, rng: &mut LaneRng) -> Self {
-        let n = game.seats();
+        let n = game.num_players();
         let button = match game.button() {
             Some(b) => b,
             None => rng.below(n as u32) as usize,
@@ -642,7 +642,7 @@ impl ReferenceLane {
 
 impl Playable for ReferenceLane {
     fn num_players(&self) -> usize {
-        self.game.seats()
+        self.game.num_players()
     }
     fn num_actions(&self) -> usize {
         self.game.action_count()

@@ -12,7 +12,7 @@ use std::result::Result;
 /// match has a seat to act with a non-empty legal mask. (Once the match is over, the
 /// seats excluded by the last round keep their last hands, as in the official engine.)
 pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
-    let n = game.players();
+    let n = game.num_players();
     if s.players as usize != n {
         return Err(format!("players {} vs {n}", s.players));
     }

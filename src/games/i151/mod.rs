@@ -252,7 +252,7 @@ impl GameSpec for I151 {
         Options::new(
             Self::INFO.options,
             [
-                ("num_players".into(), int(self.players())),
+                ("num_players".into(), int(self.num_players())),
                 ("cards_per_player".into(), int(self.cards_per_player())),
                 ("target_score".into(), int(self.target_score() as usize)),
                 ("initial_dealer".into(), int(self.initial_dealer())),
@@ -407,7 +407,7 @@ impl I151 {
     }
 
     /// Number of seats.
-    pub fn players(&self) -> usize {
+    pub fn num_players(&self) -> usize {
         self.players as usize
     }
 

@@ -175,7 +175,7 @@ impl Reference {
         let mut r = Reference {
             game,
             match_seed,
-            players: vec![Player::default(); game.players()],
+            players: vec![Player::default(); game.num_players()],
             round_number: 1,
             dealer_index: game.initial_dealer(),
             last_winner: None,

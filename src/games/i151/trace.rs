@@ -69,7 +69,7 @@ fn opt(value: u8) -> String {
 
 /// Appends the JSON of the state before `action` to `out` (no newline).
 pub fn state_line(game: &I151, s: &I151State, action: u32, out: &mut String) {
-    let n = game.players();
+    let n = game.num_players();
     let bits = |set: u32| (0..32u8).filter(move |&c| set >> c & 1 != 0);
     let _ = write!(out, "{{\"cp\":{},\"legal\":", s.current);
     let legal = game.legal_bits(s);
@@ -152,7 +152,7 @@ pub fn write_trace<W: Write>(config: &TraceConfig, out: &mut W) -> io::Result<Tr
         writeln!(
             out,
             "{{\"match\":{seed},\"players\":{},\"cpp\":{},\"dealer\":{}}}",
-            game.players(),
+            game.num_players(),
             game.cards_per_player(),
             game.initial_dealer()
         )?;
@@ -162,7 +162,7 @@ pub fn write_trace<W: Write>(config: &TraceConfig, out: &mut W) -> io::Result<Tr
             line.clear();
             state_line(&game, &s, action, &mut line);
             writeln!(out, "{line}")?;
-            let outcome = game.step(&mut s, action, &mut policy, &mut rewards[..game.players()]);
+            let outcome = game.step(&mut s, action, &mut policy, &mut rewards[..game.num_players()]);
             debug_assert!(outcome.applied);
             summary.decisions += 1;
         }
@@ -172,7 +172,7 @@ pub fn write_trace<W: Write>(config: &TraceConfig, out: &mut W) -> io::Result<Tr
             "{{\"end\":true,\"winner\":{},\"scores\":",
             opt(s.winner)
         );
-        list(&mut line, s.scores[..game.players()].iter());
+        list(&mut line, s.scores[..game.num_players()].iter());
         let _ = write!(line, ",\"rounds\":{}}}", s.round_number);
         writeln!(out, "{line}")?;
         summary.matches += 1;

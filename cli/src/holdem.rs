@@ -7,6 +7,7 @@ use cardvec::core::{Error, Result};
 use cardvec::poker::{
     best_five, equity_with_progress, parse_cards, EquityOptions, EquityReport, Method, Range,
 };
+use serde::Serialize;
 
 /// Options of `cardvec eval`.
 #[derive(clap::Args, Debug)]
@@ -137,23 +138,45 @@ pub fn run_equity(args: EquityArgs) -> Result<()> {
     Ok(())
 }
 
+/// One player of `cardvec equity --json`.
+#[derive(Serialize)]
+struct PlayerJson<'a> {
+    player: &'a str,
+    wins: u64,
+    ties: u64,
+    equity: f64,
+    equity_se: f64,
+}
+
+/// Everything `cardvec equity --json` prints.
+#[derive(Serialize)]
+struct EquityJson<'a> {
+    exact: bool,
+    total: u64,
+    seconds: f64,
+    players: Vec<PlayerJson<'a>>,
+}
+
 fn print_json(names: &[String], report: &EquityReport) {
-    let players: Vec<String> = names
-        .iter()
-        .zip(&report.players)
-        .map(|(name, p)| {
-            format!(
-                "{{\"player\": {name:?}, \"wins\": {}, \"ties\": {}, \"equity\": {}, \"equity_se\": {}}}",
-                p.wins, p.ties, p.equity, p.equity_se
-            )
-        })
-        .collect();
+    let out = EquityJson {
+        exact: report.exact,
+        total: report.total,
+        seconds: report.elapsed.as_secs_f64(),
+        players: names
+            .iter()
+            .zip(&report.players)
+            .map(|(name, p)| PlayerJson {
+                player: name,
+                wins: p.wins,
+                ties: p.ties,
+                equity: p.equity,
+                equity_se: p.equity_se,
+            })
+            .collect(),
+    };
     println!(
-        "{{\"exact\": {}, \"total\": {}, \"seconds\": {}, \"players\": [{}]}}",
-        report.exact,
-        report.total,
-        report.elapsed.as_secs_f64(),
-        players.join(", ")
+        "{}",
+        serde_json::to_string(&out).expect("an equity report always serializes")
     );
 }
 

@@ -184,6 +184,7 @@ impl Bot<NoLimitHoldem> for EquityBot {
 mod tests {
     use super::*;
     use crate::core::matches::{free_for_all, play_rotated};
+    use crate::core::Game;
     use crate::games::holdem::TableConfig;
     use crate::poker::equity::{equity, EquityOptions, Method};
     use crate::poker::parse_cards;

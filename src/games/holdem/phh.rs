@@ -27,8 +27,9 @@
 //! of a hand won by folds; without them [`read_phh`] puts the button last and fills an
 //! undealt board with unused cards.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
+
+use toml::{Table, Value};
 
 use super::{pokerkit_index, Action, Chips, NlHand, Street, TableConfig};
 use crate::core::{CardSet64, Error, Result};
@@ -110,15 +111,6 @@ pub fn write_phh(hand: &NlHand, number: Option<u64>) -> String {
     out
 }
 
-/// A TOML value of the subset PHH uses here.
-#[derive(Clone, Debug, PartialEq)]
-enum Value {
-    Int(i64),
-    Bool(bool),
-    Str(String),
-    List(Vec<Value>),
-}
-
 fn bad(reason: impl Into<String>) -> Error {
     Error::Invalid {
         what: "PHH",
@@ -126,115 +118,43 @@ fn bad(reason: impl Into<String>) -> Error {
     }
 }
 
-/// Parses one value at the start of `s`; returns it and the rest.
-fn parse_value(s: &str) -> Result<(Value, &str)> {
-    let s = s.trim_start();
-    if let Some(rest) = s.strip_prefix('[') {
-        let mut items = Vec::new();
-        let mut rest = rest.trim_start();
-        loop {
-            if let Some(r) = rest.strip_prefix(']') {
-                return Ok((Value::List(items), r));
-            }
-            let (v, r) = parse_value(rest)?;
-            items.push(v);
-            rest = r.trim_start();
-            if let Some(r) = rest.strip_prefix(',') {
-                rest = r.trim_start();
-            } else if !rest.starts_with(']') {
-                return Err(bad("expected ',' or ']' in a list"));
-            }
-        }
-    }
-    for quote in ['\'', '"'] {
-        if let Some(rest) = s.strip_prefix(quote) {
-            let end = rest.find(quote).ok_or_else(|| bad("unterminated string"))?;
-            return Ok((Value::Str(rest[..end].to_string()), &rest[end + 1..]));
-        }
-    }
-    if let Some(rest) = s.strip_prefix("true") {
-        return Ok((Value::Bool(true), rest));
-    }
-    if let Some(rest) = s.strip_prefix("false") {
-        return Ok((Value::Bool(false), rest));
-    }
-    let end = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '-' || c == '_'))
-        .unwrap_or(s.len());
-    let digits: String = s[..end].chars().filter(|&c| c != '_').collect();
-    let v = digits
-        .parse::<i64>()
-        .map_err(|_| bad(format!("expected a value at {:?}", truncate(s))))?;
-    Ok((Value::Int(v), &s[end..]))
-}
+/// The longest PHH text [`read_phh`] reads: a hand history is a few kilobytes; anything
+/// near this size is not one.
+pub const MAX_PHH_BYTES: usize = 1 << 20;
 
-fn truncate(s: &str) -> &str {
-    match s.char_indices().nth(30) {
-        Some((i, _)) => &s[..i],
-        None => s,
+/// Parses the TOML document (the `toml` crate, with its nesting depth limit) into its
+/// top-level fields. A table is refused: PHH fields are plain values.
+fn parse_fields(text: &str) -> Result<Table> {
+    if text.len() > MAX_PHH_BYTES {
+        return Err(bad(format!(
+            "{} bytes, more than the {MAX_PHH_BYTES} a hand history may have",
+            text.len()
+        )));
     }
-}
-
-/// Parses the `key = value` lines (values may span lines inside brackets); comments and
-/// table headers are refused or skipped as TOML would.
-fn parse_fields(text: &str) -> Result<HashMap<String, Value>> {
-    let mut fields = HashMap::new();
-    let mut pending = String::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if pending.is_empty() && (line.is_empty() || line.starts_with('#')) {
-            continue;
-        }
-        if pending.is_empty() && line.starts_with('[') {
-            return Err(bad(format!(
-                "line {}: tables are not supported here",
-                i + 1
-            )));
-        }
-        pending.push_str(line);
-        pending.push(' ');
-        let open = pending.matches('[').count();
-        let close = pending.matches(']').count();
-        if open > close {
-            continue;
-        }
-        let entry = std::mem::take(&mut pending);
-        let (key, value) = entry
-            .split_once('=')
-            .ok_or_else(|| bad(format!("line {}: expected `key = value`", i + 1)))?;
-        let key = key.trim().trim_matches('\'').trim_matches('"').to_string();
-        if key.is_empty() {
-            return Err(bad(format!("line {}: empty key", i + 1)));
-        }
-        let (v, rest) = parse_value(value).map_err(|e| bad(format!("line {}: {e}", i + 1)))?;
-        let rest = rest.trim();
-        if !(rest.is_empty() || rest.starts_with('#')) {
-            return Err(bad(format!(
-                "line {}: unexpected {:?}",
-                i + 1,
-                truncate(rest)
-            )));
-        }
-        if fields.insert(key.clone(), v).is_some() {
-            return Err(bad(format!("field {key} given twice")));
-        }
-    }
-    if !pending.trim().is_empty() {
-        return Err(bad("unterminated list at the end"));
+    let fields: Table = toml::from_str(text).map_err(|e| {
+        let at = e.span().map_or(String::new(), |span| {
+            let before = &text.as_bytes()[..span.start.min(text.len())];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            format!("line {line}: ")
+        });
+        bad(format!("{at}{}", e.message()))
+    })?;
+    if let Some((key, _)) = fields.iter().find(|(_, v)| v.is_table()) {
+        return Err(bad(format!("[{key}]: tables are not supported here")));
     }
     Ok(fields)
 }
 
-fn ints(fields: &HashMap<String, Value>, key: &str, n: Option<usize>) -> Result<Vec<Chips>> {
+fn ints(fields: &Table, key: &str, n: Option<usize>) -> Result<Vec<Chips>> {
     let v = match fields.get(key) {
-        Some(Value::List(items)) => items
+        Some(Value::Array(items)) => items
             .iter()
             .map(|x| match x {
-                Value::Int(i) if *i >= 0 => Ok(*i as Chips),
+                Value::Integer(i) if *i >= 0 => Ok(*i as Chips),
                 _ => Err(bad(format!("{key}: expected non-negative integers"))),
             })
             .collect::<Result<Vec<_>>>()?,
-        Some(Value::Int(i)) if *i >= 0 && n.is_some() => vec![*i as Chips; n.unwrap_or(0)],
+        Some(Value::Integer(i)) if *i >= 0 && n.is_some() => vec![*i as Chips; n.unwrap_or(0)],
         Some(_) => return Err(bad(format!("{key}: expected a list of integers"))),
         None => return Err(bad(format!("missing field {key}"))),
     };
@@ -246,10 +166,10 @@ fn ints(fields: &HashMap<String, Value>, key: &str, n: Option<usize>) -> Result<
     Ok(v)
 }
 
-fn int(fields: &HashMap<String, Value>, key: &str) -> Result<Option<i64>> {
+fn int(fields: &Table, key: &str) -> Result<Option<i64>> {
     match fields.get(key) {
         None => Ok(None),
-        Some(Value::Int(i)) => Ok(Some(*i)),
+        Some(Value::Integer(i)) => Ok(Some(*i)),
         Some(_) => Err(bad(format!("{key}: expected an integer"))),
     }
 }
@@ -262,7 +182,7 @@ fn int(fields: &HashMap<String, Value>, key: &str) -> Result<Option<i64>> {
 pub fn read_phh(text: &str) -> Result<NlHand> {
     let f = parse_fields(text)?;
     match f.get("variant") {
-        Some(Value::Str(v)) if v == "NT" => {}
+        Some(Value::String(v)) if v == "NT" => {}
         Some(other) => return Err(bad(format!("variant {other:?} is not 'NT'"))),
         None => return Err(bad("missing field variant")),
     }
@@ -286,7 +206,7 @@ pub fn read_phh(text: &str) -> Result<NlHand> {
             blinds[1]
         )));
     }
-    if let Some(Value::Bool(false)) = f.get("ante_trimming_status") {
+    if let Some(Value::Boolean(false)) = f.get("ante_trimming_status") {
         if antes[0] > 0 {
             return Err(bad("ante_trimming_status = false is not supported"));
         }
@@ -299,10 +219,10 @@ pub fn read_phh(text: &str) -> Result<NlHand> {
     };
     let seat_of = |k: usize| (button + 1 + k) % n;
     let actions: Vec<String> = match f.get("actions") {
-        Some(Value::List(items)) => items
+        Some(Value::Array(items)) => items
             .iter()
             .map(|x| match x {
-                Value::Str(s) => Ok(s.clone()),
+                Value::String(s) => Ok(s.clone()),
                 _ => Err(bad("actions: expected strings")),
             })
             .collect::<Result<_>>()?,
@@ -339,7 +259,7 @@ pub fn read_phh(text: &str) -> Result<NlHand> {
             _ => {}
         }
     }
-    if let Some(Value::Str(full)) = f.get("_cardvec_board") {
+    if let Some(Value::String(full)) = f.get("_cardvec_board") {
         let full = parse_cards(full)?;
         if full.len() != 5 || !full.starts_with(&board) {
             return Err(bad("_cardvec_board disagrees with the dealt board"));
@@ -473,6 +393,54 @@ mod tests {
                 "case {i}"
             );
         }
+    }
+
+    #[test]
+    fn deeply_nested_values_are_errors_not_stack_overflows() {
+        let good = write_phh(&played(3, 3), None);
+        for depth in [100, 100_000] {
+            let array = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+            let inline = format!("{}1{}", "{a = ".repeat(depth), "}".repeat(depth));
+            let dotted = format!("{}a", "a.".repeat(depth));
+            for field in [
+                format!("deep = {array}"),
+                format!("deep = {inline}"),
+                format!("{dotted} = 1"),
+            ] {
+                let err = read_phh(&format!("{field}\n{good}"))
+                    .unwrap_err()
+                    .to_string();
+                assert!(err.contains("PHH") && err.contains("recurs"), "{err}");
+            }
+        }
+    }
+
+    #[test]
+    fn huge_inputs_are_errors() {
+        let good = write_phh(&played(3, 3), None);
+        // More than a megabyte: refused before parsing.
+        let padding = format!("# {}\n", "x".repeat(MAX_PHH_BYTES));
+        let err = read_phh(&format!("{padding}{good}"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("bytes"), "{err}");
+        // A stack beyond 64 bits, a raise beyond 64 bits, ten thousand players.
+        let err = read_phh(&good.replace(
+            "starting_stacks = [",
+            "starting_stacks = [99999999999999999999, ",
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("PHH"), "{err}");
+        let text = good.replace("actions = [", "actions = ['p1 cbr 99999999999999999999', ");
+        assert!(read_phh(&text).unwrap_err().to_string().contains("PHH"));
+        let many = vec!["100"; 10_000].join(", ");
+        let text = good.replace(
+            "starting_stacks = [",
+            &format!("starting_stacks = [{many}, "),
+        );
+        let err = read_phh(&text).unwrap_err();
+        assert!(matches!(err, Error::OutOfRange { .. }), "{err}");
     }
 
     #[test]

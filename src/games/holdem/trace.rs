@@ -16,8 +16,9 @@
 //! the actions (a mix of fold, check/call, minimum raise, random raise size and all-in) are
 //! drawn from the seeded stream of the hand, so a trace is reproducible.
 
-use std::fmt::Write as _;
 use std::io::{self, Write};
+
+use serde::Serialize;
 
 use super::{Action, Chips, Legal, NlHand, TableConfig};
 use crate::core::{LaneRng, Result};
@@ -112,10 +113,8 @@ pub fn random_action(legal: &Legal, rng: &mut LaneRng) -> Action {
     }
 }
 
-fn cards(out: &mut String, cs: &[Card]) {
-    for c in cs {
-        let _ = write!(out, "{c}");
-    }
+fn cards(cs: &[Card]) -> String {
+    cs.iter().map(|c| c.to_string()).collect()
 }
 
 fn action_code(action: Action) -> String {
@@ -128,84 +127,113 @@ fn action_code(action: Action) -> String {
     }
 }
 
-/// Plays hand `index` of `config` and appends its JSON line (without newline) to `out`.
-/// Returns `(decisions, showdown)`.
-pub fn trace_hand(config: &TraceConfig, index: u64, out: &mut String) -> Result<(u64, bool)> {
+/// One hand of the trace (one JSON line).
+#[derive(Serialize)]
+pub struct TracedHand {
+    hand: u64,
+    seats: usize,
+    button: usize,
+    sb: Chips,
+    bb: Chips,
+    ante: Chips,
+    stacks: Vec<Chips>,
+    hole: Vec<String>,
+    board: String,
+    decisions: Vec<TracedDecision>,
+    pots: Vec<TracedPot>,
+    #[serde(rename = "final")]
+    final_stacks: Vec<Chips>,
+    showdown: bool,
+}
+
+/// A decision: what the seat was offered, and the action taken.
+#[derive(Serialize)]
+struct TracedDecision {
+    seat: usize,
+    fold: bool,
+    check: bool,
+    call: Chips,
+    raise: bool,
+    min: Chips,
+    max: Chips,
+    action: String,
+}
+
+/// A pot at the end of the hand.
+#[derive(Serialize)]
+struct TracedPot {
+    amount: Chips,
+    eligible: Vec<usize>,
+}
+
+impl TracedHand {
+    /// Decisions in the hand.
+    pub fn decisions(&self) -> u64 {
+        self.decisions.len() as u64
+    }
+
+    /// Whether the hand reached a showdown.
+    pub fn showdown(&self) -> bool {
+        self.showdown
+    }
+}
+
+/// Plays hand `index` of `config`.
+pub fn trace_hand(config: &TraceConfig, index: u64) -> Result<TracedHand> {
     let seats = config.seats[(index % config.seats.len() as u64) as usize];
     let mut rng = LaneRng::for_lane(config.seed, index, 0);
     let mut hand = random_hand(seats, &mut rng)?;
-    let c = hand.config();
-    let _ = write!(
-        out,
-        "{{\"hand\":{index},\"seats\":{seats},\"button\":{},\"sb\":{},\"bb\":{},\"ante\":{},\"stacks\":{:?},\"hole\":[",
-        hand.button(),
-        c.small_blind,
-        c.big_blind,
-        c.ante,
-        hand.starting_stacks()
-    );
-    for (s, h) in hand.hole_cards().iter().enumerate() {
-        out.push_str(if s > 0 { ",\"" } else { "\"" });
-        cards(out, h);
-        out.push('"');
-    }
-    out.push_str("],\"board\":\"");
-    cards(out, &hand.full_board());
-    out.push_str("\",\"decisions\":[");
-    let mut decisions = 0u64;
+    let mut decisions = Vec::new();
     while let Some(legal) = hand.legal() {
         hand.apply(random_action(&legal, &mut rng))?;
         let action = hand.history().last().expect("just applied").1;
-        if decisions > 0 {
-            out.push(',');
-        }
-        let _ = write!(
-            out,
-            "{{\"seat\":{},\"fold\":{},\"check\":{},\"call\":{},\"raise\":{},\"min\":{},\"max\":{},\"action\":\"{}\"}}",
-            legal.seat,
-            legal.fold,
-            legal.check,
-            legal.call_amount,
-            legal.raise,
-            legal.min_raise_to,
-            legal.max_raise_to,
-            action_code(action)
-        );
-        decisions += 1;
+        decisions.push(TracedDecision {
+            seat: legal.seat,
+            fold: legal.fold,
+            check: legal.check,
+            call: legal.call_amount,
+            raise: legal.raise,
+            min: legal.min_raise_to,
+            max: legal.max_raise_to,
+            action: action_code(action),
+        });
     }
-    out.push_str("],\"pots\":[");
-    for (i, p) in hand.final_pots().iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let _ = write!(
-            out,
-            "{{\"amount\":{},\"eligible\":{:?}}}",
-            p.amount, p.eligible
-        );
-    }
-    let showdown = hand.folded().iter().filter(|&&f| !f).count() > 1;
-    let _ = write!(
-        out,
-        "],\"final\":{:?},\"showdown\":{showdown}}}",
-        hand.stacks()
-    );
-    Ok((decisions, showdown))
+    let c = hand.config();
+    Ok(TracedHand {
+        hand: index,
+        seats,
+        button: hand.button(),
+        sb: c.small_blind,
+        bb: c.big_blind,
+        ante: c.ante,
+        stacks: hand.starting_stacks().to_vec(),
+        hole: hand.hole_cards().iter().map(|h| cards(h)).collect(),
+        board: cards(&hand.full_board()),
+        decisions,
+        pots: hand
+            .final_pots()
+            .iter()
+            .map(|p| TracedPot {
+                amount: p.amount,
+                eligible: p.eligible.clone(),
+            })
+            .collect(),
+        final_stacks: hand.stacks().to_vec(),
+        showdown: hand.folded().iter().filter(|&&f| !f).count() > 1,
+    })
 }
 
 /// Writes `config.hands` hands as JSON lines to `w`.
 pub fn write_trace<W: Write>(config: &TraceConfig, w: &mut W) -> io::Result<TraceSummary> {
     let mut summary = TraceSummary::default();
-    let mut line = String::with_capacity(4096);
     for i in 0..config.hands {
-        line.clear();
-        let (d, sd) = trace_hand(config, i, &mut line)
+        let hand = trace_hand(config, i)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
-        line.push('\n');
-        w.write_all(line.as_bytes())?;
+        serde_json::to_writer(&mut *w, &hand)?;
+        w.write_all(b"\n")?;
         summary.hands += 1;
-        summary.decisions += d;
-        summary.showdowns += sd as u64;
+        summary.decisions += hand.decisions();
+        summary.showdowns += hand.showdown() as u64;
     }
     Ok(summary)
 }

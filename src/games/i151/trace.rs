@@ -7,8 +7,9 @@
 //! suits as in [`super`]); an end line `{"end": true, "winner": w, "scores": [...],
 //! "rounds": r}`.
 
-use std::fmt::Write as _;
 use std::io::{self, Write};
+
+use serde::Serialize;
 
 use super::fast::{I151State, FLAG_ACE_EFFECT, FLAG_CHOOSE_SUIT, FLAG_SKIP_NEXT};
 use super::*;
@@ -48,67 +49,90 @@ pub fn trace_game(config: &TraceConfig, i: u64) -> I151 {
         .with_max_round_steps(0)
 }
 
-fn list<T: std::fmt::Display>(out: &mut String, items: impl IntoIterator<Item = T>) {
-    out.push('[');
-    for (i, x) in items.into_iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let _ = write!(out, "{x}");
-    }
-    out.push(']');
+/// The header line of a match.
+#[derive(Serialize)]
+struct MatchHeader {
+    #[serde(rename = "match")]
+    seed: i64,
+    players: usize,
+    cpp: usize,
+    dealer: usize,
 }
 
-fn opt(value: u8) -> String {
-    if value == NONE {
-        "null".into()
-    } else {
-        value.to_string()
+/// One decision: the state before the action, and the action `a`.
+#[derive(Serialize)]
+struct DecisionLine {
+    cp: u8,
+    legal: Vec<u32>,
+    hands: Vec<Vec<u8>>,
+    bank: Vec<u8>,
+    pile: Vec<u8>,
+    top: Option<u8>,
+    req: Option<u8>,
+    choose: bool,
+    ace: bool,
+    skip: bool,
+    drawn: Vec<bool>,
+    chain: Vec<bool>,
+    lpc: u8,
+    scores: Vec<i16>,
+    consec: Vec<u8>,
+    excl: Vec<bool>,
+    round: u16,
+    dealer: u8,
+    a: u32,
+}
+
+/// The last line of a match.
+#[derive(Serialize)]
+struct EndLine {
+    end: bool,
+    winner: Option<u8>,
+    scores: Vec<i16>,
+    rounds: u16,
+}
+
+fn opt(value: u8) -> Option<u8> {
+    (value != NONE).then_some(value)
+}
+
+impl DecisionLine {
+    /// The state `s` before `action`.
+    fn new(game: &I151, s: &I151State, action: u32) -> DecisionLine {
+        let n = game.num_players();
+        let cards = |set: u32| (0..32u8).filter(|&c| set >> c & 1 != 0).collect();
+        let seats = |bits: u8| (0..n).map(|p| bits >> p & 1 != 0).collect();
+        let legal = game.legal_bits(s);
+        let flag = |f: u8| s.flags & f != 0;
+        DecisionLine {
+            cp: s.current,
+            legal: (0..N_ACTIONS as u32)
+                .filter(|&a| legal >> a & 1 != 0)
+                .collect(),
+            hands: s.hands[..n].iter().map(|&h| cards(h)).collect(),
+            bank: s.bank().to_vec(),
+            pile: s.played_pile().to_vec(),
+            top: opt(s.top),
+            req: opt(s.required_suit),
+            choose: flag(FLAG_CHOOSE_SUIT),
+            ace: flag(FLAG_ACE_EFFECT),
+            skip: flag(FLAG_SKIP_NEXT),
+            drawn: seats(s.drawn),
+            chain: seats(s.chaining),
+            lpc: s.last_play_count,
+            scores: s.scores[..n].to_vec(),
+            consec: s.consecutive[..n].to_vec(),
+            excl: (0..n).map(|p| s.is_excluded(p)).collect(),
+            round: s.round_number,
+            dealer: s.dealer,
+            a: action,
+        }
     }
 }
 
-/// Appends the JSON of the state before `action` to `out` (no newline).
-pub fn state_line(game: &I151, s: &I151State, action: u32, out: &mut String) {
-    let n = game.num_players();
-    let bits = |set: u32| (0..32u8).filter(move |&c| set >> c & 1 != 0);
-    let _ = write!(out, "{{\"cp\":{},\"legal\":", s.current);
-    let legal = game.legal_bits(s);
-    list(out, (0..N_ACTIONS as u32).filter(|&a| legal >> a & 1 != 0));
-    out.push_str(",\"hands\":[");
-    for p in 0..n {
-        if p > 0 {
-            out.push(',');
-        }
-        list(out, bits(s.hands[p]));
-    }
-    out.push_str("],\"bank\":");
-    list(out, s.bank().iter());
-    out.push_str(",\"pile\":");
-    list(out, s.played_pile().iter());
-    let flag = |f: u8| s.flags & f != 0;
-    let _ = write!(
-        out,
-        ",\"top\":{},\"req\":{},\"choose\":{},\"ace\":{},\"skip\":{},\"drawn\":",
-        opt(s.top),
-        opt(s.required_suit),
-        flag(FLAG_CHOOSE_SUIT),
-        flag(FLAG_ACE_EFFECT),
-        flag(FLAG_SKIP_NEXT)
-    );
-    list(out, (0..n).map(|p| s.drawn >> p & 1 != 0));
-    out.push_str(",\"chain\":");
-    list(out, (0..n).map(|p| s.chaining >> p & 1 != 0));
-    let _ = write!(out, ",\"lpc\":{},\"scores\":", s.last_play_count);
-    list(out, s.scores[..n].iter());
-    out.push_str(",\"consec\":");
-    list(out, s.consecutive[..n].iter());
-    out.push_str(",\"excl\":");
-    list(out, (0..n).map(|p| s.is_excluded(p)));
-    let _ = write!(
-        out,
-        ",\"round\":{},\"dealer\":{},\"a\":{action}}}",
-        s.round_number, s.dealer
-    );
+fn json_line<W: Write, T: Serialize>(out: &mut W, value: &T) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    out.write_all(b"\n")
 }
 
 /// The policy of the trace: three times in four a uniformly random card play or suit
@@ -141,40 +165,40 @@ pub struct TraceSummary {
 /// Plays and writes the matches of `config`.
 pub fn write_trace<W: Write>(config: &TraceConfig, out: &mut W) -> io::Result<TraceSummary> {
     let mut summary = TraceSummary::default();
-    let mut line = String::with_capacity(1024);
     let mut mask = [0u8; N_ACTIONS];
     for i in 0..config.matches {
         let game = trace_game(config, i);
+        let n = game.num_players();
         let seed = config.first_seed.wrapping_add(i as i64);
         let mut s = game.reset_with_match_seed(seed);
         let mut policy = LaneRng::for_lane(config.policy_seed, i, 0);
         let mut rewards = [0f32; MAX_PLAYERS];
-        writeln!(
+        json_line(
             out,
-            "{{\"match\":{seed},\"players\":{},\"cpp\":{},\"dealer\":{}}}",
-            game.num_players(),
-            game.cards_per_player(),
-            game.initial_dealer()
+            &MatchHeader {
+                seed,
+                players: n,
+                cpp: game.cards_per_player(),
+                dealer: game.initial_dealer(),
+            },
         )?;
         while !s.is_over() {
             game.legal_mask(&s, &mut mask);
             let action = trace_policy(&mask, &mut policy);
-            line.clear();
-            state_line(&game, &s, action, &mut line);
-            writeln!(out, "{line}")?;
-            let outcome = game.step(&mut s, action, &mut policy, &mut rewards[..game.num_players()]);
+            json_line(out, &DecisionLine::new(&game, &s, action))?;
+            let outcome = game.step(&mut s, action, &mut policy, &mut rewards[..n]);
             debug_assert!(outcome.applied);
             summary.decisions += 1;
         }
-        line.clear();
-        let _ = write!(
-            line,
-            "{{\"end\":true,\"winner\":{},\"scores\":",
-            opt(s.winner)
-        );
-        list(&mut line, s.scores[..game.num_players()].iter());
-        let _ = write!(line, ",\"rounds\":{}}}", s.round_number);
-        writeln!(out, "{line}")?;
+        json_line(
+            out,
+            &EndLine {
+                end: true,
+                winner: opt(s.winner),
+                scores: s.scores[..n].to_vec(),
+                rounds: s.round_number,
+            },
+        )?;
         summary.matches += 1;
         summary.rounds += s.round_number as u64;
     }

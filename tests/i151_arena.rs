@@ -1,11 +1,15 @@
 //! The i151 arena's runner, bots and catalog: forfeits and their reasons, the forfeit
-//! penalty, determinism, replay round trips and bad input. (The replay's equality with the
-//! official recorder is checked by `python/tests/test_i151_arena.py`.)
+//! penalty, the time limits, determinism, replay round trips and bad input. Every match runs
+//! on a fixed clock ([`Clock::FREE`], or decisions of a set cost), so no result depends on
+//! how loaded the machine is. (The replay's equality with the official recorder is checked
+//! by `python/tests/test_i151_arena.py`.)
 
 use cardvec::arena::catalog;
+use std::time::Duration;
+
 use cardvec::arena::runner::{
-    play_match, play_series_match, ArenaBot, BotFailure, Decision, EndReason, MatchConfig,
-    PolicyBot, Replay,
+    play_match, play_series_match, ArenaBot, BotFailure, Clock, Decision, EndReason, MatchConfig,
+    MatchResult, PolicyBot, Replay,
 };
 use cardvec::core::{Error, LaneRng};
 use cardvec::games::i151::bots::{Greedy, Medium, ViewPolicy};
@@ -28,10 +32,6 @@ impl ArenaBot for Cheat {
             "illegal" => Ok((0..38).find(|&a| d.legal_bits >> a & 1 == 0).unwrap()),
             "error" => Err(BotFailure::Error("crashed".into())),
             "timeout" => Err(BotFailure::Timeout),
-            "slow" => {
-                std::thread::sleep(std::time::Duration::from_millis(30));
-                Ok(d.legal[0])
-            }
             _ => unreachable!(),
         }
     }
@@ -41,13 +41,33 @@ fn greedy(seed: u64) -> PolicyBot {
     PolicyBot::new(Box::new(Greedy), LaneRng::from_seed(seed))
 }
 
+/// Checks that seat `p1` forfeited with `reason` and that only its hand was added to its
+/// score.
+fn assert_p1_forfeited(r: &MatchResult, reason: EndReason, what: &str) {
+    assert_eq!(r.reason, reason, "{what}");
+    assert_eq!(r.forfeited, Some(1));
+    assert_eq!(r.winner, Some(0));
+    assert_eq!(r.replay.result.reason, reason.as_str());
+    assert_eq!(r.replay.result.forfeited_player_id.as_deref(), Some("p1"));
+    assert_eq!(r.replay.result.winner_id.as_deref(), Some("p0"));
+    // Only the forfeiting seat's hand is added; the other score stands.
+    let last = r.replay.rounds.last().unwrap().steps.last().unwrap();
+    let snap = &last.snapshot;
+    assert_eq!(snap.current_player_id, "p1");
+    assert_eq!(r.final_scores[0], snap.scores["p0"]);
+    assert_eq!(
+        r.final_scores[1],
+        snap.scores["p1"] + snap.hand_points["p1"] as i64,
+        "{what}"
+    );
+}
+
 #[test]
 fn misbehaving_bots_forfeit_with_the_official_reason() {
     for (how, reason) in [
         ("illegal", EndReason::Forfeit),
         ("error", EndReason::Forfeit),
         ("timeout", EndReason::Timeout),
-        ("slow", EndReason::Timeout),
     ] {
         let mut cfg = MatchConfig::new(77);
         cfg.decision_timeout_ms = 10;
@@ -59,28 +79,52 @@ fn misbehaving_bots_forfeit_with_the_official_reason() {
         let mut other = greedy(1);
         let r = play_match(
             &cfg,
+            Clock::FREE,
             [&mut other, &mut cheat],
             ["Greedy", "Cheat"],
             "student:x",
         )
         .unwrap();
-        assert_eq!(r.reason, reason, "{how}");
-        assert_eq!(r.forfeited, Some(1));
-        assert_eq!(r.winner, Some(0));
-        assert_eq!(r.replay.result.reason, reason.as_str());
-        assert_eq!(r.replay.result.forfeited_player_id.as_deref(), Some("p1"));
-        assert_eq!(r.replay.result.winner_id.as_deref(), Some("p0"));
-        // Only the forfeiting seat's hand is added; the other score stands.
-        let last = r.replay.rounds.last().unwrap().steps.last().unwrap();
-        let snap = &last.snapshot;
-        assert_eq!(snap.current_player_id, "p1");
-        assert_eq!(r.final_scores[0], snap.scores["p0"]);
-        assert_eq!(
-            r.final_scores[1],
-            snap.scores["p1"] + snap.hand_points["p1"] as i64,
-            "{how}"
-        );
+        assert_p1_forfeited(&r, reason, how);
     }
+}
+
+/// A clock on which seat `p0` decides at once and each decision of `p1` takes `p1_ms`.
+fn p1_takes(p1_ms: u64) -> Clock {
+    Clock::Fixed {
+        per_decision: [Duration::ZERO, Duration::from_millis(p1_ms)],
+    }
+}
+
+#[test]
+fn a_decision_slower_than_the_limit_times_out() {
+    let mut cfg = MatchConfig::new(77);
+    cfg.decision_timeout_ms = 10;
+    // Seat p1 deals, so p0 acts first and the replay holds its step before p1's decision.
+    cfg.initial_dealer = 1;
+    let (mut a, mut b) = (greedy(1), greedy(2));
+    let r = play_match(&cfg, p1_takes(11), [&mut a, &mut b], ["A", "B"], "x").unwrap();
+    assert_p1_forfeited(&r, EndReason::Timeout, "slow");
+    assert_eq!(r.detail.as_deref(), Some("decision took 11 ms"));
+    // A decision that takes exactly the limit is in time: the match is played out.
+    let (mut a, mut b) = (greedy(1), greedy(2));
+    let r = play_match(&cfg, p1_takes(10), [&mut a, &mut b], ["A", "B"], "x").unwrap();
+    assert_eq!(r.reason, EndReason::Normal);
+}
+
+#[test]
+fn the_match_time_limit_forfeits_the_seat_to_act() {
+    let mut cfg = MatchConfig::new(77);
+    cfg.match_timeout_ms = 200;
+    let (mut a, mut b) = (greedy(1), greedy(2));
+    let clock = Clock::fixed(Duration::from_millis(5));
+    let r = play_match(&cfg, clock, [&mut a, &mut b], ["A", "B"], "x").unwrap();
+    assert_eq!(r.reason, EndReason::Timeout);
+    assert_eq!(r.detail.as_deref(), Some("match time limit"));
+    // 40 decisions of 5 ms reach the limit before the 41st.
+    assert_eq!(r.steps_played, 40);
+    let seat = r.forfeited.unwrap();
+    assert_eq!(r.winner, Some(1 - seat));
 }
 
 #[test]
@@ -88,7 +132,14 @@ fn the_step_limit_forfeits_the_seat_to_act() {
     let mut cfg = MatchConfig::new(5);
     cfg.max_steps_per_round = 4;
     let (mut a, mut b) = (greedy(1), greedy(2));
-    let r = play_match(&cfg, [&mut a, &mut b], ["A", "B"], "builtin:greedy").unwrap();
+    let r = play_match(
+        &cfg,
+        Clock::FREE,
+        [&mut a, &mut b],
+        ["A", "B"],
+        "builtin:greedy",
+    )
+    .unwrap();
     assert_eq!(r.reason, EndReason::MaxSteps);
     assert_eq!(r.steps_played, 5);
     assert_eq!(r.replay.rounds[0].steps.len(), 4);
@@ -99,16 +150,30 @@ fn a_time_limit_of_zero_is_an_error() {
     let mut cfg = MatchConfig::new(5);
     cfg.decision_timeout_ms = 0;
     let (mut a, mut b) = (greedy(1), greedy(2));
-    let err = play_match(&cfg, [&mut a, &mut b], ["A", "B"], "builtin:greedy").unwrap_err();
+    let err = play_match(
+        &cfg,
+        Clock::FREE,
+        [&mut a, &mut b],
+        ["A", "B"],
+        "builtin:greedy",
+    )
+    .unwrap_err();
     assert!(matches!(err, Error::OutOfRange { .. }), "{err}");
     assert!(err.to_string().contains("decision time limit"));
 }
 
 #[test]
-fn unknown_opponents_are_errors() {
-    let err = play_series_match(&MatchConfig::new(0), "builtin:greedy", "builtin:zeus", 0, 0)
-        .unwrap_err();
-    assert!(matches!(err, Error::UnknownOpponent { .. }), "{err}");
+fn unknown_opponents_are_errors_listing_the_catalog() {
+    let cfg = MatchConfig::new(0);
+    let err =
+        play_series_match(&cfg, Clock::FREE, "builtin:greedy", "builtin:zeus", 0, 0).unwrap_err();
+    assert!(
+        matches!(&err, Error::Unknown { what: "opponent", name, .. } if name == "builtin:zeus"),
+        "{err}"
+    );
+    for id in catalog::FULL_LADDER {
+        assert!(err.to_string().contains(id), "{err}");
+    }
 }
 
 #[test]
@@ -117,9 +182,11 @@ fn catalog_bots_play_legal_matches_deterministically_and_replays_round_trip() {
     for g in 0..12u64 {
         let a = ids[(g % 6) as usize];
         let b = ids[((g / 2 + 1) % 6) as usize];
+        // The official limits, on a clock where deciding takes no time: minmax_d6 cannot
+        // time out however loaded the machine is.
         let cfg = MatchConfig::new(0);
-        let (r1, _) = play_series_match(&cfg, a, b, 9, g).unwrap();
-        let (r2, _) = play_series_match(&cfg, a, b, 9, g).unwrap();
+        let (r1, _) = play_series_match(&cfg, Clock::FREE, a, b, 9, g).unwrap();
+        let (r2, _) = play_series_match(&cfg, Clock::FREE, a, b, 9, g).unwrap();
         assert_eq!(r1.reason, EndReason::Normal, "{a} vs {b}");
         assert_eq!(r1, r2, "{a} vs {b} not deterministic");
         let json = r1.replay.to_json();

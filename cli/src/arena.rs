@@ -1,21 +1,23 @@
 //! `cardvec arena`: the i151 arena. `match` plays catalog bots against each other through
 //! the match runner (time limits, forfeits, replays), `ladder` plays every catalog bot
-//! against every other (win rates with Wilson intervals, Elo ratings), `replay` prints a
-//! replay file.
+//! against every other and prints the standings (win rates with Wilson intervals, Elo
+//! ratings), `table` prints the standings of a saved ladder log, `replay` prints a replay
+//! file. The matches and the standings are the library's (`cardvec::arena`); this module
+//! parses the options, draws the progress bar and the tables.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 
 use cardvec::arena::catalog::{self, FULL_LADDER};
-use cardvec::arena::runner::{
-    format_replay, play_series_match, EndReason, MatchConfig, MatchResult, Replay,
+use cardvec::arena::ladder::{
+    play_ladder, play_pair, read_log, PairResult, SeriesConfig, Standings,
 };
-use cardvec::core::stats::{elo_ratings, wilson};
+use cardvec::arena::runner::{format_replay, Clock, MatchConfig, MatchResult, Replay};
 use cardvec::core::{Error, Result};
+
+use crate::progress::Bar;
 
 /// Options of `cardvec arena`.
 #[derive(clap::Args, Debug)]
@@ -27,7 +29,7 @@ pub struct ArenaArgs {
 /// Runner settings shared by `match` and `ladder`.
 #[derive(clap::Args, Debug, Clone)]
 struct RunnerOpts {
-    /// Decision time limit in milliseconds (must be > 0).
+    /// Decision time limit in milliseconds (must be > 0), on the wall clock.
     #[arg(long, default_value_t = 1000)]
     time_limit_ms: u64,
     /// Actions per round after which the seat to act forfeits (`max_steps`).
@@ -45,12 +47,17 @@ struct RunnerOpts {
 }
 
 impl RunnerOpts {
-    fn config(&self) -> Result<MatchConfig> {
-        let mut c = MatchConfig::new(0);
-        c.decision_timeout_ms = self.time_limit_ms;
-        c.max_steps_per_round = self.max_steps;
-        c.game()?;
-        Ok(c)
+    /// The series settings: the official limits unless changed, on the wall clock.
+    fn series(&self, games: u64) -> SeriesConfig {
+        let mut match_config = MatchConfig::new(0);
+        match_config.decision_timeout_ms = self.time_limit_ms;
+        match_config.max_steps_per_round = self.max_steps;
+        SeriesConfig {
+            match_config,
+            clock: Clock::Wall,
+            games,
+            seed: self.seed,
+        }
     }
 }
 
@@ -80,15 +87,22 @@ enum ArenaCommand {
         /// Matches per pair.
         #[arg(long, default_value_t = 2000)]
         games: u64,
-        /// The bots, comma separated (default: the full ladder).
+        /// The bots, comma separated (default: the full ladder); the first is the Elo
+        /// anchor (1000).
         #[arg(long)]
         bots: Option<String>,
         /// Append each finished pair as a JSON line to this file (partial results survive
-        /// an interrupted ladder).
+        /// an interrupted ladder; `cardvec arena table FILE` prints their standings).
         #[arg(long)]
         jsonl: Option<PathBuf>,
         #[command(flatten)]
         opts: RunnerOpts,
+    },
+    /// The standings (win rates with 95% Wilson intervals, Elo ratings) of a ladder log
+    /// written by `ladder --jsonl`: the pairs it finished.
+    Table {
+        /// The ladder log (JSON lines).
+        file: PathBuf,
     },
     /// Prints a replay file readably.
     Replay {
@@ -97,112 +111,84 @@ enum ArenaCommand {
     },
 }
 
-/// Results of one pair, from `a`'s side.
-#[derive(Clone, Debug, Default)]
-struct PairResult {
-    games: u64,
-    a_wins: u64,
-    ties: u64,
-    reasons: [u64; 4],
-    forfeits_by_a: u64,
-    forfeits_by_b: u64,
-    steps: u64,
-    seconds: f64,
-}
-
-fn reason_index(r: EndReason) -> usize {
-    match r {
-        EndReason::Normal => 0,
-        EndReason::Forfeit => 1,
-        EndReason::Timeout => 2,
-        EndReason::MaxSteps => 3,
-    }
-}
-
-fn progress(len: u64, quiet: bool, msg: String) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::new(len);
-    pb.set_style(
-        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed_precise} eta {eta}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    pb.set_message(msg);
-    pb
-}
-
-fn play_pair(
-    config: &MatchConfig,
-    a: &str,
-    b: &str,
-    games: u64,
-    seed: u64,
-    pb: &ProgressBar,
-    replay_dir: Option<&PathBuf>,
-) -> Result<PairResult> {
-    let start = std::time::Instant::now();
-    let results: Vec<Result<(MatchResult, bool)>> = (0..games)
-        .into_par_iter()
-        .map(|g| {
-            let r = play_series_match(config, a, b, seed, g);
-            if let (Some(dir), Ok((m, _))) = (replay_dir, &r) {
-                let path = dir.join(format!("match_{g}.json"));
-                std::fs::write(&path, m.replay.to_json()).map_err(|e| Error::Invalid {
-                    what: "replay file",
-                    reason: format!("{}: {e}", path.display()),
-                })?;
-            }
-            pb.inc(1);
-            r
-        })
-        .collect();
-    let mut out = PairResult {
-        games,
-        ..Default::default()
-    };
-    for r in results {
-        let (m, a_first) = r?;
-        let a_seat = if a_first { 0 } else { 1 };
-        match m.winner {
-            Some(w) if w == a_seat => out.a_wins += 1,
-            Some(_) => {}
-            None => out.ties += 1,
-        }
-        out.reasons[reason_index(m.reason)] += 1;
-        match m.forfeited {
-            Some(f) if f == a_seat => out.forfeits_by_a += 1,
-            Some(_) => out.forfeits_by_b += 1,
-            None => {}
-        }
-        out.steps += m.steps_played;
-    }
-    out.seconds = start.elapsed().as_secs_f64();
-    Ok(out)
-}
-
-fn print_pair(a: &str, b: &str, r: &PairResult) {
-    let p = wilson(r.a_wins as f64 + 0.5 * r.ties as f64, r.games as f64);
+fn print_pair(p: &PairResult) {
+    let rate = p.a_rate();
+    let (a, b) = (&p.a, &p.b);
     println!(
         "{a} vs {b}: matches={} {a} wins={} ({:.4}, 95% CI {:.4}..{:.4}) ties={} \
          reasons normal={} forfeit={} timeout={} max_steps={} (forfeits by {a}={}, by {b}={}) \
          actions/match={:.1} {:.1}s",
-        r.games,
-        r.a_wins,
-        p.rate,
-        p.low,
-        p.high,
-        r.ties,
-        r.reasons[0],
-        r.reasons[1],
-        r.reasons[2],
-        r.reasons[3],
-        r.forfeits_by_a,
-        r.forfeits_by_b,
-        r.steps as f64 / r.games.max(1) as f64,
-        r.seconds
+        p.games,
+        p.a_wins,
+        rate.rate,
+        rate.low,
+        rate.high,
+        p.ties,
+        p.normal,
+        p.forfeit,
+        p.timeout,
+        p.max_steps,
+        p.forfeits_by_a,
+        p.forfeits_by_b,
+        p.actions as f64 / p.games.max(1) as f64,
+        p.seconds
     );
+}
+
+/// The standings as markdown: the win-rate table (row against column, 95% Wilson
+/// intervals), the Elo ratings, and the pairs that had other ends than `normal`.
+fn standings_text(s: &Standings) -> String {
+    let ids = s.ids();
+    let n = ids.len();
+    let short = |id: &str| id.trim_start_matches("builtin:").to_string();
+    let mut games: Vec<u64> = s.pairs().iter().map(|p| p.games).collect();
+    games.sort_unstable();
+    games.dedup();
+    let per_pair = match games.as_slice() {
+        [g] => format!(", {g} matches per pair"),
+        _ => String::new(),
+    };
+    let mut out =
+        format!("win rate of the row against the column (95% Wilson interval){per_pair}:\n\n| |");
+    for id in ids {
+        out += &format!(" {} |", short(id));
+    }
+    out += &format!("\n|---|{}\n", "---|".repeat(n));
+    for (i, id) in ids.iter().enumerate() {
+        out += &format!("| {} |", short(id));
+        for j in 0..n {
+            out += &match s.win_rate(i, j) {
+                Some(p) => format!(" {:.3} ({:.3}–{:.3}) |", p.rate, p.low, p.high),
+                None => " — |".to_string(),
+            };
+        }
+        out.push('\n');
+    }
+    let elo = s.elo();
+    out += &format!("\nElo (Bradley–Terry fit, {} = 1000):\n\n", ids[0]);
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&x, &y| elo[y].total_cmp(&elo[x]));
+    for i in order {
+        out += &format!("  {:<20} {:>7.0}\n", ids[i], elo[i]);
+    }
+    let unusual: Vec<&PairResult> = s.pairs().iter().filter(|p| p.normal != p.games).collect();
+    if !unusual.is_empty() {
+        out += "\nother ends than normal:\n\n";
+        for p in unusual {
+            out += &format!(
+                "  {} vs {}: forfeit={} timeout={} max_steps={}\n",
+                p.a, p.b, p.forfeit, p.timeout, p.max_steps
+            );
+        }
+    }
+    out
+}
+
+fn io_error(what: &'static str, path: &Path, e: std::io::Error) -> Error {
+    Error::Invalid {
+        what,
+        reason: format!("{}: {e}", path.display()),
+    }
 }
 
 /// Runs `cardvec arena`.
@@ -215,35 +201,26 @@ pub fn run(args: ArenaArgs) -> Result<()> {
             replay_dir,
             opts,
         } => {
-            let config = opts.config()?;
-            catalog::resolve(&vs)?;
-            catalog::resolve(&bot)?;
-            Error::check_range("games", 1, i64::MAX, games as i64)?;
+            let config = opts.series(games);
             if let Some(dir) = &replay_dir {
-                std::fs::create_dir_all(dir).map_err(|e| Error::Invalid {
-                    what: "replay directory",
-                    reason: format!("{}: {e}", dir.display()),
-                })?;
+                std::fs::create_dir_all(dir).map_err(|e| io_error("replay directory", dir, e))?;
             }
+            let write_replay = |g: u64, m: &MatchResult, _a_first: bool| -> Result<()> {
+                if let Some(dir) = &replay_dir {
+                    let path = dir.join(format!("match_{g}.json"));
+                    std::fs::write(&path, m.replay.to_json())
+                        .map_err(|e| io_error("replay file", &path, e))?;
+                }
+                Ok(())
+            };
             let pool = crate::pool(opts.threads)?;
-            let pb = progress(games, opts.quiet, format!("{bot} vs {vs}"));
-            let r = pool.install(|| {
-                play_pair(
-                    &config,
-                    &bot,
-                    &vs,
-                    games,
-                    opts.seed,
-                    &pb,
-                    replay_dir.as_ref(),
-                )
-            })?;
-            pb.finish_and_clear();
+            let bar = Bar::new(opts.quiet);
+            let pair = pool.install(|| play_pair(&config, &bot, &vs, &bar, &write_replay))?;
             println!(
                 "arena match: seed={} time_limit_ms={} max_steps={}",
                 opts.seed, opts.time_limit_ms, opts.max_steps
             );
-            print_pair(&bot, &vs, &r);
+            print_pair(&pair);
             Ok(())
         }
         ArenaCommand::Ladder {
@@ -252,93 +229,64 @@ pub fn run(args: ArenaArgs) -> Result<()> {
             jsonl,
             opts,
         } => {
-            let config = opts.config()?;
-            Error::check_range("games", 1, i64::MAX, games as i64)?;
+            let config = opts.series(games);
             let ids: Vec<String> = match bots {
                 Some(list) => list.split(',').map(|s| s.trim().to_string()).collect(),
                 None => FULL_LADDER.iter().map(|s| s.to_string()).collect(),
             };
+            let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+            // Unknown ids are refused before the log file is created.
             for id in &ids {
                 catalog::resolve(id)?;
             }
-            let n = ids.len();
-            let pool = crate::pool(opts.threads)?;
-            let mut wins = vec![vec![0f64; n]; n];
-            let mut played = vec![vec![0u64; n]; n];
-            // Neighbouring tiers first: the pairs that decide the ladder's order.
-            let mut pairs: Vec<(usize, usize)> = (0..n)
-                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-                .collect();
-            pairs.sort_by_key(|&(i, j)| (j - i, j));
             let mut log = match &jsonl {
                 Some(p) => Some(
                     std::fs::OpenOptions::new()
                         .create(true)
                         .append(true)
                         .open(p)
-                        .map_err(|e| Error::Invalid {
-                            what: "ladder log",
-                            reason: format!("{}: {e}", p.display()),
-                        })?,
+                        .map_err(|e| io_error("ladder log", p, e))?,
                 ),
                 None => None,
             };
-            for (k, &(i, j)) in pairs.iter().enumerate() {
-                let pb = progress(
-                    games,
-                    opts.quiet,
-                    format!("pair {}/{} {} vs {}", k + 1, pairs.len(), ids[i], ids[j]),
-                );
-                let r = pool.install(|| {
-                    play_pair(&config, &ids[i], &ids[j], games, opts.seed, &pb, None)
-                })?;
-                pb.finish_and_clear();
-                print_pair(&ids[i], &ids[j], &r);
-                wins[i][j] += r.a_wins as f64 + 0.5 * r.ties as f64;
-                wins[j][i] += (r.games - r.a_wins - r.ties) as f64 + 0.5 * r.ties as f64;
-                played[i][j] += r.games;
-                played[j][i] += r.games;
-                if let Some(f) = log.as_mut() {
-                    let _ = writeln!(
-                        f,
-                        "{{\"a\":\"{}\",\"b\":\"{}\",\"games\":{},\"a_wins\":{},\"ties\":{},\"normal\":{},\"forfeit\":{},\"timeout\":{},\"max_steps\":{},\"seed\":{},\"seconds\":{:.1}}}",
-                        ids[i], ids[j], r.games, r.a_wins, r.ties, r.reasons[0], r.reasons[1], r.reasons[2], r.reasons[3], opts.seed, r.seconds
-                    );
-                }
-            }
-            println!("\nwin rate of the row against the column (95% Wilson interval), {games} matches per pair:\n");
-            print!("| |");
-            for id in &ids {
-                print!(" {} |", id.trim_start_matches("builtin:"));
-            }
-            println!();
-            println!("|---|{}", "---|".repeat(n));
-            for i in 0..n {
-                print!("| {} |", ids[i].trim_start_matches("builtin:"));
-                for j in 0..n {
-                    if i == j || played[i][j] == 0 {
-                        print!(" — |");
-                    } else {
-                        let p = wilson(wins[i][j], played[i][j] as f64);
-                        print!(" {:.3} ({:.3}–{:.3}) |", p.rate, p.low, p.high);
+            let pool = crate::pool(opts.threads)?;
+            let bar = Bar::new(opts.quiet);
+            let standings = pool.install(|| {
+                play_ladder(&config, &ids, &bar, &mut |pair| {
+                    bar.suspend(|| print_pair(pair));
+                    match (&mut log, &jsonl) {
+                        (Some(f), Some(path)) => writeln!(f, "{}", pair.to_json())
+                            .map_err(|e| io_error("ladder log", path, e)),
+                        _ => Ok(()),
                     }
-                }
-                println!();
+                })
+            })?;
+            println!();
+            print!("{}", standings_text(&standings));
+            Ok(())
+        }
+        ArenaCommand::Table { file } => {
+            let text =
+                std::fs::read_to_string(&file).map_err(|e| io_error("ladder log", &file, e))?;
+            let pairs = read_log(&text).map_err(|e| match e {
+                Error::Invalid { what, reason } => Error::Invalid {
+                    what,
+                    reason: format!("{}: {reason}", file.display()),
+                },
+                other => other,
+            })?;
+            if pairs.is_empty() {
+                return Err(Error::Invalid {
+                    what: "ladder log",
+                    reason: format!("{}: no finished pair", file.display()),
+                });
             }
-            let elo = elo_ratings(&wins, 0, 1000.0);
-            println!("\nElo (Bradley–Terry fit, {} = 1000):\n", ids[0]);
-            let mut order: Vec<usize> = (0..n).collect();
-            order.sort_by(|&x, &y| elo[y].total_cmp(&elo[x]));
-            for i in order {
-                println!("  {:<20} {:>7.0}", ids[i], elo[i]);
-            }
+            print!("{}", standings_text(&Standings::from_pairs(&pairs)));
             Ok(())
         }
         ArenaCommand::Replay { file } => {
-            let text = std::fs::read_to_string(&file).map_err(|e| Error::Invalid {
-                what: "replay file",
-                reason: format!("{}: {e}", file.display()),
-            })?;
+            let text =
+                std::fs::read_to_string(&file).map_err(|e| io_error("replay file", &file, e))?;
             let replay = Replay::from_json(&text).map_err(|e| Error::Invalid {
                 what: "replay file",
                 reason: format!("{}: {e}", file.display()),

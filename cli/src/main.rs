@@ -40,7 +40,7 @@ enum Command {
     /// (151: `python/tests/i151_oracle.py` replays it in i151-engine 0.2.4).
     Trace(trace::TraceArgs),
     /// The i151 arena: catalog bots through the match runner (`match`), the ladder
-    /// (`ladder`), replays (`replay`).
+    /// (`ladder`) and its standings (`table`), replays (`replay`).
     Arena(arena::ArenaArgs),
     /// Hold'em: the rank, category, name and best five cards of 5 to 7 cards.
     Eval(holdem::EvalArgs),

@@ -15,6 +15,11 @@ impl Bar {
             ProgressBar::new(0)
         })
     }
+
+    /// Runs `f` (which prints) with the bar hidden, then draws the bar again.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.0.suspend(f)
+    }
 }
 
 impl Progress for Bar {

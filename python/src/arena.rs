@@ -3,11 +3,12 @@
 //! student as the i151 SDK's own objects: this module hands the Python adapter
 //! (`cardvec/arena.py`) a plain description of them, and the adapter builds
 //! `i151_engine`'s `PlayerView` and `Action`s, calls `decide` under the time limit and
-//! answers an action id.
+//! answers an action id. Matches run on the wall clock with the official time limits.
 
 use cardvec::arena::catalog;
 use cardvec::arena::runner::{
-    play_match, ArenaBot, BotFailure, Decision, MatchConfig, MatchResult, PolicyBot, Replay,
+    play_match, ArenaBot, BotFailure, Clock, Decision, MatchConfig, MatchResult, PolicyBot,
+    Replay,
 };
 use cardvec::core::{Error as CoreError, LaneRng};
 use cardvec::games::i151::{self, card_code, ACTION_DRAW, ACTION_PASS, I151};
@@ -213,6 +214,7 @@ fn play_python_match<'py>(
     let mut opponent = PolicyBot::new(policy, LaneRng::for_lane(bot_seed, seed as u64, 2));
     let r = play_match(
         &cfg,
+        Clock::Wall,
         [&mut student, &mut opponent],
         [challenger_name, spec.name],
         opponent_id,
@@ -246,7 +248,15 @@ fn play_catalog_match<'py>(
         LaneRng::for_lane(bot_seed, seed as u64, 2),
     );
     let r = py
-        .detach(|| play_match(&cfg, [&mut bot0, &mut bot1], [a.name, b.name], opponent_id))
+        .detach(|| {
+            play_match(
+                &cfg,
+                Clock::Wall,
+                [&mut bot0, &mut bot1],
+                [a.name, b.name],
+                opponent_id,
+            )
+        })
         .map_err(core_err)?;
     result_dict(py, &r)
 }

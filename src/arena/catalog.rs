@@ -208,14 +208,16 @@ fn known_ids() -> String {
     CATALOG.iter().map(|s| s.id).collect::<Vec<_>>().join(", ")
 }
 
-/// The spec of `id`; [`Error::UnknownOpponent`] if the catalog does not hold it.
+/// The spec of `id`; [`Error::Unknown`] (an unknown `opponent`, the message listing the
+/// catalog's ids) if the catalog does not hold it.
 pub fn get_spec(id: &str) -> Result<&'static OpponentSpec> {
     CATALOG
         .iter()
         .find(|s| s.id == id)
-        .ok_or_else(|| Error::UnknownOpponent {
-            id: id.to_string(),
-            known: known_ids(),
+        .ok_or_else(|| Error::Unknown {
+            what: "opponent",
+            name: id.to_string(),
+            expected: known_ids(),
         })
 }
 
@@ -230,8 +232,8 @@ pub fn list_specs(implemented_only: bool, tag: Option<&str>) -> Vec<&'static Opp
     specs
 }
 
-/// The bot of catalog id `id`: [`Error::UnknownOpponent`] for an id the catalog does not
-/// hold, [`Error::Invalid`] for an entry that only the competition server can resolve
+/// The bot of catalog id `id`: [`Error::Unknown`] for an id the catalog does not hold,
+/// [`Error::Invalid`] for an entry that only the competition server can resolve
 /// (`student:*`, `pool:*`). The search bots are built tracking the opponent's public
 /// history ([`Minmax::tracking`]): a resolved bot plays one match.
 pub fn resolve(id: &str) -> Result<Box<dyn ViewPolicy>> {
@@ -267,8 +269,13 @@ mod tests {
             assert!(get_spec(id).unwrap().implemented);
         }
         let err = resolve("builtin:nobody").err().unwrap();
-        assert!(matches!(err, Error::UnknownOpponent { .. }), "{err}");
-        assert!(err.to_string().contains("builtin:minmax_d5"));
+        assert!(
+            matches!(&err, Error::Unknown { what: "opponent", name, .. } if name == "builtin:nobody"),
+            "{err}"
+        );
+        for spec in CATALOG {
+            assert!(err.to_string().contains(spec.id), "{err}");
+        }
         assert!(matches!(
             resolve("pool:secret_final"),
             Err(Error::Invalid { .. })

@@ -9,9 +9,11 @@
 //! time limit. The forfeiting seat adds only its hand's points to its score; the other
 //! seat wins. Every match is recorded ([`Replay`]).
 //!
-//! The module holds no thread: the decision time is measured around the call (the
-//! official runner's fallback when it cannot use `SIGALRM`); a Python bot is pre-empted by
-//! its own adapter (`python/cardvec/arena.py`).
+//! The module holds no thread, and its time comes from the caller ([`Clock`]): on the wall
+//! clock the decision time is measured around the call (the official runner's fallback when
+//! it cannot use `SIGALRM`), and a Python bot is pre-empted by its own adapter
+//! (`python/cardvec/arena.py`); on a fixed clock every decision takes a set time, so a test's
+//! result does not depend on how loaded the machine is.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -85,6 +87,78 @@ impl MatchConfig {
             .with_target_score(self.target_score)?
             .with_initial_dealer(self.initial_dealer as usize)?
             .with_max_round_steps(0))
+    }
+}
+
+/// The clock a match is timed with (decisions and the whole match), chosen by the caller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// The real wall clock: a decision takes as long as its bot computes, the match as long
+    /// as it runs. For real runs (the CLI, Python), where the official time limits apply.
+    Wall,
+    /// A deterministic clock: each decision of seat `s` takes exactly `per_decision[s]`,
+    /// whatever its bot computes, and nothing else takes time. For tests: a loaded machine
+    /// cannot make a bot time out, and a slow bot is one whose decisions are set to take
+    /// longer than the limit.
+    Fixed {
+        /// The time each decision of seat 0 (`p0`) and of seat 1 (`p1`) takes.
+        per_decision: [Duration; 2],
+    },
+}
+
+impl Clock {
+    /// A deterministic clock on which no time passes.
+    pub const FREE: Clock = Clock::Fixed {
+        per_decision: [Duration::ZERO; 2],
+    };
+
+    /// A deterministic clock on which every decision takes `cost`.
+    pub const fn fixed(cost: Duration) -> Clock {
+        Clock::Fixed {
+            per_decision: [cost; 2],
+        }
+    }
+}
+
+/// The time of one match on its [`Clock`].
+struct MatchTimer {
+    clock: Clock,
+    started: Instant,
+    /// Time passed on a fixed clock.
+    passed: Duration,
+}
+
+impl MatchTimer {
+    fn start(clock: Clock) -> MatchTimer {
+        MatchTimer {
+            clock,
+            started: Instant::now(),
+            passed: Duration::ZERO,
+        }
+    }
+
+    /// Time since the match started.
+    fn elapsed(&self) -> Duration {
+        match self.clock {
+            Clock::Wall => self.started.elapsed(),
+            Clock::Fixed { .. } => self.passed,
+        }
+    }
+
+    /// Runs seat `seat`'s decision `decide`; returns its answer and the time it took.
+    fn decision<T>(&mut self, seat: usize, decide: impl FnOnce() -> T) -> (T, Duration) {
+        match self.clock {
+            Clock::Wall => {
+                let asked = Instant::now();
+                let answer = decide();
+                (answer, asked.elapsed())
+            }
+            Clock::Fixed { per_decision } => {
+                let answer = decide();
+                self.passed += per_decision[seat];
+                (answer, per_decision[seat])
+            }
+        }
     }
 }
 
@@ -566,9 +640,11 @@ impl Recorder {
 
 /// Plays one match between `bots[0]` (seat `p0`, the challenger, called `names[0]`) and
 /// `bots[1]` (seat `p1`, the opponent `opponent_id`, called `names[1]`), as the official
-/// `play_bots_match` does. Errors only on a bad configuration (a time limit of 0, ...).
+/// `play_bots_match` does, timed on `clock`. Errors only on a bad configuration (a time
+/// limit of 0, ...).
 pub fn play_match(
     config: &MatchConfig,
+    clock: Clock,
     bots: [&mut dyn ArenaBot; 2],
     names: [&str; 2],
     opponent_id: &str,
@@ -594,7 +670,7 @@ pub fn play_match(
     };
     rec.start_round(1);
     let (mut steps, mut round_steps) = (0u64, 0u64);
-    let started = Instant::now();
+    let mut timer = MatchTimer::start(clock);
     let match_limit = Duration::from_millis(config.match_timeout_ms);
     let decision_limit = Duration::from_millis(config.decision_timeout_ms);
     let mut pending_winner: Option<u8> = None;
@@ -641,7 +717,7 @@ pub fn play_match(
         conclude(s, rec, Some(1 - seat), reason, Some((seat, detail)), steps)
     };
     loop {
-        if started.elapsed() >= match_limit {
+        if timer.elapsed() >= match_limit {
             let seat = s.current as usize;
             return Ok(forfeit(
                 &mut s,
@@ -690,9 +766,7 @@ pub fn play_match(
             time_left_ms: config.decision_timeout_ms,
             seats: &seats,
         };
-        let asked = Instant::now();
-        let answer = bots[seat].decide(&game, &decision);
-        let took = asked.elapsed();
+        let (answer, took) = timer.decision(seat, || bots[seat].decide(&game, &decision));
         let action = match answer {
             Err(BotFailure::Timeout) => {
                 return Ok(forfeit(
@@ -800,11 +874,12 @@ pub fn series_match_seed(seed: u64, g: u64) -> i64 {
     (LaneRng::for_lane(seed, g, 0).next_u64() >> 1) as i64
 }
 
-/// Plays match `g` of a series between two catalog ids: the seats alternate (`a` is the
-/// challenger `p0` in even matches), each bot draws from its own stream `(seed, g, 1 +
-/// seat)`. Returns the result and whether `a` was seat 0.
+/// Plays match `g` of a series between two catalog ids on `clock`: the seats alternate (`a`
+/// is the challenger `p0` in even matches), each bot draws from its own stream `(seed, g, 1
+/// + seat)`. Returns the result and whether `a` was seat 0.
 pub fn play_series_match(
     config: &MatchConfig,
+    clock: Clock,
     a: &str,
     b: &str,
     seed: u64,
@@ -824,7 +899,7 @@ pub fn play_series_match(
     );
     let name0 = super::catalog::get_spec(first)?.name;
     let name1 = super::catalog::get_spec(second)?.name;
-    let r = play_match(&cfg, [&mut bot0, &mut bot1], [name0, name1], second)?;
+    let r = play_match(&cfg, clock, [&mut bot0, &mut bot1], [name0, name1], second)?;
     Ok((r, a_first))
 }
 

@@ -26,7 +26,7 @@ pub enum Error {
         /// The value given.
         got: i64,
     },
-    /// An unknown name (game, bot, option) was given.
+    /// An unknown name (game, bot, option, arena opponent) was given.
     #[error("unknown {what} {name:?}; expected one of: {expected}")]
     Unknown {
         /// What kind of name it was.
@@ -35,14 +35,6 @@ pub enum Error {
         name: String,
         /// The accepted names, comma separated.
         expected: String,
-    },
-    /// An arena opponent id that the catalog does not hold.
-    #[error("unknown opponent {id:?}; the catalog holds: {known}")]
-    UnknownOpponent {
-        /// The id given.
-        id: String,
-        /// The catalog's ids, comma separated.
-        known: String,
     },
     /// Input that is well-formed but describes something impossible (for example a deck
     /// order that is not a permutation).

@@ -7,8 +7,7 @@
 
 use cardvec::arena::catalog;
 use cardvec::arena::runner::{
-    play_match, ArenaBot, BotFailure, Clock, Decision, MatchConfig, MatchResult, PolicyBot,
-    Replay,
+    play_match, ArenaBot, BotFailure, Clock, Decision, MatchConfig, MatchResult, PolicyBot, Replay,
 };
 use cardvec::core::{Error as CoreError, LaneRng};
 use cardvec::games::i151::{self, card_code, ACTION_DRAW, ACTION_PASS, I151};

@@ -15,6 +15,7 @@ with ``--no-pin``) the programs run unpinned and no busy loop is started.
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -31,17 +32,16 @@ def run(cmd):
 
 
 def cardvec_rates(binary, players, pin):
+    """env_steps_per_sec of each mode of ``cardvec bench flip7 --json``."""
     cmd = pin + [
         binary, "bench", "flip7", "--players", str(players), "--envs", "4096",
-        "--threads", "1", "--steps", "2048", "--repeats", "3",
+        "--threads", "1", "--steps", "2048", "--repeats", "3", "--json",
     ]
-    out = run(cmd)
-    rates = {}
+    report = json.loads(run(cmd))
+    rates = {m["mode"]: float(m["env_steps_per_sec"]) for m in report["modes"]}
     for label in ("step+mask", "step+mask+obs_f32"):
-        m = re.search(rf"^{re.escape(label)}\s+.*?env_steps_per_sec=(\d+)", out, re.M)
-        if not m:
-            sys.exit(f"cannot read {label} from cardvec bench output:\n{out}")
-        rates[label] = float(m.group(1))
+        if label not in rates:
+            sys.exit(f"no mode {label} in cardvec bench --json output: {sorted(rates)}")
     return rates
 
 

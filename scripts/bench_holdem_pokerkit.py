@@ -17,9 +17,9 @@ for the same seat counts and prints the ratio per core.
 """
 
 import argparse
+import json
 import os
 import random
-import re
 import subprocess
 import time
 
@@ -85,28 +85,28 @@ def bench_pokerkit(seats: int, hands: int, seed: int) -> tuple[float, float]:
 
 
 def bench_cardvec(binary: str, seats: int, envs: int) -> dict:
-    """``cardvec bench holdem`` on one thread: for each mode (``step+mask``, and
+    """``cardvec bench holdem --json`` on one thread: for each mode (``step+mask``, and
     ``step+mask+obs_f32`` with observations), hands/s and steps/s with the random policy's
     time included (as in pokerkit's figure) and without it."""
     out = subprocess.run(
         [binary, "bench", "holdem", "--players", str(seats), "--envs", str(envs),
-         "--threads", "1"],
+         "--threads", "1", "--json"],
         capture_output=True, text=True, check=True,
     ).stdout
-    print(out.rstrip())
+    report = json.loads(out)
     modes = {}
-    lines = out.splitlines()
-    for i, line in enumerate(lines):
-        if not line.startswith("step+"):
-            continue
-        fields = dict(re.findall(r"(\w+)=([\d.]+)", line + " " + lines[i + 1]))
-        length = float(fields["live_steps"]) / float(fields["episodes"])
-        steps_policy = float(fields["with_policy_steps_per_sec"])
-        modes[line.split()[0]] = {
+    for m in report["modes"]:
+        length = m["live_steps"] / m["episodes"]
+        steps_policy = m["with_policy_steps_per_sec"]
+        print(f"cardvec bench holdem seats={seats} {m['mode']}: live_steps={m['live_steps']} "
+              f"env_steps_per_sec={m['env_steps_per_sec']:.0f} "
+              f"with_policy_steps_per_sec={steps_policy:.0f} episodes={m['episodes']} "
+              f"episodes_per_sec={m['episodes_per_sec']:.0f}")
+        modes[m["mode"]] = {
             "steps": steps_policy,
             "hands": steps_policy / length,
-            "env_steps": float(fields["env_steps_per_sec"]),
-            "env_hands": float(fields["episodes_per_sec"]),
+            "env_steps": m["env_steps_per_sec"],
+            "env_hands": m["episodes_per_sec"],
         }
     return modes
 

@@ -1,8 +1,8 @@
 //! Random hands as JSON lines for the pokerkit differential test
 //! (`python/tests/test_holdem_pokerkit.py`).
 //!
-//! One line per hand, every seat in cardvec's numbering (the replay maps seat `s` to
-//! pokerkit's player index with [`super::pokerkit_index`]):
+//! One line per hand ([`TracedHand`] through serde), every seat in cardvec's numbering (the
+//! replay maps seat `s` to pokerkit's player index with [`super::pokerkit_index`]):
 //!
 //! ```text
 //! {"hand":i,"seats":n,"button":b,"sb":1,"bb":2,"ante":0,"stacks":[...],

@@ -2,10 +2,10 @@
 //! written as JSON lines that `python/tests/i151_oracle.py` replays in i151-engine 0.2.4,
 //! comparing every decision point.
 //!
-//! Lines: a header `{"match": seed, "players": n, "cpp": c, "dealer": d}`; one line per
-//! decision with the full state before the action and the action `a` (card ids, seats and
-//! suits as in [`super`]); an end line `{"end": true, "winner": w, "scores": [...],
-//! "rounds": r}`.
+//! Lines (serde structs, one per kind): a header `{"match": seed, "players": n, "cpp": c,
+//! "dealer": d}`; one line per decision with the full state before the action and the
+//! action `a` (card ids, seats and suits as in [`super`]); an end line `{"end": true,
+//! "winner": w, "scores": [...], "rounds": r}`.
 
 use std::io::{self, Write};
 

@@ -1548,7 +1548,7 @@ impl Visitor for Fuzz {
 
 #[test]
 fn fuzz_check_holds_on_random_inputs_for_every_game() {
-    registry::visit_all(&mut Fuzz { cases: 256 });
+    registry::visit_all(&mut Fuzz { cases: 400 });
 }
 
 struct RandomConfigurations {
@@ -1602,7 +1602,7 @@ impl Visitor for RandomConfigurations {
 /// along random games.
 #[test]
 fn random_configurations_keep_the_lane_contract() {
-    registry::visit_all(&mut RandomConfigurations { cases: 128 });
+    registry::visit_all(&mut RandomConfigurations { cases: 256 });
 }
 
 /// A random value in an option's range, often one of its bounds; lists of random lengths.

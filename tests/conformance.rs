@@ -66,7 +66,12 @@ impl Visitor for Suite {
         for text in G::INFO.configurations {
             let options = Options::parse(G::INFO.options, text)
                 .unwrap_or_else(|e| panic!("{}: configuration {text:?}: {e}", G::INFO.id));
-            self.covered.push(conformance::<G>(&options));
+            let covered = conformance::<G>(&options);
+            eprintln!(
+                "conformance: {} {}: {}",
+                covered.game, covered.config, covered.notes
+            );
+            self.covered.push(covered);
         }
     }
 }
@@ -80,7 +85,6 @@ fn every_registered_game_and_configuration_conforms() {
     let golden = golden_lines();
     let mut games: Vec<&str> = Vec::new();
     for c in &suite.covered {
-        eprintln!("conformance: {} {}: {}", c.game, c.config, c.notes);
         if !games.contains(&c.game) {
             games.push(c.game);
         }
@@ -171,17 +175,22 @@ fn conformance<G: GameSpec>(options: &Options) -> Covered {
     // Every lane operation and error, interleaved at random.
     let orders = game.sample_order(&mut LaneRng::from_seed(0)).is_some();
     let mut holes = Vec::new();
+    let mut c = Counts::default();
     for seed in 0..4 {
-        let (c, found) = lane_operations(&game, seed, 400, &label);
+        let (counts, found) = lane_operations(&game, seed, 400, &label);
         holes.extend(found);
-        if seed == 0 {
-            notes.push(format!(
-                "lane operations ({} lane resets, {} gathers, {} states set, {} orders dealt, {} \
-                 errors refused)",
-                c.lane_resets, c.gathers, c.states_set, c.orders, c.errors
-            ));
-        }
+        c.add(&counts);
     }
+    notes.push(format!(
+        "4 x 400 lane operations ({} steps, {} lane resets, {} gathers, {} states set, {} \
+         orders dealt, {} bad calls refused)",
+        c.applied + c.illegal + c.finished + c.reset,
+        c.lane_resets,
+        c.gathers,
+        c.states_set,
+        c.orders,
+        c.errors
+    ));
     if !orders {
         notes.push("no explicit deal (reset_from_order not checked)".to_string());
     }
@@ -195,7 +204,7 @@ fn conformance<G: GameSpec>(options: &Options) -> Covered {
     notes.push(format!(
         "{tried} corrupt states ({rejected} rejected by check_state)"
     ));
-    notes.push("golden".to_string());
+    notes.push("golden playthrough".to_string());
 
     Covered {
         game: G::INFO.id,
@@ -401,6 +410,20 @@ struct Counts {
 }
 
 impl Counts {
+    fn add(&mut self, other: &Counts) {
+        self.applied += other.applied;
+        self.illegal += other.illegal;
+        self.finished += other.finished;
+        self.reset += other.reset;
+        self.ends += other.ends;
+        self.probed += other.probed;
+        self.lane_resets += other.lane_resets;
+        self.gathers += other.gathers;
+        self.states_set += other.states_set;
+        self.orders += other.orders;
+        self.errors += other.errors;
+    }
+
     fn all_statuses_seen(&self, autoreset: bool) -> bool {
         self.applied > 0
             && self.illegal > 0
@@ -466,9 +489,8 @@ impl<G: GameSpec> Model<G> {
             let twin = &self.twins[i];
             assert!(
                 s.state == twin.state,
-                "{label}: lane {i} differs from its single-lane twin after {when}:\n{:?}\n{:?}",
-                s.state,
-                twin.state
+                "{label}: lane {i} differs from its single-lane twin after {when}, first in {}",
+                field_name(&s.state, &twin.state, 0)
             );
             assert_eq!(
                 s.episode, twin.episode,
@@ -1203,8 +1225,8 @@ fn field_name<S: Debug>(a: &S, b: &S, offset: usize) -> String {
 /// reached states (a deal, mid-game, an end) is set as a lane's state: `set_state_bytes` must
 /// refuse it, changing nothing, or accept a state on which every method works and whose steps
 /// `check_state` accepts for a few dozen steps. Returns the states tried, those refused, and
-/// the accepted ones that broke the contract. A method that does not return within a few
-/// seconds counts as looping forever; its thread is left running, and the scan of this
+/// the accepted ones that broke the contract. A method that does not return within a minute
+/// counts as looping forever; its thread is left running, and the scan of this
 /// configuration stops there.
 fn corrupt_states<G: GameSpec>(game: &G, label: &str) -> (u64, u64, Vec<Hole>) {
     let donors = donor_states(game);
@@ -1283,13 +1305,14 @@ fn corrupt_states<G: GameSpec>(game: &G, label: &str) -> (u64, u64, Vec<Hole>) {
 }
 
 /// Runs `f` on a thread of its own and returns its result, or `None` if it has not returned
-/// within five seconds (the thread is then left running).
+/// within a minute (the thread is then left running). What it runs takes microseconds: only a
+/// method that loops forever comes near the limit.
 fn within<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(f());
     });
-    rx.recv_timeout(std::time::Duration::from_secs(5)).ok()
+    rx.recv_timeout(std::time::Duration::from_secs(60)).ok()
 }
 
 /// A deal, states after a few and after many steps, and the end of a game, of lane 0.

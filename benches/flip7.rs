@@ -1,27 +1,11 @@
-//! Criterion benches of Flip 7: batch step+mask and step+mask+observation at 4096 lanes with
-//! 3 and 8 players on 1 and 2 threads (random legal policy, autoreset; only `step` is
-//! timed), and the single-lane kernels (legal mask, observation, step) at 3 and 8 players.
-
-mod common;
+//! Criterion benches of Flip 7's single-lane kernels (legal mask, observation, step) at 3 and
+//! 8 players over 1024 positions of random games. The batch step is benched with every
+//! game's in `benches/games.rs`.
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::{Game, LaneRng};
 use cardvec::games::flip7::Flip7;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-
-const LANES: usize = 4096;
-
-fn batch(c: &mut Criterion) {
-    let configs: Vec<_> = [3, 8]
-        .map(|p| {
-            (
-                if p == 3 { "3p" } else { "8p" },
-                Flip7::with_players(p).unwrap(),
-            )
-        })
-        .to_vec();
-    common::batch(c, "flip7_batch", LANES, &configs);
-}
 
 fn kernels(c: &mut Criterion) {
     let mut group = c.benchmark_group("flip7_lane");
@@ -78,5 +62,5 @@ fn kernels(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, batch, kernels);
+criterion_group!(benches, kernels);
 criterion_main!(benches);

@@ -1,9 +1,7 @@
-//! Criterion benches of no-limit hold'em: batch step+mask and step+mask+observation at 4096
-//! lanes with 2 and 6 seats on 1 and 2 threads (random legal policy over the default action
-//! abstraction, autoreset; only `step` is timed: steps/s), and whole hands on one lane on one
-//! thread (hands/s, the figure to set beside pokerkit's hands/s).
-
-mod common;
+//! Criterion bench of no-limit hold'em whole hands on one lane on one thread (random legal
+//! policy over the default action abstraction; hands/s, the figure to set beside pokerkit's
+//! hands/s) with 2 and 6 seats. The batch step is benched with every game's in
+//! `benches/games.rs`.
 
 use std::time::Duration;
 
@@ -11,16 +9,6 @@ use cardvec::core::policy::random_legal;
 use cardvec::core::{Game, LaneRng};
 use cardvec::games::holdem::NoLimitHoldem;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-
-const LANES: usize = 4096;
-
-fn batch(c: &mut Criterion) {
-    let configs = [
-        ("2p", NoLimitHoldem::standard(2).unwrap()),
-        ("6p", NoLimitHoldem::standard(6).unwrap()),
-    ];
-    common::batch(c, "holdem_batch", LANES, &configs);
-}
 
 const HANDS: u64 = 1000;
 
@@ -57,6 +45,6 @@ criterion_group! {
         .sample_size(20)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
-    targets = batch, hands
+    targets = hands
 }
 criterion_main!(benches);

@@ -1,21 +1,11 @@
-//! Criterion benches of 151: batch step+mask and step+mask+observation at 4096 lanes on 1
-//! and 2 threads (2 and 4 players, random legal policy, autoreset; only `step` is timed),
-//! and the single-lane kernels (legal mask, observation, a round deal with CPython's
-//! shuffle).
-
-mod common;
+//! Criterion benches of 151's single-lane kernels: legal mask, observation, and a round deal
+//! with CPython's shuffle. The batch step is benched with every game's in
+//! `benches/games.rs`.
 
 use cardvec::core::Game;
 use cardvec::games::i151::view::OBS_DIM;
 use cardvec::games::i151::{I151, N_ACTIONS};
 use criterion::{criterion_group, criterion_main, Criterion};
-
-const LANES: usize = 4096;
-
-fn batch(c: &mut Criterion) {
-    let configs = [("2p", I151::new(2).unwrap()), ("4p", I151::new(4).unwrap())];
-    common::batch(c, "i151_batch", LANES, &configs);
-}
 
 fn kernels(c: &mut Criterion) {
     let game = I151::new(2).unwrap();
@@ -45,5 +35,5 @@ fn kernels(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, batch, kernels);
+criterion_group!(benches, kernels);
 criterion_main!(benches);

@@ -1,19 +1,11 @@
-//! Criterion benches of Lost Cities: batch step+mask and step+mask+observation at 8192
-//! lanes on 1 and 2 threads (random legal policy, autoreset; only `step` is timed), and the
-//! single-lane kernels (legal mask, observation, step).
-
-mod common;
+//! Criterion benches of Lost Cities' single-lane kernels (legal mask, observation, step) over
+//! 1024 positions of random games. The batch step is benched with every game's in
+//! `benches/games.rs`.
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::{Game, LaneRng};
 use cardvec::games::lost_cities::{LostCities, N_ACTIONS, OBS_DIM};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-
-const LANES: usize = 8192;
-
-fn batch(c: &mut Criterion) {
-    common::batch(c, "lost_cities_batch", LANES, &[("", LostCities)]);
-}
 
 fn kernels(c: &mut Criterion) {
     let game = LostCities;
@@ -68,5 +60,5 @@ fn kernels(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, batch, kernels);
+criterion_group!(benches, kernels);
 criterion_main!(benches);

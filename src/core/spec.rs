@@ -511,6 +511,14 @@ pub trait GameSpec: Game + Sized {
     /// game from `deal` (the configuration may vary with `g`, to cover several).
     fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>);
 
+    /// A random deal order that [`Game::reset_from_order`] accepts, drawn from `rng`: what
+    /// the conformance suite deals explicitly to check the round trip. `None` (the default)
+    /// if the game takes no explicit deal.
+    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
+        let _ = rng;
+        None
+    }
+
     /// How many leading fuzz bytes [`GameSpec::fuzz_config`] reads.
     const FUZZ_CONFIG_BYTES: usize;
 

@@ -1,87 +1,88 @@
-//! Helpers shared by the integration tests of several games.
-// Each test crate that includes this module uses only some of its helpers.
-#![allow(dead_code)]
+//! Helpers of the conformance suite (`tests/conformance.rs`): the mixed random/illegal policy
+//! that drives a batch, and the comparison of whole batches across thread counts and chunk
+//! sizes.
 
 use cardvec::core::policy::random_legal;
-use cardvec::core::{Game, LaneRng, VecEnv};
+use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
+use sha2::{Digest, Sha256};
 
-/// Drives `env` for `steps` batch steps with a policy that plays a random legal action, or
-/// one time in ten a random action below `raw_below` (often illegal), and returns what
-/// `record` reads from the environment after every step.
-pub fn mixed_policy_run<G: Game, T>(
+/// One action of the mixed policy for a lane whose legal mask is `mask`: mostly a random
+/// legal action, one time in ten a random id below `num_actions + 3` (often illegal), one
+/// time in forty `u32::MAX` or `u32::MAX - 1`. A lane without a legal action (a finished
+/// one) gets `u32::MAX`, like any action it would ignore.
+pub fn mixed_action(mask: &[u8], rng: &mut LaneRng) -> u32 {
+    match rng.below(40) {
+        0..=3 => rng.below(mask.len() as u32 + 3),
+        4 => u32::MAX - rng.below(2),
+        _ => random_legal(mask, rng),
+    }
+}
+
+/// The mixed policy's actions for every lane of `env` ([`mixed_action`] on each mask row).
+pub fn mixed_actions<G: Game>(env: &VecEnv<G>, rng: &mut LaneRng) -> Vec<u32> {
+    env.legal_mask()
+        .chunks(env.game().num_actions())
+        .map(|m| mixed_action(m, rng))
+        .collect()
+}
+
+/// The SHA-256 of everything `env` shows ([`VecEnv::snapshot`]: outputs and lane states) and
+/// of its episode counters.
+pub fn digest<G: Game>(env: &VecEnv<G>) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(env.snapshot());
+    for e in env.episodes() {
+        h.update(e.to_le_bytes());
+    }
+    h.finalize().into()
+}
+
+/// Drives `env` for `steps` batch steps with the mixed policy (stream `policy_seed`) and
+/// returns the [`digest`] after construction and after every step.
+pub fn mixed_policy_digests<G: Game>(
     env: &mut VecEnv<G>,
     steps: usize,
-    raw_below: u32,
-    seed: u64,
-    mut record: impl FnMut(&VecEnv<G>) -> T,
-) -> Vec<T> {
-    let a = env.game().num_actions();
-    let mut rng = LaneRng::from_seed(seed);
-    let mut actions = vec![0u32; env.num_envs()];
-    let mut out = Vec::new();
+    policy_seed: u64,
+) -> Vec<[u8; 32]> {
+    let mut rng = LaneRng::from_seed(policy_seed);
+    let mut out = vec![digest(env)];
     for _ in 0..steps {
-        for (i, action) in actions.iter_mut().enumerate() {
-            *action = if rng.below(10) == 0 {
-                rng.below(raw_below)
-            } else {
-                random_legal(&env.legal_mask()[i * a..(i + 1) * a], &mut rng)
-            };
-        }
+        let actions = mixed_actions(env, &mut rng);
         env.step(&actions).unwrap();
-        out.push(record(env));
+        out.push(digest(env));
     }
     out
 }
 
-/// What a batch shows after a step: observations, masks, rewards, terminated, truncated,
-/// current players, illegal codes, and the lane states (compared with `==`).
-pub type Shown<S> = (
-    Vec<f32>,
-    Vec<u8>,
-    Vec<f32>,
-    Vec<bool>,
-    Vec<bool>,
-    Vec<i32>,
-    Vec<u8>,
-    Vec<S>,
-);
-
-/// [`mixed_policy_run`] recording [`Shown`] after every step.
-pub fn mixed_policy_shown<G: Game>(
-    env: &mut VecEnv<G>,
-    steps: usize,
-    raw_below: u32,
-    seed: u64,
-) -> Vec<Shown<G::State>> {
-    mixed_policy_run(env, steps, raw_below, seed, |e| {
-        (
-            e.obs().to_vec(),
-            e.legal_mask().to_vec(),
-            e.rewards().to_vec(),
-            e.terminated().to_vec(),
-            e.truncated().to_vec(),
-            e.current_player().to_vec(),
-            e.illegal().to_vec(),
-            e.states().to_vec(),
-        )
-    })
-}
-
-/// Plays the mixed policy ([`mixed_policy_run`], policy seed `policy_seed`) for `steps`
-/// steps on `make(1, 64)` and on `make(threads, chunk)` for each pair of `others`, and
-/// asserts that every step shows the same buffers and lane states.
+/// Plays the mixed policy for `steps` steps on an environment of `game` built with `options`
+/// on one thread with chunks of 64 lanes, and again with each `(threads, chunk_size)` of
+/// `others`, and asserts that every step shows the same outputs, lane states and episode
+/// counters (naming the first step that differs).
 pub fn assert_same_for_any_threads_and_chunks<G: Game>(
-    make: impl Fn(usize, usize) -> VecEnv<G>,
+    game: &G,
+    options: &EnvOptions,
     steps: usize,
-    raw_below: u32,
     policy_seed: u64,
     others: &[(usize, usize)],
-) where
-    G::State: PartialEq,
-{
-    let base = mixed_policy_shown(&mut make(1, 64), steps, raw_below, policy_seed);
+    label: &str,
+) {
+    let run = |threads: usize, chunk_size: usize| {
+        let options = EnvOptions {
+            num_threads: Some(threads),
+            chunk_size,
+            ..options.clone()
+        };
+        let mut env = VecEnv::new(game.clone(), options).unwrap();
+        mixed_policy_digests(&mut env, steps, policy_seed)
+    };
+    let base = run(1, 64);
     for &(threads, chunk) in others {
-        let other = mixed_policy_shown(&mut make(threads, chunk), steps, raw_below, policy_seed);
-        assert!(other == base, "{threads} threads, chunk {chunk} differ");
+        let other = run(threads, chunk);
+        if let Some(step) = (0..base.len()).find(|&t| base[t] != other[t]) {
+            panic!(
+                "{label}: {threads} threads with chunks of {chunk} differ from 1 thread with \
+                 chunks of 64 after step {step}"
+            );
+        }
     }
 }

@@ -310,6 +310,13 @@ impl GameSpec for Flip7 {
         reference::diff_pair(g, deal)
     }
 
+    /// The 94-card deck shuffled (see [`check_order`]).
+    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
+        let mut order = make_deck().to_vec();
+        rng.shuffle(&mut order);
+        Some(order)
+    }
+
     const FUZZ_CONFIG_BYTES: usize = 2;
 
     fn fuzz_config(bytes: &[u8]) -> Self {

@@ -385,6 +385,14 @@ impl GameSpec for NoLimitHoldem {
         reference::diff_pair(g, deal)
     }
 
+    /// `2 * num_players + 5` distinct card ids: the hole cards, then the board.
+    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
+        let mut deck: Vec<u8> = (0..52).collect();
+        rng.shuffle(&mut deck);
+        deck.truncate(2 * self.num_players() + 5);
+        Some(deck)
+    }
+
     const FUZZ_CONFIG_BYTES: usize = 3;
 
     fn fuzz_config(bytes: &[u8]) -> Self {

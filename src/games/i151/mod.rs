@@ -281,6 +281,14 @@ impl GameSpec for I151 {
         reference::diff_pair(g, deal)
     }
 
+    /// The 32 card ids shuffled, then a random match seed (8 bytes) for the later rounds.
+    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
+        let mut order: Vec<u8> = (0..N_CARDS as u8).collect();
+        rng.shuffle(&mut order);
+        order.extend(rng.next_u64().to_le_bytes());
+        Some(order)
+    }
+
     const FUZZ_CONFIG_BYTES: usize = 1;
 
     fn fuzz_config(bytes: &[u8]) -> Self {

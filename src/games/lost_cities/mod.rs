@@ -56,6 +56,13 @@ impl GameSpec for LostCities {
         reference::diff_pair(g, deal)
     }
 
+    /// The 60 card ids shuffled (see [`crate::core::Game::reset_from_order`]).
+    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
+        let mut order: Vec<u8> = (0..N_CARDS as u8).collect();
+        rng.shuffle(&mut order);
+        Some(order)
+    }
+
     const FUZZ_CONFIG_BYTES: usize = 0;
 
     fn fuzz_config(_bytes: &[u8]) -> Self {

@@ -1,11 +1,16 @@
 """cardvec: card games simulated in bulk, for RL/CFR training.
 
-Each game is a class of the same shape, for example::
+Every registered game (``cardvec.games()`` lists them) has a batch class of the same shape,
+derived from the registry and named by the game's ``python_class``, for example::
 
-    env = cardvec.LostCities(num_envs=4096, seed=0, num_threads=None,
-                             autoreset=False, observe=True, chunk_size=64)
+    env = cardvec.Flip7(num_envs=4096, seed=0, num_threads=None, autoreset=False,
+                        observe=True, chunk_size=None, num_players=5)
+    env = cardvec.make("flip7", 4096, seed=0, num_players=5)   # the same, by game id
     obs = env.reset()                      # float32 [N, obs_dim]
     obs, rewards, terminated, truncated = env.step(actions)   # actions: int array [N]
+
+Game options are keyword arguments checked against the registry (a bad one is a
+``ValueError`` naming the accepted options). Every class is a subclass of ``BatchEnv``.
 
 Every output (``obs``, ``legal_mask``, ``rewards``, ``terminated``, ``truncated``,
 ``current_player``, ``illegal``) is a read-only numpy view of the engine's own buffers:
@@ -16,37 +21,41 @@ the same array objects on every call, updated in place by each step. Copy them
 3 lane was autoreset (action ignored).
 """
 
+from . import _games
 from . import arena, flip7, holdem, i151, lost_cities
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,
     ACTION_ILLEGAL,
     ACTION_RESET,
-    Flip7,
+    BatchEnv,
     Flip7Game,
-    I151P2,
-    I151P3,
-    I151P4,
-    LostCities,
-    NoLimitHoldem,
     __version__,
 )
+from ._games import game_class, games, make
+from .i151 import I151P2, I151P3, I151P4
+
+# One class per registered game (cardvec.LostCities, cardvec.Flip7, cardvec.I151, ...).
+globals().update({cls.__name__: cls for cls in _games.CLASSES.values()})
 
 __all__ = [
     "ACTION_APPLIED",
     "ACTION_FINISHED",
     "ACTION_ILLEGAL",
     "ACTION_RESET",
-    "Flip7",
+    "BatchEnv",
     "Flip7Game",
     "I151P2",
     "I151P3",
     "I151P4",
-    "LostCities",
-    "NoLimitHoldem",
+    "game_class",
+    "games",
+    "make",
+    "arena",
     "flip7",
     "holdem",
     "i151",
     "lost_cities",
     "__version__",
+    *(cls.__name__ for cls in _games.CLASSES.values()),
 ]

@@ -1,7 +1,8 @@
 """Flip 7 constants (see docs/flip7.md), the batch environment ``Flip7`` and the single
 game ``Flip7Game`` (with its shuffle log)."""
 
-from ._cardvec import Flip7, Flip7Game
+from ._cardvec import Flip7Game
+from ._games import Flip7
 from ._cardvec import flip7 as _c
 
 HIT: int = _c.HIT

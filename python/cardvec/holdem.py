@@ -13,20 +13,22 @@ as ``"As"``, ``"Td"`` or ``"♠A"``. Ranks are ordinals 1..7462, higher wins
 
 No-limit hold'em (see docs/holdem.md):
 
-- ``NoLimitHoldem(num_envs, seed=0, num_threads=None, autoreset=False, observe=True,
-  chunk_size=64, num_players=2, stack=100 * big_blind, stacks=None, small_blind=1,
-  big_blind=2, ante=0, raise_fractions=(0.5, 1.0, 2.0), button=None)``: the batch
-  environment, one hand per lane. Discrete actions ``FOLD``, ``CHECK_CALL``,
+- ``NoLimitHoldem(num_envs, seed=None, num_threads=None, autoreset=False, observe=True,
+  chunk_size=None, num_players=2, small_blind=1, big_blind=2, ante=0, stack=None (100 big
+  blinds), stacks=None, raise_fractions=[0.5, 1.0, 2.0], button=None)``: the batch
+  environment, one hand per lane (``cardvec.make("holdem", ...)``). Discrete actions ``FOLD``, ``CHECK_CALL``,
   ``RAISE_BASE + k`` (raise by pot fraction ``k``), ``RAISE_BASE + K`` (all-in), and the
   exact raise-to entry point ``raise_to(chips)`` (``EXACT_RAISE | chips``), checked against
-  ``legal_bounds(env)`` (illegal amounts are flagged no-ops).
+  ``legal_bounds(env)`` (illegal amounts are flagged no-ops; ``env`` must be a hold'em
+  environment, else ``ValueError``).
 - ``NoLimitHoldemGame(seed=0, **same options)``: one hand at a time (the PettingZoo wrapper
   ``cardvec.pettingzoo.holdem_v0`` drives it).
 """
 
 import numpy as _np
 
-from ._cardvec import NoLimitHoldem, NoLimitHoldemGame
+from ._cardvec import NoLimitHoldemGame
+from ._games import NoLimitHoldem
 from ._cardvec import holdem as _h
 
 HandValue = _h.HandValue

@@ -1,16 +1,22 @@
 """151, the i151 competition game, as i151-engine 0.2.4 plays it (see docs/151.md).
 
-``I151(num_envs, players=2, ...)`` builds the batch environment for 2, 3 or 4 seats
-(classes ``I151P2``, ``I151P3``, ``I151P4``). Card ids follow the official deck order
+``I151(num_envs, num_players=2, ...)`` builds the batch environment for 2, 3 or 4 seats
+(``cardvec.make("151", ...)`` builds the same class; its options are listed by
+``cardvec.games()``). Card ids follow the official deck order
 (``i151_engine.models.card.standard_deck()``): ``id = suit * 8 + rank``, suits S H D C,
 ranks A K Q J T 9 8 7. Actions: 0..32 play card, 32 draw, 33 pass, 34..38 choose suit.
+
+Deprecated: ``I151(num_envs, players=k)`` (use ``num_players``) and the classes
+``I151P2``, ``I151P3``, ``I151P4`` (now functions building ``I151(..., num_players=k)``);
+both warn with ``DeprecationWarning``.
 """
 
 import random
+import warnings
 
 import numpy as np
 
-from ._cardvec import I151P2, I151P3, I151P4
+from . import _games
 from ._cardvec import i151 as _c
 
 N_CARDS: int = _c.N_CARDS
@@ -20,14 +26,50 @@ ACTION_DRAW: int = _c.ACTION_DRAW
 ACTION_PASS: int = _c.ACTION_PASS
 ACTION_CHOOSE_SUIT: int = _c.ACTION_CHOOSE_SUIT
 
-_CLASSES = {2: I151P2, 3: I151P3, 4: I151P4}
 
 
-def I151(num_envs, players=2, **kwargs):
-    """The 151 environment for ``players`` seats (2..4); other arguments as every game."""
-    if players not in _CLASSES:
-        raise ValueError(f"players must be in 2..=4, got {players!r}")
-    return _CLASSES[players](num_envs, **kwargs)
+class I151(_games.I151):
+    __doc__ = _games.I151.__doc__ + (
+        "\n\n``players=k`` is a deprecated spelling of ``num_players=k`` (DeprecationWarning)."
+    )
+    __slots__ = ()
+
+    def __new__(cls, num_envs, *args, players=None, **kwargs):
+        if players is not None:
+            warnings.warn(
+                "I151(players=...) is deprecated; use num_players=...",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            if "num_players" in kwargs:
+                raise TypeError("give num_players or players (deprecated), not both")
+            kwargs["num_players"] = players
+        return super().__new__(cls, num_envs, *args, **kwargs)
+
+
+I151.__module__ = "cardvec"
+_games.register_class(I151)
+
+
+def _deprecated_alias(players):
+    name = f"I151P{players}"
+
+    def alias(num_envs, **kwargs):
+        warnings.warn(
+            f"{name} is deprecated; use cardvec.I151(num_envs, num_players={players})",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return I151(num_envs, num_players=players, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = name
+    alias.__doc__ = f"Deprecated: ``I151(num_envs, num_players={players}, **kwargs)``."
+    return alias
+
+
+I151P2 = _deprecated_alias(2)
+I151P3 = _deprecated_alias(3)
+I151P4 = _deprecated_alias(4)
 
 
 def official_order(match_seed: int) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Lost Cities constants (see docs/lost-cities.md) and the environment class."""
 
-from ._cardvec import LostCities
+from ._games import LostCities
 from ._cardvec import lost_cities as _c
 
 N_CARDS: int = _c.N_CARDS

@@ -1,7 +1,6 @@
-//! The Flip 7 classes: `Flip7`, the batch environment (the shared `game_env!` shape, with
-//! `num_players`, `target_score` and `max_rounds` keyword options), and `Flip7Game`, one
-//! game with its shuffle log, which the PettingZoo wrapper (`cardvec.pettingzoo.flip7_v0`)
-//! and the game-room differential test drive.
+//! `Flip7Game`, one game of Flip 7 with its shuffle log, which the PettingZoo wrapper
+//! (`cardvec.pettingzoo.flip7_v0`) and the game-room differential test drive, and the
+//! `flip7` constants. (The batch class `Flip7` is the generic `BatchEnv`.)
 
 use super::*;
 use cardvec::core::LaneRng;
@@ -22,7 +21,8 @@ fn int_option(value: &Bound<'_, PyAny>, msg: &str) -> PyResult<i64> {
         .map_err(|_| value_err(msg.to_string()))
 }
 
-/// flip7_v0's validation, then cardvec's (target and round limit at most 2^24).
+/// flip7_v0's validation (with its messages, which `Flip7Game` keeps for the drop-in
+/// `flip7_v0`), then cardvec's (target and round limit at most 2^24).
 fn config(
     num_players: Option<&Bound<'_, PyAny>>,
     target_score: Option<&Bound<'_, PyAny>>,
@@ -46,48 +46,6 @@ fn config(
     let cap = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
     Flip7::new(n as usize, cap(target), rounds.map(cap)).map_err(core_err)
 }
-
-/// The batch class's game options: `num_players=3, target_score=200, max_rounds=None`
-/// (any other keyword is a `TypeError`, a bad value a `ValueError`).
-fn flip7_game(options: Option<&Bound<'_, PyDict>>) -> PyResult<Flip7> {
-    let get = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
-        match options {
-            Some(d) => d.get_item(key),
-            None => Ok(None),
-        }
-    };
-    if let Some(d) = options {
-        for key in d.keys() {
-            let k: String = key.extract()?;
-            if !["num_players", "target_score", "max_rounds"].contains(&k.as_str()) {
-                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                    "Flip7() got an unexpected keyword argument {k} (options: num_players, \
-                     target_score, max_rounds)"
-                )));
-            }
-        }
-    }
-    let (n, t, m) = (
-        get("num_players")?,
-        get("target_score")?,
-        get("max_rounds")?,
-    );
-    config(n.as_ref(), t.as_ref(), m.as_ref())
-}
-
-game_env!(
-    PyFlip7,
-    Flip7Engine,
-    "Flip7",
-    "_Flip7Engine",
-    Flip7,
-    flip7_game,
-    "Flip 7 (3-18 players), identical to game-room 0.1.0's flip7_v0: `num_envs` lanes.\n\n\
-     Options: num_players=3, target_score=200, max_rounds=None. Actions: 0 Hit, 1 Stay, \
-     2 + seat gives the pending action card to seat (2 + num_players actions). \
-     Observations (419 + 24 * num_players, float32) are flip7_v0's, for the seat to act; \
-     rewards [num_envs, num_players] are the points each seat scored at a round's end."
-);
 
 /// One game of Flip 7, stepped one decision at a time (what `cardvec.pettingzoo.flip7_v0`
 /// wraps). Every shuffle (the opening one and each recycled discard pile) is logged until
@@ -290,10 +248,8 @@ impl Flip7Game {
     }
 }
 
-/// Adds the Flip 7 classes and the `flip7` constants submodule to the extension module.
+/// Adds `Flip7Game` and the `flip7` constants submodule to the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyFlip7>()?;
-    m.add_class::<Flip7Engine>()?;
     m.add_class::<Flip7Game>()?;
     let c = PyModule::new(m.py(), "flip7")?;
     c.add("HIT", f7::HIT)?;

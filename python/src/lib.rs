@@ -1,13 +1,15 @@
-//! Python bindings of cardvec: one class per game, every class of the same shape.
+//! Python bindings of cardvec: one batch class for every registered game.
 //!
-//! The shape is written once, generically over [`Game`]: [`Engine`] (the batch environment
-//! plus scratch space) and [`Views`] (numpy arrays over the engine's output buffers). The
-//! [`game_env!`] macro turns a `Game` type into two Python classes, because `#[pyclass]`
-//! cannot be generic:
+//! [`BatchEnv`] wraps the [`DynEnv`] that [`cardvec::registry::make`] builds for a game id,
+//! so a game added to the registry is available in Python without code here; the Python
+//! package derives one subclass per game from the table ([`options::games`]), named by
+//! `GameInfo::python_class` (`cardvec.LostCities`, `cardvec.Flip7`, ...).
 //!
-//! - a private engine class (`_<Name>Engine`) that owns the [`VecEnv`] and is the `base` of
-//!   every array view, so the memory stays alive as long as any view does;
-//! - the public class (`<Name>`), frozen, holding the engine and the views created once.
+//! Two objects per environment:
+//!
+//! - [`BatchEngine`] (`_BatchEngine`, private) owns the [`DynEnv`] and is the `base` of every
+//!   array view, so the memory stays alive as long as any view does;
+//! - [`BatchEnv`] (public, frozen) holds the engine and the views created once.
 //!
 //! Why two objects: numpy arrays do not take part in Python's garbage collector, so an
 //! environment that held views whose `base` was the environment itself would form a cycle
@@ -15,15 +17,19 @@
 //! engine and the engine points to nothing, so dropping the environment frees everything
 //! once the last view is gone.
 //!
-//! Zero copy: the views are built with [`PyArray::borrow_from_array`] over the `Vec`
-//! buffers of [`VecEnv`], which are allocated once and never reallocated (the core keeps
-//! the output buffers in place, `gather` included). They are marked read-only; numpy refuses
-//! to make them writeable again because their base exposes no writeable buffer.
+//! Zero copy: the views are built with [`PyArray::borrow_from_array`] over the output
+//! buffers of the `VecEnv` behind the [`DynEnv`], which are allocated once and never
+//! reallocated (the core keeps the output buffers in place, `gather` included). They are
+//! marked read-only; numpy refuses to make them writeable again because their base exposes
+//! no writeable buffer. The GIL is released while the engine works; a call from another
+//! thread meanwhile finds the engine borrowed and raises `RuntimeError` ("busy").
 
+use cardvec::core::dyn_env::DynEnv;
 use cardvec::core::env::MAX_ENVS;
-use cardvec::core::{ActionStatus, EnvOptions, Error as CoreError, Game, VecEnv};
-use cardvec::games::i151::{self, I151};
-use cardvec::games::lost_cities::{self, LostCities};
+use cardvec::core::spec::{GameInfo, Options};
+use cardvec::core::{ActionStatus, EnvOptions, Error as CoreError, Game};
+use cardvec::games::i151;
+use cardvec::games::lost_cities;
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{
     Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray,
@@ -31,10 +37,14 @@ use numpy::{
 };
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 mod arena;
+mod flip7;
 mod holdem;
+mod nlhe;
+mod options;
 
 fn core_err(e: CoreError) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -180,19 +190,15 @@ fn for_each_int(
     }
 }
 
-/// The batch environment of one game and the scratch space of its Python calls.
-pub struct Engine<G: Game> {
-    env: VecEnv<G>,
+/// The batch environment of one game and the scratch space of its Python calls: the
+/// object every array view has as its `base`.
+#[pyclass(module = "cardvec._cardvec", name = "_BatchEngine", weakref)]
+pub struct BatchEngine {
+    env: Box<dyn DynEnv>,
     actions: Vec<u32>,
 }
 
-impl<G: Game> Engine<G> {
-    fn new(game: G, options: EnvOptions) -> PyResult<Self> {
-        let env = VecEnv::new(game, options).map_err(core_err)?;
-        let actions = vec![0; env.num_envs()];
-        Ok(Engine { env, actions })
-    }
-
+impl BatchEngine {
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let n = self.env.num_envs();
         let arr = array_1d(actions, "actions", Some(n))?;
@@ -206,7 +212,7 @@ impl<G: Game> Engine<G> {
     }
 
     fn reset(&mut self, py: Python<'_>, seed: Option<u64>) {
-        let seed = seed.unwrap_or(self.env.options().seed);
+        let seed = seed.unwrap_or(self.env.env_options().seed);
         let env = &mut self.env;
         py.detach(|| env.reset(seed));
     }
@@ -276,7 +282,7 @@ impl<G: Game> Engine<G> {
         lane: usize,
         player: usize,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let mut out = vec![0f32; self.env.game().obs_dim()];
+        let mut out = vec![0f32; self.env.obs_dim()];
         self.env
             .observe_as(lane, player, &mut out)
             .map_err(core_err)?;
@@ -326,19 +332,20 @@ pub struct Views {
 }
 
 impl Views {
-    /// Views over `engine`'s buffers, with `owner` (the Python object that owns `engine`)
-    /// as their base.
-    fn new<G: Game>(owner: &Bound<'_, PyAny>, engine: &Engine<G>) -> PyResult<Self> {
-        let env = &engine.env;
-        let game = env.game();
+    /// Views over the buffers of `engine`, the engine object they keep alive.
+    fn new(engine: &Bound<'_, BatchEngine>) -> PyResult<Self> {
+        let owner = engine.as_any();
+        let guard = engine.borrow();
+        let env = &*guard.env;
         // SAFETY: the buffers belong to the `VecEnv` inside `owner`, which lives as long as
         // any view (each view holds a reference to it). `VecEnv` allocates them once, never
-        // resizes or swaps them, and writes them only through `&mut self` in its own methods.
+        // resizes or swaps them, and writes them only through `&mut self` in its own methods,
+        // which run only while `BatchEnv::engine` holds the engine's unique borrow.
         unsafe {
             Ok(Views {
-                obs: view2(owner, env.obs(), game.obs_dim())?.unbind(),
-                legal_mask: view2(owner, env.legal_mask(), game.num_actions())?.unbind(),
-                rewards: view2(owner, env.rewards(), game.num_players())?.unbind(),
+                obs: view2(owner, env.obs(), env.obs_dim())?.unbind(),
+                legal_mask: view2(owner, env.legal_mask(), env.num_actions())?.unbind(),
+                rewards: view2(owner, env.rewards(), env.num_players())?.unbind(),
                 terminated: view(owner, env.terminated())?.unbind(),
                 truncated: view(owner, env.truncated())?.unbind(),
                 current_player: view(owner, env.current_player())?.unbind(),
@@ -394,311 +401,326 @@ fn env_options(
     Ok(options)
 }
 
-/// Declares the Python classes of one game: `game_env!(PublicType, EngineType, "Name",
-/// "_NameEngine", GameType, make_game, "class docstring")`, where `make_game` (a function
-/// or closure `Fn(Option<&Bound<PyDict>>) -> PyResult<GameType>`) builds the game's
-/// configuration from the constructor's extra keyword arguments.
-macro_rules! game_env {
-    ($Env:ident, $Engine:ident, $name:literal, $engine_name:literal, $G:ty, $game:expr, $doc:literal) => {
-        /// The engine object: owns the batch environment and is the base of every view.
-        #[pyclass(module = "cardvec._cardvec", name = $engine_name, weakref)]
-        pub struct $Engine {
-            inner: Engine<$G>,
-        }
-
-        impl $Engine {
-            fn game(options: Option<&Bound<'_, PyDict>>) -> PyResult<$G> {
-                ($game)(options)
-            }
-        }
-
-        #[doc = $doc]
-        #[pyclass(module = "cardvec._cardvec", name = $name, frozen)]
-        pub struct $Env {
-            engine: Py<$Engine>,
-            views: Views,
-            num_envs: usize,
-            num_actions: usize,
-            obs_dim: usize,
-            num_players: usize,
-        }
-
-        impl $Env {
-            /// The engine, borrowed for one call; a call from another thread while one
-            /// runs (the GIL is released while stepping) is a `RuntimeError`.
-            fn engine<'py>(&self, py: Python<'py>) -> PyResult<PyRefMut<'py, $Engine>> {
-                self.engine.bind(py).try_borrow_mut().map_err(|_| {
-                    PyRuntimeError::new_err(concat!(
-                        $name,
-                        " is busy: another thread is using this environment"
-                    ))
-                })
-            }
-        }
-
-        #[pymethods]
-        impl $Env {
-            #[new]
-            #[pyo3(
-                signature = (num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None, **game_options),
-                text_signature = "(num_envs, seed=0, num_threads=None, autoreset=False, observe=True, chunk_size=64, **game_options)"
-            )]
-            #[allow(clippy::too_many_arguments)]
-            fn new(
-                py: Python<'_>,
-                num_envs: &Bound<'_, PyAny>,
-                seed: Option<&Bound<'_, PyAny>>,
-                num_threads: Option<&Bound<'_, PyAny>>,
-                autoreset: bool,
-                observe: bool,
-                chunk_size: Option<&Bound<'_, PyAny>>,
-                game_options: Option<&Bound<'_, PyDict>>,
-            ) -> PyResult<Self> {
-                let options =
-                    env_options(num_envs, seed, num_threads, autoreset, observe, chunk_size)?;
-                let game = $Engine::game(game_options)?;
-                let (num_actions, obs_dim, num_players) =
-                    (game.num_actions(), game.obs_dim(), game.num_players());
-                let inner = py.detach(|| Engine::new(game, options))?;
-                let num_envs = inner.env.num_envs();
-                let engine = Bound::new(py, $Engine { inner })?;
-                let views = Views::new(engine.as_any(), &engine.borrow().inner)?;
-                Ok($Env {
-                    engine: engine.unbind(),
-                    views,
-                    num_envs,
-                    num_actions,
-                    obs_dim,
-                    num_players,
-                })
-            }
-
-            /// Resets every lane (lane i draws from the stream (seed, i, episode 0)).
-            /// `seed=None` reuses the last seed. Returns `obs`.
-            #[pyo3(signature = (seed=None))]
-            fn reset<'py>(
-                &self,
-                py: Python<'py>,
-                seed: Option<&Bound<'py, PyAny>>,
-            ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-                let seed = seed.map(seed_arg).transpose()?;
-                self.engine(py)?.inner.reset(py, seed);
-                Ok(self.views.obs.bind(py).clone())
-            }
-
-            /// Steps every lane with one action (a 1-D integer array of length num_envs).
-            /// Illegal or out-of-range actions and actions on finished lanes are no-ops
-            /// flagged in `illegal`. Returns `(obs, rewards, terminated, truncated)`, the
-            /// same array objects on every call.
-            fn step<'py>(
-                &self,
-                py: Python<'py>,
-                actions: &Bound<'py, PyAny>,
-            ) -> PyResult<Bound<'py, PyTuple>> {
-                self.engine(py)?.inner.step(py, actions)?;
-                self.views.step_result(py)
-            }
-
-            /// Computes the observation of the player to act in every lane. Returns `obs`.
-            fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-                self.engine(py)?.inner.observe(py);
-                Ok(self.views.obs.bind(py).clone())
-            }
-
-            /// Resets the lanes where `mask` (bool array [num_envs]) is true; each starts
-            /// its next episode.
-            fn reset_lanes(&self, py: Python<'_>, mask: &Bound<'_, PyAny>) -> PyResult<()> {
-                self.engine(py)?.inner.reset_lanes(py, mask)
-            }
-
-            /// Deals lane `lane` from an explicit card order (an integer array; the game
-            /// documents its format).
-            fn reset_lane_from_order(
-                &self,
-                py: Python<'_>,
-                lane: &Bound<'_, PyAny>,
-                order: &Bound<'_, PyAny>,
-            ) -> PyResult<()> {
-                let lane = size_arg(lane, "lane")?;
-                self.engine(py)?.inner.reset_lane_from_order(lane, order)
-            }
-
-            /// Copies lanes: afterwards lane i holds what lane sources[i] held (state,
-            /// random stream, outputs). `sources` is an integer array [num_envs].
-            fn gather(&self, py: Python<'_>, sources: &Bound<'_, PyAny>) -> PyResult<()> {
-                self.engine(py)?.inner.gather(py, sources)
-            }
-
-            /// A new float32 array: the observation of lane `lane` as seen by seat `player`.
-            fn observe_as<'py>(
-                &self,
-                py: Python<'py>,
-                lane: &Bound<'py, PyAny>,
-                player: &Bound<'py, PyAny>,
-            ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-                let lane = size_arg(lane, "lane")?;
-                let player = size_arg(player, "player")?;
-                self.engine(py)?.inner.observe_as(py, lane, player)
-            }
-
-            /// Observations of the player to act, float32 [num_envs, obs_dim] (read-only view).
-            #[getter]
-            fn obs(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
-                self.views.obs.clone_ref(py)
-            }
-            /// Legal masks, uint8 [num_envs, num_actions] (read-only view).
-            #[getter]
-            fn legal_mask(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
-                self.views.legal_mask.clone_ref(py)
-            }
-            /// Rewards of the last step for every seat, float32 [num_envs, num_players].
-            #[getter]
-            fn rewards(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
-                self.views.rewards.clone_ref(py)
-            }
-            /// Natural end flags, bool [num_envs] (read-only view).
-            #[getter]
-            fn terminated(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
-                self.views.terminated.clone_ref(py)
-            }
-            /// Cut-off flags, bool [num_envs] (read-only view).
-            #[getter]
-            fn truncated(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
-                self.views.truncated.clone_ref(py)
-            }
-            /// Seat to act, int32 [num_envs] (read-only view).
-            #[getter]
-            fn current_player(&self, py: Python<'_>) -> Py<PyArray1<i32>> {
-                self.views.current_player.clone_ref(py)
-            }
-            /// What happened to each lane's last action, uint8 [num_envs]: 0 applied,
-            /// 1 illegal (no-op), 2 lane finished (no-op), 3 lane autoreset.
-            #[getter]
-            fn illegal(&self, py: Python<'_>) -> Py<PyArray1<u8>> {
-                self.views.illegal.clone_ref(py)
-            }
-            /// Number of lanes.
-            #[getter]
-            fn num_envs(&self) -> usize {
-                self.num_envs
-            }
-            /// Size of the action space.
-            #[getter]
-            fn num_actions(&self) -> usize {
-                self.num_actions
-            }
-            /// Length of one observation row.
-            #[getter]
-            fn obs_dim(&self) -> usize {
-                self.obs_dim
-            }
-            /// Number of seats.
-            #[getter]
-            fn num_players(&self) -> usize {
-                self.num_players
-            }
-            /// Seed of the last reset.
-            #[getter]
-            fn seed(&self, py: Python<'_>) -> PyResult<u64> {
-                Ok(self.engine(py)?.inner.env.options().seed)
-            }
-            /// Whether a finished lane is reset on the next step.
-            #[getter]
-            fn autoreset(&self, py: Python<'_>) -> PyResult<bool> {
-                Ok(self.engine(py)?.inner.env.autoreset())
-            }
-            #[setter]
-            fn set_autoreset(&self, py: Python<'_>, on: bool) -> PyResult<()> {
-                self.engine(py)?.inner.env.set_autoreset(on);
-                Ok(())
-            }
-            /// Whether `step` computes observations (else call `observe()`).
-            #[getter]
-            fn observe_on_step(&self, py: Python<'_>) -> PyResult<bool> {
-                Ok(self.engine(py)?.inner.env.observe_on_step())
-            }
-            #[setter]
-            fn set_observe_on_step(&self, py: Python<'_>, on: bool) -> PyResult<()> {
-                self.engine(py)?.inner.env.set_observe_on_step(on);
-                Ok(())
-            }
-            /// The engine object that owns the buffers (the `base` of every view).
-            #[getter]
-            fn _engine(&self, py: Python<'_>) -> Py<$Engine> {
-                self.engine.clone_ref(py)
-            }
-
-            fn __len__(&self) -> usize {
-                self.num_envs
-            }
-
-            fn __repr__(&self) -> String {
-                format!(
-                    "{}(num_envs={}, num_players={}, num_actions={}, obs_dim={})",
-                    $name, self.num_envs, self.num_players, self.num_actions, self.obs_dim
-                )
-            }
-        }
-    };
+/// The batch environment of a registered game: `num_envs` lanes stepped together.
+///
+/// `BatchEnv(game_id, num_envs, seed=None, num_threads=None, autoreset=False,
+/// observe=True, chunk_size=None, **options)`; each game's class (`cardvec.Flip7`, ...,
+/// see `cardvec.games()`) is a subclass that supplies `game_id`, and `cardvec.make(game_id,
+/// num_envs, **kwargs)` builds one by id. `seed=None` is 0, `num_threads=None` uses every
+/// core, `chunk_size=None` is 64; the game's options are keyword arguments (a bad one is a
+/// `ValueError` naming the accepted options).
+///
+/// Outputs (`obs`, `legal_mask`, `rewards`, `terminated`, `truncated`, `current_player`,
+/// `illegal`) are read-only numpy views of the engine's buffers: the same array objects on
+/// every call, updated in place by each step.
+#[pyclass(module = "cardvec._cardvec", name = "BatchEnv", frozen, subclass)]
+pub struct BatchEnv {
+    engine: Py<BatchEngine>,
+    views: Views,
+    info: &'static GameInfo,
+    config: Options,
+    num_envs: usize,
+    num_actions: usize,
+    obs_dim: usize,
+    num_players: usize,
+    state_size: usize,
+    zero_sum: bool,
 }
 
-/// For games without options: any extra keyword argument is a `TypeError`, as Python
-/// reports an unexpected keyword argument.
-fn no_options(class: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
-    match options.and_then(|d| d.keys().iter().next()) {
-        Some(key) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "{class}() got an unexpected keyword argument {key}"
-        ))),
-        None => Ok(()),
+impl BatchEnv {
+    /// The engine, borrowed for one call; a call from another thread while one runs (the
+    /// GIL is released while stepping) is a `RuntimeError`.
+    fn engine<'py>(&self, py: Python<'py>) -> PyResult<PyRefMut<'py, BatchEngine>> {
+        self.engine.bind(py).try_borrow_mut().map_err(|_| {
+            PyRuntimeError::new_err(format!(
+                "{} is busy: another thread is using this environment",
+                self.info.python_class
+            ))
+        })
     }
 }
 
-/// Lost Cities has no options.
-fn lost_cities_game(options: Option<&Bound<'_, PyDict>>) -> PyResult<LostCities> {
-    no_options("LostCities", options).map(|()| LostCities)
+#[pymethods]
+impl BatchEnv {
+    #[new]
+    #[pyo3(
+        signature = (game_id, num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None, **options),
+        text_signature = "(game_id, num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, **options)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game_id: &str,
+        num_envs: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+        num_threads: Option<&Bound<'_, PyAny>>,
+        autoreset: bool,
+        observe: bool,
+        chunk_size: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let info = cardvec::registry::info(game_id).map_err(core_err)?;
+        let env_options = env_options(num_envs, seed, num_threads, autoreset, observe, chunk_size)?;
+        let pairs = options::pairs(&options::from_kwargs(info, options)?);
+        let env = py
+            .detach(|| cardvec::registry::make(info.id, pairs, env_options))
+            .map_err(|e| value_err(format!("{}: {e}", info.python_class)))?;
+        let batch = BatchEnv::from_env(py, info, env)?;
+        Ok(batch)
+    }
+
+    /// Resets every lane (lane i draws from the stream (seed, i, episode 0)). `seed=None`
+    /// reuses the last seed. Returns `obs`.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(
+        &self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let seed = seed.map(seed_arg).transpose()?;
+        self.engine(py)?.reset(py, seed);
+        Ok(self.views.obs.bind(py).clone())
+    }
+
+    /// Steps every lane with one action (a 1-D integer array of length num_envs). Illegal
+    /// or out-of-range actions and actions on finished lanes are no-ops flagged in
+    /// `illegal`. Returns `(obs, rewards, terminated, truncated)`, the same array objects on
+    /// every call.
+    fn step<'py>(
+        &self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        self.engine(py)?.step(py, actions)?;
+        self.views.step_result(py)
+    }
+
+    /// Computes the observation of the player to act in every lane. Returns `obs`.
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        self.engine(py)?.observe(py);
+        Ok(self.views.obs.bind(py).clone())
+    }
+
+    /// Resets the lanes where `mask` (bool array [num_envs]) is true; each starts its next
+    /// episode.
+    fn reset_lanes(&self, py: Python<'_>, mask: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.engine(py)?.reset_lanes(py, mask)
+    }
+
+    /// Deals lane `lane` from an explicit card order (an integer array; the game documents
+    /// its format).
+    fn reset_lane_from_order(
+        &self,
+        py: Python<'_>,
+        lane: &Bound<'_, PyAny>,
+        order: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let lane = size_arg(lane, "lane")?;
+        self.engine(py)?.reset_lane_from_order(lane, order)
+    }
+
+    /// Copies lanes: afterwards lane i holds what lane sources[i] held (state, random
+    /// stream, outputs). `sources` is an integer array [num_envs].
+    fn gather(&self, py: Python<'_>, sources: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.engine(py)?.gather(py, sources)
+    }
+
+    /// A new float32 array: the observation of lane `lane` as seen by seat `player`.
+    fn observe_as<'py>(
+        &self,
+        py: Python<'py>,
+        lane: &Bound<'py, PyAny>,
+        player: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let lane = size_arg(lane, "lane")?;
+        let player = size_arg(player, "player")?;
+        self.engine(py)?.observe_as(py, lane, player)
+    }
+
+    /// The state of lane `lane` as bytes (`state_size` of them): the game's state record,
+    /// without the lane's random stream. `set_state` takes it back.
+    fn get_state<'py>(
+        &self,
+        py: Python<'py>,
+        lane: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let lane = size_arg(lane, "lane")?;
+        let engine = self.engine(py)?;
+        let bytes = engine.env.state_bytes(lane).map_err(core_err)?;
+        Ok(PyBytes::new(py, bytes))
+    }
+
+    /// Replaces the state of lane `lane` with `state` (bytes from `get_state`, possibly of
+    /// another lane or environment of the same configuration); its outputs are recomputed
+    /// and its rewards zeroed. A bad lane, a wrong length or a state the game rejects is a
+    /// `ValueError` that changes nothing.
+    fn set_state(
+        &self,
+        py: Python<'_>,
+        lane: &Bound<'_, PyAny>,
+        state: PyBackedBytes,
+    ) -> PyResult<()> {
+        let lane = size_arg(lane, "lane")?;
+        self.engine(py)?
+            .env
+            .set_state_bytes(lane, &state)
+            .map_err(core_err)
+    }
+
+    /// Observations of the player to act, float32 [num_envs, obs_dim] (read-only view).
+    #[getter]
+    fn obs(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
+        self.views.obs.clone_ref(py)
+    }
+    /// Legal masks, uint8 [num_envs, num_actions] (read-only view).
+    #[getter]
+    fn legal_mask(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
+        self.views.legal_mask.clone_ref(py)
+    }
+    /// Rewards of the last step for every seat, float32 [num_envs, num_players].
+    #[getter]
+    fn rewards(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
+        self.views.rewards.clone_ref(py)
+    }
+    /// Natural end flags, bool [num_envs] (read-only view).
+    #[getter]
+    fn terminated(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
+        self.views.terminated.clone_ref(py)
+    }
+    /// Cut-off flags, bool [num_envs] (read-only view).
+    #[getter]
+    fn truncated(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
+        self.views.truncated.clone_ref(py)
+    }
+    /// Seat to act, int32 [num_envs] (read-only view).
+    #[getter]
+    fn current_player(&self, py: Python<'_>) -> Py<PyArray1<i32>> {
+        self.views.current_player.clone_ref(py)
+    }
+    /// What happened to each lane's last action, uint8 [num_envs]: 0 applied, 1 illegal
+    /// (no-op), 2 lane finished (no-op), 3 lane autoreset.
+    #[getter]
+    fn illegal(&self, py: Python<'_>) -> Py<PyArray1<u8>> {
+        self.views.illegal.clone_ref(py)
+    }
+    /// The game's registry id (`cardvec.games()`).
+    #[getter]
+    fn game_id(&self) -> &'static str {
+        self.info.id
+    }
+    /// The game's configuration: a new dict of every option the game reports (in the order
+    /// of its options), enough to build the same game again.
+    #[getter]
+    fn config<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        options::options_dict(py, &self.config)
+    }
+    /// Whether every step's rewards sum to zero over the seats in this configuration.
+    #[getter]
+    fn zero_sum(&self) -> bool {
+        self.zero_sum
+    }
+    /// Size in bytes of one lane state (`get_state`, `set_state`).
+    #[getter]
+    fn state_size(&self) -> usize {
+        self.state_size
+    }
+    /// Number of lanes.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.num_envs
+    }
+    /// Size of the action space.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.num_actions
+    }
+    /// Length of one observation row.
+    #[getter]
+    fn obs_dim(&self) -> usize {
+        self.obs_dim
+    }
+    /// Number of seats.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.num_players
+    }
+    /// Seed of the last reset.
+    #[getter]
+    fn seed(&self, py: Python<'_>) -> PyResult<u64> {
+        Ok(self.engine(py)?.env.env_options().seed)
+    }
+    /// Whether a finished lane is reset on the next step.
+    #[getter]
+    fn autoreset(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.engine(py)?.env.env_options().autoreset)
+    }
+    #[setter]
+    fn set_autoreset(&self, py: Python<'_>, on: bool) -> PyResult<()> {
+        self.engine(py)?.env.set_autoreset(on);
+        Ok(())
+    }
+    /// Whether `step` computes observations (else call `observe()`).
+    #[getter]
+    fn observe_on_step(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.engine(py)?.env.env_options().observe_on_step)
+    }
+    #[setter]
+    fn set_observe_on_step(&self, py: Python<'_>, on: bool) -> PyResult<()> {
+        self.engine(py)?.env.set_observe_on_step(on);
+        Ok(())
+    }
+    /// The engine object that owns the buffers (the `base` of every view).
+    #[getter]
+    fn _engine(&self, py: Python<'_>) -> Py<BatchEngine> {
+        self.engine.clone_ref(py)
+    }
+
+    fn __len__(&self) -> usize {
+        self.num_envs
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let name = slf.get_type().name()?;
+        let me = slf.get();
+        Ok(format!(
+            "{name}(num_envs={}, num_players={}, num_actions={}, obs_dim={})",
+            me.num_envs, me.num_players, me.num_actions, me.obs_dim
+        ))
+    }
 }
 
-game_env!(
-    PyLostCities,
-    LostCitiesEngine,
-    "LostCities",
-    "_LostCitiesEngine",
-    LostCities,
-    lost_cities_game,
-    "Lost Cities (classic, one round, 2 players): `num_envs` lanes stepped together.\n\n\
-     Actions: 96 ids, hand_slot*12 + place_type*6 + draw_source (hand sorted by card id).\n\
-     Outputs are read-only numpy views of the engine's buffers, the same objects on every \
-     call: obs, legal_mask, rewards, terminated, truncated, current_player, illegal."
-);
-
-mod flip7;
-mod nlhe;
-
-macro_rules! i151_env {
-    ($Env:ident, $Engine:ident, $name:literal, $engine_name:literal, $players:literal) => {
-        game_env!(
-            $Env,
-            $Engine,
-            $name,
-            $engine_name,
-            I151,
-            |options: Option<&Bound<'_, PyDict>>| -> PyResult<I151> {
-                no_options($name, options)?;
-                Ok(I151::new($players).expect("2..=4 seats"))
-            },
-            "151 (i151-engine 0.2.4 rules), one class per seat count; build it with \
-             `cardvec.i151.I151(num_envs, players=...)`.\n\n\
-             Actions: 0..32 play card id, 32 draw, 33 pass, 34..38 choose suit S/H/D/C.\n\
-             Rewards: minus each seat's score change at each round end. \
-             `reset_lane_from_order(lane, order)`: 32 card ids (round-1 deck) optionally \
-             followed by the 8 little-endian bytes of the match seed (see docs/151.md)."
+impl BatchEnv {
+    /// The Python object of a freshly built environment of game `info`.
+    fn from_env(py: Python<'_>, info: &'static GameInfo, env: Box<dyn DynEnv>) -> PyResult<Self> {
+        let (num_envs, num_actions, obs_dim, num_players) = (
+            env.num_envs(),
+            env.num_actions(),
+            env.obs_dim(),
+            env.num_players(),
         );
-    };
+        let (state_size, zero_sum, config) = (env.state_len(), env.zero_sum(), env.config());
+        let engine = Bound::new(
+            py,
+            BatchEngine {
+                env,
+                actions: vec![0; num_envs],
+            },
+        )?;
+        let views = Views::new(&engine)?;
+        Ok(BatchEnv {
+            engine: engine.unbind(),
+            views,
+            info,
+            config,
+            num_envs,
+            num_actions,
+            obs_dim,
+            num_players,
+            state_size,
+            zero_sum,
+        })
+    }
 }
-
-i151_env!(PyI151P2, I151P2Engine, "I151P2", "_I151P2Engine", 2);
-i151_env!(PyI151P3, I151P3Engine, "I151P3", "_I151P3Engine", 3);
-i151_env!(PyI151P4, I151P4Engine, "I151P4", "_I151P4Engine", 4);
 
 /// The 151 constants, as a submodule.
 fn i151_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
@@ -732,16 +754,11 @@ fn lost_cities_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
 /// The compiled part of the `cardvec` package.
 #[pymodule]
 fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyLostCities>()?;
-    m.add_class::<LostCitiesEngine>()?;
+    m.add_class::<BatchEnv>()?;
+    m.add_class::<BatchEngine>()?;
+    m.add_function(wrap_pyfunction!(options::games, m)?)?;
     m.add_submodule(&lost_cities_module(m.py())?)?;
     flip7::register(m)?;
-    m.add_class::<PyI151P2>()?;
-    m.add_class::<I151P2Engine>()?;
-    m.add_class::<PyI151P3>()?;
-    m.add_class::<I151P3Engine>()?;
-    m.add_class::<PyI151P4>()?;
-    m.add_class::<I151P4Engine>()?;
     m.add_submodule(&i151_module(m.py())?)?;
     let holdem = holdem::module(m.py())?;
     nlhe::register(m, &holdem)?;

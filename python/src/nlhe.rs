@@ -1,149 +1,37 @@
-//! The no-limit hold'em classes: `NoLimitHoldem`, the batch environment (the shared
-//! `game_env!` shape with table keyword options), `legal_bounds`, the chip amounts behind
-//! the exact raise-to entry point, and `NoLimitHoldemGame`, one hand stepped one decision
-//! at a time, which the PettingZoo wrapper (`cardvec.pettingzoo.holdem_v0`) drives.
+//! No-limit hold'em beyond the generic batch class (`NoLimitHoldem` is a `BatchEnv`):
+//! `legal_bounds`, the chip amounts behind the exact raise-to entry point, and
+//! `NoLimitHoldemGame`, one hand stepped one decision at a time, which the PettingZoo
+//! wrapper (`cardvec.pettingzoo.holdem_v0`) drives; both take the registry's options.
 //! See docs/holdem.md for the rules, actions and observation.
 
 use super::*;
 use cardvec::core::LaneRng;
-use cardvec::games::holdem::{
-    self as nl, Chips, NlheState, NoLimitHoldem, TableConfig, EXACT_RAISE,
-};
+use cardvec::core::VecEnv;
+use cardvec::games::holdem::{self as nl, NlheState, NoLimitHoldem, EXACT_RAISE};
 use numpy::PyArray1;
-
-/// The game options every hold'em class takes.
-const OPTIONS: &[&str] = &[
-    "num_players",
-    "stack",
-    "stacks",
-    "small_blind",
-    "big_blind",
-    "ante",
-    "raise_fractions",
-    "button",
-];
-
-/// A non-negative integer option (bools are refused).
-fn chips_option(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Chips> {
-    if value.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(value_err(format!("{what} must be an integer, got {value}")));
-    }
-    match value.extract::<i64>() {
-        Ok(v) if v >= 0 => Ok(v as Chips),
-        Ok(v) => Err(value_err(format!("{what} must be >= 0, got {v}"))),
-        Err(_) => Err(value_err(format!("{what} must be an integer, got {value}"))),
-    }
-}
-
-/// Builds the game from keyword options: `num_players=2` (2..=10), `stack=200` or
-/// `stacks=[...]` (one per seat), `small_blind=1`, `big_blind=2`, `ante=0`,
-/// `raise_fractions=(0.5, 1.0, 2.0)`, `button=None` (random each hand). Unknown keywords
-/// are a `TypeError`, bad values a `ValueError`.
-fn config(class: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<NoLimitHoldem> {
-    let get = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
-        match options {
-            Some(d) => Ok(d.get_item(key)?.filter(|v| !v.is_none())),
-            None => Ok(None),
-        }
-    };
-    if let Some(d) = options {
-        for key in d.keys() {
-            let k: String = key.extract()?;
-            if !OPTIONS.contains(&k.as_str()) {
-                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                    "{class}() got an unexpected keyword argument {k} (options: {})",
-                    OPTIONS.join(", ")
-                )));
-            }
-        }
-    }
-    let seats = get("num_players")?
-        .map(|v| chips_option(&v, "num_players"))
-        .transpose()?
-        .unwrap_or(2);
-    let sb = get("small_blind")?
-        .map(|v| chips_option(&v, "small_blind"))
-        .transpose()?
-        .unwrap_or(1);
-    let bb = get("big_blind")?
-        .map(|v| chips_option(&v, "big_blind"))
-        .transpose()?
-        .unwrap_or(2);
-    let ante = get("ante")?
-        .map(|v| chips_option(&v, "ante"))
-        .transpose()?
-        .unwrap_or(0);
-    let table = TableConfig::new(sb, bb, ante).map_err(core_err)?;
-    let stack = get("stack")?
-        .map(|v| chips_option(&v, "stack"))
-        .transpose()?
-        .unwrap_or(100 * bb);
-    let seats = usize::try_from(seats).unwrap_or(usize::MAX);
-    let mut game = NoLimitHoldem::new(seats, table, stack).map_err(core_err)?;
-    if let Some(list) = get("stacks")? {
-        if get("stack")?.is_some() {
-            return Err(value_err("give stack or stacks, not both".into()));
-        }
-        let stacks = list
-            .try_iter()?
-            .map(|v| chips_option(&v?, "stacks"))
-            .collect::<PyResult<Vec<Chips>>>()?;
-        game = game.with_stacks(&stacks).map_err(core_err)?;
-    }
-    if let Some(f) = get("raise_fractions")? {
-        let fractions = f
-            .try_iter()?
-            .map(|v| {
-                v?.extract::<f64>()
-                    .map_err(|_| value_err("raise_fractions must be numbers".into()))
-            })
-            .collect::<PyResult<Vec<f64>>>()?;
-        game = game.with_raise_fractions(&fractions).map_err(core_err)?;
-    }
-    if let Some(b) = get("button")? {
-        let b = chips_option(&b, "button")?;
-        game = game
-            .with_button(Some(usize::try_from(b).unwrap_or(usize::MAX)))
-            .map_err(core_err)?;
-    }
-    Ok(game)
-}
-
-fn nlhe_game(options: Option<&Bound<'_, PyDict>>) -> PyResult<NoLimitHoldem> {
-    config("NoLimitHoldem", options)
-}
-
-game_env!(
-    PyNoLimitHoldem,
-    NoLimitHoldemEngine,
-    "NoLimitHoldem",
-    "_NoLimitHoldemEngine",
-    NoLimitHoldem,
-    nlhe_game,
-    "No-limit Texas hold'em, one hand per lane (see docs/holdem.md): `num_envs` lanes.\n\n\
-     Options: num_players=2 (2..10), stack=100 big blinds or stacks=[...] (chips per seat), \
-     small_blind=1, big_blind=2, ante=0, raise_fractions=(0.5, 1.0, 2.0), button=None \
-     (random each hand).\n\
-     Actions (3 + K ids for K raise fractions): 0 fold, 1 check/call, 2 + k raise to \
-     max_bet + fraction_k * (pot + to_call), 2 + K all-in; and the exact raise-to entry \
-     point: EXACT_RAISE | chips (`cardvec.holdem.raise_to(chips)`) raises to exactly that \
-     many chips, legal when `legal_bounds(env)` allows it (otherwise a flagged no-op).\n\
-     Observations: 118 + 9 * num_players floats, chip amounts in big blinds. Rewards: each \
-     seat's net result in big blinds at the hand's end."
-);
 
 /// The chip amounts of the decision in every lane, int64 [num_envs, 5]: the seat to act,
 /// the call amount, the minimum and maximum raise-to (0 when raising is closed) and the pot;
 /// -1 in every column for a finished lane. An exact raise-to `EXACT_RAISE | c` is legal
-/// when `min_raise_to <= c <= max_raise_to` and `max_raise_to > 0`.
+/// when `min_raise_to <= c <= max_raise_to` and `max_raise_to > 0`. `env` must be a
+/// no-limit hold'em environment (else `ValueError`).
 #[pyfunction]
 fn legal_bounds<'py>(
     py: Python<'py>,
-    env: &Bound<'py, PyNoLimitHoldem>,
+    env: &Bound<'py, BatchEnv>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let env = env.get();
     let engine = env.engine(py)?;
-    let venv = &engine.inner.env;
+    let venv = engine
+        .env
+        .as_any()
+        .downcast_ref::<VecEnv<NoLimitHoldem>>()
+        .ok_or_else(|| {
+            value_err(format!(
+                "legal_bounds needs a no-limit hold'em environment, got {} ({})",
+                env.info.python_class, env.info.id
+            ))
+        })?;
     let game = venv.game();
     let mut out = Vec::with_capacity(venv.num_envs() * 5);
     for s in venv.states() {
@@ -189,7 +77,7 @@ impl NoLimitHoldemGame {
     #[new]
     #[pyo3(signature = (seed=0, **options))]
     fn new(seed: u64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let game = config("NoLimitHoldemGame", options)?;
+        let game = options::configure::<NoLimitHoldem>(options)?;
         let mut rng = LaneRng::from_seed(seed);
         let state = game.reset(&mut rng);
         let n = game.num_players();
@@ -341,10 +229,8 @@ impl NoLimitHoldemGame {
     }
 }
 
-/// Adds the no-limit classes to the extension module and their constants to `holdem`.
+/// Adds `NoLimitHoldemGame` to the extension module, `legal_bounds` and their constants to `holdem`.
 pub fn register(m: &Bound<'_, PyModule>, holdem: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyNoLimitHoldem>()?;
-    m.add_class::<NoLimitHoldemEngine>()?;
     m.add_class::<NoLimitHoldemGame>()?;
     holdem.add_function(wrap_pyfunction!(legal_bounds, holdem)?)?;
     holdem.add("FOLD", nl::FOLD)?;

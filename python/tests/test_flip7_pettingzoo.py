@@ -120,7 +120,7 @@ def test_batch_class_shapes_and_options():
     assert (env.num_envs, env.num_actions, env.obs_dim, env.num_players) == (6, 10, 611, 8)
     assert env.obs.shape == (6, 611) and env.rewards.shape == (6, 8)
     assert np.all(env.obs[:, 5] == 120) and np.all(env.obs[:, 6] == 4)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="accepted options: num_players"):
         cardvec.Flip7(2, colour="red")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="LostCities takes no options"):
         cardvec.LostCities(2, num_players=3)

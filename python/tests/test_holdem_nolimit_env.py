@@ -113,6 +113,24 @@ def test_bad_options_are_value_errors(kwargs):
         holdem.NoLimitHoldemGame(0, **kwargs)
 
 
-def test_unknown_option_is_a_type_error():
-    with pytest.raises(TypeError):
+def test_unknown_option_is_a_value_error_naming_the_accepted_options():
+    with pytest.raises(ValueError, match="accepted options: num_players"):
         holdem.NoLimitHoldem(2, seats=3)
+    with pytest.raises(ValueError, match="accepted options: num_players"):
+        holdem.NoLimitHoldemGame(0, seats=3)
+
+
+def test_none_means_the_default_for_options_that_have_one():
+    """``stack=None`` is the computed default (100 big blinds), ``stacks=None`` and
+    ``button=None`` the absent values, as holdem_v0 passes them."""
+    env = holdem.NoLimitHoldem(2, stack=None, stacks=None, button=None, big_blind=4)
+    assert env.config["stacks"] == [400, 400] and env.config["button"] is None
+    game = holdem.NoLimitHoldemGame(0, stack=None, stacks=None, button=None, big_blind=4)
+    assert sum(game.stacks) + game.pot == 800  # blinds posted from two stacks of 400
+
+
+def test_legal_bounds_of_another_game_is_a_value_error():
+    with pytest.raises(ValueError, match="hold'em"):
+        holdem.legal_bounds(cardvec.LostCities(2))
+    with pytest.raises(TypeError):
+        holdem.legal_bounds("not an environment")

@@ -74,7 +74,7 @@ def test_python_binding_lanes_play_the_official_matches():
     rng = np.random.default_rng(0)
     lanes = 40
     for players in (2, 3, 4):
-        env = I151(lanes, players=players, num_threads=1)
+        env = I151(lanes, num_players=players, num_threads=1)
         seeds = [1000 * players + i for i in range(lanes)]
         for lane, seed in enumerate(seeds):
             env.reset_lane_from_order(lane, official_order(seed))

@@ -294,8 +294,8 @@ def test_bad_options_raise_value_error(kwargs):
         cardvec.LostCities(**kwargs)
 
 
-def test_unknown_option_is_type_error():
-    with pytest.raises(TypeError):
+def test_unknown_option_is_value_error_naming_the_accepted_options():
+    with pytest.raises(ValueError, match="LostCities takes no options"):
         cardvec.LostCities(4, colour="red")
 
 

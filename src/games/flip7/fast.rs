@@ -673,7 +673,9 @@ impl Flip7 {
         }
         let scores = &s.scores[..self.num_players()];
         let best = scores.iter().copied().max().unwrap_or(0);
-        (0..self.num_players()).filter(|&p| scores[p] == best).collect()
+        (0..self.num_players())
+            .filter(|&p| scores[p] == best)
+            .collect()
     }
 }
 

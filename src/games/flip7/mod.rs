@@ -217,7 +217,11 @@ impl Flip7 {
     /// Length of the observation: `419 + 24 * num_players`.
     #[inline]
     pub fn observation_len(&self) -> usize {
-        OBS_HEADER + OBS_ROW * self.num_players() + CARD_IDS + 3 * OBS_TASK_SLOTS + OBS_DEFERRED_SLOTS
+        OBS_HEADER
+            + OBS_ROW * self.num_players()
+            + CARD_IDS
+            + 3 * OBS_TASK_SLOTS
+            + OBS_DEFERRED_SLOTS
     }
 }
 

@@ -11,6 +11,7 @@
 use crate::core::dyn_env::DynEnv;
 use crate::core::env::{EnvOptions, VecEnv};
 use crate::core::error::{Error, Result};
+use crate::core::fuzz::StateCheckReport;
 use crate::core::spec::{GameInfo, GameSpec, OptionValue, Options};
 
 /// A computation over one registered game, generic in the game's type.
@@ -129,6 +130,30 @@ pub fn fuzz_check_any(data: &[u8]) -> std::result::Result<(), String> {
     };
     let game = &GAMES[pick as usize % GAMES.len()];
     fuzz_check(game.id, rest).map_err(|e| format!("{}: {e}", game.id))
+}
+
+struct States<'a>(&'a [u8]);
+
+impl Visitor for States<'_> {
+    type Output = std::result::Result<StateCheckReport, String>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        crate::core::fuzz::check_states::<G>(self.0)
+    }
+}
+
+/// The state-corruption check ([`crate::core::fuzz::check_states`]) on game `id`.
+pub fn state_check(id: &str, data: &[u8]) -> std::result::Result<StateCheckReport, String> {
+    visit(id, &mut States(data)).map_err(|e| e.to_string())?
+}
+
+/// The state-corruption check over every game: the first byte picks the game (modulo the
+/// number of games), the rest is that game's input. What the `states` fuzz target runs.
+pub fn state_check_any(data: &[u8]) -> std::result::Result<StateCheckReport, String> {
+    let Some((&pick, rest)) = data.split_first() else {
+        return Ok(StateCheckReport::default());
+    };
+    let game = &GAMES[pick as usize % GAMES.len()];
+    state_check(game.id, rest).map_err(|e| format!("{}: {e}", game.id))
 }
 
 #[cfg(test)]

@@ -4,50 +4,162 @@
 
 use super::fast::{NlheState, NO_SEAT};
 use super::reference::{compare_hidden, ReferenceLane};
-use super::{Chips, TableConfig};
+use super::{Chips, TableConfig, MAX_SEATS};
 use super::{NoLimitHoldem, EXACT_RAISE};
 use crate::core::spec::FuzzStep;
-use crate::core::{Game, LaneRng};
+use crate::core::{CardSet64, LaneRng};
 
-/// Checks a lane: chips conserved (stacks, bets and pots add up to the starting stacks; once
-/// over, the stacks alone), folded seats out of the queue, the seat to act live with chips,
-/// and a live hand offering check/call.
+/// Checks that `s` is a hand of this configuration the engine can reach, as far as its
+/// bytes tell, so that every method is safe on it and every step keeps it valid:
+///
+/// - the seat count, the starting stacks and (if fixed) the button are the configured ones;
+///   the button is a seat; seats beyond the count and the padding hold zeros;
+/// - the hole cards and the board are `2 * seats + 5` distinct card ids below 52, and the
+///   board cards dealt match the street (0, 3, 4, 5; once over any of them);
+/// - chips: in a running hand each seat's stack, bet and committed chips add up to its
+///   starting stack; once over no bets are left and the stacks add up to the starting
+///   total;
+/// - the betting round of a running hand: at least two seats not folded, no run-out, the
+///   seat to act pending, and only live seats with chips pending; the raise bookkeeping is
+///   in range (increment at most the largest bet, the short all-in sum below the increment
+///   and only while flagged, flags 0 or 1); no raises counted on later streets, a seat's
+///   street raises within its hand raises, and (short of saturation) the counts agree;
+/// - a finished hand has no seat to act, nothing pending and a street of 4.
 pub fn check_state(game: &NoLimitHoldem, s: &NlheState) -> Result<(), String> {
-    let n = s.n as usize;
-    let start: u64 = s.starting[..n].iter().map(|&x| x as u64).sum();
+    let n = game.num_players();
+    if s.n as usize != n {
+        return Err(format!("{} seats vs {n}", s.n));
+    }
+    if s.pad != [0; 2] {
+        return Err("padding bytes are not zero".into());
+    }
+    if s.button as usize >= n || game.button.is_some_and(|b| b != s.button) {
+        return Err(format!("button {} is not this table's", s.button));
+    }
+    if s.starting != game.stacks {
+        return Err("starting stacks differ from the configured stacks".into());
+    }
+    let seats = (1u32 << n) - 1;
+    if (s.folded as u32 | s.pending as u32 | s.acted as u32) & !seats != 0 {
+        return Err("a seat beyond the seat count folded, acted or is pending".into());
+    }
+    for p in n..MAX_SEATS {
+        if s.stacks[p] != 0
+            || s.bets[p] != 0
+            || s.committed[p] != 0
+            || s.raises_street[p] != 0
+            || s.raises_total[p] != 0
+            || s.hole[p] != [0; 2]
+        {
+            return Err(format!("seat {p} does not exist but is not empty"));
+        }
+    }
+    let mut cards = CardSet64::EMPTY;
+    for &c in s.hole[..n].iter().flatten().chain(&s.board) {
+        if c >= 52 || cards.contains(c) {
+            return Err(format!("card {c} out of range or repeated"));
+        }
+        cards.insert(c);
+    }
+    if s.street > 4 || ![0, 3, 4, 5].contains(&s.dealt) {
+        return Err(format!("street {} with {} board cards", s.street, s.dealt));
+    }
+    if s.short_any > 1 || s.runout > 1 {
+        return Err("flags out of range".into());
+    }
+    let starting: u64 = s.starting[..n].iter().map(|&x| x as u64).sum();
     let stacks: u64 = s.stacks[..n].iter().map(|&x| x as u64).sum();
     if s.is_over() {
-        if stacks != start {
+        if s.bets.iter().any(|&b| b != 0) {
+            return Err("bets left on a finished hand".into());
+        }
+        if stacks != starting {
             return Err(format!(
-                "chips not conserved at the end: {stacks} vs {start}"
+                "chips not conserved at the end: {stacks} vs {starting}"
             ));
         }
         if s.to_act != NO_SEAT || s.pending != 0 {
             return Err("a finished hand has a seat to act".into());
         }
-        let net: i64 = s.net().iter().sum();
-        if net != 0 {
-            return Err(format!("results do not sum to zero: {net}"));
+        if s.folded.count_ones() as usize >= n {
+            return Err("every seat folded".into());
+        }
+        let committed: u64 = s.committed[..n].iter().map(|&x| x as u64).sum();
+        if committed > starting {
+            return Err(format!(
+                "{committed} chips committed of {starting}"
+            ));
         }
         return Ok(());
     }
-    let middle = s.pot_total();
-    if stacks + middle != start {
-        return Err(format!(
-            "chips not conserved: {stacks} + {middle} vs {start}"
-        ));
+    check_running(game, s)
+}
+
+/// The running-hand part of [`check_state`].
+fn check_running(game: &NoLimitHoldem, s: &NlheState) -> Result<(), String> {
+    let n = s.n as usize;
+    for p in 0..n {
+        let held = s.stacks[p] as u64 + s.bets[p] as u64 + s.committed[p] as u64;
+        if held != s.starting[p] as u64 {
+            return Err(format!(
+                "seat {p}: {held} chips in play of {} at the start",
+                s.starting[p]
+            ));
+        }
     }
-    if s.pending & s.folded != 0 {
-        return Err("a folded seat is still to act".into());
+    if s.dealt != [0, 3, 4, 5][s.street as usize] {
+        return Err(format!("street {} with {} board cards", s.street, s.dealt));
+    }
+    let live = !s.folded & ((1u16 << n) - 1);
+    if live.count_ones() < 2 || s.runout != 0 {
+        return Err("a running hand with fewer than two live seats or in run-out".into());
+    }
+    for p in 0..n {
+        if s.pending >> p & 1 != 0 && (live >> p & 1 == 0 || s.stacks[p] == 0) {
+            return Err(format!("seat {p} is pending but cannot act"));
+        }
     }
     let seat = s.to_act as usize;
-    if seat >= n || s.folded >> seat & 1 != 0 || s.stacks[seat] == 0 {
-        return Err(format!("seat to act {seat} cannot act"));
+    if seat >= n || s.pending >> seat & 1 == 0 {
+        return Err(format!("seat to act {seat} is not pending"));
     }
-    let mut mask = vec![0u8; game.num_actions()];
-    game.legal_mask(s, &mut mask);
-    if mask[1] != 1 {
-        return Err("check/call is not offered".into());
+    let max_bet = s.bets[..n].iter().copied().max().unwrap_or(0);
+    if s.increment > max_bet {
+        return Err(format!(
+            "raise increment {} above the largest bet {max_bet}",
+            s.increment
+        ));
+    }
+    if (s.short_any == 0 && s.short_sum != 0)
+        || (s.short_any != 0 && (s.short_sum == 0 || s.short_sum >= s.increment))
+    {
+        return Err(format!(
+            "short all-in sum {} (flag {}) vs increment {}",
+            s.short_sum, s.short_any, s.increment
+        ));
+    }
+    let street = s.street as usize;
+    if s.street_raises[street + 1..].iter().any(|&r| r != 0) {
+        return Err("raises counted on a later street".into());
+    }
+    if (0..n).any(|p| s.raises_street[p] > s.raises_total[p]) {
+        return Err("a seat raised more on this street than in the hand".into());
+    }
+    let saturated = s
+        .raises_total
+        .iter()
+        .chain(&s.street_raises)
+        .any(|&r| r == u16::MAX);
+    if !saturated {
+        let on_street: u64 = s.raises_street.iter().map(|&r| r as u64).sum();
+        let in_hand: u64 = s.raises_total.iter().map(|&r| r as u64).sum();
+        let by_street: u64 = s.street_raises.iter().map(|&r| r as u64).sum();
+        if on_street != s.street_raises[street] as u64 || in_hand != by_street {
+            return Err("raise counts disagree".into());
+        }
+    }
+    if game.legal(s).is_none() {
+        return Err("no decision for the seat to act".into());
     }
     Ok(())
 }

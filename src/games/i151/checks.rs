@@ -1,23 +1,67 @@
 //! Invariants of a 151 lane ([`check_state`]: what `Game::check_state` and
 //! `VecEnv::set_state` require) and the game's part of the generic fuzz check.
 
-use super::fast::{I151State, STATUS_PLAYING, STATUS_TERMINATED, STATUS_TRUNCATED};
+use super::fast::{
+    I151State, FLAG_ACE_EFFECT, FLAG_CHOOSE_SUIT, FLAG_SKIP_NEXT, STATUS_PLAYING,
+    STATUS_TERMINATED, STATUS_TRUNCATED,
+};
 use super::reference::Reference;
 use super::*;
 use crate::core::spec::FuzzStep;
 use std::result::Result;
 
-/// Checks one state: all 32 cards are in exactly one place (a hand, the bank, the played
-/// pile, or dropped with an excluded seat's deal), the bookkeeping agrees, and a live
-/// match has a seat to act with a non-empty legal mask. (Once the match is over, the
-/// seats excluded by the last round keep their last hands, as in the official engine.)
+/// Checks that `s` is a state of this configuration the engine can reach, as far as its
+/// bytes tell, so that every method is safe on it and every step keeps it valid:
+///
+/// - the seat count is the configured one; seats beyond it hold nothing (cards, scores,
+///   streaks, turn bits, exclusion);
+/// - all 32 cards are in exactly one place: a hand, the bank (`bank[bank_head..bank_tail]`),
+///   the played pile (`pile[..pile_len]`, matching `pile_set`), or dropped with an excluded
+///   seat's deal (in a live match, `cards_dealt` per excluded seat); every stored card byte,
+///   stale ones included, is a card id;
+/// - the table: `top` is the last played card while the pile holds any; an imposed suit is
+///   a suit, and is set only over an eight; the suit-choice flag only over an eight, the ace
+///   flag only over an ace, the skip flag only over a queen; no unknown flag;
+///   `last_play_count` is 0 or 1; only the seat to act may be chaining, and only over a top
+///   card whose rank it still holds; in a live match only active seats have drawn;
+/// - seats: a seat is excluded exactly when its score reaches the target; the streak
+///   belongs to the last round winner alone and is at most 2; before any round ended (no
+///   last winner) the match is in round 1 with the configured first dealer, no scores and
+///   no exclusion;
+/// - status: playing with at least two active seats, the seat to act and the dealer
+///   active, fewer than `max_round_steps` actions this round (if limited), no winner, and a
+///   legal action; truncated (only with a limit) at exactly `max_round_steps` actions with
+///   at least two active seats and no winner; terminated with one active seat, the winner,
+///   whose hand is empty and who won the last round.
 pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
     let n = game.num_players();
     if s.players as usize != n {
         return Err(format!("players {} vs {n}", s.players));
     }
-    if s.bank_head > s.bank_tail || s.bank_tail as usize > N_CARDS {
-        return Err(format!("bank bounds {}..{}", s.bank_head, s.bank_tail));
+    let seats = (1u32 << n) - 1;
+    if (s.excluded as u32 | s.drawn as u32 | s.chaining as u32) & !seats != 0 {
+        return Err("a seat beyond the player count is excluded, has drawn or chains".into());
+    }
+    for p in n..MAX_PLAYERS {
+        if s.hands[p] != 0 || s.scores[p] != 0 || s.consecutive[p] != 0 {
+            return Err(format!("seat {p} does not exist but holds cards or points"));
+        }
+    }
+    if s.current as usize >= n || s.dealer as usize >= n {
+        return Err(format!(
+            "seat to act {} or dealer {} out of range",
+            s.current, s.dealer
+        ));
+    }
+    if s.bank_head > s.bank_tail || s.bank_tail as usize > N_CARDS || s.pile_len as usize > N_CARDS
+    {
+        return Err(format!(
+            "bank bounds {}..{} or pile height {} out of range",
+            s.bank_head, s.bank_tail, s.pile_len
+        ));
+    }
+    if let Some(&c) = s.bank.iter().chain(&s.pile).find(|&&c| c as usize >= N_CARDS) {
+        return Err(format!("card byte {c} is not a card"));
     }
     let mut seen = 0u32;
     let mut add = |set: u32, what: &str| -> Result<(), String> {
@@ -30,27 +74,21 @@ pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
         seen |= set;
         Ok(())
     };
-    for (p, &hand) in s.hands.iter().enumerate() {
-        if p >= n && hand != 0 {
-            return Err(format!("seat {p} does not exist but holds cards"));
-        }
-        if p < n && s.is_excluded(p) && hand != 0 && s.status == STATUS_PLAYING {
-            return Err(format!("excluded seat {p} holds cards in a live match"));
-        }
+    for &hand in &s.hands {
         add(hand, "a hand")?;
     }
     let mut bank = 0u32;
     for &c in s.bank() {
-        if c as usize >= N_CARDS || bank >> c & 1 != 0 {
-            return Err(format!("bank card {c} invalid or repeated"));
+        if bank >> c & 1 != 0 {
+            return Err(format!("bank card {c} repeated"));
         }
         bank |= 1 << c;
     }
     add(bank, "the bank")?;
     let mut pile = 0u32;
     for &c in s.played_pile() {
-        if c as usize >= N_CARDS || pile >> c & 1 != 0 {
-            return Err(format!("pile card {c} invalid or repeated"));
+        if pile >> c & 1 != 0 {
+            return Err(format!("pile card {c} repeated"));
         }
         pile |= 1 << c;
     }
@@ -62,36 +100,147 @@ pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
     if seen != u32::MAX {
         return Err(format!("cards missing: {:#x}", !seen));
     }
-    if s.excluded >> n != 0 {
-        return Err("a seat beyond the player count is excluded".into());
+    check_table(s)?;
+    check_seats(game, s)?;
+    let active = s.active_count();
+    match s.status {
+        STATUS_PLAYING | STATUS_TRUNCATED => {
+            let limit = game.max_round_steps();
+            if s.status == STATUS_PLAYING && limit != 0 && s.round_steps >= limit {
+                return Err(format!(
+                    "a live round at {} of {limit} actions",
+                    s.round_steps
+                ));
+            }
+            if s.status == STATUS_TRUNCATED && (limit == 0 || s.round_steps != limit) {
+                return Err(format!(
+                    "truncated at {} actions with a limit of {limit}",
+                    s.round_steps
+                ));
+            }
+            if active < 2 || s.winner != NONE {
+                return Err(format!(
+                    "a match in play with {active} active seats or a winner"
+                ));
+            }
+            if s.is_excluded(s.current as usize) || s.is_excluded(s.dealer as usize) {
+                return Err(format!(
+                    "seat to act {} or dealer {} is excluded",
+                    s.current, s.dealer
+                ));
+            }
+            if s.drawn & s.excluded != 0 {
+                return Err("an excluded seat has drawn in a live match".into());
+            }
+            for p in 0..n {
+                if s.is_excluded(p) && s.hands[p] != 0 {
+                    return Err(format!("excluded seat {p} holds cards in a live match"));
+                }
+            }
+            let dropped = s.excluded.count_ones() as usize * game.cards_dealt();
+            if s.dead.count_ones() as usize != dropped {
+                return Err(format!(
+                    "{} dropped cards for {} excluded seats",
+                    s.dead.count_ones(),
+                    s.excluded.count_ones()
+                ));
+            }
+            if s.status == STATUS_PLAYING && game.legal_bits(s) == 0 {
+                return Err("no legal action for the seat to act".into());
+            }
+        }
+        STATUS_TERMINATED => {
+            if active != 1 {
+                return Err(format!("a finished match with {active} active seats"));
+            }
+            let w = s.winner as usize;
+            if w >= n || s.is_excluded(w) || s.last_winner != s.winner || s.hands[w] != 0 {
+                return Err(format!("winner {} is not the last seat standing", s.winner));
+            }
+        }
+        other => return Err(format!("unknown status {other}")),
+    }
+    Ok(())
+}
+
+/// The table part of [`check_state`]: top card, imposed suit, flags, turn bits.
+fn check_table(s: &I151State) -> Result<(), String> {
+    if s.top != NONE && s.top as usize >= N_CARDS {
+        return Err(format!("top {} is not a card", s.top));
     }
     if let Some(&last) = s.played_pile().last() {
         if s.top != last {
             return Err(format!("top {} is not the last played card {last}", s.top));
         }
     }
-    match s.status {
-        STATUS_PLAYING => {
-            if s.current as usize >= n || s.is_excluded(s.current as usize) {
-                return Err(format!("seat {} to act is not an active seat", s.current));
-            }
-            if s.active_count() < 2 {
-                return Err("a live match with fewer than two active seats".into());
-            }
-            if game.legal_bits(s) == 0 {
-                return Err("no legal action for the seat to act".into());
-            }
+    let top_rank = s.top_card().map(rank_of);
+    if s.required_suit != NONE && (s.required_suit as usize >= N_SUITS || top_rank != Some(EIGHT))
+    {
+        return Err(format!(
+            "imposed suit {} without an eight on top",
+            s.required_suit
+        ));
+    }
+    if s.flags & !(FLAG_CHOOSE_SUIT | FLAG_ACE_EFFECT | FLAG_SKIP_NEXT) != 0 {
+        return Err(format!("unknown flags {:#x}", s.flags));
+    }
+    for (flag, rank, what) in [
+        (FLAG_CHOOSE_SUIT, EIGHT, "suit choice"),
+        (FLAG_ACE_EFFECT, ACE, "ace effect"),
+        (FLAG_SKIP_NEXT, QUEEN, "skip"),
+    ] {
+        if s.flags & flag != 0 && top_rank != Some(rank) {
+            return Err(format!("{what} flag without its card on top"));
         }
-        STATUS_TERMINATED => {
-            if s.active_count() > 1 {
-                return Err("a finished match with more than one active seat".into());
-            }
-            if game.legal_bits(s) != 0 {
-                return Err("a finished match offers actions".into());
-            }
+    }
+    if s.last_play_count > 1 {
+        return Err(format!("last play count {}", s.last_play_count));
+    }
+    if s.chaining & !(1 << s.current) != 0 {
+        return Err("a seat not to act is chaining".into());
+    }
+    if s.chaining != 0 {
+        match top_rank {
+            Some(rank) if s.hands[s.current as usize] & rank_set(rank) != 0 => {}
+            _ => return Err("chaining without a card of the top's rank".into()),
         }
-        STATUS_TRUNCATED => {}
-        other => return Err(format!("unknown status {other}")),
+    }
+    Ok(())
+}
+
+/// The seat part of [`check_state`]: scores, exclusions, streaks, the first round.
+fn check_seats(game: &I151, s: &I151State) -> Result<(), String> {
+    let n = game.num_players();
+    for p in 0..n {
+        let out = s.scores[p] as i32 >= game.target_score();
+        if out != s.is_excluded(p) {
+            return Err(format!(
+                "seat {p} with {} points is {}excluded",
+                s.scores[p],
+                if out { "not " } else { "" }
+            ));
+        }
+        let streak = s.consecutive[p];
+        if streak > 2 || (streak != 0 && s.last_winner as usize != p) {
+            return Err(format!("seat {p} has a streak of {streak}"));
+        }
+    }
+    if s.last_winner == NONE {
+        if s.round_number != 1
+            || s.dealer as usize != game.initial_dealer()
+            || s.excluded != 0
+            || s.scores.iter().any(|&x| x != 0)
+            || s.status == STATUS_TERMINATED
+        {
+            return Err("no round won yet, but not the first round as dealt".into());
+        }
+    } else if s.last_winner as usize >= n {
+        return Err(format!("last winner {} out of range", s.last_winner));
+    } else if s.round_number == 0 {
+        return Err("round number 0".into());
+    }
+    if s.winner != NONE && s.status != STATUS_TERMINATED {
+        return Err(format!("winner {} in a match not over", s.winner));
     }
     Ok(())
 }

@@ -6,12 +6,47 @@ use super::reference::ReferenceGame;
 use super::*;
 use crate::core::{CardSet64, SingleLane};
 
-/// Checks what must hold in every reachable state: the 60 cards are each in exactly one
-/// place (deck, a hand, a board, a discard pile), the piles match the discard set and hold
-/// only their colour, public hand cards are in the hand, a live game has two full hands,
-/// and the counters are in range.
+/// Checks that `s` is a state the engine can reach, as far as its bytes tell, so that every
+/// method is safe on it and every step keeps it valid:
+///
+/// - the deal order `deck` is a permutation of the 60 cards and `deck_pos` lies in
+///   `16..=60`;
+/// - each card is in exactly one place: the deck (`deck[deck_pos..]`), a hand, a board, a
+///   discard pile;
+/// - each discard pile holds at most 12 cards, all of its colour, and the piles together
+///   hold exactly the discard set; the slots above a pile's height hold 0 or a card of its
+///   colour (what an earlier discard left there);
+/// - both hands hold 8 cards, each seat's public cards are in its hand, and no more cards
+///   are public than were drawn from piles (`steps - (deck_pos - 16)`);
+/// - `steps <= 400`, the seat to act is `steps % 2`, and the end flag agrees with the deck
+///   and the step count (1 once the deck is empty, else 2 at 400 steps, else 0);
+/// - the padding bytes are zero.
 pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
-    let deck: u64 = CardSet64::from_ids(s.deck[s.deck_pos as usize..].iter().copied()).0;
+    let bytes = bytemuck::bytes_of(s);
+    let pad_from = std::mem::offset_of!(LostCitiesState, end) + 1;
+    if bytes[pad_from..].iter().any(|&b| b != 0) {
+        return Err("padding bytes are not zero".into());
+    }
+    if s.to_move > 1 || s.end > 2 || s.steps > MAX_STEPS {
+        return Err(format!(
+            "counters out of range: to_move {} end {} steps {}",
+            s.to_move, s.end, s.steps
+        ));
+    }
+    let deck_pos = s.deck_pos as usize;
+    if !(2 * HAND_SIZE..=N_CARDS).contains(&deck_pos) {
+        return Err(format!("deck_pos {deck_pos} outside 16..=60"));
+    }
+    let mut dealt = 0u64;
+    for &c in &s.deck {
+        if c as usize >= N_CARDS || dealt >> c & 1 == 1 {
+            return Err(format!(
+                "deal order is not a permutation (card {c} out of range or repeated)"
+            ));
+        }
+        dealt |= 1u64 << c;
+    }
+    let deck = CardSet64::from_ids(s.deck[deck_pos..].iter().copied()).0;
     let places = [
         s.hands[0],
         s.hands[1],
@@ -28,21 +63,38 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
         ));
     }
     let mut piled = 0u64;
+    let mut heights = 0u32;
     for c in 0..N_COLORS {
         let len = s.pile_len[c] as usize;
         if len > SLOTS_PER_COLOR {
             return Err(format!("pile {c} holds {len} cards"));
         }
         for &card in &s.piles[c][..len] {
-            if color_of(card) as usize != c {
+            if card as usize >= N_CARDS || color_of(card) as usize != c {
                 return Err(format!("card {card} lies on pile {c}"));
             }
             piled |= 1u64 << card;
         }
+        if let Some(&card) = s.piles[c][len..]
+            .iter()
+            .find(|&&card| card != 0 && color_of(card) as usize != c)
+        {
+            return Err(format!("stale slot of pile {c} holds card {card}"));
+        }
+        heights += len as u32;
     }
-    if piled != s.discards {
+    if piled != s.discards || heights != s.discards.count_ones() {
         return Err("discard piles and discard set disagree".into());
     }
+    let drawn_from_deck = (deck_pos - 2 * HAND_SIZE) as u32;
+    if (s.steps as u32) < drawn_from_deck {
+        return Err(format!(
+            "{} steps but {drawn_from_deck} cards drawn from the deck",
+            s.steps
+        ));
+    }
+    let pile_draws = s.steps as u32 - drawn_from_deck;
+    let mut public = 0;
     for p in 0..2 {
         if s.public_hands[p] & !s.hands[p] != 0 {
             return Err(format!(
@@ -52,14 +104,20 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
         if s.hands[p].count_ones() != HAND_SIZE as u32 {
             return Err(format!("seat {p} holds {} cards", s.hands[p].count_ones()));
         }
+        public += s.public_hands[p].count_ones();
     }
-    if s.steps > MAX_STEPS || s.to_move > 1 || s.end > 2 || (s.deck_pos as usize) < 2 * HAND_SIZE {
+    if public > pile_draws {
         return Err(format!(
-            "counters out of range: steps {} to_move {} end {} deck_pos {}",
-            s.steps, s.to_move, s.end, s.deck_pos
+            "{public} public hand cards but {pile_draws} draws from the piles"
         ));
     }
-    let natural_end = s.deck_pos as usize == N_CARDS;
+    if s.to_move as u16 != s.steps % 2 {
+        return Err(format!(
+            "seat {} to act after {} steps",
+            s.to_move, s.steps
+        ));
+    }
+    let natural_end = deck_pos == N_CARDS;
     let expected_end = if natural_end {
         1
     } else if s.steps >= MAX_STEPS {

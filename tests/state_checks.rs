@@ -1,0 +1,261 @@
+//! `Game::check_state` held to its contract for every registered game: the
+//! state-corruption check (`cardvec::core::fuzz::check_states`, what the `states` fuzz
+//! target runs) on random inputs, and regressions: corrupt states that `VecEnv::set_state`
+//! must refuse, leaving the environment as it was.
+
+use cardvec::core::fuzz::{check_states, StateCheckReport};
+use cardvec::core::spec::{GameSpec, Options};
+use cardvec::core::{EnvOptions, Error, Game, LaneRng, VecEnv};
+use cardvec::games::flip7::{Flip7, Flip7State};
+use cardvec::games::holdem::{NlheState, NoLimitHoldem};
+use cardvec::games::i151::{I151State, I151};
+use cardvec::games::lost_cities::{LostCities, LostCitiesState};
+use cardvec::registry::{self, state_check_any, Visitor};
+use proptest::prelude::*;
+
+/// The fields of one structured input of the state-corruption check (its layout is in
+/// `check_states`' documentation), so that random cases corrupt a few bytes of a state
+/// rather than many (which the checks nearly always reject).
+#[derive(Clone, Debug)]
+struct Case {
+    source: u8,
+    config: Vec<u8>,
+    seed: u64,
+    steps: u8,
+    donor: [u8; 2],
+    edits: Vec<(u8, u16, u8)>,
+    script: Vec<u8>,
+}
+
+impl Case {
+    fn bytes(&self, config_len: usize) -> Vec<u8> {
+        let mut out = vec![self.source];
+        out.extend((0..config_len).map(|i| self.config.get(i).copied().unwrap_or(0)));
+        out.extend(self.seed.to_le_bytes());
+        out.push(self.steps);
+        out.extend(self.donor);
+        out.push(self.edits.len() as u8);
+        for &(kind, offset, value) in &self.edits {
+            out.push(kind);
+            out.extend(offset.to_le_bytes());
+            out.push(value);
+        }
+        out.extend(&self.script);
+        out
+    }
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        any::<u8>(),
+        proptest::collection::vec(any::<u8>(), 4),
+        any::<u64>(),
+        any::<u8>(),
+        any::<[u8; 2]>(),
+        proptest::collection::vec((any::<u8>(), any::<u16>(), any::<u8>()), 0..3),
+        proptest::collection::vec(any::<u8>(), 0..40),
+    )
+        .prop_map(
+            |(source, config, seed, steps, donor, edits, script)| Case {
+                source,
+                config,
+                seed,
+                steps,
+                donor,
+                edits,
+                script,
+            },
+        )
+}
+
+/// Runs one case on every game.
+struct RunCase<'a>(&'a Case);
+
+impl Visitor for RunCase<'_> {
+    type Output = (&'static str, Result<StateCheckReport, String>);
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        (
+            G::INFO.id,
+            check_states::<G>(&self.0.bytes(G::FUZZ_CONFIG_BYTES)),
+        )
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #[test]
+    fn every_game_keeps_check_state_sound_on_corrupted_states(case in case()) {
+        for (id, result) in registry::visit_all(&mut RunCase(&case)) {
+            prop_assert!(result.is_ok(), "{}: {:?}", id, result);
+        }
+    }
+
+    #[test]
+    fn every_game_keeps_check_state_sound_on_raw_bytes(
+        data in proptest::collection::vec(any::<u8>(), 0..200)
+    ) {
+        let result = state_check_any(&data);
+        prop_assert!(result.is_ok(), "{:?}", result);
+    }
+}
+
+/// The corruption check must not be vacuous: over a few hundred inputs, every game both
+/// rejects corrupted states and accepts some (mutations of bytes its state does not depend
+/// on, or changes to another valid state) and plays on from them.
+#[test]
+fn corrupted_states_are_both_accepted_and_rejected() {
+    let mut rng = LaneRng::from_seed(13);
+    let mut totals = std::collections::BTreeMap::<&str, StateCheckReport>::new();
+    for _ in 0..200 {
+        let case = Case {
+            source: rng.below(256) as u8,
+            config: (0..4).map(|_| rng.below(256) as u8).collect(),
+            seed: rng.next_u64(),
+            steps: rng.below(256) as u8,
+            donor: [rng.below(256) as u8, rng.below(256) as u8],
+            edits: Vec::new(),
+            script: Vec::new(),
+        };
+        for (id, result) in registry::visit_all(&mut RunCase(&case)) {
+            let report = result.unwrap_or_else(|e| panic!("{id}: {e}"));
+            let total = totals.entry(id).or_default();
+            total.tried += report.tried;
+            total.accepted += report.accepted;
+            total.steps += report.steps;
+        }
+    }
+    for (id, t) in totals {
+        assert!(
+            t.accepted >= t.tried / 50 && t.accepted <= t.tried * 9 / 10 && t.steps > t.accepted,
+            "{id}: {t:?}"
+        );
+    }
+}
+
+/// Every state of an environment of every listed configuration, after any number of
+/// random legal batch steps, goes back into the environment through its bytes.
+#[test]
+fn states_an_environment_reaches_are_accepted_back() {
+    struct RoundTrip;
+    impl Visitor for RoundTrip {
+        type Output = ();
+        fn visit<G: GameSpec>(&mut self) {
+            for text in G::INFO.configurations {
+                let game = G::configure(&Options::parse(G::INFO.options, text).unwrap()).unwrap();
+                let mut options = EnvOptions::new(8);
+                options.seed = 5;
+                options.autoreset = false;
+                let mut env = VecEnv::new(game.clone(), options).unwrap();
+                let mut rng = LaneRng::from_seed(3);
+                for _ in 0..300 {
+                    let actions: Vec<u32> = env
+                        .legal_mask()
+                        .chunks(game.num_actions())
+                        .map(|m| cardvec::core::policy::random_legal(m, &mut rng))
+                        .collect();
+                    env.step(&actions).unwrap();
+                    for lane in 0..env.num_envs() {
+                        let bytes = env.state_bytes(lane).unwrap().to_vec();
+                        env.set_state_bytes(lane, &bytes).unwrap_or_else(|e| {
+                            panic!("{} [{text}] lane {lane}: {e}", G::INFO.id)
+                        });
+                    }
+                }
+            }
+        }
+    }
+    registry::visit_all(&mut RoundTrip);
+}
+
+/// Sets `state` on lane 1 of `env` and expects an `Error::Invalid` that changes nothing.
+fn assert_refused<G: Game>(env: &mut VecEnv<G>, state: G::State, what: &str) {
+    let before = env.snapshot();
+    match env.set_state(1, state) {
+        Err(Error::Invalid { what: "state", .. }) => {}
+        other => panic!("{what}: expected Error::Invalid, got {other:?}"),
+    }
+    assert_eq!(env.snapshot(), before, "{what}: the refused state changed the env");
+    let bytes = bytemuck::bytes_of(&state).to_vec();
+    assert!(
+        matches!(env.set_state_bytes(1, &bytes), Err(Error::Invalid { .. })),
+        "{what}: accepted as bytes"
+    );
+    assert_eq!(env.snapshot(), before, "{what}: the refused bytes changed the env");
+}
+
+fn env_of<G: Game>(game: G) -> VecEnv<G> {
+    let mut options = EnvOptions::new(4);
+    options.seed = 9;
+    VecEnv::new(game, options).unwrap()
+}
+
+/// Applies `edit` to a copy of lane 1's state and expects it refused.
+fn refuse_edit<G: Game>(game: G, what: &str, edit: impl Fn(&mut G::State)) {
+    let mut env = env_of(game);
+    let mut state = *env.state(1).unwrap();
+    edit(&mut state);
+    assert_refused(&mut env, state, what);
+}
+
+#[test]
+fn lost_cities_seat_to_act_7_is_refused() {
+    refuse_edit(LostCities, "to_move = 7", |s: &mut LostCitiesState| {
+        s.to_move = 7
+    });
+}
+
+#[test]
+fn lost_cities_deck_position_200_is_refused() {
+    refuse_edit(LostCities, "deck_pos = 200", |s: &mut LostCitiesState| {
+        s.deck_pos = 200
+    });
+}
+
+#[test]
+fn lost_cities_padding_and_deal_order_are_checked() {
+    let padding_at = std::mem::size_of::<LostCitiesState>() - 1;
+    refuse_edit(LostCities, "padding", |s: &mut LostCitiesState| {
+        bytemuck::bytes_of_mut(s)[padding_at] = 1
+    });
+    refuse_edit(LostCities, "deal order card 99", |s: &mut LostCitiesState| {
+        s.deck[0] = 99
+    });
+    refuse_edit(LostCities, "seat to act against the step parity", |s| {
+        s.to_move ^= 1
+    });
+}
+
+#[test]
+fn flip7_draw_pile_longer_than_the_deck_is_refused() {
+    let game = Flip7::with_players(4).unwrap();
+    refuse_edit(game, "deck_len = 200", |s: &mut Flip7State| s.deck_len = 200);
+    refuse_edit(game, "task_len = 40", |s: &mut Flip7State| s.task_len = 40);
+    refuse_edit(game, "pending card 30", |s: &mut Flip7State| s.pending = 30);
+    refuse_edit(game, "padding", |s: &mut Flip7State| {
+        let at = std::mem::offset_of!(Flip7State, obs_deferred_len) + 1;
+        bytemuck::bytes_of_mut(s)[at] = 1
+    });
+}
+
+#[test]
+fn i151_imposed_suit_beyond_the_suits_is_refused() {
+    let game = I151::new(3).unwrap();
+    refuse_edit(game, "required_suit = 9", |s: &mut I151State| {
+        s.required_suit = 9
+    });
+    refuse_edit(game, "seat to act 5", |s: &mut I151State| s.current = 5);
+    refuse_edit(game, "players = 4", |s: &mut I151State| s.players = 4);
+}
+
+#[test]
+fn holdem_chips_from_nowhere_are_refused() {
+    let game = NoLimitHoldem::standard(6).unwrap();
+    refuse_edit(game, "stack + 1", |s: &mut NlheState| s.stacks[0] += 1);
+    refuse_edit(game, "button 6 of 6 seats", |s: &mut NlheState| s.button = 6);
+    refuse_edit(game, "hole card 60", |s: &mut NlheState| s.hole[0][0] = 60);
+    refuse_edit(
+        NoLimitHoldem::standard(2).unwrap(),
+        "a 6-seat hand at a 2-seat table",
+        |s: &mut NlheState| *s = env_of(game).states()[0],
+    );
+}

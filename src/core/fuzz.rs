@@ -181,8 +181,13 @@ fn reach<G: GameSpec>(game: &G, seed: u64, steps: usize) -> Result<G::State, Str
         game.legal_mask(&state, &mut mask);
         let action = random_legal(&mask, &mut rng);
         rewards.fill(0.0);
-        if !game.step(&mut state, action, &mut rng, &mut rewards).applied {
-            return Err(format!("legal action {action} refused while reaching a state"));
+        if !game
+            .step(&mut state, action, &mut rng, &mut rewards)
+            .applied
+        {
+            return Err(format!(
+                "legal action {action} refused while reaching a state"
+            ));
         }
     }
     Ok(state)
@@ -266,8 +271,15 @@ pub fn check_states<G: GameSpec>(data: &[u8]) -> Result<StateCheckReport, String
                 );
                 mutate(&mut state, &donor, edit);
             }
-            try_state(&game, state, seed ^ t as u64, &[], STATE_TRIAL_STEPS, &mut report)
-                .map_err(|e| format!("random trial {t}: {e}"))?;
+            try_state(
+                &game,
+                state,
+                seed ^ t as u64,
+                &[],
+                STATE_TRIAL_STEPS,
+                &mut report,
+            )
+            .map_err(|e| format!("random trial {t}: {e}"))?;
         }
         Ok(report)
     };
@@ -324,7 +336,8 @@ fn try_state<G: GameSpec>(
         return Ok(());
     }
     report.accepted += 1;
-    report.steps += play_accepted(game, state, seed, script, steps)?;
+    report.steps += play_accepted(game, state, seed, script, steps)
+        .map_err(|e| format!("{e}\n  from the accepted corrupted state {state:?}"))?;
     Ok(())
 }
 
@@ -363,7 +376,9 @@ fn play_accepted<G: GameSpec>(
         for seat in 0..n {
             game.observe(&state, seat, &mut obs);
             if let Some(k) = obs.iter().position(|x| !x.is_finite()) {
-                return Err(at(format!("observation of seat {seat}: entry {k} not finite")));
+                return Err(at(format!(
+                    "observation of seat {seat}: entry {k} not finite"
+                )));
             }
         }
         // Every legal action is accepted and leads to a state the check accepts.

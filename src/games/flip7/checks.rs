@@ -223,8 +223,7 @@ fn check_seats(game: &Flip7, s: &Flip7State) -> Result<(), String> {
             return Err(format!("seat {p}: cached card counts are stale"));
         }
         if p >= n {
-            if held != 0 || s.scores[p] != 0 || s.round_scores[p] != 0 || s.status[p] != ACTIVE
-            {
+            if held != 0 || s.scores[p] != 0 || s.round_scores[p] != 0 || s.status[p] != ACTIVE {
                 return Err(format!("seat {p} does not exist but is not empty"));
             }
             continue;
@@ -431,6 +430,69 @@ pub fn fuzz_invariants(step: &FuzzStep<'_, Flip7>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn check_state_answers_arbitrary_bytes_without_panicking(
+            data in proptest::collection::vec(any::<u8>(), std::mem::size_of::<Flip7State>())
+        ) {
+            let s: Flip7State = bytemuck::pod_read_unaligned(&data);
+            for players in [3, 7, 18] {
+                let _ = check_state(&Flip7::with_players(players).unwrap(), &s);
+            }
+        }
+    }
+
+    #[test]
+    fn the_queue_must_end_with_its_turn_event() {
+        let game = Flip7::with_players(4).unwrap();
+        let mut s = game.reset(&mut LaneRng::from_seed(3));
+        check_state(&game, &s).unwrap();
+        assert_eq!(s.pending, NONE, "seed 3 deals without a pending card");
+        let (kind, seat, _) = s.task_at(0);
+        assert_eq!((s.task_len, kind), (1, TASK_TURN));
+        // A deal event for the seat after the dealer, in front of the turn.
+        let head = (s.task_head as usize + TASK_CAPACITY - 1) % TASK_CAPACITY;
+        s.tasks[head] = TASK_DEAL as u16 | (seat as u16) << 3;
+        s.task_head = head as u8;
+        s.task_len = 2;
+        assert!(check_state(&game, &s).is_err());
+        s.task_len = 0;
+        s.task_head = (head as u8 + 2) % TASK_CAPACITY as u8;
+        assert!(check_state(&game, &s).unwrap_err().contains("turn event"));
+    }
+
+    #[test]
+    fn a_pending_card_needs_an_action_card_and_a_target() {
+        let game = Flip7::with_players(3).unwrap();
+        let mut s = game.reset(&mut LaneRng::from_seed(3));
+        s.pending = 5;
+        assert!(check_state(&game, &s).unwrap_err().contains("action card"));
+    }
+
+    #[test]
+    fn a_finished_game_has_no_events() {
+        let game = Flip7::new(3, 1, None).unwrap();
+        let mut rng = LaneRng::from_seed(5);
+        let mut s = game.reset(&mut rng);
+        let mut rewards = [0f32; 3];
+        while !s.is_over() {
+            let mut mask = [0u8; 5];
+            game.legal_mask(&s, &mut mask);
+            let a = crate::core::policy::random_legal(&mask, &mut rng);
+            assert!(game.step(&mut s, a, &mut rng, &mut rewards).applied);
+        }
+        check_state(&game, &s).unwrap();
+        let mut t = s;
+        t.task_len = 1;
+        assert!(check_state(&game, &t).is_err());
+        let mut t = s;
+        t.end = 0;
+        assert!(check_state(&game, &t).is_err());
+        // Another configuration: a target this game's totals never reached.
+        assert!(check_state(&Flip7::new(3, 1000, None).unwrap(), &s).is_err());
+    }
 
     #[test]
     fn fresh_games_keep_the_invariants() {

@@ -19,8 +19,12 @@ use crate::core::{CardSet64, LaneRng};
 /// - chips: in a running hand each seat's stack, bet and committed chips add up to its
 ///   starting stack; once over no bets are left and the stacks add up to the starting
 ///   total;
+/// - contributions of a running hand: before the flop the pots hold exactly the antes the
+///   deal takes; from the flop on every live seat with chips has put as much in the pots as
+///   any seat; some live seat has put in (pots and bets) as much as any folded seat;
 /// - the betting round of a running hand: at least two seats not folded, no run-out, the
-///   seat to act pending, and only live seats with chips pending; the raise bookkeeping is
+///   seat to act pending, only live seats with chips pending, and every live seat with chips
+///   that faces a bet pending; the raise bookkeeping is
 ///   in range (increment at most the largest bet, the short all-in sum below the increment
 ///   and only while flagged, flags 0 or 1); no raises counted on later streets, a seat's
 ///   street raises within its hand raises, and (short of saturation) the counts agree;
@@ -86,9 +90,7 @@ pub fn check_state(game: &NoLimitHoldem, s: &NlheState) -> Result<(), String> {
         }
         let committed: u64 = s.committed[..n].iter().map(|&x| x as u64).sum();
         if committed > starting {
-            return Err(format!(
-                "{committed} chips committed of {starting}"
-            ));
+            return Err(format!("{committed} chips committed of {starting}"));
         }
         return Ok(());
     }
@@ -114,16 +116,22 @@ fn check_running(game: &NoLimitHoldem, s: &NlheState) -> Result<(), String> {
     if live.count_ones() < 2 || s.runout != 0 {
         return Err("a running hand with fewer than two live seats or in run-out".into());
     }
+    check_contributions(game, s, live)?;
+    let max_bet = s.bets[..n].iter().copied().max().unwrap_or(0);
     for p in 0..n {
-        if s.pending >> p & 1 != 0 && (live >> p & 1 == 0 || s.stacks[p] == 0) {
+        let pending = s.pending >> p & 1 != 0;
+        let can_act = live >> p & 1 != 0 && s.stacks[p] > 0;
+        if pending && !can_act {
             return Err(format!("seat {p} is pending but cannot act"));
+        }
+        if can_act && !pending && s.bets[p] < max_bet {
+            return Err(format!("seat {p} faces a bet but is not pending"));
         }
     }
     let seat = s.to_act as usize;
     if seat >= n || s.pending >> seat & 1 == 0 {
         return Err(format!("seat to act {seat} is not pending"));
     }
-    let max_bet = s.bets[..n].iter().copied().max().unwrap_or(0);
     if s.increment > max_bet {
         return Err(format!(
             "raise increment {} above the largest bet {max_bet}",
@@ -160,6 +168,45 @@ fn check_running(game: &NoLimitHoldem, s: &NlheState) -> Result<(), String> {
     }
     if game.legal(s).is_none() {
         return Err("no decision for the seat to act".into());
+    }
+    Ok(())
+}
+
+/// The chips each seat put in, in a running hand: before the flop the pots hold exactly
+/// the antes the deal takes (each seat's ante, capped by its stack and by the second largest
+/// ante); from the flop on every live seat with chips has put in as much as any seat; and
+/// some live seat has put in (pots and bets) as much as any folded seat, so that every pot
+/// has a seat to win it.
+fn check_contributions(game: &NoLimitHoldem, s: &NlheState, live: u16) -> Result<(), String> {
+    let n = s.n as usize;
+    if s.street == 0 {
+        let ante = game.table.ante.min(u32::MAX as Chips) as u32;
+        let mut antes = [0u32; MAX_SEATS];
+        for p in 0..n {
+            antes[p] = ante.min(s.starting[p]);
+        }
+        let mut sorted = antes;
+        sorted[..n].sort_unstable();
+        let cutoff = sorted[n - 2];
+        if (0..n).any(|p| s.committed[p] != antes[p].min(cutoff)) {
+            return Err("pots before the flop are not the antes".into());
+        }
+    } else {
+        let top = s.committed[..n].iter().copied().max().unwrap_or(0);
+        if let Some(p) =
+            (0..n).find(|&p| live >> p & 1 != 0 && s.stacks[p] > 0 && s.committed[p] != top)
+        {
+            return Err(format!(
+                "live seat {p} with chips has put {} in the pots, another seat {top}",
+                s.committed[p]
+            ));
+        }
+    }
+    let put = |p: usize| s.committed[p] as u64 + s.bets[p] as u64;
+    let most_live = (0..n).filter(|&p| live >> p & 1 != 0).map(put).max();
+    let most_folded = (0..n).filter(|&p| live >> p & 1 == 0).map(put).max();
+    if most_folded > most_live {
+        return Err("a folded seat has put in more than every live seat".into());
     }
     Ok(())
 }
@@ -238,6 +285,53 @@ pub fn fuzz_invariants(step: &FuzzStep<'_, NoLimitHoldem>) -> Result<(), String>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Game;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn check_state_answers_arbitrary_bytes_without_panicking(
+            data in proptest::collection::vec(any::<u8>(), std::mem::size_of::<NlheState>())
+        ) {
+            let s: NlheState = bytemuck::pod_read_unaligned(&data);
+            for seats in 2..=MAX_SEATS {
+                let _ = check_state(&NoLimitHoldem::standard(seats).unwrap(), &s);
+            }
+        }
+    }
+
+    #[test]
+    fn a_hand_belongs_to_its_table() {
+        let game = NoLimitHoldem::standard(3).unwrap();
+        let s = game.reset(&mut LaneRng::from_seed(2));
+        assert_eq!(check_state(&game, &s), Ok(()));
+        let deeper = game.with_stacks(&[200, 200, 300]).unwrap();
+        assert!(check_state(&deeper, &s)
+            .unwrap_err()
+            .contains("starting stacks"));
+        let fixed = game.with_button(Some((s.button as usize + 1) % 3)).unwrap();
+        assert!(check_state(&fixed, &s).unwrap_err().contains("button"));
+    }
+
+    #[test]
+    fn chips_must_stay_with_their_seat() {
+        let game = NoLimitHoldem::standard(3).unwrap();
+        let mut s = game.reset(&mut LaneRng::from_seed(2));
+        // The sum is kept, but one seat's chips moved to another.
+        s.stacks[0] -= 1;
+        s.stacks[1] += 1;
+        assert!(check_state(&game, &s)
+            .unwrap_err()
+            .contains("chips in play"));
+    }
+
+    #[test]
+    fn a_running_hand_needs_its_seat_to_act_pending() {
+        let game = NoLimitHoldem::standard(3).unwrap();
+        let mut s = game.reset(&mut LaneRng::from_seed(2));
+        s.pending &= !(1 << s.to_act);
+        assert!(check_state(&game, &s).unwrap_err().contains("not pending"));
+    }
 
     #[test]
     fn fuzz_check_accepts_short_and_random_inputs() {

@@ -60,7 +60,12 @@ pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
             s.bank_head, s.bank_tail, s.pile_len
         ));
     }
-    if let Some(&c) = s.bank.iter().chain(&s.pile).find(|&&c| c as usize >= N_CARDS) {
+    if let Some(&c) = s
+        .bank
+        .iter()
+        .chain(&s.pile)
+        .find(|&&c| c as usize >= N_CARDS)
+    {
         return Err(format!("card byte {c} is not a card"));
     }
     let mut seen = 0u32;
@@ -174,8 +179,7 @@ fn check_table(s: &I151State) -> Result<(), String> {
         }
     }
     let top_rank = s.top_card().map(rank_of);
-    if s.required_suit != NONE && (s.required_suit as usize >= N_SUITS || top_rank != Some(EIGHT))
-    {
+    if s.required_suit != NONE && (s.required_suit as usize >= N_SUITS || top_rank != Some(EIGHT)) {
         return Err(format!(
             "imposed suit {} without an eight on top",
             s.required_suit
@@ -314,4 +318,70 @@ pub fn agree(r: &Reference, s: &I151State) -> Result<(), String> {
         return Err(format!("scores {:?} vs {scores:?}", r.scores()));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Game, LaneRng};
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn check_state_answers_arbitrary_bytes_without_panicking(
+            data in proptest::collection::vec(any::<u8>(), std::mem::size_of::<I151State>())
+        ) {
+            let s: I151State = bytemuck::pod_read_unaligned(&data);
+            for players in 2..=MAX_PLAYERS {
+                let _ = check_state(&I151::new(players).unwrap(), &s);
+            }
+        }
+    }
+
+    fn dealt(game: &I151) -> I151State {
+        game.reset(&mut LaneRng::from_seed(8))
+    }
+
+    #[test]
+    fn a_fresh_deal_is_accepted_and_belongs_to_its_configuration() {
+        let game = I151::new(3).unwrap();
+        let s = dealt(&game);
+        assert_eq!(check_state(&game, &s), Ok(()));
+        assert!(check_state(&I151::new(2).unwrap(), &s).is_err());
+        let other_dealer = game.with_initial_dealer(2).unwrap();
+        assert!(check_state(&other_dealer, &s).is_err());
+    }
+
+    #[test]
+    fn exclusion_must_follow_the_score() {
+        let game = I151::new(3).unwrap();
+        let mut s = dealt(&game);
+        s.last_winner = 0;
+        s.round_number = 2;
+        s.consecutive[0] = 1;
+        assert_eq!(check_state(&game, &s), Ok(()));
+        s.scores[1] = 151;
+        assert!(check_state(&game, &s).unwrap_err().contains("excluded"));
+    }
+
+    #[test]
+    fn flags_need_their_card_on_top() {
+        let game = I151::new(2).unwrap();
+        let mut s = dealt(&game);
+        s.flags = FLAG_ACE_EFFECT;
+        assert!(check_state(&game, &s).unwrap_err().contains("ace effect"));
+        s.flags = 0;
+        s.required_suit = 2;
+        assert!(check_state(&game, &s).unwrap_err().contains("imposed suit"));
+    }
+
+    #[test]
+    fn truncation_needs_a_step_limit_reached() {
+        let game = I151::new(2).unwrap();
+        let mut s = dealt(&game);
+        s.status = STATUS_TRUNCATED;
+        assert!(check_state(&game, &s).unwrap_err().contains("truncated"));
+        s.round_steps = game.max_round_steps();
+        assert_eq!(check_state(&game, &s), Ok(()));
+    }
 }

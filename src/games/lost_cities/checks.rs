@@ -112,10 +112,7 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
         ));
     }
     if s.to_move as u16 != s.steps % 2 {
-        return Err(format!(
-            "seat {} to act after {} steps",
-            s.to_move, s.steps
-        ));
+        return Err(format!("seat {} to act after {} steps", s.to_move, s.steps));
     }
     let natural_end = deck_pos == N_CARDS;
     let expected_end = if natural_end {
@@ -145,8 +142,10 @@ pub fn fuzz_invariants(
 
 #[cfg(test)]
 mod tests {
+    use super::check_state;
     use crate::core::fuzz::check;
-    use crate::games::lost_cities::LostCities;
+    use crate::core::{Game, LaneRng};
+    use crate::games::lost_cities::{LostCities, LostCitiesState, MAX_STEPS};
     use proptest::prelude::*;
 
     proptest! {
@@ -155,6 +154,57 @@ mod tests {
         fn fuzz_check_passes_on_random_scripts(data in proptest::collection::vec(any::<u8>(), 0..600)) {
             prop_assert_eq!(check::<LostCities>(&data), Ok(()));
         }
+
+        #[test]
+        fn check_state_answers_arbitrary_bytes_without_panicking(
+            data in proptest::collection::vec(any::<u8>(), 192)
+        ) {
+            let s: LostCitiesState = bytemuck::pod_read_unaligned(&data);
+            let _ = check_state(&s);
+        }
+    }
+
+    fn dealt() -> LostCitiesState {
+        LostCities.reset(&mut LaneRng::from_seed(4))
+    }
+
+    #[test]
+    fn a_fresh_deal_is_accepted() {
+        assert_eq!(check_state(&dealt()), Ok(()));
+    }
+
+    #[test]
+    fn a_public_card_before_any_pile_draw_is_rejected() {
+        let mut s = dealt();
+        s.public_hands[0] = 1 << s.hands[0].trailing_zeros();
+        assert!(check_state(&s)
+            .unwrap_err()
+            .contains("draws from the piles"));
+    }
+
+    #[test]
+    fn a_stale_pile_slot_of_another_colour_is_rejected() {
+        let mut s = dealt();
+        s.piles[1][5] = 3; // a card of colour 0 above the empty pile of colour 1
+        assert!(check_state(&s).unwrap_err().contains("stale slot"));
+        s.piles[1][5] = 12; // colour 1: what an earlier discard may leave
+        assert_eq!(check_state(&s), Ok(()));
+    }
+
+    #[test]
+    fn the_end_flag_must_follow_the_deck_and_steps() {
+        let mut s = dealt();
+        s.end = 1;
+        assert!(check_state(&s).unwrap_err().contains("end flag"));
+        s.end = 0;
+        s.steps = 1;
+        assert!(check_state(&s)
+            .unwrap_err()
+            .contains("to act after 1 steps"));
+        s.steps = MAX_STEPS;
+        assert!(check_state(&s).unwrap_err().contains("end flag"));
+        s.end = 2;
+        assert_eq!(check_state(&s), Ok(()));
     }
 
     #[test]

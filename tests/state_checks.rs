@@ -275,10 +275,15 @@ fn holdem_chips_from_nowhere_are_refused() {
 
 /// Inputs of the `states` fuzz target that once failed (hex), each with what it found. Every
 /// one must now pass: the corrupted state is refused, or plays on validly.
-const FUZZ_FINDINGS: &[(&str, &str)] = &[(
+const FUZZ_FINDINGS: &[(&str, &str)] = &[
+    (
     "hold'em: a seat that had put in less than the others (pots [11, 3, 11] on the flop) \
      was accepted; when the others folded, the pot level no live seat reached was lost",
     "1fb52201000100000400003a000401009b411f000084",
+), (
+    "151: the skip flag of a queen was accepted while the seat to act did not chain queens; \
+     its next play (an eight) kept the skip over a card that is not a queen",
+    "a68f9b0ad1d1d1d1d1add1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1",
 )];
 
 #[test]
@@ -343,4 +348,45 @@ fn holdem_a_seat_facing_a_bet_must_be_pending() {
         state,
         "the small blind facing the big blind, not pending",
     );
+}
+
+/// The state of the 151 finding: a queen on top with its skip pending, but the seat to act
+/// not chaining queens (a queen that does not chain ends the turn and uses the skip).
+#[test]
+fn i151_a_pending_skip_needs_a_queen_chain() {
+    let game = I151::new(2).unwrap();
+    let mut env = env_of(game);
+    let mut state = *env.state(1).unwrap();
+    let queen = 8 + cardvec::games::i151::QUEEN;
+    let holder = (0..2).find(|&p| state.hands[p] >> queen & 1 != 0);
+    let (from_bank, pos) = match holder {
+        Some(p) => (false, p),
+        None => (true, 0),
+    };
+    // Put the queen of suit 1 on the pile, from wherever it is.
+    if from_bank {
+        let i = state.bank[state.bank_head as usize..state.bank_tail as usize]
+            .iter()
+            .position(|&c| c == queen)
+            .map(|i| i + state.bank_head as usize);
+        match i {
+            Some(i) => {
+                let last = state.bank_tail as usize - 1;
+                state.bank.swap(i, last);
+                state.bank_tail -= 1;
+            }
+            None => state.dead &= !(1 << queen),
+        }
+    } else {
+        state.hands[pos] &= !(1 << queen);
+    }
+    state.pile[0] = queen;
+    state.pile_len = 1;
+    state.pile_set = 1 << queen;
+    state.top = queen;
+    state.chaining = 0;
+    state.flags = 0;
+    assert_eq!(game.check_state(&state), Ok(()), "a queen on top, no skip");
+    state.flags = cardvec::games::i151::fast::FLAG_SKIP_NEXT;
+    assert_refused(&mut env, state, "a skip without a queen chain");
 }

@@ -21,7 +21,8 @@ use std::result::Result;
 ///   stale ones included, is a card id;
 /// - the table: `top` is the last played card while the pile holds any; an imposed suit is
 ///   a suit, and is set only over an eight; the suit-choice flag only over an eight, the ace
-///   flag only over an ace, the skip flag only over a queen; no unknown flag;
+///   flag only over an ace, the skip flag only over a queen and, in a live match, while the
+///   seat to act chains (a queen that does not chain ends the turn); no unknown flag;
 ///   `last_play_count` is 0 or 1; only the seat to act may be chaining, and only over a top
 ///   card whose rank it still holds; in a live match only active seats have drawn;
 /// - seats: a seat is excluded exactly when its score reaches the target; the streak
@@ -202,6 +203,11 @@ fn check_table(s: &I151State) -> Result<(), String> {
     }
     if s.chaining & !(1 << s.current) != 0 {
         return Err("a seat not to act is chaining".into());
+    }
+    if s.flags & FLAG_SKIP_NEXT != 0 && s.chaining == 0 && s.status != STATUS_TERMINATED {
+        // A queen ends the turn (consuming the skip) unless its seat chains queens, or
+        // empties the winner's hand.
+        return Err("skip flag while the seat to act is not chaining".into());
     }
     if s.chaining != 0 {
         match top_rank {

@@ -147,7 +147,8 @@ pub fn state_check(id: &str, data: &[u8]) -> std::result::Result<StateCheckRepor
 }
 
 /// The state-corruption check over every game: the first byte picks the game (modulo the
-/// number of games), the rest is that game's input. What the `states` fuzz target runs.
+/// number of games), the rest is that game's input (an empty input checks nothing). What
+/// the `states` fuzz target runs.
 pub fn state_check_any(data: &[u8]) -> std::result::Result<StateCheckReport, String> {
     let Some((&pick, rest)) = data.split_first() else {
         return Ok(StateCheckReport::default());

@@ -22,7 +22,9 @@ use std::result::Result;
 /// - the table: `top` is the last played card while the pile holds any; an imposed suit is
 ///   a suit, and is set only over an eight; the suit-choice flag only over an eight, the ace
 ///   flag only over an ace, the skip flag only over a queen and, in a live match, while the
-///   seat to act chains (a queen that does not chain ends the turn); no unknown flag;
+///   seat to act chains (a queen that does not chain ends the turn); no unknown flag; no
+///   imposed suit while a flag is set; a seat that must choose a suit or chains has not
+///   drawn;
 ///   `last_play_count` is 0 or 1; only the seat to act may be chaining, and only over a top
 ///   card whose rank it still holds; in a live match only active seats have drawn;
 /// - seats: a seat is excluded exactly when its score reaches the target; the streak
@@ -197,6 +199,14 @@ fn check_table(s: &I151State) -> Result<(), String> {
         if s.flags & flag != 0 && top_rank != Some(rank) {
             return Err(format!("{what} flag without its card on top"));
         }
+    }
+    if s.flags != 0 && s.required_suit != NONE {
+        // A suit is imposed by the choice that ends an eight's turn; any play lifts it.
+        return Err("a suit imposed while a card's effect is pending".into());
+    }
+    let cp_bit = 1u8 << s.current;
+    if (s.flags & FLAG_CHOOSE_SUIT != 0 || s.chaining != 0) && s.drawn & cp_bit != 0 {
+        return Err("the seat to act just played but is marked as having drawn".into());
     }
     if s.last_play_count > 1 {
         return Err(format!("last play count {}", s.last_play_count));
@@ -379,6 +389,33 @@ mod tests {
         s.flags = 0;
         s.required_suit = 2;
         assert!(check_state(&game, &s).unwrap_err().contains("imposed suit"));
+    }
+
+    #[test]
+    fn every_state_of_matches_cut_off_by_a_step_limit_is_accepted() {
+        let mut truncated = 0;
+        for players in 2..=MAX_PLAYERS {
+            for limit in [1, 3, 20] {
+                let game = I151::new(players).unwrap().with_max_round_steps(limit);
+                let mut mask = [0u8; N_ACTIONS];
+                let mut rewards = [0f32; MAX_PLAYERS];
+                for seed in 0..30 {
+                    let mut rng = LaneRng::from_seed(seed);
+                    let mut s = game.reset(&mut rng);
+                    loop {
+                        assert_eq!(check_state(&game, &s), Ok(()), "{s:?}");
+                        if s.is_over() {
+                            truncated += (s.status == STATUS_TRUNCATED) as usize;
+                            break;
+                        }
+                        game.legal_mask(&s, &mut mask);
+                        let a = crate::core::policy::random_legal(&mask, &mut rng);
+                        assert!(game.step(&mut s, a, &mut rng, &mut rewards).applied);
+                    }
+                }
+            }
+        }
+        assert!(truncated > 100, "only {truncated} matches truncated");
     }
 
     #[test]

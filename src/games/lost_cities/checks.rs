@@ -145,7 +145,7 @@ mod tests {
     use super::check_state;
     use crate::core::fuzz::check;
     use crate::core::{Game, LaneRng};
-    use crate::games::lost_cities::{LostCities, LostCitiesState, MAX_STEPS};
+    use crate::games::lost_cities::{LostCities, LostCitiesState, MAX_STEPS, N_ACTIONS};
     use proptest::prelude::*;
 
     proptest! {
@@ -166,6 +166,34 @@ mod tests {
 
     fn dealt() -> LostCitiesState {
         LostCities.reset(&mut LaneRng::from_seed(4))
+    }
+
+    #[test]
+    fn every_state_of_games_cut_off_at_the_step_limit_is_accepted() {
+        let mut truncated = 0;
+        let mut mask = [0u8; N_ACTIONS];
+        let mut rewards = [0f32; 2];
+        for seed in 0..200 {
+            let mut rng = LaneRng::from_seed(seed);
+            let mut s = LostCities.reset(&mut rng);
+            while !s.is_over() {
+                assert_eq!(check_state(&s), Ok(()));
+                LostCities.legal_mask(&s, &mut mask);
+                // Mostly draws from a discard pile, so that the deck lasts past the limit.
+                let from_piles: Vec<u32> = (0..N_ACTIONS as u32)
+                    .filter(|&a| mask[a as usize] != 0 && a % 6 != 0)
+                    .collect();
+                let a = if !from_piles.is_empty() && rng.below(10) < 9 {
+                    from_piles[rng.below(from_piles.len() as u32) as usize]
+                } else {
+                    crate::core::policy::random_legal(&mask, &mut rng)
+                };
+                assert!(LostCities.step(&mut s, a, &mut rng, &mut rewards).applied);
+            }
+            assert_eq!(check_state(&s), Ok(()));
+            truncated += (s.end == 2) as usize;
+        }
+        assert!(truncated > 100, "only {truncated} games truncated");
     }
 
     #[test]

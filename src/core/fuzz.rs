@@ -1,6 +1,6 @@
 //! The fuzz check every game shares: arbitrary bytes choose a configuration, a deal and an
 //! action script, played on the reference and the fast engine in lockstep with every
-//! comparison of the differential runner after every action, plus [`Game::check_state`](crate::core::Game::check_state), the
+//! comparison of the differential runner after every action, plus [`Game::check_state`], the
 //! zero-sum law where the game has it, and the game's own invariants
 //! ([`GameSpec::fuzz_invariants`]). The cargo-fuzz targets call [`check`] (through the
 //! registry); `cargo test` runs the same function on random inputs.
@@ -20,9 +20,11 @@
 //! the script stops.
 //!
 //! [`check_states`] is the second check: it corrupts reachable states byte by byte and
-//! holds [`Game::check_state`](crate::core::Game::check_state) to its contract (every reachable state accepted; every
+//! holds [`Game::check_state`] to its contract (every reachable state accepted; every
 //! accepted state safe for every method and closed under steps). The `states` fuzz target
 //! calls it through the registry.
+//!
+//! [`Game::check_state`]: crate::core::Game::check_state
 
 use super::diff::{Lockstep, Scripted};
 use super::game::SingleLane;
@@ -211,16 +213,21 @@ fn reach<G: GameSpec>(game: &G, seed: u64, steps: usize) -> Result<G::State, Str
 ///
 /// Input layout, in order (bytes past the end read as zero):
 ///
-/// | bytes | meaning |
-/// | --- | --- |
-/// | 1 | configuration: even = [`GameSpec::fuzz_config`], odd = entry `(b >> 1) % len` of the game's listed configurations |
-/// | [`GameSpec::FUZZ_CONFIG_BYTES`] | the fuzz configuration's bytes |
-/// | 8 | seed of the deal, of the random legal policy that reaches the state, and of the random trials |
-/// | 1 | steps to reach the state: `b % 16` for `b < 96`, `b - 96` for `b < 192`, else `24 * (b - 192)` (the game may end first) |
-/// | 2 | the donor state (another reachable state, which kind-2 mutations copy from): seed tweak, steps (as above) |
-/// | 1 | number of mutations, modulo [`STATE_MUTATIONS`] + 1 |
-/// | 4 each | one mutation: kind, offset (2 bytes, modulo the state size), value |
-/// | rest | the playout script, one byte per step (`0..=199` the byte-th legal action, `200..=239` the raw id `byte - 200`, `240..=254` a random id with the top bit set (an extended id), `255` `u32::MAX`); later steps follow a random legal policy, every seventh step a random id |
+/// - 1 byte, the configuration: even = [`GameSpec::fuzz_config`], odd = entry
+///   `(b >> 1) % len` of the game's listed configurations;
+/// - [`GameSpec::FUZZ_CONFIG_BYTES`] bytes for `fuzz_config`;
+/// - 8 bytes: the seed of the deal, of the random legal policy that reaches the state, and
+///   of the random trials;
+/// - 1 byte, the steps to reach the state: `b % 16` for `b < 96`, `b - 96` for `b < 192`,
+///   else `24 * (b - 192)` (the game may end first);
+/// - 2 bytes, the donor state (another reachable state, which kind-2 mutations copy from):
+///   a seed tweak and its steps (as above);
+/// - 1 byte, the number of mutations, modulo [`STATE_MUTATIONS`] + 1;
+/// - 4 bytes per mutation: kind, offset (2 bytes, modulo the state size), value;
+/// - the rest, the playout script, one byte per step: `0..=199` the byte-th legal action,
+///   `200..=239` the raw id `byte - 200`, `240..=254` a random id with the top bit set (an
+///   extended id), `255` `u32::MAX`; later steps follow a random legal policy, every
+///   seventh step a random id.
 ///
 /// Mutation kinds (`kind % 4`): 0 xor the byte with `value`, 1 add `+1` or `-1` (by
 /// `value & 1`) to the byte, 2 copy `value % 16 + 1` bytes at the offset from the donor

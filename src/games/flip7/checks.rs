@@ -1,8 +1,8 @@
-//! Invariants of a Flip 7 lane and the fuzz check. [`check_state`] states what must hold
-//! after every step (every card accounted for, counters consistent, a decision available to
-//! the seat to act); [`fuzz_check`] plays an arbitrary byte script on the reference and the
-//! fast engine in lockstep and checks the invariants and the reward totals at every step.
-//! The cargo-fuzz target `fuzz/fuzz_targets/flip7.rs` and the proptests call it.
+//! Invariants of a Flip 7 lane: [`check_state`] (what `Game::check_state` and
+//! `VecEnv::set_state` require: every card accounted for, counters consistent, the event
+//! queue well formed, a decision available to the seat to act) and the game's part of the
+//! generic fuzz check ([`fuzz_invariants`]: hidden-state agreement, rewards adding up to the
+//! banked totals).
 
 use super::fast::{Flip7State, NONE, TASK_CAPACITY};
 use super::reference::compare_hidden;

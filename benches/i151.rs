@@ -3,8 +3,7 @@
 //! `benches/games.rs`.
 
 use cardvec::core::Game;
-use cardvec::games::i151::view::OBS_DIM;
-use cardvec::games::i151::{I151, N_ACTIONS};
+use cardvec::games::i151::{I151, N_ACTIONS, OBS_DIM};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn kernels(c: &mut Criterion) {

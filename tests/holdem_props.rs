@@ -5,13 +5,13 @@
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::{Game, LaneRng};
-use cardvec::games::holdem::checks::{check_state, config_from_bytes};
-use cardvec::games::holdem::{NlheState, NoLimitHoldem, TableConfig, EXACT_RAISE};
+use cardvec::games::holdem::checks::{check_state, fuzz_config};
+use cardvec::games::holdem::{NoLimitHoldem, NoLimitHoldemState, TableConfig, EXACT_RAISE};
 use proptest::prelude::*;
 
 /// A random position: `steps` random legal actions into a hand of a fuzz configuration.
-fn position(a: u8, b: u8, c: u8, seed: u64, steps: usize) -> (NoLimitHoldem, NlheState) {
-    let game = config_from_bytes(a, b, c);
+fn position(a: u8, b: u8, c: u8, seed: u64, steps: usize) -> (NoLimitHoldem, NoLimitHoldemState) {
+    let game = fuzz_config(&[a, b, c]);
     let mut rng = LaneRng::from_seed(seed);
     let mut s = game.reset(&mut rng);
     let mut mask = vec![0u8; game.num_actions()];
@@ -32,7 +32,7 @@ proptest! {
 
     #[test]
     fn hands_conserve_chips_and_pay_zero_sum_rewards(a: u8, b: u8, c: u8, seed: u64) {
-        let game = config_from_bytes(a, b, c);
+        let game = fuzz_config(&[a, b, c]);
         let mut rng = LaneRng::from_seed(seed);
         let mut s = game.reset(&mut rng);
         let mut mask = vec![0u8; game.num_actions()];

@@ -223,7 +223,7 @@ fn greedy_keeps_its_eights_and_medium_answers_an_ace() {
                 break;
             }
             let bits = game.legal_bits(&s);
-            let view = game.view(&s, s.current as usize);
+            let view = game.view(&s, s.to_act as usize);
             let plays = bits as u32;
             let eights = plays & rank_set(EIGHT);
             if eights != 0 && plays & !eights != 0 {

@@ -6,8 +6,8 @@
 use cardvec::core::policy::random_legal;
 use cardvec::core::{Game, LaneRng};
 use cardvec::games::i151::checks::{check_scores, check_state};
-use cardvec::games::i151::view::{encode_state, encode_view, PlayerView, OBS_DIM};
-use cardvec::games::i151::{I151, N_ACTIONS};
+use cardvec::games::i151::view::{encode_state, encode_view, PlayerView};
+use cardvec::games::i151::{I151, N_ACTIONS, OBS_DIM};
 use proptest::prelude::*;
 
 proptest! {

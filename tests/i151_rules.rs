@@ -46,7 +46,7 @@ fn position(game: &I151, hands: &[&[&str]]) -> I151State {
     s.bank[..bank.len()].copy_from_slice(&bank);
     s.bank_head = 0;
     s.bank_tail = bank.len() as u8;
-    s.current = 0;
+    s.to_act = 0;
     s
 }
 
@@ -241,7 +241,7 @@ fn deal_is_round_robin_from_seat_zero_and_the_rest_is_the_bank() {
         assert!(s.hands[i % 3] >> c & 1 == 1);
     }
     assert_eq!(s.bank(), &deck[24..]);
-    assert_eq!(s.current, 1, "the seat after dealer 0 starts");
+    assert_eq!(s.to_act, 1, "the seat after dealer 0 starts");
     assert_eq!(s.top_card(), None);
 }
 
@@ -283,7 +283,7 @@ fn eight_is_wild_then_a_suit_is_chosen_and_imposed() {
         vec!["choose S", "choose H", "choose D", "choose C"]
     );
     step(&game, &mut s, ACTION_CHOOSE_SUIT + 2);
-    assert_eq!(s.current, 1);
+    assert_eq!(s.to_act, 1);
     assert_eq!(legal(&game, &s), vec!["play 7D", "draw"]);
 }
 
@@ -305,7 +305,7 @@ fn drawing_under_an_ace_takes_two_cards_and_ends_the_turn() {
     step(&game, &mut s, ACTION_DRAW);
     assert_eq!(s.hands[1].count_ones(), 3);
     assert_eq!(s.bank_len(), bank_before - 2);
-    assert_eq!(s.current, 0);
+    assert_eq!(s.to_act, 0);
     assert!(s.flags & FLAG_ACE_EFFECT == 0);
 }
 
@@ -317,7 +317,7 @@ fn an_ordinary_draw_keeps_the_turn_and_then_offers_pass() {
     let front = s.bank()[0];
     step(&game, &mut s, ACTION_DRAW);
     assert!(s.hands[0] >> front & 1 == 1, "draws the front of the bank");
-    assert_eq!(s.current, 0);
+    assert_eq!(s.to_act, 0);
     assert!(legal(&game, &s).contains(&"pass".to_string()));
     assert!(!legal(&game, &s).contains(&"draw".to_string()));
 }
@@ -328,10 +328,10 @@ fn same_rank_on_same_rank_chains_until_pass() {
     let mut s = position(&game, &[&["9H", "9C", "KS"], &["KH"]]);
     put_on_table(&mut s, "9S");
     step(&game, &mut s, id("9H") as u32);
-    assert_eq!(s.current, 0, "still chaining");
+    assert_eq!(s.to_act, 0, "still chaining");
     assert_eq!(legal(&game, &s), vec!["play 9C", "pass"]);
     step(&game, &mut s, ACTION_PASS);
-    assert_eq!(s.current, 1);
+    assert_eq!(s.to_act, 1);
 }
 
 #[test]
@@ -339,7 +339,7 @@ fn queen_skips_the_next_player() {
     let game = I151::new(3).unwrap();
     let mut s = position(&game, &[&["QS", "KS"], &["KH"], &["KD"]]);
     step(&game, &mut s, id("QS") as u32);
-    assert_eq!(s.current, 2);
+    assert_eq!(s.to_act, 2);
 }
 
 #[test]
@@ -347,7 +347,7 @@ fn with_two_players_a_queen_lets_its_player_play_again() {
     let game = I151::new(2).unwrap();
     let mut s = position(&game, &[&["QS", "KS"], &["KH"]]);
     step(&game, &mut s, id("QS") as u32);
-    assert_eq!(s.current, 0);
+    assert_eq!(s.to_act, 0);
 }
 
 #[test]
@@ -357,7 +357,7 @@ fn with_two_players_a_hand_emptied_by_a_queen_draws_and_goes_on() {
     step(&game, &mut s, id("QS") as u32);
     assert_eq!(s.hands[0].count_ones(), 1);
     assert_eq!(s.round_number, 1, "the round goes on");
-    assert_eq!(s.current, 0);
+    assert_eq!(s.to_act, 0);
     assert!(legal(&game, &s).contains(&"pass".to_string()));
 }
 
@@ -390,7 +390,7 @@ fn the_emptied_hand_wins_and_losers_score_their_hands() {
     assert_eq!(rewards, vec![0.0, -43.0]);
     assert_eq!(s.round_number, 2);
     assert_eq!(s.dealer, 1);
-    assert_eq!(s.current, 0, "the seat after the new dealer starts");
+    assert_eq!(s.to_act, 0, "the seat after the new dealer starts");
     assert_eq!(s.hands[0].count_ones(), 8, "round 2 is dealt");
 }
 
@@ -433,7 +433,7 @@ fn excluded_seats_are_dealt_nothing_and_skipped() {
         "the excluded seat's deal is dropped"
     );
     assert_eq!(s.dealer, 2, "the dealer moves past the excluded seat");
-    assert_eq!(s.current, 0);
+    assert_eq!(s.to_act, 0);
 }
 
 #[test]

@@ -1,13 +1,14 @@
 //! Lost Cities rules, one behaviour per test, each checked on both engines: the reference
-//! engine (`ReferenceGame`) and the fast lane engine (`SingleLane<LostCities>`). Positions are
+//! engine (`Reference`) and the fast lane engine (`SingleLane<LostCities>`). Positions are
 //! built from deliberate deck orders (`from_order`); long situations are driven by scripted
 //! policies. After every step the two engines must agree on everything they show.
 
 use cardvec::core::diff::{compare_game, policy_rng};
 use cardvec::core::{Game, LaneOutcome, LaneRng, Playable, SingleLane};
-use cardvec::games::lost_cities::reference::{column_score, diff_pair, ReferenceGame};
+use cardvec::games::lost_cities::reference::{column_score, diff_pair, Reference};
 use cardvec::games::lost_cities::{
-    action_id, decode_action, fast, LostCities, MAX_STEPS, N_ACTIONS, N_CARDS, N_CHANNELS, OBS_DIM,
+    action_id, decode_action, fast, LostCities, DECK_SIZE, MAX_STEPS, N_ACTIONS, N_CHANNELS,
+    OBS_DIM,
 };
 
 /// Draw source: the deck.
@@ -33,26 +34,26 @@ fn num(color: u8, rank: u8) -> u8 {
 fn order_with(p0: &[u8], p1: &[u8], deck_front: &[u8]) -> Vec<u8> {
     assert_eq!((p0.len(), p1.len()), (8, 8));
     let mut order: Vec<u8> = p0.iter().chain(p1).chain(deck_front).copied().collect();
-    for card in 0..N_CARDS as u8 {
+    for card in 0..DECK_SIZE as u8 {
         if !order.contains(&card) {
             order.push(card);
         }
     }
-    assert_eq!(order.len(), N_CARDS, "order_with got repeated cards");
+    assert_eq!(order.len(), DECK_SIZE, "order_with got repeated cards");
     order
 }
 
 /// A uniformly shuffled order from a seed.
 fn shuffled_order(seed: u64) -> Vec<u8> {
-    let mut order: Vec<u8> = (0..N_CARDS as u8).collect();
+    let mut order: Vec<u8> = (0..DECK_SIZE as u8).collect();
     LaneRng::from_seed(seed).shuffle(&mut order);
     order
 }
 
 /// The cards set in channel `channel` of an observation.
 fn channel(obs: &[f32], channel: usize) -> Vec<u8> {
-    (0..N_CARDS)
-        .filter(|&c| obs[channel * N_CARDS + c] == 1.0)
+    (0..DECK_SIZE)
+        .filter(|&c| obs[channel * DECK_SIZE + c] == 1.0)
         .map(|c| c as u8)
         .collect()
 }
@@ -65,14 +66,14 @@ fn sorted(cards: &[u8]) -> Vec<u8> {
 
 /// Both engines on the same game, compared after every change.
 struct Both {
-    reference: ReferenceGame,
+    reference: Reference,
     fast: SingleLane<LostCities>,
 }
 
 impl Both {
     fn new(order: &[u8]) -> Both {
         let both = Both {
-            reference: ReferenceGame::from_order(order).unwrap(),
+            reference: Reference::from_order(order).unwrap(),
             fast: SingleLane::from_order(LostCities, order, LaneRng::from_seed(0)).unwrap(),
         };
         both.check();
@@ -268,10 +269,10 @@ fn reset_from_order_rejects_non_permutations() {
         far_out,
     ];
     for order in &bad {
-        assert!(ReferenceGame::from_order(order).is_err(), "{order:?}");
+        assert!(Reference::from_order(order).is_err(), "{order:?}");
         assert!(LostCities.reset_from_order(order).is_err(), "{order:?}");
     }
-    assert!(ReferenceGame::from_order(&good).is_ok());
+    assert!(Reference::from_order(&good).is_ok());
     assert!(LostCities.reset_from_order(&good).is_ok());
 }
 
@@ -941,8 +942,9 @@ fn observation_channels_partition_the_deck() {
         while !both.done() {
             for player in 0..2 {
                 let obs = both.obs(player);
-                for card in 0..N_CARDS {
-                    let hot: Vec<f32> = (0..N_CHANNELS).map(|c| obs[c * N_CARDS + card]).collect();
+                for card in 0..DECK_SIZE {
+                    let hot: Vec<f32> =
+                        (0..N_CHANNELS).map(|c| obs[c * DECK_SIZE + card]).collect();
                     assert_eq!(hot.iter().filter(|&&v| v == 1.0).count(), 1, "card {card}");
                     assert!(hot.iter().all(|&v| v == 0.0 || v == 1.0));
                 }

@@ -7,7 +7,7 @@ use cardvec::core::fuzz::{check_states, StateCheckReport};
 use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::{EnvOptions, Error, Game, LaneRng, VecEnv};
 use cardvec::games::flip7::{Flip7, Flip7State};
-use cardvec::games::holdem::{small_blind_seat, NlheState, NoLimitHoldem};
+use cardvec::games::holdem::{small_blind_seat, NoLimitHoldem, NoLimitHoldemState};
 use cardvec::games::i151::{I151State, I151};
 use cardvec::games::lost_cities::{LostCities, LostCitiesState};
 use cardvec::registry::{self, state_check_any, Visitor};
@@ -206,8 +206,8 @@ fn refuse_edit<G: Game>(game: G, what: &str, edit: impl Fn(&mut G::State)) {
 
 #[test]
 fn lost_cities_seat_to_act_7_is_refused() {
-    refuse_edit(LostCities, "to_move = 7", |s: &mut LostCitiesState| {
-        s.to_move = 7
+    refuse_edit(LostCities, "to_act = 7", |s: &mut LostCitiesState| {
+        s.to_act = 7
     });
 }
 
@@ -230,7 +230,7 @@ fn lost_cities_padding_and_deal_order_are_checked() {
         |s: &mut LostCitiesState| s.deck[0] = 99,
     );
     refuse_edit(LostCities, "seat to act against the step parity", |s| {
-        s.to_move ^= 1
+        s.to_act ^= 1
     });
 }
 
@@ -254,22 +254,26 @@ fn i151_imposed_suit_beyond_the_suits_is_refused() {
     refuse_edit(game, "required_suit = 9", |s: &mut I151State| {
         s.required_suit = 9
     });
-    refuse_edit(game, "seat to act 5", |s: &mut I151State| s.current = 5);
-    refuse_edit(game, "players = 4", |s: &mut I151State| s.players = 4);
+    refuse_edit(game, "seat to act 5", |s: &mut I151State| s.to_act = 5);
+    refuse_edit(game, "players = 4", |s: &mut I151State| s.num_players = 4);
 }
 
 #[test]
 fn holdem_chips_from_nowhere_are_refused() {
     let game = NoLimitHoldem::standard(6).unwrap();
-    refuse_edit(game, "stack + 1", |s: &mut NlheState| s.stacks[0] += 1);
-    refuse_edit(game, "button 6 of 6 seats", |s: &mut NlheState| {
+    refuse_edit(game, "stack + 1", |s: &mut NoLimitHoldemState| {
+        s.stacks[0] += 1
+    });
+    refuse_edit(game, "button 6 of 6 seats", |s: &mut NoLimitHoldemState| {
         s.button = 6
     });
-    refuse_edit(game, "hole card 60", |s: &mut NlheState| s.hole[0][0] = 60);
+    refuse_edit(game, "hole card 60", |s: &mut NoLimitHoldemState| {
+        s.hole[0][0] = 60
+    });
     refuse_edit(
         NoLimitHoldem::standard(2).unwrap(),
         "a 6-seat hand at a 2-seat table",
-        |s: &mut NlheState| *s = env_of(game).states()[0],
+        |s: &mut NoLimitHoldemState| *s = env_of(game).states()[0],
     );
 }
 

@@ -48,8 +48,11 @@ FOLD: int = _h.FOLD
 CHECK_CALL: int = _h.CHECK_CALL
 RAISE_BASE: int = _h.RAISE_BASE
 EXACT_RAISE: int = _h.EXACT_RAISE
-MIN_SEATS: int = _h.MIN_SEATS
-MAX_SEATS: int = _h.MAX_SEATS
+MIN_PLAYERS: int = _h.MIN_PLAYERS
+MAX_PLAYERS: int = _h.MAX_PLAYERS
+#: The old names of ``MIN_PLAYERS`` and ``MAX_PLAYERS`` (kept for compatibility).
+MIN_SEATS: int = MIN_PLAYERS
+MAX_SEATS: int = MAX_PLAYERS
 
 
 def raise_to(chips):
@@ -88,6 +91,8 @@ __all__ = [
     "CHECK_CALL",
     "RAISE_BASE",
     "EXACT_RAISE",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
     "MIN_SEATS",
     "MAX_SEATS",
 ]

@@ -19,12 +19,14 @@ import numpy as np
 from . import _games
 from ._cardvec import i151 as _c
 
-N_CARDS: int = _c.N_CARDS
+DECK_SIZE: int = _c.DECK_SIZE
 N_ACTIONS: int = _c.N_ACTIONS
 OBS_DIM: int = _c.OBS_DIM
 ACTION_DRAW: int = _c.ACTION_DRAW
 ACTION_PASS: int = _c.ACTION_PASS
 ACTION_CHOOSE_SUIT: int = _c.ACTION_CHOOSE_SUIT
+#: The old name of ``DECK_SIZE`` (kept for compatibility).
+N_CARDS: int = DECK_SIZE
 
 
 
@@ -77,7 +79,7 @@ def official_order(match_seed: int) -> np.ndarray:
     (``create_match(..., seed=match_seed)``): round 1's deck, shuffled by
     ``random.Random(match_seed + 1)``, then the seed's 8 little-endian bytes, for
     ``env.reset_lane_from_order(lane, official_order(seed))``."""
-    deck = list(range(N_CARDS))
+    deck = list(range(DECK_SIZE))
     random.Random(match_seed + 1).shuffle(deck)
     seed_bytes = list(int(match_seed).to_bytes(8, "little", signed=True))
     return np.array(deck + seed_bytes, dtype=np.uint8)
@@ -89,10 +91,11 @@ __all__ = [
     "I151P3",
     "I151P4",
     "official_order",
-    "N_CARDS",
+    "DECK_SIZE",
     "N_ACTIONS",
     "OBS_DIM",
     "ACTION_DRAW",
     "ACTION_PASS",
     "ACTION_CHOOSE_SUIT",
+    "N_CARDS",
 ]

@@ -3,7 +3,7 @@
 from ._games import LostCities
 from ._cardvec import lost_cities as _c
 
-N_CARDS: int = _c.N_CARDS
+DECK_SIZE: int = _c.DECK_SIZE
 N_COLORS: int = _c.N_COLORS
 SLOTS_PER_COLOR: int = _c.SLOTS_PER_COLOR
 HAND_SIZE: int = _c.HAND_SIZE
@@ -14,10 +14,12 @@ N_CHANNELS: int = _c.N_CHANNELS
 MAX_STEPS: int = _c.MAX_STEPS
 MAX_BOARD_SCORE: int = _c.MAX_BOARD_SCORE
 NUM_PLAYERS: int = _c.NUM_PLAYERS
+#: The old name of ``DECK_SIZE`` (kept for compatibility).
+N_CARDS: int = DECK_SIZE
 
 __all__ = [
     "LostCities",
-    "N_CARDS",
+    "DECK_SIZE",
     "N_COLORS",
     "SLOTS_PER_COLOR",
     "HAND_SIZE",
@@ -28,4 +30,5 @@ __all__ = [
     "MAX_STEPS",
     "MAX_BOARD_SCORE",
     "NUM_PLAYERS",
+    "N_CARDS",
 ]

@@ -38,7 +38,7 @@ fn suit_code(s: Option<u8>) -> Option<&'static str> {
 fn view_dict<'py>(py: Python<'py>, d: &Decision<'_>) -> PyResult<Bound<'py, PyDict>> {
     let v = d.view;
     let seat = v.seat as usize;
-    let n = v.players as usize;
+    let n = v.num_players as usize;
     let cur = v.current_player as usize;
     let you = PyDict::new(py);
     you.set_item("player_id", &d.seats[seat].player_id)?;

@@ -725,9 +725,9 @@ impl BatchEnv {
 /// The 151 constants, as a submodule.
 fn i151_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "i151")?;
-    m.add("N_CARDS", i151::N_CARDS)?;
+    m.add("DECK_SIZE", i151::DECK_SIZE)?;
     m.add("N_ACTIONS", i151::N_ACTIONS)?;
-    m.add("OBS_DIM", i151::view::OBS_DIM)?;
+    m.add("OBS_DIM", i151::OBS_DIM)?;
     m.add("ACTION_DRAW", i151::ACTION_DRAW)?;
     m.add("ACTION_PASS", i151::ACTION_PASS)?;
     m.add("ACTION_CHOOSE_SUIT", i151::ACTION_CHOOSE_SUIT)?;
@@ -737,7 +737,7 @@ fn i151_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
 /// The Lost Cities constants, as a submodule.
 fn lost_cities_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "lost_cities")?;
-    m.add("N_CARDS", lost_cities::N_CARDS)?;
+    m.add("DECK_SIZE", lost_cities::DECK_SIZE)?;
     m.add("N_COLORS", lost_cities::N_COLORS)?;
     m.add("SLOTS_PER_COLOR", lost_cities::SLOTS_PER_COLOR)?;
     m.add("HAND_SIZE", lost_cities::HAND_SIZE)?;

@@ -7,7 +7,7 @@
 use super::*;
 use cardvec::core::LaneRng;
 use cardvec::core::VecEnv;
-use cardvec::games::holdem::{self as nl, NlheState, NoLimitHoldem, EXACT_RAISE};
+use cardvec::games::holdem::{self as nl, NoLimitHoldem, NoLimitHoldemState, EXACT_RAISE};
 use numpy::PyArray1;
 
 /// The chip amounts of the decision in every lane, int64 [num_envs, 5]: the seat to act,
@@ -56,7 +56,7 @@ fn legal_bounds<'py>(
 #[pyclass(module = "cardvec._cardvec", name = "NoLimitHoldemGame")]
 pub struct NoLimitHoldemGame {
     game: NoLimitHoldem,
-    state: NlheState,
+    state: NoLimitHoldemState,
     rng: LaneRng,
     rewards: Vec<f32>,
     scratch: Vec<f32>,
@@ -237,7 +237,7 @@ pub fn register(m: &Bound<'_, PyModule>, holdem: &Bound<'_, PyModule>) -> PyResu
     holdem.add("CHECK_CALL", nl::CHECK_CALL)?;
     holdem.add("RAISE_BASE", nl::RAISE_BASE)?;
     holdem.add("EXACT_RAISE", EXACT_RAISE)?;
-    holdem.add("MIN_SEATS", nl::MIN_SEATS)?;
-    holdem.add("MAX_SEATS", nl::MAX_SEATS)?;
+    holdem.add("MIN_PLAYERS", nl::MIN_PLAYERS)?;
+    holdem.add("MAX_PLAYERS", nl::MAX_PLAYERS)?;
     Ok(())
 }

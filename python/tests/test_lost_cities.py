@@ -67,7 +67,8 @@ def test_shapes_and_dtypes():
 
 
 def test_constants():
-    assert (lc.N_ACTIONS, lc.OBS_DIM, lc.N_CARDS, lc.HAND_SIZE) == (96, 454, 60, 8)
+    assert (lc.N_ACTIONS, lc.OBS_DIM, lc.DECK_SIZE, lc.HAND_SIZE) == (96, 454, 60, 8)
+    assert lc.N_CARDS == lc.DECK_SIZE  # the old name
     assert (lc.N_COLORS, lc.SLOTS_PER_COLOR, lc.MAX_STEPS, lc.NUM_PLAYERS) == (5, 12, 400, 2)
     assert (cardvec.ACTION_APPLIED, cardvec.ACTION_ILLEGAL) == (0, 1)
     assert (cardvec.ACTION_FINISHED, cardvec.ACTION_RESET) == (2, 3)

@@ -499,7 +499,9 @@ impl HandOrder {
 
     fn hand(&self, seat: usize, set: u32) -> Vec<u8> {
         if self.sorted[seat] {
-            let mut cards: Vec<u8> = (0..N_CARDS as u8).filter(|&c| set >> c & 1 != 0).collect();
+            let mut cards: Vec<u8> = (0..DECK_SIZE as u8)
+                .filter(|&c| set >> c & 1 != 0)
+                .collect();
             cards.sort_by_key(|&c| sort_key(c));
             cards
         } else {
@@ -560,12 +562,14 @@ fn snapshot(s: &I151State, order: &HandOrder, step: u64, opponent_id: &str) -> S
     }
     Snapshot {
         step_index: step,
-        current_player_id: pid(s.current as usize),
+        current_player_id: pid(s.to_act as usize),
         table: TableSnapshot {
             recent_cards: codes(recent),
             last_play_cards: codes(last_play),
-            table_empty: s.top == NONE && s.pile_len == 0,
-            required_suit: s.required().map(|x| SUIT_CODES[x as usize & 3].to_string()),
+            table_empty: s.top == NO_CARD && s.pile_len == 0,
+            required_suit: s
+                .required_suit()
+                .map(|x| SUIT_CODES[x as usize & 3].to_string()),
             must_choose_suit: s.flags & FLAG_CHOOSE_SUIT != 0,
             ace_effect_active: s.flags & FLAG_ACE_EFFECT != 0,
             bank_size: s.bank_len() as u32,
@@ -718,7 +722,7 @@ pub fn play_match(
     };
     loop {
         if timer.elapsed() >= match_limit {
-            let seat = s.current as usize;
+            let seat = s.to_act as usize;
             return Ok(forfeit(
                 &mut s,
                 rec,
@@ -741,7 +745,7 @@ pub fn play_match(
         }
         round_steps += 1;
         steps += 1;
-        let seat = s.current as usize;
+        let seat = s.to_act as usize;
         let limit = config.max_steps_per_round as u64;
         if round_steps > limit || steps > config.max_rounds as u64 * limit {
             return Ok(forfeit(
@@ -822,7 +826,7 @@ pub fn play_match(
         }
         pending_winner = winner;
     }
-    let winner = (s.winner != NONE).then_some(s.winner as usize);
+    let winner = (s.winner != NO_SEAT).then_some(s.winner as usize);
     Ok(conclude(&s, rec, winner, EndReason::Normal, None, steps))
 }
 

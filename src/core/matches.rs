@@ -140,8 +140,8 @@ pub struct Standing {
 pub struct FreeForAll {
     /// Games played.
     pub games: u64,
-    /// Seats per game (a fair bot wins `1 / seats` of its seats).
-    pub seats: usize,
+    /// Players per game (a fair bot wins `1 / num_players` of its seats).
+    pub num_players: usize,
     /// One entry per bot, in the order given.
     pub standings: Vec<Standing>,
     /// Plies per game.
@@ -184,7 +184,7 @@ pub fn free_for_all<G: Game>(game: &G, bots: &[&dyn Bot<G>], games: u64, seed: u
         .collect();
     FreeForAll {
         games,
-        seats: game.num_players(),
+        num_players: game.num_players(),
         standings,
         plies,
     }

@@ -13,7 +13,7 @@
 //!   cards (ties: the highest round total); oneself only if alone.
 //! - **Second Chance**: the eligible opponent with the lowest banked total.
 
-use super::fast::{Flip7State, NONE};
+use super::fast::Flip7State;
 use super::*;
 use crate::core::{Bot, Error, LaneRng, RandomBot, Result};
 
@@ -102,7 +102,7 @@ impl Bot<Flip7> for Threshold {
         &self.name
     }
     fn act(&self, game: &Flip7, s: &Flip7State, mask: &[u8], _rng: &mut LaneRng) -> u32 {
-        if s.pending != NONE {
+        if s.pending != NO_CARD {
             return choose_target(game, s, mask, self.k);
         }
         let p = s.to_act as usize;
@@ -134,7 +134,7 @@ pub fn next_draw_counts(s: &Flip7State) -> [u32; CARD_IDS] {
     let pending = s.deferred[..s.deferred_len as usize]
         .iter()
         .copied()
-        .chain((s.pending != NONE).then_some(s.pending))
+        .chain((s.pending != NO_CARD).then_some(s.pending))
         .chain((0..s.task_len as usize).filter_map(|i| {
             let (kind, _, card) = s.task_at(i);
             (kind == TASK_RESOLVE).then_some(card)
@@ -204,7 +204,7 @@ impl Bot<Flip7> for ExpectedValue {
         "expected-value"
     }
     fn act(&self, game: &Flip7, s: &Flip7State, mask: &[u8], _rng: &mut LaneRng) -> u32 {
-        if s.pending != NONE {
+        if s.pending != NO_CARD {
             return choose_target(game, s, mask, 25);
         }
         if mask[STAY as usize] == 0 {

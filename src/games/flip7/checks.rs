@@ -4,7 +4,7 @@
 //! generic fuzz check ([`fuzz_invariants`]: hidden-state agreement, rewards adding up to the
 //! banked totals).
 
-use super::fast::{Flip7State, NONE, TASK_CAPACITY};
+use super::fast::{Flip7State, TASK_CAPACITY};
 use super::reference::compare_hidden;
 use super::*;
 use crate::core::spec::FuzzStep;
@@ -35,7 +35,7 @@ pub fn card_census(s: &Flip7State) -> [u32; CARD_IDS] {
             counts[card as usize] += 1;
         }
     }
-    if s.pending != NONE {
+    if s.pending != NO_CARD {
         counts[s.pending as usize] += 1;
     }
     counts
@@ -115,7 +115,7 @@ pub fn check_state(game: &Flip7, s: &Flip7State) -> Result<(), String> {
     check_seats(game, s)?;
     check_rounds(game, s)?;
     if s.end != 0 {
-        if s.task_len != 0 || s.task_head != 0 || s.deferred_len != 0 || s.pending != NONE {
+        if s.task_len != 0 || s.task_head != 0 || s.deferred_len != 0 || s.pending != NO_CARD {
             return Err("a finished game has events, deferred or pending cards".into());
         }
         if s.to_act != 0 {
@@ -173,7 +173,7 @@ fn check_ranges(game: &Flip7, s: &Flip7State) -> Result<(), String> {
             return Err(format!("event {i} ({kind}, {seat}, {card}) is malformed"));
         }
     }
-    if s.pending != NONE && ![FREEZE, FLIP_THREE, SECOND_CHANCE].contains(&s.pending) {
+    if s.pending != NO_CARD && ![FREEZE, FLIP_THREE, SECOND_CHANCE].contains(&s.pending) {
         return Err(format!("pending card {} is not an action card", s.pending));
     }
     if s.to_act as usize >= n || s.dealer as usize >= n {
@@ -182,7 +182,7 @@ fn check_ranges(game: &Flip7, s: &Flip7State) -> Result<(), String> {
             s.to_act, s.dealer
         ));
     }
-    if s.flip7 != NONE && s.flip7 as usize >= n {
+    if s.flip7 != NO_SEAT && s.flip7 as usize >= n {
         return Err(format!("Flip 7 seat {} out of range", s.flip7));
     }
     if s.exhausted > 1 || s.end > 2 || s.obs_discard > 1 {
@@ -299,7 +299,7 @@ fn check_rounds(game: &Flip7, s: &Flip7State) -> Result<(), String> {
             s.round
         )),
         1 | 2 => {
-            let flipped = s.flip7 != NONE && s.status[s.flip7 as usize] == ACTIVE;
+            let flipped = s.flip7 != NO_SEAT && s.status[s.flip7 as usize] == ACTIVE;
             if flipped || s.active == 0 || s.exhausted != 0 {
                 Ok(())
             } else {
@@ -313,7 +313,7 @@ fn check_rounds(game: &Flip7, s: &Flip7State) -> Result<(), String> {
 /// A running round: the event queue, the deferred and pending cards, the seat to act.
 fn check_running(game: &Flip7, s: &Flip7State) -> Result<(), String> {
     let n = game.num_players();
-    if s.flip7 != NONE || s.active == 0 || s.exhausted != 0 {
+    if s.flip7 != NO_SEAT || s.active == 0 || s.exhausted != 0 {
         return Err("a running round that should have ended".into());
     }
     for p in 0..n {
@@ -372,7 +372,7 @@ fn check_running(game: &Flip7, s: &Flip7State) -> Result<(), String> {
         ));
     }
     let p = s.to_act as usize;
-    if s.pending == NONE {
+    if s.pending == NO_CARD {
         if events.len() != 1 || turn != next(p) || s.status[p] != ACTIVE {
             return Err(format!(
                 "seat {p} to act with {} events and the turn event for seat {turn}",
@@ -402,9 +402,11 @@ fn check_running(game: &Flip7, s: &Flip7State) -> Result<(), String> {
     Ok(())
 }
 
-/// A configuration from two fuzz bytes: players `3 + a % 16`; `b` picks the target (200,
-/// 60 or 1) and the round limit (none or `1 + b / 8 % 4`).
-pub fn config_from_bytes(a: u8, b: u8) -> Flip7 {
+/// The configuration of a fuzz input's first two bytes `a, b` (what
+/// [`crate::core::spec::GameSpec::fuzz_config`] reads): `3 + a % 16` players; `b` picks
+/// the target (200, 60 or 1) and the round limit (none or `1 + b / 8 % 4`).
+pub fn fuzz_config(bytes: &[u8]) -> Flip7 {
+    let (a, b) = (bytes[0], bytes[1]);
     let target = [200, 60, 1, 200][(b % 4) as usize];
     let max_rounds = (b & 4 != 0).then_some(1 + (b / 8 % 4) as u32);
     Flip7::new(3 + (a % 16) as usize, target, max_rounds).expect("valid fuzz configuration")
@@ -449,7 +451,7 @@ mod tests {
         let game = Flip7::with_players(4).unwrap();
         let mut s = game.reset(&mut LaneRng::from_seed(3));
         check_state(&game, &s).unwrap();
-        assert_eq!(s.pending, NONE, "seed 3 deals without a pending card");
+        assert_eq!(s.pending, NO_CARD, "seed 3 deals without a pending card");
         let (kind, seat, _) = s.task_at(0);
         assert_eq!((s.task_len, kind), (1, TASK_TURN));
         // A deal event for the seat after the dealer, in front of the turn.

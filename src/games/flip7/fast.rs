@@ -14,8 +14,6 @@ use crate::core::{Game, LaneOutcome, LaneRng, Result};
 /// Capacity of the event ring. The scheduler never holds more than 29 events: 18 opening
 /// deals, 1 turn, 3 forced draws, 1 end of a Flip Three and 6 deferred actions.
 pub const TASK_CAPACITY: usize = 32;
-/// Marker for "no seat" / "no card" in the state.
-pub const NONE: u8 = u8::MAX;
 
 /// A packed scheduled event: `kind | seat << 3 | card << 8`.
 #[inline]
@@ -50,13 +48,13 @@ pub struct Flip7State {
     pub task_len: u8,
     /// Entries of `deferred` in use.
     pub deferred_len: u8,
-    /// The action card waiting for a target, or [`NONE`].
+    /// The action card waiting for a target, or [`NO_CARD`].
     pub pending: u8,
     /// Seat to act (0 once the game is over, as game-room).
     pub to_act: u8,
     /// Dealer seat; dealing and turns start on its left.
     pub dealer: u8,
-    /// The seat that flipped seven numbers this round, or [`NONE`].
+    /// The seat that flipped seven numbers this round, or [`NO_SEAT`].
     pub flip7: u8,
     /// 1 when a draw found both piles empty (the round is banked).
     pub exhausted: u8,
@@ -142,13 +140,13 @@ impl Flip7State {
     /// The pending action card, if a target is to be chosen.
     #[inline]
     pub fn pending_card(&self) -> Option<u8> {
-        (self.pending != NONE).then_some(self.pending)
+        (self.pending != NO_CARD).then_some(self.pending)
     }
 
     /// The seat that flipped seven this round, if any.
     #[inline]
     pub fn flip7_seat(&self) -> Option<usize> {
-        (self.flip7 != NONE).then_some(self.flip7 as usize)
+        (self.flip7 != NO_SEAT).then_some(self.flip7 as usize)
     }
 
     /// Sets a seat's round status, keeping the active-seat bits (for building test
@@ -253,10 +251,10 @@ impl Flip7State {
             task_head: 0,
             task_len: 0,
             deferred_len: 0,
-            pending: NONE,
+            pending: NO_CARD,
             to_act: 0,
             dealer: 0,
-            flip7: NONE,
+            flip7: NO_SEAT,
             active: 0,
             exhausted: 0,
             end: 0,
@@ -319,9 +317,9 @@ impl Flip7 {
         s.touch_all();
         s.status = [ACTIVE; MAX_PLAYERS];
         s.active = all_seats(n);
-        s.flip7 = NONE;
+        s.flip7 = NO_SEAT;
         s.exhausted = 0;
-        s.pending = NONE;
+        s.pending = NO_CARD;
         s.deferred_len = 0;
         s.task_head = 0;
         s.task_len = 0;
@@ -421,12 +419,12 @@ impl Flip7 {
         let n = self.num_players();
         loop {
             // One branch for the three ends of a round (`|`, not `||`).
-            if ((s.flip7 != NONE) | (s.active == 0) | (s.exhausted != 0))
+            if ((s.flip7 != NO_SEAT) | (s.active == 0) | (s.exhausted != 0))
                 && self.finish_round(s, rewards)
             {
                 return;
             }
-            if s.pending != NONE {
+            if s.pending != NO_CARD {
                 return;
             }
             if s.task_len == 1 {
@@ -520,13 +518,13 @@ impl Flip7 {
                 s.discard_card(card);
             }
         }
-        if s.pending != NONE {
+        if s.pending != NO_CARD {
             s.discard_card(s.pending);
         }
         s.task_len = 0;
         s.task_head = 0;
         s.deferred_len = 0;
-        s.pending = NONE;
+        s.pending = NO_CARD;
         s.completed_round = s.round;
         let finished = best >= self.target_score;
         let truncated = !finished && self.max_rounds > 0 && s.round >= self.max_rounds;
@@ -566,7 +564,7 @@ impl Flip7 {
             return LaneOutcome::ILLEGAL;
         }
         let p = s.to_act as usize;
-        if s.pending != NONE {
+        if s.pending != NO_CARD {
             let Some(t) = action.checked_sub(TARGET_OFFSET) else {
                 return LaneOutcome::ILLEGAL;
             };
@@ -576,7 +574,7 @@ impl Flip7 {
                 return LaneOutcome::ILLEGAL;
             }
             s.begin_step();
-            s.pending = NONE;
+            s.pending = NO_CARD;
             s.give(t, card);
             if card == FREEZE {
                 s.set_status(t, FROZEN);
@@ -689,7 +687,7 @@ impl Game for Flip7 {
         TARGET_OFFSET as usize + self.num_players()
     }
     fn obs_dim(&self) -> usize {
-        self.observation_len()
+        self.obs_dim()
     }
 
     fn reset(&self, rng: &mut LaneRng) -> Flip7State {
@@ -721,7 +719,7 @@ impl Game for Flip7 {
         let p = s.to_act as usize;
         let mut bits = 0u128;
         if s.end == 0 {
-            if s.pending == NONE {
+            if s.pending == NO_CARD {
                 bits = 1 << HIT | ((s.held[p] > 0) as u128) << STAY;
             } else {
                 for t in 0..self.num_players() {
@@ -815,13 +813,13 @@ impl Flip7 {
         header[2] = s.dealer as f32;
         header[3] = s.round as f32;
         header[4] = s.deck_len as f32;
-        header[7] = (s.pending != NONE) as u8 as f32;
-        header[8] = if s.pending == NONE {
+        header[7] = (s.pending != NO_CARD) as u8 as f32;
+        header[8] = if s.pending == NO_CARD {
             0.0
         } else {
             s.pending as f32
         };
-        header[9] = if s.flip7 == NONE {
+        header[9] = if s.flip7 == NO_SEAT {
             0.0
         } else {
             s.flip7 as f32 + 1.0

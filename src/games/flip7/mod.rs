@@ -81,6 +81,11 @@ pub const OBS_HEADER: usize = 10;
 /// Length of one seat's row in the observation (banked total, status, 22 counts).
 pub const OBS_ROW: usize = 2 + CARD_IDS;
 
+/// "No card" in a state's card byte (no pending action card).
+pub(crate) const NO_CARD: u8 = u8::MAX;
+/// "No seat" in a state's seat byte (nobody flipped seven this round).
+pub(crate) const NO_SEAT: u8 = u8::MAX;
+
 /// How many copies of each card id the deck holds.
 pub const CARD_COPIES: [u8; CARD_IDS] = [
     1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1, 1, 1, 1, 1, 1, 3, 3, 3,
@@ -216,7 +221,7 @@ impl Flip7 {
 
     /// Length of the observation: `419 + 24 * num_players`.
     #[inline]
-    pub fn observation_len(&self) -> usize {
+    pub fn obs_dim(&self) -> usize {
         OBS_HEADER
             + OBS_ROW * self.num_players()
             + CARD_IDS
@@ -324,7 +329,7 @@ impl GameSpec for Flip7 {
     const FUZZ_CONFIG_BYTES: usize = 2;
 
     fn fuzz_config(bytes: &[u8]) -> Self {
-        checks::config_from_bytes(bytes[0], bytes[1])
+        checks::fuzz_config(bytes)
     }
 
     fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
@@ -381,10 +386,7 @@ mod tests {
     #[test]
     fn observation_len_matches_flip7_v0() {
         for n in 3..=18 {
-            assert_eq!(
-                Flip7::with_players(n).unwrap().observation_len(),
-                419 + 24 * n
-            );
+            assert_eq!(Flip7::with_players(n).unwrap().obs_dim(), 419 + 24 * n);
         }
     }
 

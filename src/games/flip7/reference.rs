@@ -97,12 +97,8 @@ impl Reference {
         Reference::new(config, &order, rng).expect("a shuffled deck is a valid order")
     }
 
-    fn n(&self) -> usize {
-        self.config.num_players()
-    }
-
     fn start_round(&mut self) {
-        let n = self.n();
+        let n = self.config.num_players();
         self.round_number += 1;
         self.hands = vec![Vec::new(); n];
         self.status = vec![ACTIVE; n];
@@ -186,7 +182,7 @@ impl Reference {
 
     /// The seats that may receive `card` drawn by `player`.
     pub fn targets(&self, player: usize, card: u8) -> Vec<usize> {
-        (0..self.n())
+        (0..self.config.num_players())
             .filter(|&i| {
                 self.status[i] == ACTIVE
                     && (card != SECOND_CHANCE
@@ -201,7 +197,7 @@ impl Reference {
     }
 
     fn advance(&mut self, rewards: &mut [f32]) {
-        let n = self.n();
+        let n = self.config.num_players();
         loop {
             let round_over =
                 self.flip7_player.is_some() || !self.status.contains(&ACTIVE) || self.exhausted;
@@ -250,7 +246,7 @@ impl Reference {
     }
 
     fn finish_round(&mut self, rewards: &mut [f32]) -> bool {
-        let n = self.n();
+        let n = self.config.num_players();
         let round_scores: Vec<u32> = (0..n).map(|i| self.round_score(i)).collect();
         for (score, points) in self.scores.iter_mut().zip(&round_scores) {
             *score += points;
@@ -295,7 +291,7 @@ impl Reference {
     }
 
     fn mask_vec(&self) -> Vec<u8> {
-        let mut mask = vec![0u8; TARGET_OFFSET as usize + self.n()];
+        let mut mask = vec![0u8; TARGET_OFFSET as usize + self.config.num_players()];
         if self.terminated || self.truncated {
             return mask;
         }
@@ -384,13 +380,13 @@ impl Reference {
 
 impl Playable for Reference {
     fn num_players(&self) -> usize {
-        self.n()
+        self.config.num_players()
     }
     fn num_actions(&self) -> usize {
-        TARGET_OFFSET as usize + self.n()
+        TARGET_OFFSET as usize + self.config.num_players()
     }
     fn obs_dim(&self) -> usize {
-        self.config.observation_len()
+        self.config.obs_dim()
     }
     fn current_player(&self) -> usize {
         self.agent_selection
@@ -445,7 +441,7 @@ pub fn diff_pair(g: u64, rng: &mut LaneRng) -> (Reference, SingleLane<Flip7>) {
 /// shown: draw pile order, hands (as counts), scores, winners and round scores.
 pub fn compare_hidden(r: &Reference, f: &SingleLane<Flip7>) -> Result<(), String> {
     let s = &f.state;
-    let n = r.n();
+    let n = r.config.num_players();
     if r.deck.as_slice() != s.draw_pile() {
         return Err("draw piles differ".into());
     }

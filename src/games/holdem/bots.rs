@@ -18,7 +18,7 @@
 //!   Its samples come from the bot's random stream, so a match is reproducible from its
 //!   seed.
 
-use super::fast::NlheState;
+use super::fast::NoLimitHoldemState;
 use super::{NoLimitHoldem, CHECK_CALL, FOLD, RAISE_BASE};
 use crate::core::{Bot, CardSet64, Error, LaneRng, RandomBot, Result};
 use crate::poker::cards::FULL_DECK;
@@ -59,7 +59,7 @@ impl Bot<NoLimitHoldem> for CallStation {
     fn name(&self) -> &str {
         "call-station"
     }
-    fn act(&self, _: &NoLimitHoldem, _: &NlheState, _: &[u8], _: &mut LaneRng) -> u32 {
+    fn act(&self, _: &NoLimitHoldem, _: &NoLimitHoldemState, _: &[u8], _: &mut LaneRng) -> u32 {
         CHECK_CALL
     }
 }
@@ -147,7 +147,13 @@ impl Bot<NoLimitHoldem> for EquityBot {
         &self.name
     }
 
-    fn act(&self, game: &NoLimitHoldem, s: &NlheState, mask: &[u8], rng: &mut LaneRng) -> u32 {
+    fn act(
+        &self,
+        game: &NoLimitHoldem,
+        s: &NoLimitHoldemState,
+        mask: &[u8],
+        rng: &mut LaneRng,
+    ) -> u32 {
         let Some(legal) = game.legal(s) else {
             return CHECK_CALL;
         };
@@ -250,7 +256,7 @@ mod tests {
     }
 
     /// Heads-up with the button on seat 0: `hole0` for seat 0, `hole1` for seat 1.
-    fn heads_up(hole0: &str, hole1: &str, board: &str) -> (NoLimitHoldem, NlheState) {
+    fn heads_up(hole0: &str, hole1: &str, board: &str) -> (NoLimitHoldem, NoLimitHoldemState) {
         let game = NoLimitHoldem::new(2, TableConfig::new(1, 2, 0).unwrap(), 200)
             .unwrap()
             .with_button(Some(0))
@@ -260,7 +266,12 @@ mod tests {
         (game, state)
     }
 
-    fn act(bot: &dyn Bot<NoLimitHoldem>, game: &NoLimitHoldem, s: &NlheState, seed: u64) -> u32 {
+    fn act(
+        bot: &dyn Bot<NoLimitHoldem>,
+        game: &NoLimitHoldem,
+        s: &NoLimitHoldemState,
+        seed: u64,
+    ) -> u32 {
         let mut mask = vec![0u8; game.num_actions()];
         game.legal_mask(s, &mut mask);
         let a = bot.act(game, s, &mask, &mut LaneRng::from_seed(seed));
@@ -268,7 +279,7 @@ mod tests {
         a
     }
 
-    fn step(game: &NoLimitHoldem, s: &mut NlheState, action: u32) {
+    fn step(game: &NoLimitHoldem, s: &mut NoLimitHoldemState, action: u32) {
         let mut rewards = [0f32; 2];
         let out = game.step(s, action, &mut LaneRng::from_seed(0), &mut rewards);
         assert!(out.applied);

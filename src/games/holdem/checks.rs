@@ -2,9 +2,10 @@
 //! `VecEnv::set_state` require) and the game's part of the generic fuzz check (exact
 //! raise-to amounts around the legal bounds, hidden-state agreement, chip conservation).
 
-use super::fast::{NlheState, NO_SEAT};
-use super::reference::{compare_hidden, ReferenceLane};
-use super::{Chips, TableConfig, MAX_SEATS};
+use super::fast::NoLimitHoldemState;
+use super::reference::{compare_hidden, Reference};
+use super::NO_SEAT;
+use super::{Chips, TableConfig, MAX_PLAYERS};
 use super::{NoLimitHoldem, EXACT_RAISE};
 use crate::core::spec::FuzzStep;
 use crate::core::{CardSet64, LaneRng};
@@ -29,10 +30,10 @@ use crate::core::{CardSet64, LaneRng};
 ///   and only while flagged, flags 0 or 1); no raises counted on later streets, a seat's
 ///   street raises within its hand raises, and (short of saturation) the counts agree;
 /// - a finished hand has no seat to act, nothing pending and a street of 4.
-pub fn check_state(game: &NoLimitHoldem, s: &NlheState) -> Result<(), String> {
+pub fn check_state(game: &NoLimitHoldem, s: &NoLimitHoldemState) -> Result<(), String> {
     let n = game.num_players();
-    if s.n as usize != n {
-        return Err(format!("{} seats vs {n}", s.n));
+    if s.num_players as usize != n {
+        return Err(format!("{} seats vs {n}", s.num_players));
     }
     if s.pad != [0; 2] {
         return Err("padding bytes are not zero".into());
@@ -47,7 +48,7 @@ pub fn check_state(game: &NoLimitHoldem, s: &NlheState) -> Result<(), String> {
     if (s.folded as u32 | s.pending as u32 | s.acted as u32) & !seats != 0 {
         return Err("a seat beyond the seat count folded, acted or is pending".into());
     }
-    for p in n..MAX_SEATS {
+    for p in n..MAX_PLAYERS {
         if s.stacks[p] != 0
             || s.bets[p] != 0
             || s.committed[p] != 0
@@ -98,8 +99,8 @@ pub fn check_state(game: &NoLimitHoldem, s: &NlheState) -> Result<(), String> {
 }
 
 /// The running-hand part of [`check_state`].
-fn check_running(game: &NoLimitHoldem, s: &NlheState) -> Result<(), String> {
-    let n = s.n as usize;
+fn check_running(game: &NoLimitHoldem, s: &NoLimitHoldemState) -> Result<(), String> {
+    let n = s.num_players as usize;
     for p in 0..n {
         let held = s.stacks[p] as u64 + s.bets[p] as u64 + s.committed[p] as u64;
         if held != s.starting[p] as u64 {
@@ -177,11 +178,15 @@ fn check_running(game: &NoLimitHoldem, s: &NlheState) -> Result<(), String> {
 /// ante); from the flop on every live seat with chips has put in as much as any seat; and
 /// some live seat has put in (pots and bets) as much as any folded seat, so that every pot
 /// has a seat to win it.
-fn check_contributions(game: &NoLimitHoldem, s: &NlheState, live: u16) -> Result<(), String> {
-    let n = s.n as usize;
+fn check_contributions(
+    game: &NoLimitHoldem,
+    s: &NoLimitHoldemState,
+    live: u16,
+) -> Result<(), String> {
+    let n = s.num_players as usize;
     if s.street == 0 {
         let ante = game.table.ante.min(u32::MAX as Chips) as u32;
-        let mut antes = [0u32; MAX_SEATS];
+        let mut antes = [0u32; MAX_PLAYERS];
         for p in 0..n {
             antes[p] = ante.min(s.starting[p]);
         }
@@ -211,9 +216,11 @@ fn check_contributions(game: &NoLimitHoldem, s: &NlheState, live: u16) -> Result
     Ok(())
 }
 
-/// A configuration from three fuzz bytes: seats `2 + a % 9`, blinds, ante and stacks from
-/// `b` and `c` (short stacks included).
-pub fn config_from_bytes(a: u8, b: u8, c: u8) -> NoLimitHoldem {
+/// The configuration of a fuzz input's first three bytes `a, b, c` (what
+/// [`crate::core::spec::GameSpec::fuzz_config`] reads): `2 + a % 9` players, blinds, ante
+/// and stacks from `b` and `c` (short stacks included).
+pub fn fuzz_config(bytes: &[u8]) -> NoLimitHoldem {
+    let (a, b, c) = (bytes[0], bytes[1], bytes[2]);
     let seats = 2 + (a % 9) as usize;
     let bb: Chips = [2, 3, 10, 100][(b % 4) as usize];
     let ante: Chips = if b & 4 != 0 {
@@ -247,7 +254,7 @@ pub fn config_from_bytes(a: u8, b: u8, c: u8) -> NoLimitHoldem {
 /// A raw action of the fuzz script ([`crate::core::fuzz`], `k` in `0..15`): an exact
 /// raise-to near the legal bounds, `min_raise_to - 2 + k` for `k < 8`, else
 /// `max_raise_to + 2 - (k - 8)`.
-pub fn fuzz_raw_action(reference: &ReferenceLane, k: u8) -> u32 {
+pub fn fuzz_raw_action(reference: &Reference, k: u8) -> u32 {
     let legal = reference.hand.legal();
     let (lo, hi) = legal.map_or((0, 0), |l| (l.min_raise_to, l.max_raise_to));
     let to = if k < 8 {
@@ -291,10 +298,10 @@ mod tests {
     proptest! {
         #[test]
         fn check_state_answers_arbitrary_bytes_without_panicking(
-            data in proptest::collection::vec(any::<u8>(), std::mem::size_of::<NlheState>())
+            data in proptest::collection::vec(any::<u8>(), std::mem::size_of::<NoLimitHoldemState>())
         ) {
-            let s: NlheState = bytemuck::pod_read_unaligned(&data);
-            for seats in 2..=MAX_SEATS {
+            let s: NoLimitHoldemState = bytemuck::pod_read_unaligned(&data);
+            for seats in 2..=MAX_PLAYERS {
                 let _ = check_state(&NoLimitHoldem::standard(seats).unwrap(), &s);
             }
         }

@@ -5,34 +5,31 @@
 use bytemuck::{Pod, Zeroable};
 
 use super::view::{encode, ObsInputs};
-use super::{Chips, Legal, MAX_SEATS};
+use super::{Chips, Legal, MAX_PLAYERS, NO_SEAT};
 use super::{NoLimitHoldem, CHECK_CALL, FOLD};
 use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, Result};
 use crate::poker::eval::{rank_of_set, HandRank};
 
-/// Marker for "no seat".
-pub const NO_SEAT: u8 = u8::MAX;
-
 /// One lane: a hand of no-limit hold'em in 256 bytes. Seats `>= seats` stay zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]
-pub struct NlheState {
+pub struct NoLimitHoldemState {
     /// Chips behind.
-    pub stacks: [u32; MAX_SEATS],
+    pub stacks: [u32; MAX_PLAYERS],
     /// Bets on the current street.
-    pub bets: [u32; MAX_SEATS],
+    pub bets: [u32; MAX_PLAYERS],
     /// Chips in the pots from finished streets (antes included).
-    pub committed: [u32; MAX_SEATS],
+    pub committed: [u32; MAX_PLAYERS],
     /// Stacks at the start of the hand.
-    pub starting: [u32; MAX_SEATS],
+    pub starting: [u32; MAX_PLAYERS],
     /// Largest bet or raise increment of the round.
     pub increment: u32,
     /// Sum of the consecutive short all-in raises not yet amounting to a full raise.
     pub short_sum: u32,
     /// Raises this street per seat.
-    pub raises_street: [u16; MAX_SEATS],
+    pub raises_street: [u16; MAX_PLAYERS],
     /// Raises this hand per seat.
-    pub raises_total: [u16; MAX_SEATS],
+    pub raises_total: [u16; MAX_PLAYERS],
     /// Raises per street.
     pub street_raises: [u16; 4],
     /// Folded seats.
@@ -42,11 +39,11 @@ pub struct NlheState {
     /// Seats that acted since the last full raise.
     pub acted: u16,
     /// Hole card ids, two per seat.
-    pub hole: [[u8; 2]; MAX_SEATS],
+    pub hole: [[u8; 2]; MAX_PLAYERS],
     /// The five board card ids of the deal.
     pub board: [u8; 5],
-    /// Seats.
-    pub n: u8,
+    /// Number of players (seats at the table).
+    pub num_players: u8,
     /// Button seat.
     pub button: u8,
     /// Seat to act, or [`NO_SEAT`] once over.
@@ -63,7 +60,7 @@ pub struct NlheState {
     pub pad: [u8; 2],
 }
 
-impl NlheState {
+impl NoLimitHoldemState {
     /// Whether the hand is over.
     #[inline]
     pub fn is_over(&self) -> bool {
@@ -72,7 +69,7 @@ impl NlheState {
 
     #[inline]
     fn live(&self) -> u32 {
-        let all = (1u16 << self.n) - 1;
+        let all = (1u16 << self.num_players) - 1;
         (all & !self.folded).count_ones()
     }
 
@@ -88,9 +85,9 @@ impl NlheState {
     }
 
     /// Each seat's result in chips: stack minus starting stack.
-    pub fn net(&self) -> [i64; MAX_SEATS] {
-        let mut out = [0i64; MAX_SEATS];
-        for s in 0..self.n as usize {
+    pub fn net(&self) -> [i64; MAX_PLAYERS] {
+        let mut out = [0i64; MAX_PLAYERS];
+        for s in 0..self.num_players as usize {
             out[s] = self.stacks[s] as i64 - self.starting[s] as i64;
         }
         out
@@ -98,7 +95,7 @@ impl NlheState {
 
     fn effective_stack(&self, seat: usize) -> u32 {
         let (mut first, mut second) = (0u32, 0u32);
-        for s in 0..self.n as usize {
+        for s in 0..self.num_players as usize {
             if self.folded >> s & 1 == 0 {
                 let t = self.bets[s] + self.stacks[s];
                 if t > first {
@@ -117,7 +114,7 @@ impl NoLimitHoldem {
     /// What the seat to act may do (`None` once over): the same numbers as
     /// [`super::NlHand::legal`].
     #[inline(always)]
-    pub fn legal(&self, s: &NlheState) -> Option<Legal> {
+    pub fn legal(&self, s: &NoLimitHoldemState) -> Option<Legal> {
         if s.to_act == NO_SEAT {
             return None;
         }
@@ -126,7 +123,7 @@ impl NoLimitHoldem {
         let (bet, stack) = (s.bets[seat], s.stacks[seat]);
         let call = stack.min(max_bet - bet);
         let bit = 1u16 << seat;
-        let others_cover = (0..s.n as usize)
+        let others_cover = (0..s.num_players as usize)
             .any(|o| o != seat && s.folded >> o & 1 == 0 && s.stacks[o] + s.bets[o] > max_bet);
         let raise = call >= s.increment
             && !(s.short_any != 0 && s.short_sum < s.increment && s.acted & bit != 0)
@@ -150,10 +147,10 @@ impl NoLimitHoldem {
     }
 
     /// A hand with these cards (`hole[s]` for each seat, then the board) and button.
-    pub fn deal(&self, hole: &[[u8; 2]], board: [u8; 5], button: usize) -> NlheState {
+    pub fn deal(&self, hole: &[[u8; 2]], board: [u8; 5], button: usize) -> NoLimitHoldemState {
         let n = self.num_players();
-        let mut s = NlheState::zeroed();
-        s.n = n as u8;
+        let mut s = NoLimitHoldemState::zeroed();
+        s.num_players = n as u8;
         s.button = button as u8;
         s.to_act = NO_SEAT;
         s.hole[..n].copy_from_slice(&hole[..n]);
@@ -161,7 +158,7 @@ impl NoLimitHoldem {
         s.stacks = self.stacks;
         s.starting = self.stacks;
         let ante = self.table.ante.min(u32::MAX as Chips) as u32;
-        let mut antes = [0u32; MAX_SEATS];
+        let mut antes = [0u32; MAX_PLAYERS];
         for seat in 0..n {
             antes[seat] = ante.min(s.starting[seat]);
         }
@@ -186,8 +183,8 @@ impl NoLimitHoldem {
         s
     }
 
-    fn opener(&self, s: &NlheState) -> usize {
-        let n = s.n as usize;
+    fn opener(&self, s: &NoLimitHoldemState) -> usize {
+        let n = s.num_players as usize;
         let b = s.button as usize;
         if s.street == 0 {
             if n == 2 {
@@ -202,16 +199,16 @@ impl NoLimitHoldem {
 
     /// The first pending seat at or after `from`, cyclically.
     #[inline]
-    fn next_pending(s: &NlheState, from: usize) -> u8 {
-        let n = s.n as usize;
+    fn next_pending(s: &NoLimitHoldemState, from: usize) -> u8 {
+        let n = s.num_players as usize;
         (0..n)
             .map(|k| (from + k) % n)
             .find(|&seat| s.pending >> seat & 1 != 0)
             .map_or(NO_SEAT, |seat| seat as u8)
     }
 
-    fn begin_round(&self, s: &mut NlheState) {
-        let n = s.n as usize;
+    fn begin_round(&self, s: &mut NoLimitHoldemState) {
+        let n = s.num_players as usize;
         s.pending = 0;
         for seat in 0..n {
             if s.folded >> seat & 1 == 0 && s.stacks[seat] > 0 && s.effective_stack(seat) > 0 {
@@ -222,7 +219,7 @@ impl NoLimitHoldem {
         s.short_sum = 0;
         s.short_any = 0;
         s.acted = 0;
-        s.raises_street = [0; MAX_SEATS];
+        s.raises_street = [0; MAX_PLAYERS];
         let lone_matched = s.pending.count_ones() == 1
             && s.bets[s.pending.trailing_zeros() as usize] >= s.max_bet();
         if s.runout != 0 || s.pending == 0 || s.live() <= 1 || lone_matched {
@@ -232,8 +229,8 @@ impl NoLimitHoldem {
         }
     }
 
-    fn end_round(&self, s: &mut NlheState) {
-        let n = s.n as usize;
+    fn end_round(&self, s: &mut NoLimitHoldemState) {
+        let n = s.num_players as usize;
         s.pending = 0;
         s.to_act = NO_SEAT;
         if s.live() > 1 {
@@ -264,14 +261,14 @@ impl NoLimitHoldem {
         }
     }
 
-    fn finish(&self, s: &mut NlheState) {
-        let n = s.n as usize;
+    fn finish(&self, s: &mut NoLimitHoldemState) {
+        let n = s.num_players as usize;
         let b = s.button as usize;
-        let mut won = [0u32; MAX_SEATS];
+        let mut won = [0u32; MAX_PLAYERS];
         // Pots by contribution level: distinct levels ascending, adjacent equal seat sets merged.
         let mut levels = s.committed;
         levels[..n].sort_unstable();
-        let mut pots = [(0u32, 0u16); MAX_SEATS];
+        let mut pots = [(0u32, 0u16); MAX_PLAYERS];
         let mut count = 0;
         let mut previous = 0u32;
         for k in 0..n {
@@ -303,7 +300,7 @@ impl NoLimitHoldem {
         } else {
             s.dealt = 5;
             let board = CardSet64::from_ids(s.board);
-            let mut ranks = [HandRank(0); MAX_SEATS];
+            let mut ranks = [HandRank(0); MAX_PLAYERS];
             for seat in 0..n {
                 if live >> seat & 1 != 0 {
                     let mut set = board;
@@ -317,7 +314,7 @@ impl NoLimitHoldem {
                     .filter(|&seat| eligible >> seat & 1 != 0)
                     .map(|seat| ranks[seat])
                     .max();
-                let mut winners = [0usize; MAX_SEATS];
+                let mut winners = [0usize; MAX_PLAYERS];
                 let mut w = 0;
                 for k in 1..=n {
                     let seat = (b + k) % n;
@@ -345,7 +342,13 @@ impl NoLimitHoldem {
 
     /// Applies fold (`None` raise, `fold`), check/call, or a raise to `to` for the seat to
     /// act; the caller has checked legality.
-    fn apply(&self, s: &mut NlheState, legal: &Legal, fold: bool, raise_to: Option<Chips>) {
+    fn apply(
+        &self,
+        s: &mut NoLimitHoldemState,
+        legal: &Legal,
+        fold: bool,
+        raise_to: Option<Chips>,
+    ) {
         let seat = legal.seat;
         let bit = 1u16 << seat;
         s.pending &= !bit;
@@ -354,7 +357,7 @@ impl NoLimitHoldem {
             s.folded |= bit;
         } else if let Some(to) = raise_to {
             let to = to as u32;
-            let n = s.n as usize;
+            let n = s.num_players as usize;
             let raise = to - s.max_bet();
             s.stacks[seat] -= to - s.bets[seat];
             s.bets[seat] = to;
@@ -396,12 +399,12 @@ impl NoLimitHoldem {
     }
 
     /// The fields the observation encoder reads.
-    fn write_obs(&self, s: &NlheState, player: usize, obs: &mut [f32]) {
-        let n = s.n as usize;
-        let mut stacks = [0 as Chips; MAX_SEATS];
-        let mut bets = [0 as Chips; MAX_SEATS];
-        let mut committed = [0 as Chips; MAX_SEATS];
-        let mut folded = [false; MAX_SEATS];
+    fn write_obs(&self, s: &NoLimitHoldemState, player: usize, obs: &mut [f32]) {
+        let n = s.num_players as usize;
+        let mut stacks = [0 as Chips; MAX_PLAYERS];
+        let mut bets = [0 as Chips; MAX_PLAYERS];
+        let mut committed = [0 as Chips; MAX_PLAYERS];
+        let mut folded = [false; MAX_PLAYERS];
         for seat in 0..n {
             stacks[seat] = s.stacks[seat] as Chips;
             bets[seat] = s.bets[seat] as Chips;
@@ -409,7 +412,7 @@ impl NoLimitHoldem {
             folded[seat] = s.folded >> seat & 1 != 0;
         }
         let inputs = ObsInputs {
-            n,
+            num_players: n,
             button: s.button as usize,
             to_act: (s.to_act != NO_SEAT).then_some(s.to_act as usize),
             street: s.street as usize,
@@ -445,19 +448,19 @@ pub fn check_order(seats: usize, order: &[u8]) -> Result<()> {
 }
 
 impl Game for NoLimitHoldem {
-    type State = NlheState;
+    type State = NoLimitHoldemState;
 
     fn num_players(&self) -> usize {
         self.num_players()
     }
     fn num_actions(&self) -> usize {
-        self.action_count()
+        self.num_actions()
     }
     fn obs_dim(&self) -> usize {
-        self.observation_len()
+        self.obs_dim()
     }
 
-    fn check_state(&self, s: &NlheState) -> std::result::Result<(), String> {
+    fn check_state(&self, s: &NoLimitHoldemState) -> std::result::Result<(), String> {
         super::checks::check_state(self, s)
     }
 
@@ -468,7 +471,7 @@ impl Game for NoLimitHoldem {
 
     /// The button (if random) is drawn first, then the 52 card ids are shuffled: seat `s`
     /// gets cards `2s, 2s + 1`, the board the next five.
-    fn reset(&self, rng: &mut LaneRng) -> NlheState {
+    fn reset(&self, rng: &mut LaneRng) -> NoLimitHoldemState {
         let n = self.num_players();
         let button = match self.button {
             Some(b) => b as usize,
@@ -479,7 +482,7 @@ impl Game for NoLimitHoldem {
             *d = i as u8;
         }
         rng.shuffle(&mut deck);
-        let mut hole = [[0u8; 2]; MAX_SEATS];
+        let mut hole = [[0u8; 2]; MAX_PLAYERS];
         for seat in 0..n {
             hole[seat] = [deck[2 * seat], deck[2 * seat + 1]];
         }
@@ -489,7 +492,7 @@ impl Game for NoLimitHoldem {
 
     /// `order`: `2 * seats + 5` distinct card ids, the hole cards seat by seat, then the
     /// board. The button is the configured one (seat 0 if random).
-    fn reset_from_order(&self, order: &[u8]) -> Result<NlheState> {
+    fn reset_from_order(&self, order: &[u8]) -> Result<NoLimitHoldemState> {
         let n = self.num_players();
         check_order(n, order)?;
         let hole: Vec<[u8; 2]> = (0..n).map(|s| [order[2 * s], order[2 * s + 1]]).collect();
@@ -497,7 +500,7 @@ impl Game for NoLimitHoldem {
         Ok(self.deal(&hole, board, self.button.unwrap_or(0) as usize))
     }
 
-    fn current_player(&self, s: &NlheState) -> usize {
+    fn current_player(&self, s: &NoLimitHoldemState) -> usize {
         if s.to_act == NO_SEAT {
             0
         } else {
@@ -505,11 +508,11 @@ impl Game for NoLimitHoldem {
         }
     }
 
-    fn finished(&self, s: &NlheState) -> (bool, bool) {
+    fn finished(&self, s: &NoLimitHoldemState) -> (bool, bool) {
         (s.is_over(), false)
     }
 
-    fn legal_mask(&self, s: &NlheState, mask: &mut [u8]) {
+    fn legal_mask(&self, s: &NoLimitHoldemState, mask: &mut [u8]) {
         match self.legal(s) {
             Some(legal) => self.mask_of(&legal, s.max_bet() as Chips, s.pot_total(), mask),
             None => mask.fill(0),
@@ -518,7 +521,7 @@ impl Game for NoLimitHoldem {
 
     fn step(
         &self,
-        s: &mut NlheState,
+        s: &mut NoLimitHoldemState,
         action: u32,
         _rng: &mut LaneRng,
         rewards: &mut [f32],
@@ -549,7 +552,7 @@ impl Game for NoLimitHoldem {
         }
     }
 
-    fn observe(&self, s: &NlheState, player: usize, obs: &mut [f32]) {
+    fn observe(&self, s: &NoLimitHoldemState, player: usize, obs: &mut [f32]) {
         self.write_obs(s, player, obs);
     }
 }

@@ -1,13 +1,20 @@
 //! No-limit Texas hold'em: the rules of one hand with integer chips for 2 to 10 seats (see
 //! `docs/holdem.md`), checked action by action against pokerkit 0.7.
 //!
-//! - [`TableConfig`]: blinds and ante.
-//! - [`NlHand`] (in `hand.rs`): the **reference engine**, one hand from the deal to the
-//!   payout, with plain owned data. Callers ask it who acts ([`NlHand::to_act`]), what is
-//!   legal ([`NlHand::legal`]: the call amount, min and max raise-to) and apply an
-//!   [`Action`]; an illegal action is an [`Error`](crate::core::Error) and changes nothing.
-//! - `trace`: hands under a mixed random policy written as JSON lines, which
-//!   `python/tests/test_holdem_pokerkit.py` replays in pokerkit.
+//! - this module: the configuration [`NoLimitHoldem`] (with [`TableConfig`]: blinds and
+//!   ante), action ids and its registration;
+//! - [`fast`]: the fast lane engine and its state [`NoLimitHoldemState`];
+//! - [`reference`]: [`NlHand`], one hand from the deal to the payout with plain owned data
+//!   (callers ask it who acts ([`NlHand::to_act`]), what is legal ([`NlHand::legal`]: the
+//!   call amount, min and max raise-to) and apply an [`Action`]; an illegal action is an
+//!   [`Error`](crate::core::Error) and changes nothing), and [`reference::Reference`], that
+//!   hand played through the batch game's actions (the **reference engine** of `cardvec
+//!   diff holdem`);
+//! - [`checks`]: [`checks::check_state`] and the fuzz check's part; [`bots`]: the bots;
+//!   [`view`]: the observation encoder;
+//! - [`trace`]: hands under a mixed random policy written as JSON lines, which
+//!   `python/tests/test_holdem_pokerkit.py` replays in pokerkit; [`phh`]: hand histories;
+//!   [`Session`]: many hands at one table.
 //!
 //! Seats are numbered clockwise `0..n`; the button is a seat. With three seats or more the
 //! small blind sits left of the button (`button + 1`) and the big blind next; heads-up the
@@ -42,9 +49,9 @@ mod session;
 pub mod trace;
 pub mod view;
 
-pub use fast::NlheState;
+pub use fast::NoLimitHoldemState;
 pub use phh::{read_phh, write_phh};
-pub use reference::{NlHand, Pot, ReferenceLane, Street};
+pub use reference::{NlHand, Pot, Street};
 pub use session::Session;
 
 use crate::core::spec::{
@@ -56,10 +63,10 @@ use crate::core::{Bot, Error, LaneRng, Result, SingleLane};
 /// Chips are whole numbers.
 pub type Chips = u64;
 
-/// Fewest seats at a table.
-pub const MIN_SEATS: usize = 2;
-/// Most seats at a table.
-pub const MAX_SEATS: usize = 10;
+/// Fewest players (seats at a table).
+pub const MIN_PLAYERS: usize = 2;
+/// Most players (seats at a table).
+pub const MAX_PLAYERS: usize = 10;
 
 /// The forced bets of a table. The minimum bet (and the smallest raise increment) is the big
 /// blind.
@@ -191,23 +198,24 @@ impl Legal {
 }
 
 /// The seat that posts the small blind: the button heads-up, else the seat on its left.
-pub fn small_blind_seat(seats: usize, button: usize) -> usize {
-    if seats == 2 {
+pub fn small_blind_seat(num_players: usize, button: usize) -> usize {
+    if num_players == 2 {
         button
     } else {
-        (button + 1) % seats
+        (button + 1) % num_players
     }
 }
 
 /// The seat that posts the big blind: left of the small blind.
-pub fn big_blind_seat(seats: usize, button: usize) -> usize {
-    (small_blind_seat(seats, button) + 1) % seats
+pub fn big_blind_seat(num_players: usize, button: usize) -> usize {
+    (small_blind_seat(num_players, button) + 1) % num_players
 }
 
 /// pokerkit's player index of `seat`: pokerkit orders players from the seat left of the
-/// button (index 0) to the button (index `seats - 1`), so heads-up the big blind is index 0.
-pub fn pokerkit_index(seats: usize, button: usize, seat: usize) -> usize {
-    (seat + seats - button - 1) % seats
+/// button (index 0) to the button (index `num_players - 1`), so heads-up the big blind is
+/// index 0.
+pub fn pokerkit_index(num_players: usize, button: usize, seat: usize) -> usize {
+    (seat + num_players - button - 1) % num_players
 }
 
 /// Action id of fold.
@@ -220,12 +228,14 @@ pub const RAISE_BASE: u32 = 2;
 pub const EXACT_RAISE: u32 = 0x8000_0000;
 /// Most raise fractions a configuration may hold.
 pub const MAX_FRACTIONS: usize = 8;
+/// "No seat" in a state's seat byte (nobody to act: the hand is over).
+pub(crate) const NO_SEAT: u8 = u8::MAX;
 /// Largest total of chips at a table (so that every amount fits a `u32`, and an `f32`
 /// observation of a chip count in big blinds stays close).
 pub const MAX_TABLE_CHIPS: u64 = 1 << 30;
 
 impl GameSpec for NoLimitHoldem {
-    type Reference = ReferenceLane;
+    type Reference = reference::Reference;
 
     const INFO: GameInfo = GameInfo {
         id: "holdem",
@@ -233,13 +243,13 @@ impl GameSpec for NoLimitHoldem {
         summary: "one hand per lane, pokerkit 0.7's rules decision for decision",
         docs: "docs/holdem.md",
         python_class: "NoLimitHoldem",
-        players: (MIN_SEATS, MAX_SEATS),
+        players: (MIN_PLAYERS, MAX_PLAYERS),
         options: &[
             OptionSpec {
                 name: "num_players",
                 kind: OptionKind::Int {
-                    min: MIN_SEATS as i64,
-                    max: MAX_SEATS as i64,
+                    min: MIN_PLAYERS as i64,
+                    max: MAX_PLAYERS as i64,
                 },
                 default: "2",
                 doc: "seats",
@@ -293,7 +303,7 @@ impl GameSpec for NoLimitHoldem {
                 name: "button",
                 kind: OptionKind::OptionalInt {
                     min: 0,
-                    max: MAX_SEATS as i64 - 1,
+                    max: MAX_PLAYERS as i64 - 1,
                 },
                 default: "none",
                 doc: "a fixed button seat (none: drawn at random each hand)",
@@ -316,12 +326,12 @@ impl GameSpec for NoLimitHoldem {
     fn configure(options: &Options) -> Result<Self> {
         let chips = |name: &str| -> Result<Chips> { Ok(options.int(name)? as Chips) };
         let table = TableConfig::new(chips("small_blind")?, chips("big_blind")?, chips("ante")?)?;
-        let seats = options.int("num_players")? as usize;
+        let num_players = options.int("num_players")? as usize;
         let stack = match options.opt_int("stack")? {
             Some(s) => s as Chips,
             None => table.big_blind.saturating_mul(100),
         };
-        let mut game = NoLimitHoldem::new(seats, table, stack)?;
+        let mut game = NoLimitHoldem::new(num_players, table, stack)?;
         if let Some(stacks) = options.int_list("stacks")? {
             if options.is_given("stack") {
                 return Err(Error::Invalid {
@@ -396,13 +406,13 @@ impl GameSpec for NoLimitHoldem {
     const FUZZ_CONFIG_BYTES: usize = 3;
 
     fn fuzz_config(bytes: &[u8]) -> Self {
-        checks::config_from_bytes(bytes[0], bytes[1], bytes[2])
+        checks::fuzz_config(bytes)
     }
 
     fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
         let rng = LaneRng::from_seed(seed);
         (
-            ReferenceLane::dealt(*self, &mut rng.clone()),
+            reference::Reference::dealt(*self, &mut rng.clone()),
             SingleLane::new(*self, rng),
         )
     }
@@ -424,11 +434,11 @@ impl GameSpec for NoLimitHoldem {
         mut out: &mut dyn std::io::Write,
     ) -> Result<TraceSummary> {
         for &p in &request.players {
-            Error::check_range("players", MIN_SEATS as i64, MAX_SEATS as i64, p as i64)?;
+            Error::check_range("players", MIN_PLAYERS as i64, MAX_PLAYERS as i64, p as i64)?;
         }
         let config = trace::TraceConfig {
             hands: request.games,
-            seats: if request.players.is_empty() {
+            players: if request.players.is_empty() {
                 vec![2, 3, 6, 10]
             } else {
                 request.players.clone()
@@ -457,9 +467,9 @@ impl GameSpec for NoLimitHoldem {
 /// No-limit hold'em as a batch game: one hand per lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NoLimitHoldem {
-    pub(crate) seats: u8,
+    pub(crate) num_players: u8,
     pub(crate) table: TableConfig,
-    pub(crate) stacks: [u32; MAX_SEATS],
+    pub(crate) stacks: [u32; MAX_PLAYERS],
     pub(crate) button: Option<u8>,
     /// Raise fractions in thousandths of the pot.
     pub(crate) fractions: [u32; MAX_FRACTIONS],
@@ -467,32 +477,37 @@ pub struct NoLimitHoldem {
 }
 
 impl NoLimitHoldem {
-    /// `seats` (2..=10) seats, each starting every hand with `stack` chips (more than ante
-    /// plus big blind), under `table`;
-    /// a random button each hand; raises of 1/2, 1 and 2 pots.
-    pub fn new(seats: usize, table: TableConfig, stack: Chips) -> Result<Self> {
-        Error::check_range("seats", MIN_SEATS as i64, MAX_SEATS as i64, seats as i64)?;
+    /// `num_players` (2..=10) seats, each starting every hand with `stack` chips (more than
+    /// ante plus big blind), under `table`; a random button each hand; raises of 1/2, 1 and
+    /// 2 pots.
+    pub fn new(num_players: usize, table: TableConfig, stack: Chips) -> Result<Self> {
+        Error::check_range(
+            "num_players",
+            MIN_PLAYERS as i64,
+            MAX_PLAYERS as i64,
+            num_players as i64,
+        )?;
         let game = NoLimitHoldem {
-            seats: seats as u8,
+            num_players: num_players as u8,
             table,
-            stacks: [0; MAX_SEATS],
+            stacks: [0; MAX_PLAYERS],
             button: None,
             fractions: [0; MAX_FRACTIONS],
             num_fractions: 0,
         };
-        game.with_stacks(&vec![stack; seats])?
+        game.with_stacks(&vec![stack; num_players])?
             .with_raise_fractions(&[0.5, 1.0, 2.0])
     }
 
     /// Heads-up or six-max with blinds 1/2, no ante, 200 chips (100 big blinds) each.
-    pub fn standard(seats: usize) -> Result<Self> {
-        Self::new(seats, TableConfig::new(1, 2, 0)?, 200)
+    pub fn standard(num_players: usize) -> Result<Self> {
+        Self::new(num_players, TableConfig::new(1, 2, 0)?, 200)
     }
 
     /// The same game with these starting stacks (one per seat, each at least 1, the total
     /// at most [`MAX_TABLE_CHIPS`]).
     pub fn with_stacks(mut self, stacks: &[Chips]) -> Result<Self> {
-        Error::check_len("stacks", self.seats as usize, stacks.len())?;
+        Error::check_len("stacks", self.num_players(), stacks.len())?;
         let mut total = 0u64;
         for &s in stacks {
             Error::check_range(
@@ -522,7 +537,7 @@ impl NoLimitHoldem {
             MAX_TABLE_CHIPS as i64,
             t.ante.min(MAX_TABLE_CHIPS + 1) as i64,
         )?;
-        self.stacks = [0; MAX_SEATS];
+        self.stacks = [0; MAX_PLAYERS];
         for (d, &s) in self.stacks.iter_mut().zip(stacks) {
             *d = s as u32;
         }
@@ -533,7 +548,7 @@ impl NoLimitHoldem {
     /// reset; [`crate::core::Game::reset_from_order`] then uses seat 0).
     pub fn with_button(mut self, button: Option<usize>) -> Result<Self> {
         if let Some(b) = button {
-            Error::check_range("button", 0, self.seats as i64 - 1, b as i64)?;
+            Error::check_range("button", 0, self.num_players() as i64 - 1, b as i64)?;
         }
         self.button = button.map(|b| b as u8);
         Ok(self)
@@ -569,9 +584,9 @@ impl NoLimitHoldem {
         Ok(self)
     }
 
-    /// Number of seats.
+    /// Number of players (seats at the table).
     pub fn num_players(&self) -> usize {
-        self.seats as usize
+        self.num_players as usize
     }
 
     /// Blinds and ante.
@@ -603,12 +618,12 @@ impl NoLimitHoldem {
     }
 
     /// Size of the discrete action space: `3 + K`.
-    pub fn action_count(&self) -> usize {
+    pub fn num_actions(&self) -> usize {
         3 + self.num_fractions as usize
     }
 
-    /// Length of an observation: `118 + 9 * seats`.
-    pub fn observation_len(&self) -> usize {
+    /// Length of an observation: `118 + 9 * num_players`.
+    pub fn obs_dim(&self) -> usize {
         118 + 9 * self.num_players()
     }
 

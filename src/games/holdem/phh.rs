@@ -47,7 +47,7 @@ fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
 /// The PHH text of a hand (finished or not; `finishing_stacks` only once it is over).
 /// `number` becomes the `hand` field.
 pub fn write_phh(hand: &NlHand, number: Option<u64>) -> String {
-    let n = hand.num_seats();
+    let n = hand.num_players();
     let b = hand.button();
     let seat_of = |k: usize| (b + 1 + k) % n; // pokerkit index k -> seat
     let p = |seat: usize| pokerkit_index(n, b, seat) + 1;

@@ -1,5 +1,5 @@
 //! The reference engine: one no-limit hand ([`NlHand`]), written for clarity with owned
-//! data, and [`ReferenceLane`], that hand played through the batch game's discrete actions
+//! data, and [`Reference`], that hand played through the batch game's discrete actions
 //! and observation (what `cardvec diff holdem` compares with the fast engine).
 //!
 //! The betting follows pokerkit 0.7's no-limit rules (its `State`): an actor queue that a
@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 use super::view::{encode, ObsInputs};
 use super::{
-    Action, Chips, Legal, NoLimitHoldem, TableConfig, CHECK_CALL, FOLD, MAX_SEATS, MIN_SEATS,
+    Action, Chips, Legal, NoLimitHoldem, TableConfig, CHECK_CALL, FOLD, MAX_PLAYERS, MIN_PLAYERS,
 };
 use crate::core::{CardSet64, Error, LaneOutcome, LaneRng, Playable, Result, SingleLane};
 use crate::poker::cards::Card;
@@ -115,7 +115,7 @@ impl NlHand {
         board: [Card; 5],
     ) -> Result<NlHand> {
         let n = stacks.len();
-        Error::check_range("seats", MIN_SEATS as i64, MAX_SEATS as i64, n as i64)?;
+        Error::check_range("seats", MIN_PLAYERS as i64, MAX_PLAYERS as i64, n as i64)?;
         Error::check_len("hole cards", n, hole.len())?;
         Error::check_range("button", 0, n as i64 - 1, button as i64)?;
         for &s in stacks {
@@ -157,10 +157,6 @@ impl NlHand {
         hand.post_forced_bets();
         hand.begin_round();
         Ok(hand)
-    }
-
-    fn num_players(&self) -> usize {
-        self.stacks.len()
     }
 
     /// Antes (an ante nobody else matched in full is returned at once, as pokerkit's ante
@@ -472,9 +468,9 @@ impl NlHand {
         self.street
     }
 
-    /// Number of seats.
-    pub fn num_seats(&self) -> usize {
-        self.num_players()
+    /// Number of players (seats at the table).
+    pub fn num_players(&self) -> usize {
+        self.stacks.len()
     }
 
     /// The button seat.
@@ -600,7 +596,7 @@ fn illegal(action: Action, legal: &Legal) -> Error {
 
 /// A reference hand played through the discrete actions of a [`NoLimitHoldem`].
 #[derive(Clone, Debug)]
-pub struct ReferenceLane {
+pub struct Reference {
     /// The batch game (abstraction, observation).
     pub game: NoLimitHoldem,
     /// The hand.
@@ -610,7 +606,7 @@ pub struct ReferenceLane {
     street_raises: [u16; 4],
 }
 
-impl ReferenceLane {
+impl Reference {
     /// Deals like [`Game::reset`] of the fast engine: the button (when random) from `rng`,
     /// then a shuffle of the 52 card ids.
     pub fn dealt(game: NoLimitHoldem, rng: &mut LaneRng) -> Self {
@@ -626,7 +622,7 @@ impl ReferenceLane {
         let board = [0, 1, 2, 3, 4].map(|k| card(2 * n + k));
         let hand = NlHand::new(game.table(), &game.stacks(), button, &hole, board)
             .expect("a validated game deals a valid hand");
-        ReferenceLane {
+        Reference {
             game,
             hand,
             raises_street: vec![0; n],
@@ -640,15 +636,15 @@ impl ReferenceLane {
     }
 }
 
-impl Playable for ReferenceLane {
+impl Playable for Reference {
     fn num_players(&self) -> usize {
         self.game.num_players()
     }
     fn num_actions(&self) -> usize {
-        self.game.action_count()
+        self.game.num_actions()
     }
     fn obs_dim(&self) -> usize {
-        self.game.observation_len()
+        self.game.obs_dim()
     }
     fn current_player(&self) -> usize {
         self.hand.to_act().unwrap_or(0)
@@ -721,7 +717,7 @@ impl Playable for ReferenceLane {
             .collect();
         let board: Vec<u8> = h.board().iter().map(|c| c.id()).collect();
         let inputs = ObsInputs {
-            n: h.num_seats(),
+            num_players: h.num_players(),
             button: h.button(),
             to_act: h.to_act(),
             street: h.street() as usize,
@@ -747,7 +743,7 @@ impl Playable for ReferenceLane {
 
 /// The configuration of differential game `g`: 2, 3, 6 or 10 seats in turn, random blinds,
 /// ante, stacks (many short), button and raise fractions, from a stream of its own.
-pub fn diff_game(g: u64) -> NoLimitHoldem {
+pub fn diff_config(g: u64) -> NoLimitHoldem {
     let mut rng = LaneRng::for_lane(0xD1FF_401D, g, 1);
     let seats = [2, 3, 6, 10][(g % 4) as usize];
     let bb: Chips = [2, 2, 3, 10, 25, 100][rng.below(6) as usize];
@@ -781,9 +777,9 @@ pub fn diff_game(g: u64) -> NoLimitHoldem {
 }
 
 /// Both engines of differential game `g`, dealt from the same stream.
-pub fn diff_pair(g: u64, rng: &mut LaneRng) -> (ReferenceLane, SingleLane<NoLimitHoldem>) {
-    let game = diff_game(g);
-    let reference = ReferenceLane::dealt(game, &mut rng.clone());
+pub fn diff_pair(g: u64, rng: &mut LaneRng) -> (Reference, SingleLane<NoLimitHoldem>) {
+    let game = diff_config(g);
+    let reference = Reference::dealt(game, &mut rng.clone());
     let fast = SingleLane::new(game, rng.clone());
     (reference, fast)
 }
@@ -791,11 +787,11 @@ pub fn diff_pair(g: u64, rng: &mut LaneRng) -> (ReferenceLane, SingleLane<NoLimi
 /// Checks that a reference lane and a fast lane hold the same hidden and public state:
 /// stacks, bets, pots, folds and cards.
 pub fn compare_hidden(
-    r: &ReferenceLane,
+    r: &Reference,
     f: &SingleLane<NoLimitHoldem>,
 ) -> std::result::Result<(), String> {
     let (h, s) = (&r.hand, &f.state);
-    let n = h.num_seats();
+    let n = h.num_players();
     for seat in 0..n {
         if h.stacks()[seat] != s.stacks[seat] as Chips
             || h.bets()[seat] != s.bets[seat] as Chips

@@ -10,7 +10,7 @@
 //! assert_eq!(session.stacks().iter().sum::<u64>(), 60);
 //! ```
 
-use super::{Action, Chips, Legal, NlHand, TableConfig, MAX_SEATS, MIN_SEATS};
+use super::{Action, Chips, Legal, NlHand, TableConfig, MAX_PLAYERS, MIN_PLAYERS};
 use crate::core::{Error, LaneRng, Result};
 use crate::poker::cards::Card;
 
@@ -32,7 +32,7 @@ impl Session {
     /// hand's button, and the seed of the deals.
     pub fn new(table: TableConfig, stacks: &[Chips], button: usize, seed: u64) -> Result<Self> {
         let n = stacks.len();
-        Error::check_range("seats", MIN_SEATS as i64, MAX_SEATS as i64, n as i64)?;
+        Error::check_range("seats", MIN_PLAYERS as i64, MAX_PLAYERS as i64, n as i64)?;
         Error::check_range("button", 0, n as i64 - 1, button as i64)?;
         for &s in stacks {
             Error::check_range("stack", 1, 1 << 40, s.min((1 << 40) + 1) as i64)?;
@@ -120,7 +120,7 @@ impl Session {
     /// (or rebuy), and the button moves to the next seated player clockwise.
     pub fn finish(&mut self, hand: &NlHand) -> Result<()> {
         let seats = self.hand_seats();
-        if !hand.is_over() || hand.num_seats() != seats.len() {
+        if !hand.is_over() || hand.num_players() != seats.len() {
             return Err(Error::Invalid {
                 what: "session hand",
                 reason: "not a finished hand of this session's seats".into(),
@@ -215,7 +215,7 @@ mod tests {
         if !s.is_over() {
             assert_eq!(s.hand_seats(), vec![0, 2]);
             let hand = s.deal().unwrap();
-            assert_eq!(hand.num_seats(), 2);
+            assert_eq!(hand.num_players(), 2);
             assert!(s.seated()[s.button()]);
         }
     }

@@ -29,8 +29,8 @@ use crate::poker::cards::Card;
 pub struct TraceConfig {
     /// Number of hands.
     pub hands: u64,
-    /// Seat counts, used in turn.
-    pub seats: Vec<usize>,
+    /// Player counts, used in turn.
+    pub players: Vec<usize>,
     /// Seed: hand `i` draws from stream `(seed, i, 0)`.
     pub seed: u64,
 }
@@ -46,9 +46,9 @@ pub struct TraceSummary {
     pub showdowns: u64,
 }
 
-/// A random table and deal for hand `i` of seat count `seats`: blinds, ante, stacks (a
+/// A random table and deal for hand `i` of `num_players` seats: blinds, ante, stacks (a
 /// third of them short, a few below the ante or the big blind), button and cards.
-pub fn random_hand(seats: usize, rng: &mut LaneRng) -> Result<NlHand> {
+pub fn random_hand(num_players: usize, rng: &mut LaneRng) -> Result<NlHand> {
     let bb: Chips = [2, 2, 3, 10, 25, 100][rng.below(6) as usize];
     // The small blind is below the big blind: with equal blinds heads-up, pokerkit lets the
     // big blind act first before the flop (see docs/holdem.md), cardvec the button.
@@ -61,19 +61,21 @@ pub fn random_hand(seats: usize, rng: &mut LaneRng) -> Result<NlHand> {
         0 | 1 => 1 + rng.below(bb as u32) as Chips,
         _ => 0,
     };
-    let stacks: Vec<Chips> = (0..seats)
+    let stacks: Vec<Chips> = (0..num_players)
         .map(|_| match rng.below(6) {
             0 => 1 + rng.below((2 * bb + ante) as u32) as Chips,
             1 | 2 => 1 + rng.below((12 * bb) as u32) as Chips,
             _ => 1 + rng.below((200 * bb) as u32) as Chips,
         })
         .collect();
-    let button = rng.below(seats as u32) as usize;
+    let button = rng.below(num_players as u32) as usize;
     let mut deck: Vec<u8> = (0..52).collect();
     rng.shuffle(&mut deck);
     let card = |i: usize| Card::from_id(deck[i]).expect("id < 52");
-    let hole: Vec<[Card; 2]> = (0..seats).map(|s| [card(2 * s), card(2 * s + 1)]).collect();
-    let board = [0, 1, 2, 3, 4].map(|k| card(2 * seats + k));
+    let hole: Vec<[Card; 2]> = (0..num_players)
+        .map(|s| [card(2 * s), card(2 * s + 1)])
+        .collect();
+    let board = [0, 1, 2, 3, 4].map(|k| card(2 * num_players + k));
     NlHand::new(
         TableConfig::new(sb, bb, ante)?,
         &stacks,
@@ -180,7 +182,7 @@ impl TracedHand {
 
 /// Plays hand `index` of `config`.
 pub fn trace_hand(config: &TraceConfig, index: u64) -> Result<TracedHand> {
-    let seats = config.seats[(index % config.seats.len() as u64) as usize];
+    let seats = config.players[(index % config.players.len() as u64) as usize];
     let mut rng = LaneRng::for_lane(config.seed, index, 0);
     let mut hand = random_hand(seats, &mut rng)?;
     let mut decisions = Vec::new();
@@ -243,7 +245,7 @@ pub fn write_trace<W: Write>(config: &TraceConfig, w: &mut W) -> io::Result<Trac
 pub fn write_phh_files(config: &TraceConfig, dir: &std::path::Path) -> io::Result<TraceSummary> {
     let mut summary = TraceSummary::default();
     for i in 0..config.hands {
-        let seats = config.seats[(i % config.seats.len() as u64) as usize];
+        let seats = config.players[(i % config.players.len() as u64) as usize];
         let mut rng = LaneRng::for_lane(config.seed, i, 0);
         let mut hand = random_hand(seats, &mut rng)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;

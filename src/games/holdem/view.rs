@@ -20,8 +20,8 @@ use super::{Chips, Legal, NoLimitHoldem};
 
 /// What the observation encoder reads, in integers, from either engine.
 pub struct ObsInputs<'a> {
-    /// Seats.
-    pub n: usize,
+    /// Number of players.
+    pub num_players: usize,
     /// Button seat.
     pub button: usize,
     /// Seat to act, if the hand is live.
@@ -62,7 +62,7 @@ pub fn encode(game: &NoLimitHoldem, x: &ObsInputs<'_>, p: usize, obs: &mut [f32]
         obs[52 + c as usize] = 1.0;
     }
     obs[104 + x.street.min(4)] = 1.0;
-    let n = x.n;
+    let n = x.num_players;
     for i in 0..n {
         let s = (p + i) % n;
         let row = &mut obs[109 + 9 * i..109 + 9 * i + 9];

@@ -28,7 +28,7 @@ macro_rules! bot_from_policy {
                 ViewPolicy::name(self)
             }
             fn act(&self, game: &I151, state: &I151State, _mask: &[u8], rng: &mut LaneRng) -> u32 {
-                let view = game.view(state, state.current as usize);
+                let view = game.view(state, state.to_act as usize);
                 self.choose(game, &view, game.legal_bits(state), rng)
             }
         }
@@ -86,7 +86,7 @@ impl ViewPolicy for Greedy {
             return ACTION_CHOOSE_SUIT + best_suit(view.hand) as u32;
         }
         let plays = legal as u32;
-        let play = (0..N_CARDS as u32)
+        let play = (0..DECK_SIZE as u32)
             .filter(|&c| plays >> c & 1 != 0)
             .max_by_key(|&c| {
                 let card = c as u8;
@@ -125,7 +125,7 @@ impl Medium {
     /// The score of playing `card` (higher is better).
     fn card_score(view: &PlayerView, card: u8) -> i32 {
         let seat = view.seat as usize;
-        let opp_cards = (0..view.players as usize)
+        let opp_cards = (0..view.num_players as usize)
             .filter(|&p| p != seat && !view.seats[p].is_excluded)
             .map(|p| view.seats[p].hand_size as i32)
             .min()
@@ -188,7 +188,7 @@ impl ViewPolicy for Medium {
             return ACTION_CHOOSE_SUIT + best_suit(view.hand) as u32;
         }
         let plays = legal as u32;
-        let best = (0..N_CARDS as u8)
+        let best = (0..DECK_SIZE as u8)
             .filter(|&c| plays >> c & 1 != 0)
             .max_by_key(|&c| (Self::card_score(view, c), std::cmp::Reverse(c)));
         if let Some(card) = best {
@@ -243,12 +243,12 @@ pub fn determinize_inferred(
     inf: &Inference,
 ) -> I151State {
     let mut s: I151State = bytemuck::Zeroable::zeroed();
-    let n = view.players as usize;
-    s.players = view.players;
-    s.top = view.top_card.unwrap_or(NONE);
+    let n = view.num_players as usize;
+    s.num_players = view.num_players;
+    s.top = view.top_card.unwrap_or(NO_CARD);
     // The top card after a refill is in the bank (or was drawn since): hidden like the rest.
     let known = view.hand | view.played_pile;
-    let mut unknown: Vec<u8> = (0..N_CARDS as u8)
+    let mut unknown: Vec<u8> = (0..DECK_SIZE as u8)
         .filter(|&c| known >> c & 1 == 0)
         .collect();
     rng.shuffle(&mut unknown);
@@ -288,7 +288,7 @@ pub fn determinize_inferred(
     // Pile: the cards played before the last three in a random order, then the last three.
     let recent = &view.recent_cards[..view.recent_len as usize];
     let recent_set = recent.iter().fold(0u32, |a, &c| a | 1 << c);
-    let mut older: Vec<u8> = (0..N_CARDS as u8)
+    let mut older: Vec<u8> = (0..DECK_SIZE as u8)
         .filter(|&c| (view.played_pile & !recent_set) >> c & 1 != 0)
         .collect();
     rng.shuffle(&mut older);
@@ -296,8 +296,8 @@ pub fn determinize_inferred(
     s.pile[..older.len()].copy_from_slice(&older);
     s.pile_len = older.len() as u8;
     s.pile_set = view.played_pile;
-    s.required_suit = view.required_suit.unwrap_or(NONE);
-    s.current = view.current_player;
+    s.required_suit = view.required_suit.unwrap_or(NO_SUIT);
+    s.to_act = view.current_player;
     let cp = view.current_player as usize;
     if view.must_choose_suit {
         s.flags |= FLAG_CHOOSE_SUIT;
@@ -315,17 +315,17 @@ pub fn determinize_inferred(
         }
     }
     // The queen's skip is visible through the next seat.
-    let mut plain_next = (s.current + 1) % s.players;
+    let mut plain_next = (s.to_act + 1) % s.num_players;
     while s.excluded >> plain_next & 1 != 0 {
-        plain_next = (plain_next + 1) % s.players;
+        plain_next = (plain_next + 1) % s.num_players;
     }
     if view.next_player != plain_next {
         s.flags |= FLAG_SKIP_NEXT;
     }
     s.last_winner = (0..n as u8)
         .find(|&p| view.seats[p as usize].consecutive_round_wins > 0)
-        .unwrap_or(NONE);
-    s.winner = NONE;
+        .unwrap_or(NO_SEAT);
+    s.winner = NO_SEAT;
     s.dealer = view.dealer;
     s.round_number = view.round_number;
     s.last_play_count = view.last_play_count;
@@ -389,7 +389,7 @@ impl Tracker {
     /// the bots of the catalog draw only when they cannot play. After a refill of the bank
     /// (the pile emptied) the count is lost and the inference is dropped.
     fn observe(&mut self, view: &PlayerView) -> Inference {
-        if view.players != 2 || self.round != view.round_number || self.seat != view.seat {
+        if view.num_players != 2 || self.round != view.round_number || self.seat != view.seat {
             *self = Tracker {
                 round: view.round_number,
                 seat: view.seat,
@@ -432,20 +432,20 @@ impl Tracker {
     /// Records the context the opponent's turn starts from, if `action` ends the bot's turn
     /// in `world` (any world sampled from the view: the public result is the same).
     fn after_action(&mut self, game: &I151, world: &I151State, action: u32) {
-        let me = world.current;
+        let me = world.to_act;
         let mut child = *world;
         self.start = None;
         if let Ok(None) = game.act(&mut child, action) {
-            if child.current != me && child.players == 2 {
+            if child.to_act != me && child.num_players == 2 {
                 // What the engine lets it play holding every card the bot cannot see.
-                let opp = child.current as usize;
+                let opp = child.to_act as usize;
                 let mut probe = child;
                 probe.hands[opp] = !(child.hands[me as usize] | child.pile_set);
                 let playable = game.legal_bits(&probe) as u32;
-                let empty = child.top == NONE && child.pile_len == 0;
+                let empty = child.top == NO_CARD && child.pile_len == 0;
                 self.start = Some(TurnStart {
                     playable: if empty { 0 } else { playable },
-                    opp_hand: child.hands[child.current as usize].count_ones() as u8,
+                    opp_hand: child.hands[child.to_act as usize].count_ones() as u8,
                     pile_set: child.pile_set,
                     pile_size: child.pile_len,
                 });
@@ -509,7 +509,7 @@ impl Minmax {
 
 /// Value of a finished round for `me`.
 fn round_value(s: &I151State, me: usize, winner: u8) -> i32 {
-    let n = s.players as usize;
+    let n = s.num_players as usize;
     if winner as usize == me {
         let others: u32 = (0..n)
             .filter(|&p| p != me)
@@ -524,7 +524,7 @@ fn round_value(s: &I151State, me: usize, winner: u8) -> i32 {
 /// Heuristic value of a live state for `me`: the hand-size race (an eight, always
 /// playable, counts a third of a card), then a tenth of the hand points.
 fn leaf_value(s: &I151State, me: usize) -> i32 {
-    let n = s.players as usize;
+    let n = s.num_players as usize;
     let dist = |h: u32| {
         let eights = (h & rank_set(EIGHT)).count_ones() as i32;
         30 * (h.count_ones() as i32 - eights) + 10 * eights
@@ -547,7 +547,7 @@ const MARGIN_PER_WORLD: i64 = 6_000;
 
 /// The medium heuristic's action for the seat to act in `s`.
 fn medium_action(game: &I151, s: &I151State) -> u32 {
-    let view = game.view(s, s.current as usize);
+    let view = game.view(s, s.to_act as usize);
     let mut rng = LaneRng::from_seed(0);
     Medium.choose(game, &view, game.legal_bits(s), &mut rng)
 }
@@ -572,7 +572,7 @@ fn child_value(
 ) -> i32 {
     if action == ACTION_DRAW && mover as usize == me {
         let mut guard = 0;
-        while child.current == mover && guard < 16 {
+        while child.to_act == mover && guard < 16 {
             let a = medium_action(game, &child);
             match game.act(&mut child, a) {
                 Ok(Some(w)) => return round_value(&child, me, w),
@@ -582,7 +582,7 @@ fn child_value(
             guard += 1;
         }
     }
-    let d = if child.current != mover {
+    let d = if child.to_act != mover {
         depth - 1
     } else {
         depth
@@ -604,7 +604,7 @@ fn ordered(bits: u64, out: &mut [u32; N_ACTIONS]) -> usize {
     let mut len = 0;
     // Plays by points (the most first): shedding points and emptying the hand.
     let mut plays = bits as u32;
-    let mut tmp = [0u32; N_CARDS];
+    let mut tmp = [0u32; DECK_SIZE];
     let mut k = 0;
     while plays != 0 {
         let c = plays.trailing_zeros();
@@ -662,7 +662,7 @@ fn alphabeta(
     if bits == 0 {
         return leaf_value(s, me);
     }
-    let maximize = s.current as usize == me;
+    let maximize = s.to_act as usize == me;
     if !maximize {
         // The other seats play the medium heuristic from their own view of this world.
         let a = medium_action(game, s);
@@ -670,7 +670,7 @@ fn alphabeta(
         return match game.act(&mut child, a) {
             Ok(Some(w)) => round_value(&child, me, w),
             Ok(None) => child_value(
-                game, child, me, s.current, a, depth, plies, alpha, beta, nodes,
+                game, child, me, s.to_act, a, depth, plies, alpha, beta, nodes,
             ),
             Err(()) => leaf_value(s, me),
         };
@@ -683,7 +683,7 @@ fn alphabeta(
         let v = match game.act(&mut child, a) {
             Ok(Some(w)) => round_value(&child, me, w),
             Ok(None) => child_value(
-                game, child, me, s.current, a, depth, plies, alpha, beta, nodes,
+                game, child, me, s.to_act, a, depth, plies, alpha, beta, nodes,
             ),
             Err(()) => continue,
         };
@@ -704,7 +704,7 @@ fn alphabeta(
 /// The best action of `s` for the seat to act by a perfect-information search of `depth`
 /// turns (the search [`Minmax`] runs in each sampled world; exposed for tests and probes).
 pub fn search_root(game: &I151, s: &I151State, depth: u32) -> u32 {
-    let me = s.current as usize;
+    let me = s.to_act as usize;
     let mut moves = [0u32; N_ACTIONS];
     let len = ordered(game.legal_bits(s), &mut moves);
     let mut best = (i32::MIN, 0);
@@ -716,7 +716,7 @@ pub fn search_root(game: &I151, s: &I151State, depth: u32) -> u32 {
                 game,
                 child,
                 me,
-                s.current,
+                s.to_act,
                 a,
                 depth,
                 PLIES_PER_TURN * depth,
@@ -785,7 +785,7 @@ impl Minmax {
                         game,
                         child,
                         me,
-                        world.current,
+                        world.to_act,
                         a,
                         self.depth,
                         PLIES_PER_TURN * self.depth,
@@ -901,7 +901,7 @@ mod tests {
             let mut s = game.reset_with_match_seed(seed);
             let mut steps = 0;
             while !s.is_over() && steps < 400 {
-                let seat = s.current as usize;
+                let seat = s.to_act as usize;
                 let view = game.view(&s, seat);
                 let legal = game.legal_bits(&s);
                 let a = if seat == 0 {
@@ -940,9 +940,9 @@ mod tests {
             let mut s = game.reset_with_match_seed(seed);
             let mut steps = 0;
             while !s.is_over() && steps < 60 {
-                let view = game.view(&s, s.current as usize);
+                let view = game.view(&s, s.to_act as usize);
                 let world = determinize(&game, &view, &mut rng);
-                let wview = game.view(&world, s.current as usize);
+                let wview = game.view(&world, s.to_act as usize);
                 assert_eq!(view.hand, wview.hand);
                 assert_eq!(view.seats[..2], wview.seats[..2]);
                 assert_eq!(view.top_card, wview.top_card);

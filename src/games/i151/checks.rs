@@ -38,8 +38,8 @@ use std::result::Result;
 ///   whose hand is empty and who won the last round.
 pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
     let n = game.num_players();
-    if s.players as usize != n {
-        return Err(format!("players {} vs {n}", s.players));
+    if s.num_players as usize != n {
+        return Err(format!("players {} vs {n}", s.num_players));
     }
     let seats = (1u32 << n) - 1;
     if (s.excluded as u32 | s.drawn as u32 | s.chaining as u32) & !seats != 0 {
@@ -50,13 +50,15 @@ pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
             return Err(format!("seat {p} does not exist but holds cards or points"));
         }
     }
-    if s.current as usize >= n || s.dealer as usize >= n {
+    if s.to_act as usize >= n || s.dealer as usize >= n {
         return Err(format!(
             "seat to act {} or dealer {} out of range",
-            s.current, s.dealer
+            s.to_act, s.dealer
         ));
     }
-    if s.bank_head > s.bank_tail || s.bank_tail as usize > N_CARDS || s.pile_len as usize > N_CARDS
+    if s.bank_head > s.bank_tail
+        || s.bank_tail as usize > DECK_SIZE
+        || s.pile_len as usize > DECK_SIZE
     {
         return Err(format!(
             "bank bounds {}..{} or pile height {} out of range",
@@ -67,7 +69,7 @@ pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
         .bank
         .iter()
         .chain(&s.pile)
-        .find(|&&c| c as usize >= N_CARDS)
+        .find(|&&c| c as usize >= DECK_SIZE)
     {
         return Err(format!("card byte {c} is not a card"));
     }
@@ -126,15 +128,15 @@ pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
                     s.round_steps
                 ));
             }
-            if active < 2 || s.winner != NONE {
+            if active < 2 || s.winner != NO_SEAT {
                 return Err(format!(
                     "a match in play with {active} active seats or a winner"
                 ));
             }
-            if s.is_excluded(s.current as usize) || s.is_excluded(s.dealer as usize) {
+            if s.is_excluded(s.to_act as usize) || s.is_excluded(s.dealer as usize) {
                 return Err(format!(
                     "seat to act {} or dealer {} is excluded",
-                    s.current, s.dealer
+                    s.to_act, s.dealer
                 ));
             }
             if s.drawn & s.excluded != 0 {
@@ -173,7 +175,7 @@ pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
 
 /// The table part of [`check_state`]: top card, imposed suit, flags, turn bits.
 fn check_table(s: &I151State) -> Result<(), String> {
-    if s.top != NONE && s.top as usize >= N_CARDS {
+    if s.top != NO_CARD && s.top as usize >= DECK_SIZE {
         return Err(format!("top {} is not a card", s.top));
     }
     if let Some(&last) = s.played_pile().last() {
@@ -182,7 +184,9 @@ fn check_table(s: &I151State) -> Result<(), String> {
         }
     }
     let top_rank = s.top_card().map(rank_of);
-    if s.required_suit != NONE && (s.required_suit as usize >= N_SUITS || top_rank != Some(EIGHT)) {
+    if s.required_suit != NO_SUIT
+        && (s.required_suit as usize >= N_SUITS || top_rank != Some(EIGHT))
+    {
         return Err(format!(
             "imposed suit {} without an eight on top",
             s.required_suit
@@ -200,18 +204,18 @@ fn check_table(s: &I151State) -> Result<(), String> {
             return Err(format!("{what} flag without its card on top"));
         }
     }
-    if s.flags != 0 && s.required_suit != NONE {
+    if s.flags != 0 && s.required_suit != NO_SUIT {
         // A suit is imposed by the choice that ends an eight's turn; any play lifts it.
         return Err("a suit imposed while a card's effect is pending".into());
     }
-    let cp_bit = 1u8 << s.current;
+    let cp_bit = 1u8 << s.to_act;
     if (s.flags & FLAG_CHOOSE_SUIT != 0 || s.chaining != 0) && s.drawn & cp_bit != 0 {
         return Err("the seat to act just played but is marked as having drawn".into());
     }
     if s.last_play_count > 1 {
         return Err(format!("last play count {}", s.last_play_count));
     }
-    if s.chaining & !(1 << s.current) != 0 {
+    if s.chaining & !(1 << s.to_act) != 0 {
         return Err("a seat not to act is chaining".into());
     }
     if s.flags & FLAG_SKIP_NEXT != 0 && s.chaining == 0 && s.status != STATUS_TERMINATED {
@@ -221,7 +225,7 @@ fn check_table(s: &I151State) -> Result<(), String> {
     }
     if s.chaining != 0 {
         match top_rank {
-            Some(rank) if s.hands[s.current as usize] & rank_set(rank) != 0 => {}
+            Some(rank) if s.hands[s.to_act as usize] & rank_set(rank) != 0 => {}
             _ => return Err("chaining without a card of the top's rank".into()),
         }
     }
@@ -245,7 +249,7 @@ fn check_seats(game: &I151, s: &I151State) -> Result<(), String> {
             return Err(format!("seat {p} has a streak of {streak}"));
         }
     }
-    if s.last_winner == NONE {
+    if s.last_winner == NO_SEAT {
         if s.round_number != 1
             || s.dealer as usize != game.initial_dealer()
             || s.excluded != 0
@@ -259,7 +263,7 @@ fn check_seats(game: &I151, s: &I151State) -> Result<(), String> {
     } else if s.round_number == 0 {
         return Err("round number 0".into());
     }
-    if s.winner != NONE && s.status != STATUS_TERMINATED {
+    if s.winner != NO_SEAT && s.status != STATUS_TERMINATED {
         return Err(format!("winner {} in a match not over", s.winner));
     }
     Ok(())
@@ -269,7 +273,7 @@ fn check_seats(game: &I151, s: &I151State) -> Result<(), String> {
 /// on its third consecutive round win.
 pub fn check_scores(before: &I151State, after: &I151State) -> Result<(), String> {
     let mut bonuses = 0;
-    for p in 0..before.players as usize {
+    for p in 0..before.num_players as usize {
         let delta = after.scores[p] as i32 - before.scores[p] as i32;
         if delta == -10 && after.last_winner as usize == p && after.consecutive[p] == 0 {
             bonuses += 1;
@@ -286,17 +290,19 @@ pub fn check_scores(before: &I151State, after: &I151State) -> Result<(), String>
     Ok(())
 }
 
-/// The configuration a fuzz input's first byte selects: 2..=4 seats, optional deal size,
+/// The configuration of a fuzz input's first byte (what
+/// [`crate::core::spec::GameSpec::fuzz_config`] reads): 2..=4 players, optional deal size,
 /// first dealer, and a small target sometimes so that exclusions and match ends come fast.
-pub fn fuzz_config(byte: u8) -> I151 {
-    let players = 2 + (byte % 3) as usize;
-    let mut game = I151::new(players).expect("2..=4 seats");
-    let max = N_CARDS / players;
+pub fn fuzz_config(bytes: &[u8]) -> I151 {
+    let byte = bytes[0];
+    let num_players = 2 + (byte % 3) as usize;
+    let mut game = I151::new(num_players).expect("2..=4 seats");
+    let max = DECK_SIZE / num_players;
     game = game
         .with_cards_per_player(1 + (byte as usize / 3) % max)
         .expect("in range");
     game = game
-        .with_initial_dealer((byte as usize / 7) % players)
+        .with_initial_dealer((byte as usize / 7) % num_players)
         .expect("in range");
     if byte & 0x80 != 0 {
         game = game.with_target_score(30).expect("in range");
@@ -327,7 +333,7 @@ pub fn agree(r: &Reference, s: &I151State) -> Result<(), String> {
     if r.played_pile() != s.played_pile() {
         return Err("played pile differs".into());
     }
-    let scores: Vec<i32> = (0..s.players as usize)
+    let scores: Vec<i32> = (0..s.num_players as usize)
         .map(|p| s.scores[p] as i32)
         .collect();
     if r.scores() != scores {

@@ -8,7 +8,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::view::{encode_state, PlayerView, OBS_DIM};
+use super::view::{encode_state, PlayerView};
 use super::*;
 use crate::core::simd::one_hot_u8;
 use crate::core::{Error, Game, LaneOutcome, LaneRng, Result};
@@ -50,9 +50,9 @@ pub struct I151State {
     /// Actions applied in the current round.
     pub round_steps: u16,
     /// The bank: `bank[bank_head..bank_tail]`, drawn from the front.
-    pub bank: [u8; N_CARDS],
+    pub bank: [u8; DECK_SIZE],
     /// The played pile, oldest first: `pile[..pile_len]`.
-    pub pile: [u8; N_CARDS],
+    pub pile: [u8; DECK_SIZE],
     /// Consecutive round wins of each seat (the third takes 10 points off and resets).
     pub consecutive: [u8; MAX_PLAYERS],
     /// Front of the bank.
@@ -61,13 +61,13 @@ pub struct I151State {
     pub bank_tail: u8,
     /// Height of the played pile.
     pub pile_len: u8,
-    /// The card the next play must match, or [`NONE`]. It stays after a refill empties
+    /// The card the next play must match, or [`NO_CARD`]. It stays after a refill empties
     /// the pile, as in the official engine.
     pub top: u8,
-    /// The suit imposed by an eight, or [`NONE`].
+    /// The suit imposed by an eight, or [`NO_SUIT`].
     pub required_suit: u8,
     /// The seat to act.
-    pub current: u8,
+    pub to_act: u8,
     /// The seat dealing this round.
     pub dealer: u8,
     /// [`FLAG_CHOOSE_SUIT`], [`FLAG_ACE_EFFECT`], [`FLAG_SKIP_NEXT`].
@@ -78,16 +78,16 @@ pub struct I151State {
     pub chaining: u8,
     /// Excluded seats (bit per seat).
     pub excluded: u8,
-    /// The last round winner, or [`NONE`].
+    /// The last round winner, or [`NO_SEAT`].
     pub last_winner: u8,
-    /// The match winner once over, or [`NONE`].
+    /// The match winner once over, or [`NO_SEAT`].
     pub winner: u8,
     /// [`STATUS_PLAYING`], [`STATUS_TERMINATED`] or [`STATUS_TRUNCATED`].
     pub status: u8,
     /// Cards put down by the last action (0 after a draw).
     pub last_play_count: u8,
     /// Number of seats.
-    pub players: u8,
+    pub num_players: u8,
 }
 
 impl I151State {
@@ -123,23 +123,29 @@ impl I151State {
 
     /// Number of seats not excluded.
     pub fn active_count(&self) -> u32 {
-        self.players as u32 - self.excluded.count_ones()
+        self.num_players as u32 - self.excluded.count_ones()
     }
 
     /// The `top` card, if any.
     pub fn top_card(&self) -> Option<u8> {
-        (self.top != NONE).then_some(self.top)
+        (self.top != NO_CARD).then_some(self.top)
+    }
+
+    /// The match winner once the match is over (`None` while it runs, or when it was cut
+    /// off).
+    pub fn winner(&self) -> Option<usize> {
+        (self.winner != NO_SEAT).then_some(self.winner as usize)
     }
 
     /// The imposed suit, if any.
-    pub fn required(&self) -> Option<u8> {
-        (self.required_suit != NONE).then_some(self.required_suit)
+    pub fn required_suit(&self) -> Option<u8> {
+        (self.required_suit != NO_SUIT).then_some(self.required_suit)
     }
 
     /// The seat after `seat` that is not excluded (official `_next_player` walk).
     #[inline]
     fn next_active(&self, seat: u8) -> u8 {
-        let n = self.players;
+        let n = self.num_players;
         let mut next = (seat + 1) % n;
         while self.excluded >> next & 1 != 0 {
             next = (next + 1) % n;
@@ -150,7 +156,7 @@ impl I151State {
     /// The seat that will act after the current turn ends (the official view's
     /// `next_player_id`: skipping excluded seats and, after a queen, one more).
     pub fn next_player(&self) -> u8 {
-        let mut next = self.next_active(self.current);
+        let mut next = self.next_active(self.to_act);
         if self.flags & FLAG_SKIP_NEXT != 0 {
             next = self.next_active(next);
         }
@@ -187,7 +193,7 @@ impl I151State {
     /// seats and once more after a queen.
     #[inline]
     fn end_turn(&mut self, drawn: bool) {
-        let cp = self.current;
+        let cp = self.to_act;
         let bit = 1u8 << cp;
         self.drawn = (self.drawn & !bit) | if drawn { bit } else { 0 };
         self.chaining &= !bit;
@@ -197,7 +203,7 @@ impl I151State {
             next = self.next_active(next);
             self.flags &= !FLAG_SKIP_NEXT;
         }
-        self.current = next;
+        self.to_act = next;
     }
 }
 
@@ -207,11 +213,11 @@ impl I151 {
     pub fn reset_with_match_seed(&self, match_seed: i64) -> I151State {
         let mut s = I151State::zeroed();
         s.match_seed = match_seed;
-        s.players = self.players;
+        s.num_players = self.num_players;
         s.round_number = 1;
         s.dealer = self.initial_dealer;
-        s.last_winner = NONE;
-        s.winner = NONE;
+        s.last_winner = NO_SEAT;
+        s.winner = NO_SEAT;
         let deck = I151::round_deck(match_seed, 1);
         self.deal(&mut s, &deck);
         s
@@ -220,8 +226,8 @@ impl I151 {
     /// Official `start_round`: deals `deck` round-robin from seat 0 (7 or the configured
     /// number each), the rest is the bank; excluded seats' cards are dropped; the table is
     /// empty and the seat after the dealer (not excluded) starts.
-    fn deal(&self, s: &mut I151State, deck: &[u8; N_CARDS]) {
-        let n = self.players as usize;
+    fn deal(&self, s: &mut I151State, deck: &[u8; DECK_SIZE]) {
+        let n = self.num_players as usize;
         let dealt = n * self.cards_dealt();
         s.hands = [0; MAX_PLAYERS];
         s.dead = 0;
@@ -233,21 +239,21 @@ impl I151 {
                 s.hands[seat] |= 1 << card;
             }
         }
-        s.bank = [0; N_CARDS];
-        s.bank[..N_CARDS - dealt].copy_from_slice(&deck[dealt..]);
+        s.bank = [0; DECK_SIZE];
+        s.bank[..DECK_SIZE - dealt].copy_from_slice(&deck[dealt..]);
         s.bank_head = 0;
-        s.bank_tail = (N_CARDS - dealt) as u8;
-        s.pile = [0; N_CARDS];
+        s.bank_tail = (DECK_SIZE - dealt) as u8;
+        s.pile = [0; DECK_SIZE];
         s.pile_len = 0;
         s.pile_set = 0;
-        s.top = NONE;
-        s.required_suit = NONE;
+        s.top = NO_CARD;
+        s.required_suit = NO_SUIT;
         s.flags = 0;
         s.drawn = 0;
         s.chaining = 0;
         s.last_play_count = 0;
         s.round_steps = 0;
-        s.current = s.next_active(s.dealer);
+        s.to_act = s.next_active(s.dealer);
     }
 
     /// The legal actions of the state as bits `0..38` (official `legal_actions` as a set).
@@ -256,12 +262,12 @@ impl I151 {
         if s.status != STATUS_PLAYING {
             return 0;
         }
-        let cp = s.current as usize;
+        let cp = s.to_act as usize;
         let hand = s.hands[cp];
         let (top, req) = (s.top, s.required_suit);
-        let mut playable = if req != NONE {
+        let mut playable = if req != NO_SUIT {
             hand & (EIGHTS | suit_set(req))
-        } else if top == NONE {
+        } else if top == NO_CARD {
             hand
         } else if rank_of(top) == EIGHT {
             hand & EIGHTS
@@ -272,18 +278,18 @@ impl I151 {
         };
         let chaining = s.chaining >> cp & 1 != 0;
         let drawn = s.drawn >> cp & 1 != 0;
-        if chaining && top != NONE {
+        if chaining && top != NO_CARD {
             playable &= rank_set(rank_of(top));
         }
         let mut bits = playable as u64;
         let choose = s.flags & FLAG_CHOOSE_SUIT != 0;
         if choose {
-            if top != NONE && rank_of(top) == EIGHT {
+            if top != NO_CARD && rank_of(top) == EIGHT {
                 bits |= 0xF << ACTION_CHOOSE_SUIT;
             }
         } else if drawn || chaining {
             bits |= 1 << ACTION_PASS;
-        } else if top != NONE || playable == 0 {
+        } else if top != NO_CARD || playable == 0 {
             bits |= 1 << ACTION_DRAW;
         }
         bits
@@ -292,7 +298,7 @@ impl I151 {
     /// Official `_handle_play` for one card. Returns the round winner if the round ended.
     #[inline]
     fn play(&self, s: &mut I151State, card: u8) -> Option<u8> {
-        let cp = s.current as usize;
+        let cp = s.to_act as usize;
         let prev_top = s.top;
         let rank = rank_of(card);
         s.hands[cp] &= !(1u32 << card);
@@ -301,13 +307,13 @@ impl I151 {
         s.pile_set |= 1 << card;
         let same_rank_left = s.hands[cp] & rank_set(rank) != 0;
         let chains =
-            ((prev_top != NONE && rank_of(prev_top) == rank) || rank == EIGHT) && same_rank_left;
+            ((prev_top != NO_CARD && rank_of(prev_top) == rank) || rank == EIGHT) && same_rank_left;
         let bit = 1u8 << cp;
         s.drawn &= !bit;
         s.chaining = (s.chaining & !bit) | if chains { bit } else { 0 };
         s.top = card;
         s.last_play_count = 1;
-        s.required_suit = NONE;
+        s.required_suit = NO_SUIT;
         s.flags &= !(FLAG_ACE_EFFECT | FLAG_CHOOSE_SUIT);
         match rank {
             EIGHT => s.flags |= FLAG_CHOOSE_SUIT,
@@ -332,7 +338,7 @@ impl I151 {
     /// Official `_handle_draw` (reached only when the seat has not drawn this turn).
     #[inline]
     fn draw(&self, s: &mut I151State) {
-        let cp = s.current as usize;
+        let cp = s.to_act as usize;
         let ace = s.flags & FLAG_ACE_EFFECT != 0;
         s.draw_with_refill(cp, if ace { 2 } else { 1 });
         s.last_play_count = 0;
@@ -343,8 +349,8 @@ impl I151 {
         }
         s.drawn |= 1 << cp;
         if s.bank_len() == 0 && s.pile_len == 0 {
-            s.top = NONE;
-            s.required_suit = NONE;
+            s.top = NO_CARD;
+            s.required_suit = NO_SUIT;
         }
     }
 
@@ -352,7 +358,7 @@ impl I151 {
     /// are excluded at the target; the winner's streak grows (the third win takes 10 off
     /// and resets it); the match ends when at most one seat is left.
     fn end_round(&self, s: &mut I151State, winner: u8, rewards: &mut [f32]) {
-        let n = self.players as usize;
+        let n = self.num_players as usize;
         let before = s.scores;
         for p in 0..n {
             if p == winner as usize {
@@ -385,7 +391,7 @@ impl I151 {
             s.status = STATUS_TERMINATED;
             s.winner = (0..n as u8)
                 .find(|&p| s.excluded >> p & 1 == 0)
-                .unwrap_or(NONE);
+                .unwrap_or(NO_SEAT);
             if self.reward == RewardMode::MatchOutcome {
                 let lose = -1.0 / (n as f32 - 1.0);
                 for (p, r) in rewards.iter_mut().enumerate().take(n) {
@@ -444,7 +450,7 @@ impl I151 {
                 None
             }
             _ => {
-                s.chaining &= !(1 << s.current);
+                s.chaining &= !(1 << s.to_act);
                 s.required_suit = (action - ACTION_CHOOSE_SUIT) as u8;
                 s.flags &= !FLAG_CHOOSE_SUIT;
                 s.end_turn(false);
@@ -472,7 +478,7 @@ impl Game for I151 {
     type State = I151State;
 
     fn num_players(&self) -> usize {
-        self.players as usize
+        self.num_players as usize
     }
     fn num_actions(&self) -> usize {
         N_ACTIONS
@@ -495,16 +501,16 @@ impl Game for I151 {
     /// seat 0, the rest is the bank, front first), optionally followed by 8 bytes: the
     /// match seed (`i64`, little endian) that deals the later rounds (default 0).
     fn reset_from_order(&self, order: &[u8]) -> Result<I151State> {
-        if order.len() != N_CARDS && order.len() != N_CARDS + 8 {
+        if order.len() != DECK_SIZE && order.len() != DECK_SIZE + 8 {
             return Err(Error::Length {
                 what: "151 deck order (32 cards, optionally + 8 seed bytes)",
-                expected: N_CARDS,
+                expected: DECK_SIZE,
                 got: order.len(),
             });
         }
         let mut seen = 0u32;
-        for &c in &order[..N_CARDS] {
-            if c as usize >= N_CARDS || seen >> c & 1 != 0 {
+        for &c in &order[..DECK_SIZE] {
+            if c as usize >= DECK_SIZE || seen >> c & 1 != 0 {
                 return Err(Error::Invalid {
                     what: "151 deck order",
                     reason: "not a permutation of the card ids 0..32".into(),
@@ -512,20 +518,20 @@ impl Game for I151 {
             }
             seen |= 1 << c;
         }
-        let seed = if order.len() == N_CARDS + 8 {
-            i64::from_le_bytes(order[N_CARDS..].try_into().expect("8 bytes"))
+        let seed = if order.len() == DECK_SIZE + 8 {
+            i64::from_le_bytes(order[DECK_SIZE..].try_into().expect("8 bytes"))
         } else {
             0
         };
         let mut s = self.reset_with_match_seed(seed);
         s.excluded = 0;
-        let deck: [u8; N_CARDS] = order[..N_CARDS].try_into().expect("32 cards");
+        let deck: [u8; DECK_SIZE] = order[..DECK_SIZE].try_into().expect("32 cards");
         self.deal(&mut s, &deck);
         Ok(s)
     }
 
     fn current_player(&self, s: &I151State) -> usize {
-        s.current as usize
+        s.to_act as usize
     }
 
     fn finished(&self, s: &I151State) -> (bool, bool) {

@@ -26,10 +26,12 @@ use crate::core::spec::{
 use crate::core::{Bot, Error, LaneRng, Result, SingleLane};
 
 /// Number of cards.
-pub const N_CARDS: usize = 32;
+pub const DECK_SIZE: usize = 32;
 /// Number of suits.
 pub const N_SUITS: usize = 4;
-/// Largest number of seats.
+/// Fewest players.
+pub const MIN_PLAYERS: usize = 2;
+/// Most players.
 pub const MAX_PLAYERS: usize = 4;
 
 /// Rank index of the ace.
@@ -61,9 +63,15 @@ pub const ACTION_PASS: u32 = 33;
 pub const ACTION_CHOOSE_SUIT: u32 = 34;
 /// Size of the action space: play card 0..32, draw, pass, choose suit 0..4.
 pub const N_ACTIONS: usize = 38;
+/// Length of an observation row (its layout: [`view::layout`]).
+pub const OBS_DIM: usize = 142;
 
-/// "No card" / "no suit" / "no seat" in the compact state.
-pub const NONE: u8 = 0xFF;
+/// "No card" in a state's card byte (an empty table).
+pub(crate) const NO_CARD: u8 = 0xFF;
+/// "No suit" in a state's suit byte (no suit imposed).
+pub(crate) const NO_SUIT: u8 = 0xFF;
+/// "No seat" in a state's seat byte (no round winner yet, no match winner).
+pub(crate) const NO_SEAT: u8 = 0xFF;
 
 /// The suit of a card id.
 #[inline]
@@ -165,7 +173,7 @@ impl GameSpec for I151 {
         summary: "the i151 competition game, as the official engine i151-engine 0.2.4 plays it",
         docs: "docs/151.md",
         python_class: "I151",
-        players: (2, MAX_PLAYERS),
+        players: (MIN_PLAYERS, MAX_PLAYERS),
         options: &[
             OptionSpec {
                 name: "num_players",
@@ -180,7 +188,7 @@ impl GameSpec for I151 {
                 name: "cards_per_player",
                 kind: OptionKind::Int {
                     min: 1,
-                    max: (N_CARDS / 2) as i64,
+                    max: (DECK_SIZE / 2) as i64,
                 },
                 default: "8",
                 doc: "cards dealt to each seat (at most 32 / num_players; 4 seats are dealt 7)",
@@ -283,7 +291,7 @@ impl GameSpec for I151 {
 
     /// The 32 card ids shuffled, then a random match seed (8 bytes) for the later rounds.
     fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
-        let mut order: Vec<u8> = (0..N_CARDS as u8).collect();
+        let mut order: Vec<u8> = (0..DECK_SIZE as u8).collect();
         rng.shuffle(&mut order);
         order.extend(rng.next_u64().to_le_bytes());
         Some(order)
@@ -292,7 +300,7 @@ impl GameSpec for I151 {
     const FUZZ_CONFIG_BYTES: usize = 1;
 
     fn fuzz_config(bytes: &[u8]) -> Self {
-        checks::fuzz_config(bytes[0])
+        checks::fuzz_config(bytes)
     }
 
     fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
@@ -323,7 +331,7 @@ impl GameSpec for I151 {
             });
         }
         for &p in &request.players {
-            Error::check_range("players", 2, MAX_PLAYERS as i64, p as i64)?;
+            Error::check_range("players", MIN_PLAYERS as i64, MAX_PLAYERS as i64, p as i64)?;
         }
         let config = trace::TraceConfig {
             matches: request.games,
@@ -354,7 +362,7 @@ impl GameSpec for I151 {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct I151 {
-    players: u8,
+    num_players: u8,
     cards_per_player: u8,
     target_score: i16,
     initial_dealer: u8,
@@ -363,13 +371,18 @@ pub struct I151 {
 }
 
 impl I151 {
-    /// The official defaults for `players` seats (2..=4): 8 cards per player (7 are dealt
-    /// with 4 players), target 151, seat 0 deals first (seat 1 starts), round-points
+    /// The official defaults for `num_players` seats (2..=4): 8 cards per player (7 are
+    /// dealt with 4 players), target 151, seat 0 deals first (seat 1 starts), round-points
     /// rewards, rounds cut off after 500 actions (the official runner's limit).
-    pub fn new(players: usize) -> Result<I151> {
-        Error::check_range("players", 2, MAX_PLAYERS as i64, players as i64)?;
+    pub fn new(num_players: usize) -> Result<I151> {
+        Error::check_range(
+            "num_players",
+            MIN_PLAYERS as i64,
+            MAX_PLAYERS as i64,
+            num_players as i64,
+        )?;
         Ok(I151 {
-            players: players as u8,
+            num_players: num_players as u8,
             cards_per_player: 8,
             target_score: 151,
             initial_dealer: 0,
@@ -379,9 +392,9 @@ impl I151 {
     }
 
     /// Sets the configured cards per player, checked like the official engine
-    /// (`1..=32 / players`). With 4 players the official deal gives 7 whatever this says.
+    /// (`1..=32 / num_players`). With 4 players the official deal gives 7 whatever this says.
     pub fn with_cards_per_player(mut self, cards: usize) -> Result<I151> {
-        let max = (N_CARDS / self.players as usize) as i64;
+        let max = (DECK_SIZE / self.num_players as usize) as i64;
         Error::check_range("cards_per_player", 1, max, cards as i64)?;
         self.cards_per_player = cards as u8;
         Ok(self)
@@ -394,9 +407,14 @@ impl I151 {
         Ok(self)
     }
 
-    /// Sets the seat that deals round 1 (`0..players`); the next seat starts.
+    /// Sets the seat that deals round 1 (`0..num_players`); the next seat starts.
     pub fn with_initial_dealer(mut self, dealer: usize) -> Result<I151> {
-        Error::check_range("initial_dealer", 0, self.players as i64 - 1, dealer as i64)?;
+        Error::check_range(
+            "initial_dealer",
+            0,
+            self.num_players as i64 - 1,
+            dealer as i64,
+        )?;
         self.initial_dealer = dealer as u8;
         Ok(self)
     }
@@ -416,7 +434,7 @@ impl I151 {
 
     /// Number of seats.
     pub fn num_players(&self) -> usize {
-        self.players as usize
+        self.num_players as usize
     }
 
     /// The configured cards per player.
@@ -426,12 +444,12 @@ impl I151 {
 
     /// Cards actually dealt to each seat: 7 with 4 players, else the configured number.
     pub fn cards_dealt(&self) -> usize {
-        let per = if self.players == 4 {
+        let per = if self.num_players == 4 {
             7
         } else {
             self.cards_per_player as usize
         };
-        per.min(N_CARDS / self.players as usize)
+        per.min(DECK_SIZE / self.num_players as usize)
     }
 
     /// The exclusion score.
@@ -456,8 +474,8 @@ impl I151 {
 
     /// The deck of round `round` of the match with seed `match_seed`: the official order
     /// shuffled by `random.Random(match_seed + round).shuffle`.
-    pub fn round_deck(match_seed: i64, round: u32) -> [u8; N_CARDS] {
-        let mut deck: [u8; N_CARDS] = std::array::from_fn(|i| i as u8);
+    pub fn round_deck(match_seed: i64, round: u32) -> [u8; DECK_SIZE] {
+        let mut deck: [u8; DECK_SIZE] = std::array::from_fn(|i| i as u8);
         cpython_random::python_shuffle(match_seed as i128 + round as i128, &mut deck);
         deck
     }

@@ -207,7 +207,7 @@ impl Reference {
         } else {
             self.game.cards_per_player()
         };
-        let per = per.min(N_CARDS / n);
+        let per = per.min(DECK_SIZE / n);
         let mut hands = vec![Vec::new(); n];
         for (i, &id) in deck.iter().take(per * n).enumerate() {
             hands[i % n].push(Card::from_id(id));
@@ -468,7 +468,7 @@ impl Reference {
         let current = &self.players[self.current];
         PlayerView {
             seat: seat as u8,
-            players: n as u8,
+            num_players: n as u8,
             hand: set(&me.hand),
             hand_points: me.hand.iter().map(|c| c.points()).sum::<i32>() as u16,
             top_card: self.top_card.map(Card::id),
@@ -528,7 +528,7 @@ impl Playable for Reference {
         N_ACTIONS
     }
     fn obs_dim(&self) -> usize {
-        view::OBS_DIM
+        OBS_DIM
     }
     fn current_player(&self) -> usize {
         self.current

@@ -39,7 +39,7 @@ pub fn trace_game(config: &TraceConfig, i: u64) -> I151 {
     };
     let mut game = I151::new(players).expect("2..=4 seats");
     if i % 5 == 4 {
-        let max = N_CARDS / players;
+        let max = DECK_SIZE / players;
         game = game
             .with_cards_per_player(1 + ((i / 5) as usize % max))
             .expect("in range");
@@ -92,10 +92,6 @@ struct EndLine {
     rounds: u16,
 }
 
-fn opt(value: u8) -> Option<u8> {
-    (value != NONE).then_some(value)
-}
-
 impl DecisionLine {
     /// The state `s` before `action`.
     fn new(game: &I151, s: &I151State, action: u32) -> DecisionLine {
@@ -105,15 +101,15 @@ impl DecisionLine {
         let legal = game.legal_bits(s);
         let flag = |f: u8| s.flags & f != 0;
         DecisionLine {
-            cp: s.current,
+            cp: s.to_act,
             legal: (0..N_ACTIONS as u32)
                 .filter(|&a| legal >> a & 1 != 0)
                 .collect(),
             hands: s.hands[..n].iter().map(|&h| cards(h)).collect(),
             bank: s.bank().to_vec(),
             pile: s.played_pile().to_vec(),
-            top: opt(s.top),
-            req: opt(s.required_suit),
+            top: s.top_card(),
+            req: s.required_suit(),
             choose: flag(FLAG_CHOOSE_SUIT),
             ace: flag(FLAG_ACE_EFFECT),
             skip: flag(FLAG_SKIP_NEXT),
@@ -194,7 +190,7 @@ pub fn write_trace<W: Write>(config: &TraceConfig, out: &mut W) -> io::Result<Tr
             out,
             &EndLine {
                 end: true,
-                winner: opt(s.winner),
+                winner: s.winner().map(|w| w as u8),
                 scores: s.scores[..n].to_vec(),
                 rounds: s.round_number,
             },

@@ -28,7 +28,7 @@ pub struct PlayerView {
     /// The seat whose view this is.
     pub seat: u8,
     /// Number of seats.
-    pub players: u8,
+    pub num_players: u8,
     /// Own hand (card set).
     pub hand: u32,
     /// Points of the own hand.
@@ -82,9 +82,9 @@ impl PlayerView {
         let recent = &pile[pile.len().saturating_sub(3)..];
         let mut recent_cards = [0u8; 3];
         recent_cards[..recent.len()].copy_from_slice(recent);
-        let cp = s.current as usize;
+        let cp = s.to_act as usize;
         let mut seats = [SeatView::default(); MAX_PLAYERS];
-        for (p, v) in seats.iter_mut().enumerate().take(s.players as usize) {
+        for (p, v) in seats.iter_mut().enumerate().take(s.num_players as usize) {
             *v = SeatView {
                 hand_size: s.hands[p].count_ones() as u8,
                 total_score: s.scores[p],
@@ -94,7 +94,7 @@ impl PlayerView {
         }
         PlayerView {
             seat: seat as u8,
-            players: s.players,
+            num_players: s.num_players,
             hand: s.hands[seat],
             hand_points: hand_points(s.hands[seat]) as u16,
             top_card: s.top_card(),
@@ -103,12 +103,12 @@ impl PlayerView {
             played_pile: s.pile_set,
             played_pile_size: s.pile_len,
             bank_size: s.bank_len() as u8,
-            table_empty: s.top == NONE && s.pile_len == 0,
-            required_suit: s.required(),
+            table_empty: s.top == NO_CARD && s.pile_len == 0,
+            required_suit: s.required_suit(),
             must_choose_suit: s.flags & FLAG_CHOOSE_SUIT != 0,
             ace_effect_active: s.flags & FLAG_ACE_EFFECT != 0,
             last_play_count: s.last_play_count,
-            current_player: s.current,
+            current_player: s.to_act,
             next_player: s.next_player(),
             current_has_drawn: s.drawn >> cp & 1 != 0,
             current_is_chaining: s.chaining >> cp & 1 != 0,
@@ -119,9 +119,6 @@ impl PlayerView {
         }
     }
 }
-
-/// Length of an observation row.
-pub const OBS_DIM: usize = 142;
 
 /// Offsets of the observation row.
 pub mod layout {
@@ -138,7 +135,7 @@ pub mod layout {
     pub const FLAGS: usize = 100;
     /// Scalars (3): bank size / 32, pile size / 32, last play count.
     pub const SCALARS: usize = 106;
-    /// Per seat, relative to the observer (seat `(observer + k) % players` at slot `k`),
+    /// Per seat, relative to the observer (seat `(observer + k) % num_players` at slot `k`),
     /// 4 slots of 8: present, hand size / 32, score / target, excluded, streak / 3, to act,
     /// acts next, dealer.
     pub const SEATS: usize = 109;
@@ -158,11 +155,11 @@ pub mod layout {
 pub fn encode_state(game: &I151, s: &I151State, seat: usize, obs: &mut [f32]) {
     use layout::*;
     let obs = &mut obs[..OBS_DIM];
-    let cp = s.current as usize;
+    let cp = s.to_act as usize;
     let hand = s.hands[seat];
-    let top_bit = if s.top != NONE { 1u64 << s.top } else { 0 };
+    let top_bit = if s.top != NO_CARD { 1u64 << s.top } else { 0 };
     one_hot_f32(hand as u64 | top_bit << TOP, &mut obs[HAND..PILE]);
-    let suit_bit = if s.required_suit != NONE {
+    let suit_bit = if s.required_suit != NO_SUIT {
         1u64 << s.required_suit
     } else {
         0
@@ -171,7 +168,7 @@ pub fn encode_state(game: &I151, s: &I151State, seat: usize, obs: &mut [f32]) {
         | ((s.flags & FLAG_ACE_EFFECT != 0) as u64) << 1
         | ((s.chaining >> cp & 1) as u64) << 2
         | ((s.drawn >> cp & 1) as u64) << 3
-        | ((s.top == NONE && s.pile_len == 0) as u64) << 4
+        | ((s.top == NO_CARD && s.pile_len == 0) as u64) << 4
         | ((cp == seat) as u64) << 5;
     one_hot_f32(
         s.pile_set as u64 | suit_bit << (REQUIRED_SUIT - PILE) | flags << (FLAGS - PILE),
@@ -180,7 +177,7 @@ pub fn encode_state(game: &I151, s: &I151State, seat: usize, obs: &mut [f32]) {
     obs[SCALARS] = s.bank_len() as u8 as f32 / 32.0;
     obs[SCALARS + 1] = s.pile_len as f32 / 32.0;
     obs[SCALARS + 2] = s.last_play_count as f32;
-    let n = s.players as usize;
+    let n = s.num_players as usize;
     let next = s.next_player() as usize;
     let target = game.target_score() as i16 as f32;
     // `(seat + k) % n` with one division: `base + k < 2 n`.
@@ -236,7 +233,7 @@ pub fn encode_view(view: &PlayerView, obs: &mut [f32]) {
     obs[SCALARS] = view.bank_size as f32 / 32.0;
     obs[SCALARS + 1] = view.played_pile_size as f32 / 32.0;
     obs[SCALARS + 2] = view.last_play_count as f32;
-    let n = view.players as usize;
+    let n = view.num_players as usize;
     for k in 0..MAX_PLAYERS {
         let row = &mut obs[SEATS + k * SEAT_WIDTH..SEATS + (k + 1) * SEAT_WIDTH];
         if k >= n {

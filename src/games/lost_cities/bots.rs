@@ -83,7 +83,7 @@ struct View {
 
 impl View {
     fn new(s: &LostCitiesState) -> View {
-        let p = s.to_move as usize;
+        let p = s.to_act as usize;
         let mut buried = s.discards;
         let pile_tops = std::array::from_fn(|c| s.pile_top(c));
         for top in pile_tops.iter().flatten() {
@@ -322,7 +322,7 @@ mod tests {
             let mut s = game.reset(&mut rng);
             while !s.is_over() {
                 game.legal_mask(&s, &mut mask);
-                let action = if s.to_move as u64 == g % 2 {
+                let action = if s.to_act as u64 == g % 2 {
                     let a = bot.choose(&s);
                     assert_eq!(mask[a as usize], 1, "illegal heuristic choice {a} in {s:?}");
                     a

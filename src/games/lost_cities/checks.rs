@@ -2,7 +2,7 @@
 //! `VecEnv::set_state` require) and the game's part of the generic fuzz check.
 
 use super::fast::{board_score, LostCitiesState};
-use super::reference::ReferenceGame;
+use super::reference::Reference;
 use super::*;
 use crate::core::{CardSet64, SingleLane};
 
@@ -27,19 +27,19 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
     if bytes[pad_from..].iter().any(|&b| b != 0) {
         return Err("padding bytes are not zero".into());
     }
-    if s.to_move > 1 || s.end > 2 || s.steps > MAX_STEPS {
+    if s.to_act > 1 || s.end > 2 || s.steps > MAX_STEPS {
         return Err(format!(
-            "counters out of range: to_move {} end {} steps {}",
-            s.to_move, s.end, s.steps
+            "counters out of range: to_act {} end {} steps {}",
+            s.to_act, s.end, s.steps
         ));
     }
     let deck_pos = s.deck_pos as usize;
-    if !(2 * HAND_SIZE..=N_CARDS).contains(&deck_pos) {
+    if !(2 * HAND_SIZE..=DECK_SIZE).contains(&deck_pos) {
         return Err(format!("deck_pos {deck_pos} outside 16..=60"));
     }
     let mut dealt = 0u64;
     for &c in &s.deck {
-        if c as usize >= N_CARDS || dealt >> c & 1 == 1 {
+        if c as usize >= DECK_SIZE || dealt >> c & 1 == 1 {
             return Err(format!(
                 "deal order is not a permutation (card {c} out of range or repeated)"
             ));
@@ -57,7 +57,7 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
     ];
     let total: u32 = places.iter().map(|p| p.count_ones()).sum();
     let union = places.iter().fold(0, |a, p| a | p);
-    if total != N_CARDS as u32 || union != (1u64 << N_CARDS) - 1 {
+    if total != DECK_SIZE as u32 || union != (1u64 << DECK_SIZE) - 1 {
         return Err(format!(
             "cards not conserved: {total} placed, union {union:#x}"
         ));
@@ -70,7 +70,7 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
             return Err(format!("pile {c} holds {len} cards"));
         }
         for &card in &s.piles[c][..len] {
-            if card as usize >= N_CARDS || color_of(card) as usize != c {
+            if card as usize >= DECK_SIZE || color_of(card) as usize != c {
                 return Err(format!("card {card} lies on pile {c}"));
             }
             piled |= 1u64 << card;
@@ -111,10 +111,10 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
             "{public} public hand cards but {pile_draws} draws from the piles"
         ));
     }
-    if s.to_move as u16 != s.steps % 2 {
-        return Err(format!("seat {} to act after {} steps", s.to_move, s.steps));
+    if s.to_act as u16 != s.steps % 2 {
+        return Err(format!("seat {} to act after {} steps", s.to_act, s.steps));
     }
-    let natural_end = deck_pos == N_CARDS;
+    let natural_end = deck_pos == DECK_SIZE;
     let expected_end = if natural_end {
         1
     } else if s.steps >= MAX_STEPS {
@@ -128,10 +128,16 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// The configuration of a fuzz input (what [`crate::core::spec::GameSpec::fuzz_config`]
+/// reads): Lost Cities has no options, so it reads no byte.
+pub fn fuzz_config(_bytes: &[u8]) -> LostCities {
+    LostCities
+}
+
 /// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for Lost Cities: both
 /// engines agree on the board scores.
 pub fn fuzz_invariants(
-    r: &ReferenceGame,
+    r: &Reference,
     f: &SingleLane<LostCities>,
 ) -> std::result::Result<(), String> {
     if r.board_score() != board_score(&f.state) {

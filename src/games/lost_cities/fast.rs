@@ -8,7 +8,7 @@ use crate::core::simd::{one_hot_f32, spread_bits_to_bytes};
 use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, Result};
 
 const COLOR_MASK: u64 = 0xFFF;
-const ALL_CARDS: u64 = (1u64 << N_CARDS) - 1;
+const ALL_CARDS: u64 = (1u64 << DECK_SIZE) - 1;
 
 /// Sum of number ranks for each 9-bit pattern of a column's number slots (slot 3 = rank 2).
 const RANK_SUMS: [u8; 512] = {
@@ -44,7 +44,7 @@ pub struct LostCitiesState {
     /// Plies applied so far.
     pub steps: u16,
     /// The deal order; the deck is `deck[deck_pos..]`, drawn from the front.
-    pub deck: [u8; N_CARDS],
+    pub deck: [u8; DECK_SIZE],
     /// Discard piles, bottom first.
     pub piles: [[u8; 12]; N_COLORS],
     /// Height of each discard pile.
@@ -52,7 +52,7 @@ pub struct LostCitiesState {
     /// Index of the next deck card.
     pub deck_pos: u8,
     /// Seat to act.
-    pub to_move: u8,
+    pub to_act: u8,
     /// 0 running, 1 terminated (deck exhausted), 2 truncated (step limit).
     pub end: u8,
     _pad: [u8; 6],
@@ -68,7 +68,7 @@ impl LostCitiesState {
     /// Cards left in the deck.
     #[inline]
     pub fn deck_len(&self) -> usize {
-        N_CARDS - self.deck_pos as usize
+        DECK_SIZE - self.deck_pos as usize
     }
 
     /// The top of discard pile `color`, if any.
@@ -160,7 +160,7 @@ impl LostCities {
         if s.is_over() {
             return None;
         }
-        let p = s.to_move as usize;
+        let p = s.to_act as usize;
         let nonempty = s.nonempty_piles() as u16;
         let play_row = 1 | nonempty << 1;
         let mut rows = [0u16; HAND_SIZE];
@@ -199,7 +199,7 @@ impl Game for LostCities {
     }
 
     fn reset(&self, rng: &mut LaneRng) -> LostCitiesState {
-        let mut order: [u8; N_CARDS] = std::array::from_fn(|i| i as u8);
+        let mut order: [u8; DECK_SIZE] = std::array::from_fn(|i| i as u8);
         rng.shuffle(&mut order);
         deal(&order)
     }
@@ -210,7 +210,7 @@ impl Game for LostCities {
     }
 
     fn current_player(&self, s: &LostCitiesState) -> usize {
-        s.to_move as usize
+        s.to_act as usize
     }
 
     fn finished(&self, s: &LostCitiesState) -> (bool, bool) {
@@ -246,7 +246,7 @@ impl Game for LostCities {
         if s.is_over() || action >= N_ACTIONS as u32 {
             return LaneOutcome::ILLEGAL;
         }
-        let p = s.to_move as usize;
+        let p = s.to_act as usize;
         let (hand_slot, discard, source) = decode_action(action);
         let Some(card) = s.hand(p).nth(hand_slot) else {
             return LaneOutcome::ILLEGAL;
@@ -285,8 +285,8 @@ impl Game for LostCities {
             s.public_hands[p] |= dbit;
         }
         s.steps += 1;
-        s.to_move ^= 1;
-        let terminated = s.deck_pos as usize == N_CARDS;
+        s.to_act ^= 1;
+        let terminated = s.deck_pos as usize == DECK_SIZE;
         let truncated = !terminated && s.steps >= MAX_STEPS;
         if terminated || truncated {
             s.end = if terminated { 1 } else { 2 };
@@ -314,9 +314,9 @@ impl Game for LostCities {
             s.public_hands[o],
         ];
         let seen = channels.iter().fold(0, |acc, c| acc | c);
-        let (onehot, scalars) = obs.split_at_mut(N_CHANNELS * N_CARDS);
+        let (onehot, scalars) = obs.split_at_mut(N_CHANNELS * DECK_SIZE);
         for (row, bits) in onehot
-            .chunks_exact_mut(N_CARDS)
+            .chunks_exact_mut(DECK_SIZE)
             .zip(channels.iter().copied().chain([ALL_CARDS & !seen]))
         {
             one_hot_f32(bits, row);
@@ -345,11 +345,11 @@ impl Game for LostCities {
 }
 
 /// Checks that `order` is a permutation of `0..60` and returns it as an array.
-pub fn check_order(order: &[u8]) -> Result<[u8; N_CARDS]> {
-    Error::check_len("deck order", N_CARDS, order.len())?;
+pub fn check_order(order: &[u8]) -> Result<[u8; DECK_SIZE]> {
+    Error::check_len("deck order", DECK_SIZE, order.len())?;
     let mut seen = 0u64;
     for &c in order {
-        if c as usize >= N_CARDS || seen >> c & 1 == 1 {
+        if c as usize >= DECK_SIZE || seen >> c & 1 == 1 {
             return Err(Error::Invalid {
                 what: "deck order",
                 reason: format!(
@@ -359,13 +359,13 @@ pub fn check_order(order: &[u8]) -> Result<[u8; N_CARDS]> {
         }
         seen |= 1 << c;
     }
-    let mut out = [0u8; N_CARDS];
+    let mut out = [0u8; DECK_SIZE];
     out.copy_from_slice(order);
     Ok(out)
 }
 
 /// Deals a checked order: `0..8` to player 0, `8..16` to player 1, the deck from 16.
-fn deal(order: &[u8; N_CARDS]) -> LostCitiesState {
+fn deal(order: &[u8; DECK_SIZE]) -> LostCitiesState {
     let mut s = LostCitiesState::zeroed();
     s.deck = *order;
     s.hands[0] = CardSet64::from_ids(order[..HAND_SIZE].iter().copied()).0;

@@ -17,7 +17,7 @@ use crate::core::{Bot, LaneRng, Result, SingleLane};
 pub struct LostCities;
 
 impl GameSpec for LostCities {
-    type Reference = reference::ReferenceGame;
+    type Reference = reference::Reference;
 
     const INFO: GameInfo = GameInfo {
         id: "lost-cities",
@@ -58,15 +58,15 @@ impl GameSpec for LostCities {
 
     /// The 60 card ids shuffled (see [`crate::core::Game::reset_from_order`]).
     fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
-        let mut order: Vec<u8> = (0..N_CARDS as u8).collect();
+        let mut order: Vec<u8> = (0..DECK_SIZE as u8).collect();
         rng.shuffle(&mut order);
         Some(order)
     }
 
     const FUZZ_CONFIG_BYTES: usize = 0;
 
-    fn fuzz_config(_bytes: &[u8]) -> Self {
-        LostCities
+    fn fuzz_config(bytes: &[u8]) -> Self {
+        checks::fuzz_config(bytes)
     }
 
     fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
@@ -80,7 +80,7 @@ impl GameSpec for LostCities {
 }
 
 /// Number of cards.
-pub const N_CARDS: usize = 60;
+pub const DECK_SIZE: usize = 60;
 /// Cards per colour (three handshakes, numbers 2..10).
 pub const SLOTS_PER_COLOR: usize = 12;
 /// Number of colours.
@@ -88,7 +88,7 @@ pub const N_COLORS: usize = 5;
 /// Cards in each hand.
 pub const HAND_SIZE: usize = 8;
 /// Cards in the deck after the deal.
-pub const DECK_AFTER_DEAL: usize = N_CARDS - 2 * HAND_SIZE;
+pub const DECK_AFTER_DEAL: usize = DECK_SIZE - 2 * HAND_SIZE;
 /// Size of the action space.
 pub const N_ACTIONS: usize = 96;
 /// Length of an observation row.

@@ -14,8 +14,8 @@
 use std::collections::BTreeSet;
 
 use super::{
-    color_of, decode_action, is_handshake, rank_of, LostCities, DECK_AFTER_DEAL, HAND_SIZE,
-    MAX_BOARD_SCORE, MAX_STEPS, N_ACTIONS, N_CARDS, N_CHANNELS, N_COLORS, OBS_DIM,
+    color_of, decode_action, is_handshake, rank_of, LostCities, DECK_AFTER_DEAL, DECK_SIZE,
+    HAND_SIZE, MAX_BOARD_SCORE, MAX_STEPS, N_ACTIONS, N_CHANNELS, N_COLORS, OBS_DIM,
 };
 use crate::core::{Error, LaneOutcome, LaneRng, Playable, Result, SingleLane};
 
@@ -49,7 +49,7 @@ const CH_OPP_PUBLIC_HAND: usize = 5;
 /// Observation channel: anything else (the deck, the opponent's unseen hand cards).
 const CH_UNKNOWN: usize = 6;
 /// Index of the first scalar feature.
-const SCALARS: usize = N_CHANNELS * N_CARDS;
+const SCALARS: usize = N_CHANNELS * DECK_SIZE;
 
 /// Where a card is, as the whole table (not one player) knows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,13 +114,13 @@ pub fn board_score_of(expeditions: &[Vec<u8>]) -> i32 {
 
 /// Checks that `order` is a permutation of `0..60` (every card exactly once).
 pub fn check_deck_order(order: &[u8]) -> Result<()> {
-    Error::check_len("deck order", N_CARDS, order.len())?;
-    let mut seen = [false; N_CARDS];
+    Error::check_len("deck order", DECK_SIZE, order.len())?;
+    let mut seen = [false; DECK_SIZE];
     for &card in order {
-        if card as usize >= N_CARDS {
+        if card as usize >= DECK_SIZE {
             return Err(Error::Invalid {
                 what: "deck order",
-                reason: format!("card id {card} is not below {N_CARDS}"),
+                reason: format!("card id {card} is not below {DECK_SIZE}"),
             });
         }
         if seen[card as usize] {
@@ -136,7 +136,7 @@ pub fn check_deck_order(order: &[u8]) -> Result<()> {
 
 /// One round of classic two-player Lost Cities, held in plain owned data.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReferenceGame {
+pub struct Reference {
     /// Each player's hand, sorted by card id (the action's `hand_slot` indexes it).
     hands: Vec<Vec<u8>>,
     /// `expeditions[player][colour]`: the cards played there, in the order played.
@@ -150,25 +150,25 @@ pub struct ReferenceGame {
     /// Plies applied so far.
     steps: u32,
     /// The seat to act.
-    to_move: usize,
+    to_act: usize,
     /// The last deck card was drawn.
     terminated: bool,
     /// The ply limit was reached first.
     truncated: bool,
 }
 
-impl ReferenceGame {
+impl Reference {
     /// Deals a game from an explicit order (decision 1): `order[0..8]` to player 0,
     /// `order[8..16]` to player 1, and the deck is drawn from `order[16]` onward. Player 0
     /// moves first. An error if `order` is not a permutation of `0..60`.
-    pub fn from_order(order: &[u8]) -> Result<ReferenceGame> {
+    pub fn from_order(order: &[u8]) -> Result<Reference> {
         check_deck_order(order)?;
         let deal_hand = |cards: &[u8]| {
             let mut hand = cards.to_vec();
             hand.sort_unstable();
             hand
         };
-        Ok(ReferenceGame {
+        Ok(Reference {
             hands: vec![
                 deal_hand(&order[..HAND_SIZE]),
                 deal_hand(&order[HAND_SIZE..2 * HAND_SIZE]),
@@ -178,7 +178,7 @@ impl ReferenceGame {
             deck: order[2 * HAND_SIZE..].to_vec(),
             public_hands: vec![BTreeSet::new(); N_PLAYERS],
             steps: 0,
-            to_move: 0,
+            to_act: 0,
             terminated: false,
             truncated: false,
         })
@@ -215,8 +215,8 @@ impl ReferenceGame {
     }
 
     /// The seat to act (after the end, the seat after the one that ended the game).
-    pub fn to_move(&self) -> usize {
-        self.to_move
+    pub fn to_act(&self) -> usize {
+        self.to_act
     }
 
     /// Whether the round is over (naturally or by the ply limit).
@@ -244,12 +244,12 @@ impl ReferenceGame {
             return false;
         }
         let (hand_slot, discard, draw_source) = decode_action(action);
-        let Some(&card) = self.hands[self.to_move].get(hand_slot as usize) else {
+        let Some(&card) = self.hands[self.to_act].get(hand_slot as usize) else {
             return false;
         };
         let color = color_of(card) as usize;
         let placement_legal =
-            discard || can_play_on_expedition(&self.expeditions[self.to_move][color], card);
+            discard || can_play_on_expedition(&self.expeditions[self.to_act][color], card);
         placement_legal && self.can_draw_from(draw_source, card, discard)
     }
 
@@ -278,7 +278,7 @@ impl ReferenceGame {
         if !self.is_legal(action) {
             return LaneOutcome::ILLEGAL;
         }
-        let player = self.to_move;
+        let player = self.to_act;
         let (hand_slot, discard, draw_source) = decode_action(action);
 
         // Place: the card leaves the hand (and the public hand, if it was there).
@@ -311,7 +311,7 @@ impl ReferenceGame {
         } else if self.steps >= MAX_STEPS as u32 {
             self.truncated = true;
         }
-        self.to_move = 1 - player;
+        self.to_act = 1 - player;
 
         if self.is_over() {
             let score = self.score();
@@ -368,8 +368,8 @@ impl ReferenceGame {
         assert_eq!(obs.len(), OBS_DIM, "observation buffer length");
         let opponent = 1 - player;
         obs.fill(0.0);
-        for card in 0..N_CARDS as u8 {
-            obs[self.channel_of(card, player) * N_CARDS + card as usize] = 1.0;
+        for card in 0..DECK_SIZE as u8 {
+            obs[self.channel_of(card, player) * DECK_SIZE + card as usize] = 1.0;
         }
 
         let ratio = |value: u32, divisor: u32| value as f32 / divisor as f32;
@@ -400,7 +400,7 @@ impl ReferenceGame {
     }
 }
 
-impl Playable for ReferenceGame {
+impl Playable for Reference {
     fn num_players(&self) -> usize {
         N_PLAYERS
     }
@@ -411,7 +411,7 @@ impl Playable for ReferenceGame {
         OBS_DIM
     }
     fn current_player(&self) -> usize {
-        self.to_move
+        self.to_act
     }
     fn finished(&self) -> (bool, bool) {
         (self.terminated, self.truncated)
@@ -433,10 +433,10 @@ impl Playable for ReferenceGame {
 /// deals (decision 4): `0..60` ascending, shuffled with [`LaneRng::shuffle`] from `deal`,
 /// then dealt by order to both. The fast lane keeps a clone of `deal` (advanced past the
 /// shuffle) as its stream. `_game` (the game's index) is not needed by Lost Cities.
-pub fn diff_pair(_game: u64, deal: &mut LaneRng) -> (ReferenceGame, SingleLane<LostCities>) {
-    let mut order: Vec<u8> = (0..N_CARDS as u8).collect();
+pub fn diff_pair(_game: u64, deal: &mut LaneRng) -> (Reference, SingleLane<LostCities>) {
+    let mut order: Vec<u8> = (0..DECK_SIZE as u8).collect();
     deal.shuffle(&mut order);
-    let reference = ReferenceGame::from_order(&order).expect("a shuffle of 0..60 is valid");
+    let reference = Reference::from_order(&order).expect("a shuffle of 0..60 is valid");
     let fast = SingleLane::from_order(LostCities, &order, deal.clone())
         .expect("a shuffle of 0..60 is valid");
     (reference, fast)

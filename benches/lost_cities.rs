@@ -36,7 +36,7 @@ fn kernels(c: &mut Criterion) {
     group.bench_function("observe", |b| {
         b.iter(|| {
             for s in &states {
-                game.observe(s, s.to_act as usize, &mut obs);
+                game.observe(s, game.current_player(s), &mut obs);
                 std::hint::black_box(&obs);
             }
         })

@@ -67,7 +67,7 @@ fn full_games_conserve_cards_and_pay_the_final_scores() {
                 }
             }
             check_state(&game, &s).unwrap();
-            let scores: Vec<f64> = s.scores[..players].iter().map(|&x| x as f64).collect();
+            let scores: Vec<f64> = s.scores()[..players].iter().map(|&x| x as f64).collect();
             assert_eq!(totals, scores);
         }
     }

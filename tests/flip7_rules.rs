@@ -1,6 +1,8 @@
 //! Flip 7 rules, one behaviour per test: game-room 0.1.0's own scenario tests
 //! (`tests/test_flip7.py` in the seed) replayed on the fast engine with the same controlled
-//! positions, plus the batch-only behaviours (illegal actions are no-ops).
+//! positions, plus the batch-only behaviours (illegal actions are no-ops). The scenarios
+//! that write a position into the state (a seat's status, a hand, the piles) are unit tests
+//! in `src/games/flip7/rules_tests.rs`.
 
 use cardvec::core::{Game, LaneRng};
 use cardvec::games::flip7::*;
@@ -47,10 +49,10 @@ fn duplicate_busts_and_the_cards_stay() {
     let g = game();
     let mut s = position(&g, &[&[12], &[], &[]], &[12]);
     step(&g, &mut s, HIT);
-    assert_eq!(s.status[0], BUSTED);
-    assert_eq!(s.hands[0], hand(&[12, 12]));
+    assert_eq!(s.status(0), BUSTED);
+    assert_eq!(*s.hand(0), hand(&[12, 12]));
     assert_eq!(g.round_score(&s, 0), 0);
-    assert_eq!(s.to_act, 1);
+    assert_eq!(g.current_player(&s), 1);
 }
 
 #[test]
@@ -58,9 +60,9 @@ fn second_chance_is_consumed_with_the_duplicate() {
     let g = game();
     let mut s = position(&g, &[&[12, SC], &[], &[]], &[12]);
     step(&g, &mut s, HIT);
-    assert_eq!(s.status[0], ACTIVE);
-    assert_eq!(s.hands[0], hand(&[12]));
-    assert_eq!(s.discard, hand(&[12, SC]));
+    assert_eq!(s.status(0), ACTIVE);
+    assert_eq!(*s.hand(0), hand(&[12]));
+    assert_eq!(*s.discard(), hand(&[12, SC]));
 }
 
 #[test]
@@ -70,18 +72,8 @@ fn second_second_chance_is_gifted_to_an_eligible_player_only() {
     step(&g, &mut s, HIT);
     assert_eq!(mask(&g, &s), [0, 0, 0, 0, 1]);
     step(&g, &mut s, 4);
-    assert_eq!(s.hands[2][SC as usize], 1);
-    assert_eq!(s.to_act, 1);
-}
-
-#[test]
-fn second_chance_is_discarded_without_recipient() {
-    let g = game();
-    let mut s = position(&g, &[&[SC], &[], &[]], &[SC]);
-    s.set_seat_status(1, STAYED);
-    s.set_seat_status(2, STAYED);
-    step(&g, &mut s, HIT);
-    assert_eq!(s.discard, hand(&[SC]));
+    assert_eq!(s.hand(2)[SC as usize], 1);
+    assert_eq!(g.current_player(&s), 1);
 }
 
 #[test]
@@ -106,9 +98,9 @@ fn freeze_banks_the_target_and_turns_resume() {
     let mut s = position(&g, &[&[10], &[11], &[]], &[FREEZE]);
     step(&g, &mut s, HIT);
     step(&g, &mut s, 3);
-    assert_eq!(s.status[1], FROZEN);
+    assert_eq!(s.status(1), FROZEN);
     assert_eq!(g.round_score(&s, 1), 11);
-    assert_eq!(s.to_act, 2);
+    assert_eq!(g.current_player(&s), 2);
 }
 
 #[test]
@@ -118,11 +110,11 @@ fn freeze_drawn_in_flip_three_waits_for_the_three_draws() {
     step(&g, &mut s, HIT);
     step(&g, &mut s, 2);
     assert_eq!(s.pending_card(), Some(FREEZE));
-    assert_eq!(s.hands[0], hand(&[1, FT, 2, 3]));
+    assert_eq!(*s.hand(0), hand(&[1, FT, 2, 3]));
     step(&g, &mut s, 2);
-    assert_eq!(s.status[0], FROZEN);
+    assert_eq!(s.status(0), FROZEN);
     assert_eq!(g.round_score(&s, 0), 6);
-    assert_eq!(s.to_act, 1);
+    assert_eq!(g.current_player(&s), 1);
 }
 
 #[test]
@@ -131,9 +123,9 @@ fn bust_in_flip_three_cancels_deferred_actions_and_remaining_draws() {
     let mut s = position(&g, &[&[12], &[], &[]], &[FT, FREEZE, 12, 5]);
     step(&g, &mut s, HIT);
     step(&g, &mut s, 2);
-    assert_eq!(s.status[0], BUSTED);
+    assert_eq!(s.status(0), BUSTED);
     assert_eq!(s.pending_card(), None);
-    assert_eq!(s.hands[0][FREEZE as usize], 1);
+    assert_eq!(s.hand(0)[FREEZE as usize], 1);
     assert_eq!(top(&s), 5);
 }
 
@@ -143,8 +135,8 @@ fn second_chance_works_during_flip_three() {
     let mut s = position(&g, &[&[12], &[], &[]], &[FT, SC, 12, 2]);
     step(&g, &mut s, HIT);
     step(&g, &mut s, 2);
-    assert_eq!(s.status[0], ACTIVE);
-    assert_eq!(s.hands[0], hand(&[12, FT, 2]));
+    assert_eq!(s.status(0), ACTIVE);
+    assert_eq!(*s.hand(0), hand(&[12, FT, 2]));
 }
 
 #[test]
@@ -153,11 +145,11 @@ fn chained_flip_three_resolves_after_the_three_draws() {
     let mut s = position(&g, &[&[0], &[], &[]], &[FT, FT, 1, 2, 3, 4, 5]);
     step(&g, &mut s, HIT);
     step(&g, &mut s, 2);
-    assert_eq!(s.hands[0], hand(&[0, FT, 1, 2]));
+    assert_eq!(*s.hand(0), hand(&[0, FT, 1, 2]));
     assert_eq!(s.pending_card(), Some(FT));
     step(&g, &mut s, 3);
-    assert_eq!(s.hands[1], hand(&[FT, 3, 4, 5]));
-    assert_eq!(s.to_act, 1);
+    assert_eq!(*s.hand(1), hand(&[FT, 3, 4, 5]));
+    assert_eq!(g.current_player(&s), 1);
 }
 
 #[test]
@@ -169,7 +161,7 @@ fn flip7_ends_the_round_and_its_bonus_is_not_doubled() {
         &[6],
     );
     let rewards = step(&g, &mut s, HIT);
-    assert_eq!(s.scores[..3], [67, 12, 11]);
+    assert_eq!(s.scores()[..3], [67, 12, 11]);
     assert_eq!(rewards, [67.0, 12.0, 11.0]);
     assert_eq!(g.finished(&s), (true, false));
     assert_eq!(g.winners(&s), [0]);
@@ -182,21 +174,8 @@ fn flip7_interrupts_forced_draws() {
     let mut s = position(&g, &[&[0, 1, 2, 3, 4, 5], &[], &[]], &[FT, 6, 7, 8]);
     step(&g, &mut s, HIT);
     step(&g, &mut s, 2);
-    assert_eq!(s.scores[0], 36);
+    assert_eq!(s.scores()[0], 36);
     assert_eq!(top(&s), 7);
-}
-
-#[test]
-fn winner_only_at_round_end_and_tied_leaders_share() {
-    let g = Flip7::new(3, 12, None).unwrap();
-    let mut s = position(&g, &[&[12], &[12], &[]], &[]);
-    step(&g, &mut s, STAY);
-    assert!(!s.is_over());
-    step(&g, &mut s, STAY);
-    s.hands[2] = hand(&[TIMES_2]);
-    s.held[2] = 1;
-    step(&g, &mut s, STAY);
-    assert_eq!(g.winners(&s), [0, 1]);
 }
 
 #[test]
@@ -210,39 +189,19 @@ fn modifiers_score_without_numbers() {
 fn next_round_keeps_the_deck_and_rotates_the_dealer() {
     let g = game();
     let mut s = position(&g, &[&[1], &[2], &[3]], &[4, 5, 6]);
-    let before = s.deck_len;
+    let before = s.draw_pile().len();
     for _ in 0..3 {
         step(&g, &mut s, STAY);
     }
-    assert_eq!(s.round, 2);
-    assert_eq!(s.dealer, 1);
-    assert_eq!(s.to_act, 2);
-    assert_eq!(s.hands[..3], [hand(&[5]), hand(&[6]), hand(&[4])]);
-    assert_eq!(s.deck_len, before - 3);
-    assert_eq!(s.discard, hand(&[1, 2, 3]));
-}
-
-#[test]
-fn reshuffle_takes_only_the_discards() {
-    let g = game();
-    let mut s = position(&g, &[&[12], &[], &[]], &[]);
-    s.deck_len = 0;
-    s.discard = hand(&[3]);
-    s.discard_len = 1;
-    step(&g, &mut s, HIT);
-    assert_eq!(s.hands[0], hand(&[12, 3]));
-    assert_eq!(s.discard, [0; CARD_IDS]);
-    assert_eq!(s.last_shuffle(), [3]);
-}
-
-#[test]
-fn exhausted_deck_banks_the_round() {
-    let g = Flip7::new(3, 200, Some(1)).unwrap();
-    let mut s = position(&g, &[&[1], &[2], &[3]], &[]);
-    s.deck_len = 0;
-    step(&g, &mut s, HIT);
-    assert_eq!(s.scores[..3], [1, 2, 3]);
-    assert_eq!(g.finished(&s), (false, true));
+    assert_eq!(s.round(), 2);
+    assert_eq!(s.dealer(), 1);
+    assert_eq!(g.current_player(&s), 2);
+    assert_eq!(
+        [*s.hand(0), *s.hand(1), *s.hand(2)],
+        [hand(&[5]), hand(&[6]), hand(&[4])]
+    );
+    assert_eq!(s.draw_pile().len(), before - 3);
+    assert_eq!(*s.discard(), hand(&[1, 2, 3]));
 }
 
 #[test]
@@ -253,9 +212,9 @@ fn second_chance_gift_resumes_the_remaining_forced_draws() {
     step(&g, &mut s, 2);
     assert_eq!(s.pending_card(), Some(SC));
     step(&g, &mut s, 3);
-    assert_eq!(s.hands[1][SC as usize], 1);
-    assert_eq!(s.hands[0], hand(&[12, FT, 3]));
-    assert_eq!(s.to_act, 1);
+    assert_eq!(s.hand(1)[SC as usize], 1);
+    assert_eq!(*s.hand(0), hand(&[12, FT, 3]));
+    assert_eq!(g.current_player(&s), 1);
 }
 
 #[test]
@@ -266,12 +225,12 @@ fn deferred_actions_keep_draw_order_after_self_freeze() {
     step(&g, &mut s, 2);
     assert_eq!(s.pending_card(), Some(FREEZE));
     step(&g, &mut s, 2);
-    assert_eq!(s.status[0], FROZEN);
-    assert_eq!(s.to_act, 0);
+    assert_eq!(s.status(0), FROZEN);
+    assert_eq!(g.current_player(&s), 0);
     assert_eq!(s.pending_card(), Some(FT));
     assert_eq!(mask(&g, &s), [0, 0, 0, 1, 1]);
     step(&g, &mut s, 3);
-    assert_eq!(s.hands[1], hand(&[FT, 3, 4, 5]));
+    assert_eq!(*s.hand(1), hand(&[FT, 3, 4, 5]));
 }
 
 #[test]
@@ -284,13 +243,13 @@ fn opening_deal_pauses_for_action_cards() {
     }
     rest.extend([7, 6, 5, FREEZE]);
     let mut s = g.reset_from_order(&rest).unwrap();
-    assert_eq!(s.to_act, 1);
+    assert_eq!(g.current_player(&s), 1);
     assert_eq!(s.pending_card(), Some(FREEZE));
     step(&g, &mut s, 4);
-    assert_eq!(s.hands[0], hand(&[5]));
-    assert_eq!(s.hands[1], hand(&[]));
-    assert_eq!(s.hands[2], hand(&[FREEZE]));
-    assert_eq!(s.to_act, 1);
+    assert_eq!(*s.hand(0), hand(&[5]));
+    assert_eq!(*s.hand(1), hand(&[]));
+    assert_eq!(*s.hand(2), hand(&[FREEZE]));
+    assert_eq!(g.current_player(&s), 1);
     assert_eq!(mask(&g, &s)[STAY as usize], 0);
 }
 
@@ -302,7 +261,7 @@ fn round_limit_truncates() {
         step(&g, &mut s, STAY);
     }
     assert_eq!(g.finished(&s), (false, true));
-    assert_eq!(s.scores[..3], [1, 2, 3]);
+    assert_eq!(s.scores()[..3], [1, 2, 3]);
     assert!(g.winners(&s).is_empty());
 }
 
@@ -321,7 +280,7 @@ fn observation_layout_follows_flip7_v0() {
             0.0,
             0.0,
             1.0,
-            s.deck_len as f32,
+            s.draw_pile().len() as f32,
             150.0,
             7.0,
             1.0,

@@ -98,6 +98,6 @@ fn bad_configurations_are_errors() {
     let s = g
         .reset_from_order(&[51, 50, 0, 1, 10, 20, 30, 40, 45])
         .unwrap();
-    assert_eq!(s.hole[0], [51, 50]);
-    assert_eq!(s.board, [10, 20, 30, 40, 45]);
+    assert_eq!(s.hole_cards()[0], [51, 50]);
+    assert_eq!(s.full_board(), [10, 20, 30, 40, 45]);
 }

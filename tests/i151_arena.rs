@@ -11,7 +11,7 @@ use cardvec::arena::runner::{
     play_match, play_series_match, ArenaBot, BotFailure, Clock, Decision, EndReason, MatchConfig,
     MatchResult, PolicyBot, Replay,
 };
-use cardvec::core::{Error, LaneRng};
+use cardvec::core::{Error, Game, LaneRng};
 use cardvec::games::i151::bots::{Greedy, Medium, ViewPolicy};
 use cardvec::games::i151::*;
 
@@ -223,7 +223,7 @@ fn greedy_keeps_its_eights_and_medium_answers_an_ace() {
                 break;
             }
             let bits = game.legal_bits(&s);
-            let view = game.view(&s, s.to_act as usize);
+            let view = game.view(&s, game.current_player(&s));
             let plays = bits as u32;
             let eights = plays & rank_set(EIGHT);
             if eights != 0 && plays & !eights != 0 {

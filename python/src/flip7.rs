@@ -168,17 +168,17 @@ impl Flip7Game {
     /// The seat to act (0 once the game is over).
     #[getter]
     fn current_player(&self) -> usize {
-        self.state.to_act as usize
+        self.game.current_player(&self.state)
     }
     /// Whether a round ended with someone at the target score.
     #[getter]
     fn terminated(&self) -> bool {
-        self.state.end == 1
+        self.game.finished(&self.state).0
     }
     /// Whether the round limit ended the game.
     #[getter]
     fn truncated(&self) -> bool {
-        self.state.end == 2
+        self.game.finished(&self.state).1
     }
     /// Each seat's reward from the last applied step (points scored at a round's end).
     #[getter]
@@ -188,17 +188,17 @@ impl Flip7Game {
     /// Banked totals.
     #[getter]
     fn scores(&self) -> Vec<u32> {
-        self.state.scores[..self.game.num_players()].to_vec()
+        self.state.scores()[..self.game.num_players()].to_vec()
     }
     /// Each seat's points in the last completed round.
     #[getter]
     fn round_scores(&self) -> Vec<u32> {
-        self.state.round_scores[..self.game.num_players()].to_vec()
+        self.state.round_scores()[..self.game.num_players()].to_vec()
     }
     /// The last completed round (0 before the first round ends).
     #[getter]
     fn completed_round(&self) -> u32 {
-        self.state.completed_round
+        self.state.completed_round()
     }
     /// The tied leaders once terminated; empty otherwise.
     #[getter]
@@ -208,23 +208,25 @@ impl Flip7Game {
     /// The current round (1-based).
     #[getter]
     fn round(&self) -> u32 {
-        self.state.round
+        self.state.round()
     }
     /// The dealer seat.
     #[getter]
     fn dealer(&self) -> usize {
-        self.state.dealer as usize
+        self.state.dealer()
     }
     /// Round status of each seat (0 active, 1 stayed, 2 busted, 3 frozen).
     #[getter]
     fn status(&self) -> Vec<u8> {
-        self.state.status[..self.game.num_players()].to_vec()
+        (0..self.game.num_players())
+            .map(|p| self.state.status(p))
+            .collect()
     }
     /// The card counts (22 ids) in front of each seat.
     #[getter]
     fn hands(&self) -> Vec<Vec<u8>> {
         (0..self.game.num_players())
-            .map(|p| self.state.hands[p].to_vec())
+            .map(|p| self.state.hand(p).to_vec())
             .collect()
     }
     /// The action card waiting for a target, or None.

@@ -173,12 +173,12 @@ impl NoLimitHoldemGame {
     /// Chips behind, per seat.
     #[getter]
     fn stacks(&self) -> Vec<u32> {
-        self.state.stacks[..self.game.num_players()].to_vec()
+        self.state.stacks().to_vec()
     }
     /// Bets on the current street, per seat.
     #[getter]
     fn bets(&self) -> Vec<u32> {
-        self.state.bets[..self.game.num_players()].to_vec()
+        self.state.bets().to_vec()
     }
     /// Chips in the middle (pots and bets).
     #[getter]
@@ -189,28 +189,28 @@ impl NoLimitHoldemGame {
     #[getter]
     fn folded(&self) -> Vec<bool> {
         (0..self.game.num_players())
-            .map(|s| self.state.folded >> s & 1 != 0)
+            .map(|s| self.state.is_folded(s))
             .collect()
     }
     /// The button seat.
     #[getter]
     fn button(&self) -> usize {
-        self.state.button as usize
+        self.state.button()
     }
     /// 0..=3 preflop, flop, turn, river; 4 once over.
     #[getter]
     fn street(&self) -> u8 {
-        self.state.street
+        self.state.street() as u8
     }
     /// Board card ids dealt so far.
     #[getter]
     fn board(&self) -> Vec<u8> {
-        self.state.board[..self.state.dealt as usize].to_vec()
+        self.state.board().to_vec()
     }
     /// The hole card ids of every seat (hidden information: for tests and rendering).
     #[getter]
     fn hole_cards(&self) -> Vec<[u8; 2]> {
-        self.state.hole[..self.game.num_players()].to_vec()
+        self.state.hole_cards().to_vec()
     }
     /// The big blind in chips.
     #[getter]

@@ -19,6 +19,8 @@ pub mod rng;
 pub mod simd;
 pub mod spec;
 pub mod stats;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use bits::CardSet64;
 pub use env::{EnvOptions, VecEnv};

@@ -12,7 +12,7 @@ use crate::core::Game;
 
 /// The most events the scheduler can hold (18 deals, 1 turn, 3 forced draws, 1 end of a
 /// Flip Three, 6 deferred actions).
-pub const MAX_TASKS: usize = 29;
+pub(crate) const MAX_TASKS: usize = 29;
 
 /// Every card of a lane by id: draw pile, discard pile, hands, deferred actions, scheduled
 /// deferred actions and the pending card. The state's card bytes and lengths must be in
@@ -432,6 +432,7 @@ pub fn fuzz_invariants(step: &FuzzStep<'_, Flip7>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::testing::refuse_edit;
     use proptest::prelude::*;
 
     proptest! {
@@ -514,5 +515,19 @@ mod tests {
             let data: Vec<u8> = (0..400).map(|_| rng.below(256) as u8).collect();
             check(&data).unwrap();
         }
+    }
+
+    #[test]
+    fn flip7_draw_pile_longer_than_the_deck_is_refused() {
+        let game = Flip7::with_players(4).unwrap();
+        refuse_edit(game, "deck_len = 200", |s: &mut Flip7State| {
+            s.deck_len = 200
+        });
+        refuse_edit(game, "task_len = 40", |s: &mut Flip7State| s.task_len = 40);
+        refuse_edit(game, "pending card 30", |s: &mut Flip7State| s.pending = 30);
+        refuse_edit(game, "padding", |s: &mut Flip7State| {
+            let at = std::mem::offset_of!(Flip7State, obs_deferred_len) + 1;
+            bytemuck::bytes_of_mut(s)[at] = 1
+        });
     }
 }

@@ -13,7 +13,7 @@ use crate::core::{Game, LaneOutcome, LaneRng, Result};
 
 /// Capacity of the event ring. The scheduler never holds more than 29 events: 18 opening
 /// deals, 1 turn, 3 forced draws, 1 end of a Flip Three and 6 deferred actions.
-pub const TASK_CAPACITY: usize = 32;
+pub(crate) const TASK_CAPACITY: usize = 32;
 
 /// A packed scheduled event: `kind | seat << 3 | card << 8`.
 #[inline]
@@ -23,7 +23,7 @@ const fn task(kind: u8, seat: u8, card: u8) -> u16 {
 
 /// Unpacks a scheduled event into `(kind, seat, card)`.
 #[inline]
-pub const fn unpack_task(t: u16) -> (u8, u8, u8) {
+pub(crate) const fn unpack_task(t: u16) -> (u8, u8, u8) {
     ((t & 7) as u8, (t >> 3 & 31) as u8, (t >> 8) as u8)
 }
 
@@ -37,78 +37,78 @@ pub const fn unpack_task(t: u16) -> (u8, u8, u8) {
 #[repr(C)]
 pub struct Flip7State {
     /// Cards in the draw pile.
-    pub deck_len: u8,
+    pub(crate) deck_len: u8,
     /// Cards in the last shuffle (see `deck`).
-    pub shuffled_len: u8,
+    pub(crate) shuffled_len: u8,
     /// Cards in the discard pile.
-    pub discard_len: u8,
+    pub(crate) discard_len: u8,
     /// First event of the ring.
-    pub task_head: u8,
+    pub(crate) task_head: u8,
     /// Events in the ring.
-    pub task_len: u8,
+    pub(crate) task_len: u8,
     /// Entries of `deferred` in use.
-    pub deferred_len: u8,
+    pub(crate) deferred_len: u8,
     /// The action card waiting for a target, or [`NO_CARD`].
-    pub pending: u8,
+    pub(crate) pending: u8,
     /// Seat to act (0 once the game is over, as game-room).
-    pub to_act: u8,
+    pub(crate) to_act: u8,
     /// Dealer seat; dealing and turns start on its left.
-    pub dealer: u8,
+    pub(crate) dealer: u8,
     /// The seat that flipped seven numbers this round, or [`NO_SEAT`].
-    pub flip7: u8,
+    pub(crate) flip7: u8,
     /// 1 when a draw found both piles empty (the round is banked).
-    pub exhausted: u8,
+    pub(crate) exhausted: u8,
     /// 0 running, 1 terminated (target reached), 2 truncated (`max_rounds`).
-    pub end: u8,
+    pub(crate) end: u8,
     /// 1 if the last applied step may have changed the discard pile.
-    pub obs_discard: u8,
+    pub(crate) obs_discard: u8,
     /// Events in the ring before the last applied step (how much of the observation's
     /// event block was in use).
-    pub obs_task_len: u8,
+    pub(crate) obs_task_len: u8,
     /// Deferred action cards before the last applied step (the observation's deferred
     /// block is rewritten only if some were held before or after it).
-    pub obs_deferred_len: u8,
+    pub(crate) obs_deferred_len: u8,
     _pad0: u8,
     /// Shuffles so far (the opening shuffle counts).
-    pub shuffles: u16,
+    pub(crate) shuffles: u16,
     _pad1: [u8; 2],
     /// Seats still [`ACTIVE`], as bits (seat `p` is bit `p`).
-    pub active: u32,
+    pub(crate) active: u32,
     /// Seats (bit `p`) whose observation row (score, status, hand) the last applied step
     /// may have changed: what [`Game::observe_update`] rewrites.
-    pub obs_seats: u32,
+    pub(crate) obs_seats: u32,
     /// Round number, 1-based.
-    pub round: u32,
+    pub(crate) round: u32,
     /// The last completed round (0 before the first round ends).
-    pub completed_round: u32,
+    pub(crate) completed_round: u32,
     /// Scheduled events, a ring of [`TASK_CAPACITY`] packed events from `task_head`.
-    pub tasks: [u16; TASK_CAPACITY],
+    pub(crate) tasks: [u16; TASK_CAPACITY],
     /// Round status of each seat ([`ACTIVE`], [`STAYED`], [`BUSTED`], [`FROZEN`]).
-    pub status: [u8; MAX_PLAYERS],
+    pub(crate) status: [u8; MAX_PLAYERS],
     /// Number cards in front of each seat (a busted seat counts its duplicate).
-    pub numbers: [u8; MAX_PLAYERS],
+    pub(crate) numbers: [u8; MAX_PLAYERS],
     /// All cards in front of each seat.
-    pub held: [u8; MAX_PLAYERS],
+    pub(crate) held: [u8; MAX_PLAYERS],
     /// Sum of the number cards in front of each seat (kept as cards arrive).
-    pub number_sum: [u8; MAX_PLAYERS],
+    pub(crate) number_sum: [u8; MAX_PLAYERS],
     /// Sum of the +N modifiers in front of each seat (kept as cards arrive).
-    pub plus_sum: [u8; MAX_PLAYERS],
+    pub(crate) plus_sum: [u8; MAX_PLAYERS],
     /// Action cards drawn during a Flip Three, in draw order.
-    pub deferred: [u8; OBS_DEFERRED_SLOTS],
+    pub(crate) deferred: [u8; OBS_DEFERRED_SLOTS],
     /// Discard pile, counts per card id.
-    pub discard: [u8; CARD_IDS],
+    pub(crate) discard: [u8; CARD_IDS],
     _pad2: u8,
     /// Banked totals.
-    pub scores: [u32; MAX_PLAYERS],
+    pub(crate) scores: [u32; MAX_PLAYERS],
     /// The draw pile is `deck[..deck_len]`, its top at `deck_len - 1` (as game-room's
     /// list). Right after a shuffle, `deck[..shuffled_len]` is the shuffled order, and the
     /// cards drawn since stay readable above `deck_len` until the next shuffle.
-    pub deck: [u8; DECK_SIZE],
+    pub(crate) deck: [u8; DECK_SIZE],
     /// Cards in front of each seat this round, as counts per card id.
-    pub hands: [[u8; CARD_IDS]; MAX_PLAYERS],
+    pub(crate) hands: [[u8; CARD_IDS]; MAX_PLAYERS],
     _pad3: [u8; 2],
     /// Each seat's points in the last completed round (`info["round_scores"]`).
-    pub round_scores: [u32; MAX_PLAYERS],
+    pub(crate) round_scores: [u32; MAX_PLAYERS],
 }
 
 impl Flip7State {
@@ -149,9 +149,61 @@ impl Flip7State {
         (self.flip7 != NO_SEAT).then_some(self.flip7 as usize)
     }
 
+    /// The cards in front of `seat` this round, as counts per card id (all zero for a seat
+    /// at or beyond the game's `num_players`).
+    #[inline]
+    pub fn hand(&self, seat: usize) -> &[u8; CARD_IDS] {
+        &self.hands[seat]
+    }
+
+    /// The round status of `seat`: [`ACTIVE`], [`STAYED`], [`BUSTED`] or [`FROZEN`].
+    #[inline]
+    pub fn status(&self, seat: usize) -> u8 {
+        self.status[seat]
+    }
+
+    /// Banked totals, one per seat up to [`MAX_PLAYERS`] (0 from the game's `num_players`
+    /// on).
+    #[inline]
+    pub fn scores(&self) -> &[u32; MAX_PLAYERS] {
+        &self.scores
+    }
+
+    /// Each seat's points in the last completed round (game-room's
+    /// `info["round_scores"]`), laid out as [`Flip7State::scores`].
+    #[inline]
+    pub fn round_scores(&self) -> &[u32; MAX_PLAYERS] {
+        &self.round_scores
+    }
+
+    /// The round being played, from 1.
+    #[inline]
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The last completed round (0 before the first round ends).
+    #[inline]
+    pub fn completed_round(&self) -> u32 {
+        self.completed_round
+    }
+
+    /// The dealer seat (dealing and turns start on its left).
+    #[inline]
+    pub fn dealer(&self) -> usize {
+        self.dealer as usize
+    }
+
+    /// The discard pile, as counts per card id.
+    #[inline]
+    pub fn discard(&self) -> &[u8; CARD_IDS] {
+        &self.discard
+    }
+
     /// Sets a seat's round status, keeping the active-seat bits (for building test
     /// positions; play changes statuses only through the rules).
-    pub fn set_seat_status(&mut self, seat: usize, status: u8) {
+    #[cfg(test)]
+    pub(crate) fn set_seat_status(&mut self, seat: usize, status: u8) {
         self.active = self.active & !(1 << seat) | ((status == ACTIVE) as u32) << seat;
         self.status[seat] = status;
         self.obs_seats |= 1 << seat;

@@ -10,6 +10,8 @@ pub mod bots;
 pub mod checks;
 pub mod fast;
 pub mod reference;
+#[cfg(test)]
+mod rules_tests;
 
 pub use fast::Flip7State;
 

@@ -16,45 +16,45 @@ use crate::core::{LaneOutcome, LaneRng, Playable, SingleLane};
 #[derive(Clone, Debug)]
 pub struct Reference {
     /// The configuration.
-    pub config: Flip7,
+    pub(crate) config: Flip7,
     /// The lane's random stream (serves reshuffles).
-    pub rng: LaneRng,
+    pub(crate) rng: LaneRng,
     /// Banked totals.
-    pub scores: Vec<u32>,
+    pub(crate) scores: Vec<u32>,
     /// Cards in front of each seat, in arrival order.
-    pub hands: Vec<Vec<u8>>,
+    pub(crate) hands: Vec<Vec<u8>>,
     /// Round status of each seat.
-    pub status: Vec<u8>,
+    pub(crate) status: Vec<u8>,
     /// Draw pile; the top is the last card.
-    pub deck: Vec<u8>,
+    pub(crate) deck: Vec<u8>,
     /// Discard pile, in discard order.
-    pub discard: Vec<u8>,
+    pub(crate) discard: Vec<u8>,
     /// Scheduled events `(kind, seat, card)`.
-    pub tasks: VecDeque<(u8, u8, u8)>,
+    pub(crate) tasks: VecDeque<(u8, u8, u8)>,
     /// Action cards drawn during the current Flip Three.
-    pub deferred: Vec<u8>,
+    pub(crate) deferred: Vec<u8>,
     /// The action card waiting for a target.
-    pub pending_card: Option<u8>,
+    pub(crate) pending_card: Option<u8>,
     /// Seat to act.
-    pub agent_selection: usize,
+    pub(crate) agent_selection: usize,
     /// Dealer seat.
-    pub dealer: usize,
+    pub(crate) dealer: usize,
     /// Round number (1-based).
-    pub round_number: u32,
+    pub(crate) round_number: u32,
     /// The seat that flipped seven this round.
-    pub flip7_player: Option<usize>,
+    pub(crate) flip7_player: Option<usize>,
     /// A draw found both piles empty this round.
-    pub exhausted: bool,
+    pub(crate) exhausted: bool,
     /// The game reached the target score.
-    pub terminated: bool,
+    pub(crate) terminated: bool,
     /// The game hit `max_rounds`.
-    pub truncated: bool,
+    pub(crate) truncated: bool,
     /// Points of each seat in the last completed round.
-    pub round_scores: Vec<u32>,
+    pub(crate) round_scores: Vec<u32>,
     /// Winners once terminated.
-    pub winners: Vec<usize>,
+    pub(crate) winners: Vec<usize>,
     /// Every shuffle so far, the opening one first: the order each produced.
-    pub shuffle_log: Vec<Vec<u8>>,
+    pub(crate) shuffle_log: Vec<Vec<u8>>,
 }
 
 impl Reference {

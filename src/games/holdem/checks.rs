@@ -292,6 +292,8 @@ pub fn fuzz_invariants(step: &FuzzStep<'_, NoLimitHoldem>) -> Result<(), String>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::spec::{GameSpec, Options};
+    use crate::core::testing::{assert_refused, env_of, refuse_edit};
     use crate::core::Game;
     use proptest::prelude::*;
 
@@ -349,5 +351,76 @@ mod tests {
             let data: Vec<u8> = (0..200).map(|_| rng.below(256) as u8).collect();
             check(&data).unwrap();
         }
+    }
+
+    #[test]
+    fn holdem_chips_from_nowhere_are_refused() {
+        let game = NoLimitHoldem::standard(6).unwrap();
+        refuse_edit(game, "stack + 1", |s: &mut NoLimitHoldemState| {
+            s.stacks[0] += 1
+        });
+        refuse_edit(game, "button 6 of 6 seats", |s: &mut NoLimitHoldemState| {
+            s.button = 6
+        });
+        refuse_edit(game, "hole card 60", |s: &mut NoLimitHoldemState| {
+            s.hole[0][0] = 60
+        });
+        refuse_edit(
+            NoLimitHoldem::standard(2).unwrap(),
+            "a 6-seat hand at a 2-seat table",
+            |s: &mut NoLimitHoldemState| *s = env_of(game).states()[0],
+        );
+    }
+
+    /// The hand of the first hold'em finding, as its corrupted state: refused.
+    #[test]
+    fn holdem_pots_no_live_seat_can_win_are_refused() {
+        let game = NoLimitHoldem::configure(
+            &Options::parse(
+                NoLimitHoldem::INFO.options,
+                "num_players=3,ante=1,stacks=[50,200,1000]",
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let mut env = env_of(game);
+        let mut state = *env.state(1).unwrap();
+        state.stacks[..3].copy_from_slice(&[39, 197, 989]);
+        state.bets = [0; 10];
+        state.committed[..3].copy_from_slice(&[11, 3, 11]);
+        state.increment = 0;
+        state.short_sum = 0;
+        state.short_any = 0;
+        state.raises_street = [0; 10];
+        state.raises_total = [0; 10];
+        state.raises_total[2] = 1;
+        state.street_raises = [1, 0, 0, 0];
+        state.folded = 0;
+        state.acted = 0;
+        state.pending = 7;
+        state.button = 2;
+        state.to_act = 2;
+        state.street = 1;
+        state.dealt = 3;
+        assert_refused(&mut env, state, "pots [11, 3, 11] on the flop");
+    }
+
+    /// What the random cases found while the hold'em check was being hardened: a live seat
+    /// with chips facing a bet but not pending would never answer the bet (the round ended with
+    /// its pots short of the others').
+    #[test]
+    fn holdem_a_seat_facing_a_bet_must_be_pending() {
+        let game = NoLimitHoldem::standard(3).unwrap();
+        let mut env = env_of(game);
+        let mut state = *env.state(1).unwrap();
+        let small_blind = super::super::small_blind_seat(3, state.button as usize);
+        assert_eq!((state.street, state.bets[small_blind]), (0, 1));
+        assert_ne!(state.to_act as usize, small_blind);
+        state.pending &= !(1 << small_blind);
+        assert_refused(
+            &mut env,
+            state,
+            "the small blind facing the big blind, not pending",
+        );
     }
 }

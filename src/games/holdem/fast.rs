@@ -5,7 +5,7 @@
 use bytemuck::{Pod, Zeroable};
 
 use super::view::{encode, ObsInputs};
-use super::{Chips, Legal, MAX_PLAYERS, NO_SEAT};
+use super::{Chips, Legal, Street, MAX_PLAYERS, NO_SEAT};
 use super::{NoLimitHoldem, CHECK_CALL, FOLD};
 use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, Result};
 use crate::poker::eval::{rank_of_set, HandRank};
@@ -15,49 +15,49 @@ use crate::poker::eval::{rank_of_set, HandRank};
 #[repr(C)]
 pub struct NoLimitHoldemState {
     /// Chips behind.
-    pub stacks: [u32; MAX_PLAYERS],
+    pub(crate) stacks: [u32; MAX_PLAYERS],
     /// Bets on the current street.
-    pub bets: [u32; MAX_PLAYERS],
+    pub(crate) bets: [u32; MAX_PLAYERS],
     /// Chips in the pots from finished streets (antes included).
-    pub committed: [u32; MAX_PLAYERS],
+    pub(crate) committed: [u32; MAX_PLAYERS],
     /// Stacks at the start of the hand.
-    pub starting: [u32; MAX_PLAYERS],
+    pub(crate) starting: [u32; MAX_PLAYERS],
     /// Largest bet or raise increment of the round.
-    pub increment: u32,
+    pub(crate) increment: u32,
     /// Sum of the consecutive short all-in raises not yet amounting to a full raise.
-    pub short_sum: u32,
+    pub(crate) short_sum: u32,
     /// Raises this street per seat.
-    pub raises_street: [u16; MAX_PLAYERS],
+    pub(crate) raises_street: [u16; MAX_PLAYERS],
     /// Raises this hand per seat.
-    pub raises_total: [u16; MAX_PLAYERS],
+    pub(crate) raises_total: [u16; MAX_PLAYERS],
     /// Raises per street.
-    pub street_raises: [u16; 4],
+    pub(crate) street_raises: [u16; 4],
     /// Folded seats.
-    pub folded: u16,
+    pub(crate) folded: u16,
     /// Seats still to act this round.
-    pub pending: u16,
+    pub(crate) pending: u16,
     /// Seats that acted since the last full raise.
-    pub acted: u16,
+    pub(crate) acted: u16,
     /// Hole card ids, two per seat.
-    pub hole: [[u8; 2]; MAX_PLAYERS],
+    pub(crate) hole: [[u8; 2]; MAX_PLAYERS],
     /// The five board card ids of the deal.
-    pub board: [u8; 5],
+    pub(crate) board: [u8; 5],
     /// Number of players (seats at the table).
-    pub num_players: u8,
+    pub(crate) num_players: u8,
     /// Button seat.
-    pub button: u8,
+    pub(crate) button: u8,
     /// Seat to act, or [`NO_SEAT`] once over.
-    pub to_act: u8,
+    pub(crate) to_act: u8,
     /// 0..=3 the street, 4 over.
-    pub street: u8,
+    pub(crate) street: u8,
     /// Board cards dealt.
-    pub dealt: u8,
+    pub(crate) dealt: u8,
     /// 1 while short all-ins are pending (`short_sum` counts).
-    pub short_any: u8,
+    pub(crate) short_any: u8,
     /// 1 once betting is over for the hand (at most one seat with chips).
-    pub runout: u8,
+    pub(crate) runout: u8,
     /// Padding to 256 bytes (always zero).
-    pub pad: [u8; 2],
+    pub(crate) pad: [u8; 2],
 }
 
 impl NoLimitHoldemState {
@@ -65,6 +65,73 @@ impl NoLimitHoldemState {
     #[inline]
     pub fn is_over(&self) -> bool {
         self.street == 4
+    }
+
+    /// Number of players (seats at the table).
+    #[inline]
+    pub fn num_players(&self) -> usize {
+        self.num_players as usize
+    }
+
+    /// Chips behind, per seat.
+    #[inline]
+    pub fn stacks(&self) -> &[u32] {
+        &self.stacks[..self.num_players()]
+    }
+
+    /// Bets on the current street, per seat.
+    #[inline]
+    pub fn bets(&self) -> &[u32] {
+        &self.bets[..self.num_players()]
+    }
+
+    /// Chips each seat put in the pots on finished streets (antes included).
+    #[inline]
+    pub fn committed(&self) -> &[u32] {
+        &self.committed[..self.num_players()]
+    }
+
+    /// Whether `seat` has folded.
+    #[inline]
+    pub fn is_folded(&self, seat: usize) -> bool {
+        self.folded >> seat & 1 != 0
+    }
+
+    /// The button seat.
+    #[inline]
+    pub fn button(&self) -> usize {
+        self.button as usize
+    }
+
+    /// The betting round, or [`Street::Over`] once the hand is over.
+    #[inline]
+    pub fn street(&self) -> Street {
+        match self.street {
+            0 => Street::Preflop,
+            1 => Street::Flop,
+            2 => Street::Turn,
+            3 => Street::River,
+            _ => Street::Over,
+        }
+    }
+
+    /// The hole card ids of every seat (hidden information: for tests, rendering and
+    /// search).
+    #[inline]
+    pub fn hole_cards(&self) -> &[[u8; 2]] {
+        &self.hole[..self.num_players()]
+    }
+
+    /// The board card ids dealt so far.
+    #[inline]
+    pub fn board(&self) -> &[u8] {
+        &self.board[..self.dealt as usize]
+    }
+
+    /// The five board card ids of the deal, dealt or not (hidden information).
+    #[inline]
+    pub fn full_board(&self) -> [u8; 5] {
+        self.board
     }
 
     #[inline]

@@ -598,9 +598,9 @@ fn illegal(action: Action, legal: &Legal) -> Error {
 #[derive(Clone, Debug)]
 pub struct Reference {
     /// The batch game (abstraction, observation).
-    pub game: NoLimitHoldem,
+    pub(crate) game: NoLimitHoldem,
     /// The hand.
-    pub hand: NlHand,
+    pub(crate) hand: NlHand,
     raises_street: Vec<u16>,
     raises_total: Vec<u16>,
     street_raises: [u16; 4],

@@ -345,6 +345,7 @@ pub fn agree(r: &Reference, s: &I151State) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::testing::{assert_refused, env_of, refuse_edit};
     use crate::core::{Game, LaneRng};
     use proptest::prelude::*;
 
@@ -432,5 +433,56 @@ mod tests {
         assert!(check_state(&game, &s).unwrap_err().contains("truncated"));
         s.round_steps = game.max_round_steps();
         assert_eq!(check_state(&game, &s), Ok(()));
+    }
+
+    #[test]
+    fn i151_imposed_suit_beyond_the_suits_is_refused() {
+        let game = I151::new(3).unwrap();
+        refuse_edit(game, "required_suit = 9", |s: &mut I151State| {
+            s.required_suit = 9
+        });
+        refuse_edit(game, "seat to act 5", |s: &mut I151State| s.to_act = 5);
+        refuse_edit(game, "players = 4", |s: &mut I151State| s.num_players = 4);
+    }
+
+    /// The state of the 151 finding: a queen on top with its skip pending, but the seat to act
+    /// not chaining queens (a queen that does not chain ends the turn and uses the skip).
+    #[test]
+    fn i151_a_pending_skip_needs_a_queen_chain() {
+        let game = I151::new(2).unwrap();
+        let mut env = env_of(game);
+        let mut state = *env.state(1).unwrap();
+        let queen = 8 + QUEEN;
+        let holder = (0..2).find(|&p| state.hands[p] >> queen & 1 != 0);
+        let (from_bank, pos) = match holder {
+            Some(p) => (false, p),
+            None => (true, 0),
+        };
+        // Put the queen of suit 1 on the pile, from wherever it is.
+        if from_bank {
+            let i = state.bank[state.bank_head as usize..state.bank_tail as usize]
+                .iter()
+                .position(|&c| c == queen)
+                .map(|i| i + state.bank_head as usize);
+            match i {
+                Some(i) => {
+                    let last = state.bank_tail as usize - 1;
+                    state.bank.swap(i, last);
+                    state.bank_tail -= 1;
+                }
+                None => state.dead &= !(1 << queen),
+            }
+        } else {
+            state.hands[pos] &= !(1 << queen);
+        }
+        state.pile[0] = queen;
+        state.pile_len = 1;
+        state.pile_set = 1 << queen;
+        state.top = queen;
+        state.chaining = 0;
+        state.flags = 0;
+        assert_eq!(game.check_state(&state), Ok(()), "a queen on top, no skip");
+        state.flags = FLAG_SKIP_NEXT;
+        assert_refused(&mut env, state, "a skip without a queen chain");
     }
 }

@@ -14,18 +14,18 @@ use crate::core::simd::one_hot_u8;
 use crate::core::{Error, Game, LaneOutcome, LaneRng, Result};
 
 /// Flag: the player to act must announce a suit (an eight was played).
-pub const FLAG_CHOOSE_SUIT: u8 = 1;
+pub(crate) const FLAG_CHOOSE_SUIT: u8 = 1;
 /// Flag: an ace is on top: the next draw takes two cards and ends the turn.
-pub const FLAG_ACE_EFFECT: u8 = 2;
+pub(crate) const FLAG_ACE_EFFECT: u8 = 2;
 /// Flag: a queen was played: the next seat will be skipped.
-pub const FLAG_SKIP_NEXT: u8 = 4;
+pub(crate) const FLAG_SKIP_NEXT: u8 = 4;
 
 /// Match status: being played.
-pub const STATUS_PLAYING: u8 = 0;
+pub(crate) const STATUS_PLAYING: u8 = 0;
 /// Match status: over (at most one seat not excluded).
-pub const STATUS_TERMINATED: u8 = 1;
+pub(crate) const STATUS_TERMINATED: u8 = 1;
 /// Match status: cut off by the per-round step limit.
-pub const STATUS_TRUNCATED: u8 = 2;
+pub(crate) const STATUS_TRUNCATED: u8 = 2;
 
 const EIGHTS: u32 = rank_set(EIGHT);
 const ACES: u32 = rank_set(ACE);
@@ -35,62 +35,94 @@ const ACES: u32 = rank_set(ACE);
 #[repr(C)]
 pub struct I151State {
     /// Each seat's hand (empty for excluded seats).
-    pub hands: [u32; MAX_PLAYERS],
+    pub(crate) hands: [u32; MAX_PLAYERS],
     /// The cards of the played pile.
-    pub pile_set: u32,
+    pub(crate) pile_set: u32,
     /// Cards dealt this round to excluded seats: out of play until the next deal (the
     /// official engine deals them and drops them).
-    pub dead: u32,
+    pub(crate) dead: u32,
     /// The match seed: round `r` is dealt by `random.Random(match_seed + r).shuffle`.
-    pub match_seed: i64,
+    pub(crate) match_seed: i64,
     /// Total scores.
-    pub scores: [i16; MAX_PLAYERS],
+    pub(crate) scores: [i16; MAX_PLAYERS],
     /// The round being played, from 1.
-    pub round_number: u16,
+    pub(crate) round_number: u16,
     /// Actions applied in the current round.
-    pub round_steps: u16,
+    pub(crate) round_steps: u16,
     /// The bank: `bank[bank_head..bank_tail]`, drawn from the front.
-    pub bank: [u8; DECK_SIZE],
+    pub(crate) bank: [u8; DECK_SIZE],
     /// The played pile, oldest first: `pile[..pile_len]`.
-    pub pile: [u8; DECK_SIZE],
+    pub(crate) pile: [u8; DECK_SIZE],
     /// Consecutive round wins of each seat (the third takes 10 points off and resets).
-    pub consecutive: [u8; MAX_PLAYERS],
+    pub(crate) consecutive: [u8; MAX_PLAYERS],
     /// Front of the bank.
-    pub bank_head: u8,
+    pub(crate) bank_head: u8,
     /// End of the bank.
-    pub bank_tail: u8,
+    pub(crate) bank_tail: u8,
     /// Height of the played pile.
-    pub pile_len: u8,
+    pub(crate) pile_len: u8,
     /// The card the next play must match, or [`NO_CARD`]. It stays after a refill empties
     /// the pile, as in the official engine.
-    pub top: u8,
+    pub(crate) top: u8,
     /// The suit imposed by an eight, or [`NO_SUIT`].
-    pub required_suit: u8,
+    pub(crate) required_suit: u8,
     /// The seat to act.
-    pub to_act: u8,
+    pub(crate) to_act: u8,
     /// The seat dealing this round.
-    pub dealer: u8,
+    pub(crate) dealer: u8,
     /// [`FLAG_CHOOSE_SUIT`], [`FLAG_ACE_EFFECT`], [`FLAG_SKIP_NEXT`].
-    pub flags: u8,
+    pub(crate) flags: u8,
     /// Seats that have drawn this turn (bit per seat).
-    pub drawn: u8,
+    pub(crate) drawn: u8,
     /// Seats chaining same-rank plays (bit per seat).
-    pub chaining: u8,
+    pub(crate) chaining: u8,
     /// Excluded seats (bit per seat).
-    pub excluded: u8,
+    pub(crate) excluded: u8,
     /// The last round winner, or [`NO_SEAT`].
-    pub last_winner: u8,
+    pub(crate) last_winner: u8,
     /// The match winner once over, or [`NO_SEAT`].
-    pub winner: u8,
+    pub(crate) winner: u8,
     /// [`STATUS_PLAYING`], [`STATUS_TERMINATED`] or [`STATUS_TRUNCATED`].
-    pub status: u8,
+    pub(crate) status: u8,
     /// Cards put down by the last action (0 after a draw).
-    pub last_play_count: u8,
+    pub(crate) last_play_count: u8,
     /// Number of seats.
-    pub num_players: u8,
+    pub(crate) num_players: u8,
 }
 
 impl I151State {
+    /// Number of players (seats) of the match.
+    pub fn num_players(&self) -> usize {
+        self.num_players as usize
+    }
+
+    /// The hand of `seat`, as a card set (bit `id` set for each card id it holds; empty
+    /// for an excluded seat).
+    pub fn hand(&self, seat: usize) -> u32 {
+        self.hands[seat]
+    }
+
+    /// Total scores, one per seat up to [`MAX_PLAYERS`] (0 from the match's `num_players`
+    /// on).
+    pub fn scores(&self) -> &[i16; MAX_PLAYERS] {
+        &self.scores
+    }
+
+    /// The match seed: round `r` is dealt by `random.Random(match_seed + r).shuffle`.
+    pub fn match_seed(&self) -> i64 {
+        self.match_seed
+    }
+
+    /// The round being played, from 1.
+    pub fn round_number(&self) -> u16 {
+        self.round_number
+    }
+
+    /// The seat dealing this round.
+    pub fn dealer(&self) -> usize {
+        self.dealer as usize
+    }
+
     /// The bank, front first.
     pub fn bank(&self) -> &[u8] {
         &self.bank[self.bank_head as usize..self.bank_tail as usize]

@@ -13,6 +13,8 @@ pub mod checks;
 pub mod cpython_random;
 pub mod fast;
 pub mod reference;
+#[cfg(test)]
+mod rules_tests;
 pub mod trace;
 pub mod view;
 

@@ -150,6 +150,7 @@ pub fn fuzz_invariants(
 mod tests {
     use super::check_state;
     use crate::core::fuzz::check;
+    use crate::core::testing::refuse_edit;
     use crate::core::{Game, LaneRng};
     use crate::games::lost_cities::{LostCities, LostCitiesState, MAX_STEPS, N_ACTIONS};
     use proptest::prelude::*;
@@ -247,5 +248,35 @@ mod tests {
         let mut data = vec![7u8; 8];
         data.extend(std::iter::repeat_n(0u8, 2000));
         assert_eq!(check::<LostCities>(&data), Ok(()));
+    }
+
+    #[test]
+    fn lost_cities_seat_to_act_7_is_refused() {
+        refuse_edit(LostCities, "to_act = 7", |s: &mut LostCitiesState| {
+            s.to_act = 7
+        });
+    }
+
+    #[test]
+    fn lost_cities_deck_position_200_is_refused() {
+        refuse_edit(LostCities, "deck_pos = 200", |s: &mut LostCitiesState| {
+            s.deck_pos = 200
+        });
+    }
+
+    #[test]
+    fn lost_cities_padding_and_deal_order_are_checked() {
+        let padding_at = std::mem::size_of::<LostCitiesState>() - 1;
+        refuse_edit(LostCities, "padding", |s: &mut LostCitiesState| {
+            bytemuck::bytes_of_mut(s)[padding_at] = 1
+        });
+        refuse_edit(
+            LostCities,
+            "deal order card 99",
+            |s: &mut LostCitiesState| s.deck[0] = 99,
+        );
+        refuse_edit(LostCities, "seat to act against the step parity", |s| {
+            s.to_act ^= 1
+        });
     }
 }

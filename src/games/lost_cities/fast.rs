@@ -34,27 +34,27 @@ const RANK_SUMS: [u8; 512] = {
 #[repr(C)]
 pub struct LostCitiesState {
     /// Each player's hand.
-    pub hands: [u64; 2],
+    pub(crate) hands: [u64; 2],
     /// Each player's expeditions (all colours in one set).
-    pub boards: [u64; 2],
+    pub(crate) boards: [u64; 2],
     /// Cards in each player's hand that were taken from a discard pile.
-    pub public_hands: [u64; 2],
+    pub(crate) public_hands: [u64; 2],
     /// Every card lying in a discard pile.
-    pub discards: u64,
+    pub(crate) discards: u64,
     /// Plies applied so far.
-    pub steps: u16,
+    pub(crate) steps: u16,
     /// The deal order; the deck is `deck[deck_pos..]`, drawn from the front.
-    pub deck: [u8; DECK_SIZE],
+    pub(crate) deck: [u8; DECK_SIZE],
     /// Discard piles, bottom first.
-    pub piles: [[u8; 12]; N_COLORS],
+    pub(crate) piles: [[u8; 12]; N_COLORS],
     /// Height of each discard pile.
-    pub pile_len: [u8; N_COLORS],
+    pub(crate) pile_len: [u8; N_COLORS],
     /// Index of the next deck card.
-    pub deck_pos: u8,
+    pub(crate) deck_pos: u8,
     /// Seat to act.
-    pub to_act: u8,
+    pub(crate) to_act: u8,
     /// 0 running, 1 terminated (deck exhausted), 2 truncated (step limit).
-    pub end: u8,
+    pub(crate) end: u8,
     _pad: [u8; 6],
 }
 

@@ -2,7 +2,7 @@
 //! "any game" reads it: the CLI (`cardvec games`, `bench`, `diff`, `match`, `trace`), the
 //! Python `cardvec.make` and `cardvec.games()`, the conformance suite, the fuzz targets and
 //! the benches. A game registers by implementing [`GameSpec`] for its configuration type and
-//! adding one line to [`registry!`] below.
+//! adding one line to the `registry!` table below.
 //!
 //! A tool that needs the game's types implements [`Visitor`] and is called back with them
 //! ([`visit`] for the game an id names, [`visit_all`] for every game); a tool that only

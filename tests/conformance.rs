@@ -1454,13 +1454,13 @@ fn configuration_errors<G: GameSpec>() {
         Some(spec) => assert_eq!(
             spec.kind,
             OptionKind::Int {
-                min: G::INFO.players.0 as i64,
-                max: G::INFO.players.1 as i64
+                min: G::INFO.num_players.0 as i64,
+                max: G::INFO.num_players.1 as i64
             },
             "{id}: num_players spans the players of the entry"
         ),
         None => {
-            assert_eq!(G::INFO.players.0, G::INFO.players.1, "{id}");
+            assert_eq!(G::INFO.num_players.0, G::INFO.num_players.1, "{id}");
             assert!(make(vec![("num_players".into(), OptionValue::Int(3))]).is_err());
         }
     }

@@ -42,7 +42,7 @@ pub fn run(args: GamesArgs) -> Result<()> {
             id: g.id,
             title: g.title,
             summary: g.summary,
-            players: g.players,
+            players: g.num_players,
             python_class: g.python_class,
             docs: g.docs,
             oracle: g.oracle,

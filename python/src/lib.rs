@@ -24,9 +24,9 @@
 //! no writeable buffer. The GIL is released while the engine works; a call from another
 //! thread meanwhile finds the engine borrowed and raises `RuntimeError` ("busy").
 
-use cardvec::core::dyn_env::DynEnv;
-use cardvec::core::env::MAX_ENVS;
 use cardvec::core::spec::{GameInfo, Options};
+use cardvec::core::DynEnv;
+use cardvec::core::MAX_ENVS;
 use cardvec::core::{ActionStatus, EnvOptions, Error as CoreError, Game};
 use cardvec::games::i151;
 use cardvec::games::lost_cities;

@@ -200,7 +200,7 @@ fn game_dict<'py>(py: Python<'py>, info: &'static GameInfo) -> PyResult<Bound<'p
     d.set_item("id", info.id)?;
     d.set_item("title", info.title)?;
     d.set_item("summary", info.summary)?;
-    d.set_item("players", info.players)?;
+    d.set_item("players", info.num_players)?;
     d.set_item("python_class", info.python_class)?;
     d.set_item("docs", info.docs)?;
     d.set_item("oracle", (!info.oracle.is_empty()).then_some(info.oracle))?;

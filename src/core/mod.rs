@@ -3,28 +3,37 @@
 //!
 //! Nothing in this module knows any particular game. A game implements [`Game`] for a
 //! single lane; [`VecEnv`] turns it into a batch of lanes stepped in parallel.
+//!
+//! The types every user needs are re-exported here (and at the crate root); the modules
+//! left public are tools in their own right: [`spec`] (what a game registers), [`policy`]
+//! (bots and the random policy), [`progress`], [`diff`] (the differential runner),
+//! [`fuzz`] (the generic fuzz and state-corruption checks), [`mod@matches`] (bot matches) and
+//! [`stats`].
 
-pub mod bits;
+pub(crate) mod bits;
 pub mod diff;
-pub mod dyn_env;
-pub mod env;
-pub mod error;
+pub(crate) mod dyn_env;
+pub(crate) mod env;
+pub(crate) mod error;
 pub mod fuzz;
-pub mod game;
+pub(crate) mod game;
 pub mod matches;
-pub mod mem;
+pub(crate) mod mem;
 pub mod policy;
 pub mod progress;
-pub mod rng;
-pub mod simd;
+pub(crate) mod rng;
+pub(crate) mod simd;
 pub mod spec;
 pub mod stats;
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub use bits::CardSet64;
-pub use env::{EnvOptions, VecEnv};
+pub use bits::{CardIter, CardSet64};
+pub use dyn_env::DynEnv;
+pub use env::{EnvOptions, VecEnv, MAX_ENVS};
 pub use error::{Error, Result};
 pub use game::{ActionStatus, Game, LaneOutcome, Playable, SingleLane};
 pub use policy::{Bot, RandomBot};
+pub use progress::Progress;
 pub use rng::LaneRng;
+pub use spec::{GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};

@@ -429,8 +429,9 @@ pub struct GameInfo {
     pub docs: &'static str,
     /// The name of its Python batch class (`cardvec.LostCities`, ...).
     pub python_class: &'static str,
-    /// Fewest and most players.
-    pub players: (usize, usize),
+    /// Fewest and most players (the range of `num_players`; the key `players` in Python's
+    /// `cardvec.games()` and in `cardvec games --json`).
+    pub num_players: (usize, usize),
     /// The configuration options.
     pub options: &'static [OptionSpec],
     /// The built-in bots, by name (a pattern such as `threshold-<N>` stands for a family).

@@ -74,7 +74,7 @@ fn padding() -> [(usize, usize); 5] {
 /// - ranges: every card byte of the deck, the deferred cards, the scheduled events and the
 ///   pending card is a card id (the pending card one of the three action cards); the
 ///   lengths fit (`deck_len <= shuffled_len <= 94`, at most 3 deferred cards, at most
-///   [`MAX_TASKS`] events); dealer and seat to act are seats; flags are 0 or 1; the change
+///   29 events, `MAX_TASKS`); dealer and seat to act are seats; flags are 0 or 1; the change
 ///   record (`obs_*`) is in range; the padding bytes are zero;
 /// - cards: all 94 cards accounted for ([`card_census`]), `discard_len` their number in
 ///   the discard pile, the cached per-seat counts and sums equal to what the hands hold;

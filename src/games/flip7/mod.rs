@@ -1,6 +1,6 @@
 //! Flip 7 (rules edition 3.1) for 3 to 18 players, step for step identical to game-room
 //! 0.1.0's `flip7_v0` (see `docs/flip7.md`): card ids, action ids, the configuration
-//! [`Flip7`], the fast lane engine ([`fast`]), the reference engine ([`reference`]), bots
+//! [`Flip7`], the fast lane engine ([`fast`]), the reference engine ([`mod@reference`]), bots
 //! ([`bots`]) and invariants ([`checks`]).
 //!
 //! Card ids: `0..=12` numbers, `13..=17` the modifiers +2..+10, `18` x2, `19` Freeze, `20`
@@ -241,7 +241,7 @@ impl GameSpec for Flip7 {
         summary: "rules edition 3.1, step for step as game-room 0.1.0's flip7_v0",
         docs: "docs/flip7.md",
         python_class: "Flip7",
-        players: (MIN_PLAYERS, MAX_PLAYERS),
+        num_players: (MIN_PLAYERS, MAX_PLAYERS),
         options: &[
             OptionSpec {
                 name: "num_players",

@@ -4,14 +4,13 @@
 //! - this module: the configuration [`NoLimitHoldem`] (with [`TableConfig`]: blinds and
 //!   ante), action ids and its registration;
 //! - [`fast`]: the fast lane engine and its state [`NoLimitHoldemState`];
-//! - [`reference`]: [`NlHand`], one hand from the deal to the payout with plain owned data
-//!   (callers ask it who acts ([`NlHand::to_act`]), what is legal ([`NlHand::legal`]: the
-//!   call amount, min and max raise-to) and apply an [`Action`]; an illegal action is an
-//!   [`Error`](crate::core::Error) and changes nothing), and [`reference::Reference`], that
-//!   hand played through the batch game's actions (the **reference engine** of `cardvec
-//!   diff holdem`);
+//! - [`mod@reference`]: [`NlHand`], one hand from the deal to the payout with plain owned
+//!   data (callers ask it who acts ([`NlHand::to_act`]), what is legal ([`NlHand::legal`]:
+//!   the call amount, min and max raise-to) and apply an [`Action`]; an illegal action is an
+//!   [`Error`] and changes nothing), and [`reference::Reference`], that hand played through
+//!   the batch game's actions (the **reference engine** of `cardvec diff holdem`);
 //! - [`checks`]: [`checks::check_state`] and the fuzz check's part; [`bots`]: the bots;
-//!   [`view`]: the observation encoder;
+//!   `view`: the observation encoder (private to the crate);
 //! - [`trace`]: hands under a mixed random policy written as JSON lines, which
 //!   `python/tests/test_holdem_pokerkit.py` replays in pokerkit; [`phh`]: hand histories;
 //!   [`Session`]: many hands at one table.
@@ -47,7 +46,7 @@ pub mod phh;
 pub mod reference;
 mod session;
 pub mod trace;
-pub mod view;
+pub(crate) mod view;
 
 pub use fast::NoLimitHoldemState;
 pub use phh::{read_phh, write_phh};
@@ -243,7 +242,7 @@ impl GameSpec for NoLimitHoldem {
         summary: "one hand per lane, pokerkit 0.7's rules decision for decision",
         docs: "docs/holdem.md",
         python_class: "NoLimitHoldem",
-        players: (MIN_PLAYERS, MAX_PLAYERS),
+        num_players: (MIN_PLAYERS, MAX_PLAYERS),
         options: &[
             OptionSpec {
                 name: "num_players",

@@ -607,7 +607,7 @@ pub struct Reference {
 }
 
 impl Reference {
-    /// Deals like [`Game::reset`] of the fast engine: the button (when random) from `rng`,
+    /// Deals like [`crate::core::Game::reset`] of the fast engine: the button (when random) from `rng`,
     /// then a shuffle of the 52 card ids.
     pub fn dealt(game: NoLimitHoldem, rng: &mut LaneRng) -> Self {
         let n = game.num_players();

@@ -175,7 +175,7 @@ impl GameSpec for I151 {
         summary: "the i151 competition game, as the official engine i151-engine 0.2.4 plays it",
         docs: "docs/151.md",
         python_class: "I151",
-        players: (MIN_PLAYERS, MAX_PLAYERS),
+        num_players: (MIN_PLAYERS, MAX_PLAYERS),
         options: &[
             OptionSpec {
                 name: "num_players",

@@ -25,7 +25,7 @@ impl GameSpec for LostCities {
         summary: "the classic two-player round, as the seed's JAX engine defines it",
         docs: "docs/lost-cities.md",
         python_class: "LostCities",
-        players: (2, 2),
+        num_players: (2, 2),
         options: &[],
         bots: bots::BOT_NAMES,
         configurations: &[""],

@@ -19,7 +19,7 @@
 //!   seed.
 
 use super::fast::NoLimitHoldemState;
-use super::{NoLimitHoldem, CHECK_CALL, FOLD, RAISE_BASE};
+use super::{NoLimitHoldem, CHECK_CALL, DECK_SIZE, FOLD, RAISE_BASE};
 use crate::core::{Bot, CardSet64, Error, LaneRng, RandomBot, Result};
 use crate::poker::cards::FULL_DECK;
 use crate::poker::eval::rank_of_set;
@@ -103,7 +103,7 @@ pub fn equity_vs_random(
 ) -> f64 {
     debug_assert!((1..=9).contains(&opponents) && board.len() <= 5);
     let known = CardSet64::from_ids(hole.iter().chain(board).copied());
-    let mut deck = [0u8; 52];
+    let mut deck = [0u8; DECK_SIZE];
     let mut len = 0;
     for c in (FULL_DECK - known).iter() {
         deck[len] = c;

@@ -5,7 +5,7 @@
 use super::fast::NoLimitHoldemState;
 use super::reference::{compare_hidden, Reference};
 use super::NO_SEAT;
-use super::{Chips, TableConfig, MAX_PLAYERS};
+use super::{Chips, TableConfig, DECK_SIZE, MAX_PLAYERS};
 use super::{NoLimitHoldem, EXACT_RAISE};
 use crate::core::spec::FuzzStep;
 use crate::core::{CardSet64, LaneRng};
@@ -61,7 +61,7 @@ pub fn check_state(game: &NoLimitHoldem, s: &NoLimitHoldemState) -> Result<(), S
     }
     let mut cards = CardSet64::EMPTY;
     for &c in s.hole[..n].iter().flatten().chain(&s.board) {
-        if c >= 52 || cards.contains(c) {
+        if c as usize >= DECK_SIZE || cards.contains(c) {
             return Err(format!("card {c} out of range or repeated"));
         }
         cards.insert(c);

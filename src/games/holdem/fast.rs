@@ -5,7 +5,7 @@
 use bytemuck::{Pod, Zeroable};
 
 use super::view::{encode, ObsInputs};
-use super::{Chips, Legal, Street, MAX_PLAYERS, NO_SEAT};
+use super::{Chips, Legal, Street, DECK_SIZE, MAX_PLAYERS, NO_SEAT};
 use super::{NoLimitHoldem, CHECK_CALL, FOLD};
 use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, Result};
 use crate::poker::eval::{rank_of_set, HandRank};
@@ -503,7 +503,7 @@ pub fn check_order(seats: usize, order: &[u8]) -> Result<()> {
     Error::check_len("card order", 2 * seats + 5, order.len())?;
     let mut seen = CardSet64::EMPTY;
     for &c in order {
-        if c >= 52 || seen.contains(c) {
+        if c as usize >= DECK_SIZE || seen.contains(c) {
             return Err(Error::Invalid {
                 what: "card order",
                 reason: format!("card id {c} is out of range or repeated"),
@@ -544,7 +544,7 @@ impl Game for NoLimitHoldem {
             Some(b) => b as usize,
             None => rng.below(n as u32) as usize,
         };
-        let mut deck = [0u8; 52];
+        let mut deck = [0u8; DECK_SIZE];
         for (i, d) in deck.iter_mut().enumerate() {
             *d = i as u8;
         }

@@ -53,6 +53,9 @@ pub use phh::{read_phh, write_phh};
 pub use reference::{NlHand, Pot, Street};
 pub use session::Session;
 
+/// Cards in the deck (the poker deck's 52 card ids, [`crate::poker::Card`]).
+pub use crate::poker::DECK_SIZE;
+
 use crate::core::spec::{
     FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options, TraceRequest,
     TraceSummary,
@@ -396,7 +399,7 @@ impl GameSpec for NoLimitHoldem {
 
     /// `2 * num_players + 5` distinct card ids: the hole cards, then the board.
     fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
-        let mut deck: Vec<u8> = (0..52).collect();
+        let mut deck: Vec<u8> = (0..DECK_SIZE as u8).collect();
         rng.shuffle(&mut deck);
         deck.truncate(2 * self.num_players() + 5);
         Some(deck)

@@ -11,7 +11,8 @@ use std::collections::VecDeque;
 
 use super::view::{encode, ObsInputs};
 use super::{
-    Action, Chips, Legal, NoLimitHoldem, TableConfig, CHECK_CALL, FOLD, MAX_PLAYERS, MIN_PLAYERS,
+    Action, Chips, Legal, NoLimitHoldem, TableConfig, CHECK_CALL, DECK_SIZE, FOLD, MAX_PLAYERS,
+    MIN_PLAYERS,
 };
 use crate::core::{CardSet64, Error, LaneOutcome, LaneRng, Playable, Result, SingleLane};
 use crate::poker::cards::Card;
@@ -615,7 +616,7 @@ impl Reference {
             Some(b) => b,
             None => rng.below(n as u32) as usize,
         };
-        let mut deck: Vec<u8> = (0..52).collect();
+        let mut deck: Vec<u8> = (0..DECK_SIZE as u8).collect();
         rng.shuffle(&mut deck);
         let card = |i: usize| Card::from_id(deck[i]).expect("id < 52");
         let hole: Vec<[Card; 2]> = (0..n).map(|s| [card(2 * s), card(2 * s + 1)]).collect();

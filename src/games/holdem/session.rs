@@ -10,7 +10,7 @@
 //! assert_eq!(session.stacks().iter().sum::<u64>(), 60);
 //! ```
 
-use super::{Action, Chips, Legal, NlHand, TableConfig, MAX_PLAYERS, MIN_PLAYERS};
+use super::{Action, Chips, Legal, NlHand, TableConfig, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS};
 use crate::core::{Error, LaneRng, Result};
 use crate::poker::cards::Card;
 
@@ -107,7 +107,7 @@ impl Session {
             .iter()
             .position(|&s| s == self.button)
             .expect("the button is a seated player");
-        let mut deck: Vec<u8> = (0..52).collect();
+        let mut deck: Vec<u8> = (0..DECK_SIZE as u8).collect();
         self.rng.shuffle(&mut deck);
         let card = |i: usize| Card::from_id(deck[i]).expect("id < 52");
         let hole: Vec<[Card; 2]> = (0..n).map(|i| [card(2 * i), card(2 * i + 1)]).collect();

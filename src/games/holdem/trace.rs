@@ -20,7 +20,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{Action, Chips, Legal, NlHand, TableConfig};
+use super::{Action, Chips, Legal, NlHand, TableConfig, DECK_SIZE};
 use crate::core::{LaneRng, Result};
 use crate::poker::cards::Card;
 
@@ -69,7 +69,7 @@ pub fn random_hand(num_players: usize, rng: &mut LaneRng) -> Result<NlHand> {
         })
         .collect();
     let button = rng.below(num_players as u32) as usize;
-    let mut deck: Vec<u8> = (0..52).collect();
+    let mut deck: Vec<u8> = (0..DECK_SIZE as u8).collect();
     rng.shuffle(&mut deck);
     let card = |i: usize| Card::from_id(deck[i]).expect("id < 52");
     let hole: Vec<[Card; 2]> = (0..num_players)

@@ -1,10 +1,10 @@
 //! The observation encoder shared by the fast lane engine ([`super::fast`]) and the
 //! reference lane ([`super::reference`]).
 //!
-//! ## Observation (`obs_dim = 118 + 9 * seats`), as seen by seat `p`
+//! ## Observation (`obs_dim = 118 + 9 * num_players`), as seen by seat `p`
 //!
 //! Chip amounts are in big blinds. Seats are listed relative to the observer: row `i` is
-//! seat `(p + i) % seats`, so row 0 is always the observer.
+//! seat `(p + i) % num_players`, so row 0 is always the observer.
 //!
 //! | offset | length | content |
 //! | --- | --- | --- |

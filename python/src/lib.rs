@@ -747,7 +747,7 @@ fn lost_cities_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add("N_CHANNELS", lost_cities::N_CHANNELS)?;
     m.add("MAX_STEPS", lost_cities::MAX_STEPS)?;
     m.add("MAX_BOARD_SCORE", lost_cities::MAX_BOARD_SCORE)?;
-    m.add("NUM_PLAYERS", 2usize)?;
+    m.add("NUM_PLAYERS", lost_cities::NUM_PLAYERS)?;
     Ok(m)
 }
 

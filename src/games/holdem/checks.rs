@@ -15,7 +15,7 @@ use crate::core::{CardSet64, LaneRng};
 ///
 /// - the seat count, the starting stacks and (if fixed) the button are the configured ones;
 ///   the button is a seat; seats beyond the count and the padding hold zeros;
-/// - the hole cards and the board are `2 * seats + 5` distinct card ids below 52, and the
+/// - the hole cards and the board are `2 * num_players + 5` distinct card ids below 52, and the
 ///   board cards dealt match the street (0, 3, 4, 5; once over any of them);
 /// - chips: in a running hand each seat's stack, bet and committed chips add up to its
 ///   starting stack; once over no bets are left and the stacks add up to the starting
@@ -300,7 +300,10 @@ mod tests {
     proptest! {
         #[test]
         fn check_state_answers_arbitrary_bytes_without_panicking(
-            data in proptest::collection::vec(any::<u8>(), std::mem::size_of::<NoLimitHoldemState>())
+            data in proptest::collection::vec(
+                any::<u8>(),
+                std::mem::size_of::<NoLimitHoldemState>(),
+            )
         ) {
             let s: NoLimitHoldemState = bytemuck::pod_read_unaligned(&data);
             for seats in 2..=MAX_PLAYERS {

@@ -10,7 +10,7 @@ use super::{NoLimitHoldem, CHECK_CALL, FOLD};
 use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, Result};
 use crate::poker::eval::{rank_of_set, HandRank};
 
-/// One lane: a hand of no-limit hold'em in 256 bytes. Seats `>= seats` stay zero.
+/// One lane: a hand of no-limit hold'em in 256 bytes. Seats `>= num_players` stay zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]
 pub struct NoLimitHoldemState {
@@ -498,9 +498,9 @@ impl NoLimitHoldem {
     }
 }
 
-/// Checks that `order` holds `2 * seats + 5` distinct card ids below 52.
-pub fn check_order(seats: usize, order: &[u8]) -> Result<()> {
-    Error::check_len("card order", 2 * seats + 5, order.len())?;
+/// Checks that `order` holds `2 * num_players + 5` distinct card ids below 52.
+pub fn check_order(num_players: usize, order: &[u8]) -> Result<()> {
+    Error::check_len("card order", 2 * num_players + 5, order.len())?;
     let mut seen = CardSet64::EMPTY;
     for &c in order {
         if c as usize >= DECK_SIZE || seen.contains(c) {
@@ -557,7 +557,7 @@ impl Game for NoLimitHoldem {
         self.deal(&hole[..n], board, button)
     }
 
-    /// `order`: `2 * seats + 5` distinct card ids, the hole cards seat by seat, then the
+    /// `order`: `2 * num_players + 5` distinct card ids, the hole cards seat by seat, then the
     /// board. The button is the configured one (seat 0 if random).
     fn reset_from_order(&self, order: &[u8]) -> Result<NoLimitHoldemState> {
         let n = self.num_players();

@@ -608,8 +608,8 @@ pub struct Reference {
 }
 
 impl Reference {
-    /// Deals like [`crate::core::Game::reset`] of the fast engine: the button (when random) from `rng`,
-    /// then a shuffle of the 52 card ids.
+    /// Deals like [`crate::core::Game::reset`] of the fast engine: the button (when random)
+    /// from `rng`, then a shuffle of the 52 card ids.
     pub fn dealt(game: NoLimitHoldem, rng: &mut LaneRng) -> Self {
         let n = game.num_players();
         let button = match game.button() {

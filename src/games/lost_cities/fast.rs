@@ -189,7 +189,7 @@ impl Game for LostCities {
     type State = LostCitiesState;
 
     fn num_players(&self) -> usize {
-        2
+        NUM_PLAYERS
     }
     fn num_actions(&self) -> usize {
         N_ACTIONS

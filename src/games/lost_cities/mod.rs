@@ -25,7 +25,7 @@ impl GameSpec for LostCities {
         summary: "the classic two-player round, as the seed's JAX engine defines it",
         docs: "docs/lost-cities.md",
         python_class: "LostCities",
-        num_players: (2, 2),
+        num_players: (NUM_PLAYERS, NUM_PLAYERS),
         options: &[],
         bots: bots::BOT_NAMES,
         configurations: &[""],
@@ -79,7 +79,9 @@ impl GameSpec for LostCities {
     }
 }
 
-/// Number of cards.
+/// Number of players.
+pub const NUM_PLAYERS: usize = 2;
+/// Number of cards in the deck.
 pub const DECK_SIZE: usize = 60;
 /// Cards per colour (three handshakes, numbers 2..10).
 pub const SLOTS_PER_COLOR: usize = 12;

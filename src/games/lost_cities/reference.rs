@@ -15,12 +15,10 @@ use std::collections::BTreeSet;
 
 use super::{
     color_of, decode_action, is_handshake, rank_of, LostCities, DECK_AFTER_DEAL, DECK_SIZE,
-    HAND_SIZE, MAX_BOARD_SCORE, MAX_STEPS, N_ACTIONS, N_CHANNELS, N_COLORS, OBS_DIM,
+    HAND_SIZE, MAX_BOARD_SCORE, MAX_STEPS, NUM_PLAYERS, N_ACTIONS, N_CHANNELS, N_COLORS, OBS_DIM,
 };
 use crate::core::{Error, LaneOutcome, LaneRng, Playable, Result, SingleLane};
 
-/// Number of players.
-const N_PLAYERS: usize = 2;
 /// The number-rank sum an expedition must reach to break even.
 const EXPEDITION_COST: i32 = 20;
 /// Cards an expedition needs for the bonus.
@@ -173,10 +171,10 @@ impl Reference {
                 deal_hand(&order[..HAND_SIZE]),
                 deal_hand(&order[HAND_SIZE..2 * HAND_SIZE]),
             ],
-            expeditions: vec![vec![Vec::new(); N_COLORS]; N_PLAYERS],
+            expeditions: vec![vec![Vec::new(); N_COLORS]; NUM_PLAYERS],
             discard_piles: vec![Vec::new(); N_COLORS],
             deck: order[2 * HAND_SIZE..].to_vec(),
-            public_hands: vec![BTreeSet::new(); N_PLAYERS],
+            public_hands: vec![BTreeSet::new(); NUM_PLAYERS],
             steps: 0,
             to_act: 0,
             terminated: false,
@@ -328,7 +326,7 @@ impl Reference {
 
     /// Where `card` is.
     fn place_of(&self, card: u8) -> Place {
-        for player in 0..N_PLAYERS {
+        for player in 0..NUM_PLAYERS {
             if self.hands[player].contains(&card) {
                 let public = self.public_hands[player].contains(&card);
                 return Place::Hand { player, public };
@@ -364,7 +362,7 @@ impl Reference {
 
     /// Writes the observation of `player` (see the table in `docs/lost-cities.md`).
     fn write_observation(&self, player: usize, obs: &mut [f32]) {
-        assert!(player < N_PLAYERS, "player {player} out of range");
+        assert!(player < NUM_PLAYERS, "player {player} out of range");
         assert_eq!(obs.len(), OBS_DIM, "observation buffer length");
         let opponent = 1 - player;
         obs.fill(0.0);
@@ -402,7 +400,7 @@ impl Reference {
 
 impl Playable for Reference {
     fn num_players(&self) -> usize {
-        N_PLAYERS
+        NUM_PLAYERS
     }
     fn num_actions(&self) -> usize {
         N_ACTIONS

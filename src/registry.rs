@@ -2,7 +2,8 @@
 //! "any game" reads it: the CLI (`cardvec games`, `bench`, `diff`, `match`, `trace`), the
 //! Python `cardvec.make` and `cardvec.games()`, the conformance suite, the fuzz targets and
 //! the benches. A game registers by implementing [`GameSpec`] for its configuration type and
-//! adding one line to the `registry!` table below.
+//! adding one line to the table, the `register_games!` invocation in `src/games/mod.rs`
+//! (which also declares the game's module).
 //!
 //! A tool that needs the game's types implements [`Visitor`] and is called back with them
 //! ([`visit`] for the game an id names, [`visit_all`] for every game); a tool that only
@@ -22,37 +23,43 @@ pub trait Visitor {
     fn visit<G: GameSpec>(&mut self) -> Self::Output;
 }
 
-/// Declares the table: [`GAMES`], [`visit`] and [`visit_all`] over the listed games.
-macro_rules! registry {
-    ($($game:ty),+ $(,)?) => {
-        /// Every registered game, in the table's order.
-        pub const GAMES: &[GameInfo] = &[$(<$game as GameSpec>::INFO),+];
+/// Declares the table of games: for each `module::Type` it declares the game module
+/// (`pub mod module;`, so a game's folder needs no other line) and lists `Type` (which
+/// implements [`GameSpec`]) in [`GAMES`], [`visit`] and [`visit_all`]. Invoked once, in
+/// `src/games/mod.rs`, the table itself.
+macro_rules! register_games {
+    ($($module:ident :: $game:ident),+ $(,)?) => {
+        $(pub mod $module;)+
 
-        /// Runs `visitor` on the game whose id is `id`.
-        pub fn visit<V: Visitor>(id: &str, visitor: &mut V) -> Result<V::Output> {
+        /// Every registered game, in the table's order.
+        pub const GAMES: &[$crate::core::spec::GameInfo] =
+            &[$(<$module::$game as $crate::core::spec::GameSpec>::INFO),+];
+
+        /// Runs `visitor` on the game whose id is `id` (an unknown id is an error listing
+        /// the known ones).
+        pub fn visit<V: $crate::registry::Visitor>(
+            id: &str,
+            visitor: &mut V,
+        ) -> $crate::core::error::Result<V::Output> {
             $(
-                if id == <$game as GameSpec>::INFO.id {
-                    return Ok(visitor.visit::<$game>());
+                if id == <$module::$game as $crate::core::spec::GameSpec>::INFO.id {
+                    return Ok(visitor.visit::<$module::$game>());
                 }
             )+
-            Err(unknown_game(id))
+            Err($crate::registry::unknown_game(id))
         }
 
         /// Runs `visitor` on every game, in the table's order.
-        pub fn visit_all<V: Visitor>(visitor: &mut V) -> Vec<V::Output> {
-            vec![$(visitor.visit::<$game>()),+]
+        pub fn visit_all<V: $crate::registry::Visitor>(visitor: &mut V) -> Vec<V::Output> {
+            vec![$(visitor.visit::<$module::$game>()),+]
         }
     };
 }
+pub(crate) use register_games;
 
-registry![
-    crate::games::lost_cities::LostCities,
-    crate::games::flip7::Flip7,
-    crate::games::i151::I151,
-    crate::games::holdem::NoLimitHoldem,
-];
+pub use crate::games::{visit, visit_all, GAMES};
 
-fn unknown_game(id: &str) -> Error {
+pub(crate) fn unknown_game(id: &str) -> Error {
     Error::Unknown {
         what: "game",
         name: id.to_string(),

@@ -257,11 +257,15 @@ fn golden_match<G: GameSpec>(options: &Options, hash: &str, label: &str) -> usiz
             line.game == G::INFO.id && Options::parse(G::INFO.options, text).as_ref() == Ok(options)
         })
         .collect();
+    let text = options.to_string();
     assert_eq!(
         found.len(),
         1,
-        "{label}: expected one golden line, found {}",
-        found.len()
+        "{label}: expected one golden line, found {}; the line of this configuration, to add \
+         to tests/golden/trajectories.txt once the game is right, is:\n{} {} {hash}",
+        found.len(),
+        G::INFO.id,
+        if text.is_empty() { "-" } else { &text }
     );
     assert_eq!(
         hash, lines[found[0]].hash,

@@ -346,17 +346,6 @@ mod tests {
     }
 
     #[test]
-    fn fuzz_check_accepts_short_and_random_inputs() {
-        let check = crate::core::fuzz::check::<NoLimitHoldem>;
-        check(&[]).unwrap();
-        let mut rng = LaneRng::from_seed(17);
-        for _ in 0..500 {
-            let data: Vec<u8> = (0..200).map(|_| rng.below(256) as u8).collect();
-            check(&data).unwrap();
-        }
-    }
-
-    #[test]
     fn holdem_chips_from_nowhere_are_refused() {
         let game = NoLimitHoldem::standard(6).unwrap();
         refuse_edit(game, "stack + 1", |s: &mut NoLimitHoldemState| {

@@ -65,7 +65,7 @@ impl Visitor for Batch<'_> {
                     options.autoreset = true;
                     options.observe_on_step = observe;
                     let mut env = VecEnv::new(game.clone(), options).unwrap();
-                    let mut driver = RandomDriver::new(LANES, 0);
+                    let mut driver = RandomDriver::new(LANES, 0).unwrap();
                     let id = BenchmarkId::new(format!("{label}_{players}p"), format!("{threads}t"));
                     group.bench_function(id, |b| {
                         b.iter_custom(|iters| {

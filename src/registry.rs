@@ -167,6 +167,7 @@ pub fn state_check_any(data: &[u8]) -> std::result::Result<StateCheckReport, Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::{OptionKind, OptionSpec};
 
     #[test]
     fn ids_are_unique_and_found() {
@@ -209,6 +210,82 @@ mod tests {
             }
         }
         visit_all(&mut Check);
+    }
+
+    /// Every integer option of every game, at the ends of its range and just beyond:
+    /// a value in range configures a game that reports that same value back (or is refused
+    /// for a reason that involves other options), never a narrowed one; a value beyond the
+    /// range is refused with a message showing the value given.
+    #[test]
+    fn integer_options_are_checked_before_they_are_narrowed() {
+        struct Check;
+        impl Visitor for Check {
+            type Output = ();
+            fn visit<G: GameSpec>(&mut self) {
+                let id = G::INFO.id;
+                for spec in G::INFO.options {
+                    let (min, max) = match spec.kind {
+                        OptionKind::Int { min, max } | OptionKind::OptionalInt { min, max } => {
+                            (min, max)
+                        }
+                        _ => continue,
+                    };
+                    for v in [min, max] {
+                        let pairs = [(spec.name.to_string(), OptionValue::Int(v))];
+                        let options = Options::new(G::INFO.options, pairs).unwrap();
+                        // (An option the game reports through another, such as hold'em's
+                        // `stack` as `stacks`, reads as not given.)
+                        let reported = G::configure(&options)
+                            .ok()
+                            .and_then(|game| game.options().get(spec.name));
+                        if let Some(reported) = reported {
+                            assert_eq!(
+                                reported,
+                                OptionValue::Int(v),
+                                "{id}: {}={v} is reported as {reported}",
+                                spec.name
+                            );
+                        }
+                    }
+                    for v in [min.saturating_sub(1), max.saturating_add(1), i64::MAX] {
+                        if (min..=max).contains(&v) {
+                            continue;
+                        }
+                        let pairs = [(spec.name.to_string(), OptionValue::Int(v))];
+                        let err = Options::new(G::INFO.options, pairs).unwrap_err();
+                        assert!(
+                            err.to_string().ends_with(&format!("got {v}")),
+                            "{id}: {}={v}: {err}",
+                            spec.name
+                        );
+                    }
+                }
+            }
+        }
+        visit_all(&mut Check);
+    }
+
+    #[test]
+    fn options_narrow_without_wrapping() {
+        const SPECS: &[OptionSpec] = &[OptionSpec {
+            name: "n",
+            kind: OptionKind::Int {
+                min: -1,
+                max: 1 << 40,
+            },
+            default: "0",
+            doc: "n",
+        }];
+        let big = Options::parse(SPECS, "n=1099511627776").unwrap();
+        let err = big.int_as::<u32>("n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "n must be in 0..=4294967295, got 1099511627776"
+        );
+        assert_eq!(big.int_as::<u64>("n"), Ok(1 << 40));
+        let negative = Options::parse(SPECS, "n=-1").unwrap();
+        assert!(negative.int_as::<usize>("n").is_err());
+        assert_eq!(negative.int_as::<i8>("n"), Ok(-1));
     }
 
     #[test]

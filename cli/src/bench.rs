@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 use cardvec::core::policy::RandomDriver;
 use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::stats::Summary;
-use cardvec::core::{ActionStatus, EnvOptions, Game, Result, VecEnv};
+use cardvec::core::{ActionStatus, EnvOptions, Error, Game, Result, VecEnv, MAX_ENVS};
 use cardvec::registry::{self, Visitor};
 use serde::Serialize;
 
-use crate::game_args::{options, players_option};
+use crate::game_args::{check_count, options, players_option};
 
 /// Options of `cardvec bench`.
 #[derive(clap::Args, Debug)]
@@ -106,8 +106,9 @@ fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure
     let mut env = VecEnv::new(game.clone(), options)?;
     let n = env.num_envs();
     let p = game.num_players();
-    let mut driver = RandomDriver::new(n, args.seed);
-    let mut lengths = vec![0u32; n];
+    let mut driver = RandomDriver::new(n, args.seed)?;
+    let mut lengths = cardvec::core::try_vec(n, 0u32, "episode lengths")
+        .map_err(|e| e.in_context(|| format!("num_envs={n}")))?;
     let mut m = Measure {
         live: 0,
         env_time: Duration::ZERO,
@@ -185,7 +186,7 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
     for (label, observe) in [("step+mask", false), ("step+mask+obs_f32", true)] {
         let mut best: Option<Measure> = None;
         let mut best_cpu_rate: Option<f64> = None;
-        for _ in 0..args.repeats.max(1) {
+        for _ in 0..args.repeats {
             let m = measure(&game, args, observe)?;
             if let Some(cpu) = m.env_cpu {
                 let rate = m.live as f64 / cpu.as_secs_f64();
@@ -254,8 +255,15 @@ impl Visitor for Bench<'_> {
 
 /// Runs `cardvec bench`.
 pub fn run(args: BenchArgs) -> Result<()> {
-    cardvec::core::Error::check_range("envs", 1, 1 << 24, args.envs as i64)?;
-    let options = options(&args.game, &args.options, players_option(args.players), "")?;
+    Error::check_range("--envs", 1, MAX_ENVS, args.envs)?;
+    check_count("--steps", args.steps as u64)?;
+    check_count("--repeats", args.repeats as u64)?;
+    if let Some(t) = args.threads {
+        Error::check_range("--threads", 1, 1024, t)?;
+    }
+    let info = registry::info(&args.game)?;
+    let players = players_option(info, args.players)?;
+    let options = options(&args.game, &args.options, players, "")?;
     registry::visit(
         &args.game.clone(),
         &mut Bench {

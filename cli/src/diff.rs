@@ -124,6 +124,7 @@ impl Visitor for Diff<'_> {
 
 /// Runs `cardvec diff`; a mismatch is an error (exit status 2).
 pub fn run(args: DiffArgs) -> Result<()> {
+    crate::game_args::check_count("--games", args.games)?;
     let pool = crate::pool(args.threads)?;
     let mut diff = Diff {
         args: &args,
@@ -137,7 +138,10 @@ pub fn run(args: DiffArgs) -> Result<()> {
     if failed > 0 {
         return Err(Error::Invalid {
             what: "differential run",
-            reason: format!("{failed} games mismatched"),
+            reason: format!(
+                "{failed} {} mismatched",
+                if failed == 1 { "game" } else { "games" }
+            ),
         });
     }
     Ok(())

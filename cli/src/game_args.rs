@@ -2,7 +2,7 @@
 //! (the `num_players` option) and `-o name=value` (any option, repeatable, or several at
 //! once: `-o num_players=8,target_score=60`).
 
-use cardvec::core::spec::{split_pairs, OptionValue, Options};
+use cardvec::core::spec::{split_pairs, GameInfo, OptionValue, Options};
 use cardvec::core::{Error, Result};
 use cardvec::registry;
 
@@ -53,10 +53,49 @@ pub fn parse_list<T: std::str::FromStr>(what: &'static str, list: &str) -> Resul
         .collect()
 }
 
-/// `--players N` as the `num_players` option, for games that have it.
-pub fn players_option(players: Option<usize>) -> Vec<(String, OptionValue)> {
-    players
-        .map(|p| ("num_players".to_string(), OptionValue::Int(p as i64)))
+/// `--players N` checked against the players the game takes ([`GameInfo::num_players`]),
+/// as the `num_players` option for games that have one (a game with a fixed number of
+/// players takes only that number, and no option). A count outside the range is an error
+/// naming it.
+pub fn players_option(
+    info: &GameInfo,
+    players: Option<usize>,
+) -> Result<Vec<(String, OptionValue)>> {
+    let Some(p) = players else {
+        return Ok(Vec::new());
+    };
+    check_players(info, p)?;
+    let has_option = info.options.iter().any(|s| s.name == "num_players");
+    Ok(has_option
+        .then(|| ("num_players".to_string(), OptionValue::Int(p as i64)))
         .into_iter()
-        .collect()
+        .collect())
+}
+
+/// Checks a player count given on the command line against the game's range.
+pub fn check_players(info: &GameInfo, players: usize) -> Result<()> {
+    let (lo, hi) = info.num_players;
+    if (lo..=hi).contains(&players) {
+        return Ok(());
+    }
+    let range = if lo == hi {
+        format!("{lo}")
+    } else {
+        format!("{lo} to {hi}")
+    };
+    Err(Error::Invalid {
+        what: "--players",
+        reason: format!("{} is played by {range} players, got {players}", info.id),
+    })
+}
+
+/// Checks that a count given on the command line (`--steps`, `--games`, ...) is at least 1.
+pub fn check_count(flag: &'static str, value: u64) -> Result<()> {
+    if value >= 1 {
+        return Ok(());
+    }
+    Err(Error::Invalid {
+        what: flag,
+        reason: format!("must be at least 1, got {value}"),
+    })
 }

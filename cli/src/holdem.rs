@@ -60,6 +60,9 @@ fn eval_lines() -> Result<()> {
     out.flush().map_err(io_error)
 }
 
+/// Most players `cardvec equity` takes (given and `--opponents` together).
+const MAX_EQUITY_PLAYERS: usize = 10;
+
 /// Options of `cardvec equity`.
 #[derive(clap::Args, Debug)]
 pub struct EquityArgs {
@@ -104,11 +107,23 @@ pub struct EquityArgs {
 /// Runs `cardvec equity`.
 pub fn run_equity(args: EquityArgs) -> Result<()> {
     let mut names: Vec<String> = args.players.clone();
-    let mut ranges = Vec::with_capacity(names.len() + args.opponents);
+    let mut ranges = Vec::new();
     for p in &args.players {
         ranges.push(Range::parse(p)?);
     }
-    Error::check_range("players", 2, 10, (ranges.len() + args.opponents) as i64)?;
+    // Checked apart first, so that the message shows the count typed (a sum could wrap).
+    Error::check_range(
+        "--opponents",
+        0,
+        MAX_EQUITY_PLAYERS.saturating_sub(ranges.len()),
+        args.opponents,
+    )?;
+    Error::check_range(
+        "players",
+        2,
+        MAX_EQUITY_PLAYERS,
+        ranges.len() + args.opponents,
+    )?;
     for i in 0..args.opponents {
         ranges.push(Range::all());
         names.push(format!("random #{}", i + 1));

@@ -51,7 +51,7 @@ enum Command {
 /// Builds a rayon pool with `threads` workers (`None`: one per core).
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     if let Some(t) = threads {
-        Error::check_range("threads", 1, 1024, t as i64)?;
+        Error::check_range("--threads", 1, 1024, t)?;
     }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))

@@ -5,11 +5,11 @@
 
 use cardvec::core::matches::{free_for_all, head_to_head};
 use cardvec::core::spec::{GameSpec, OptionValue, Options};
-use cardvec::core::{Bot, Result};
+use cardvec::core::{Bot, Error, Result};
 use cardvec::registry::{self, Visitor};
 use serde::Serialize;
 
-use crate::game_args::{options, parse_list};
+use crate::game_args::{check_count, check_players, options, parse_list};
 
 /// Options of `cardvec match`.
 #[derive(clap::Args, Debug)]
@@ -184,7 +184,8 @@ impl Match<'_> {
         let (scale, unit) = info.reward_report;
         for &n in players {
             let mut options = options.clone();
-            if !options.is_given("num_players") {
+            let has_option = info.options.iter().any(|s| s.name == "num_players");
+            if has_option && !options.is_given("num_players") {
                 options.set("num_players", OptionValue::Int(n as i64))?;
             }
             let game = G::configure(&options)?;
@@ -251,9 +252,35 @@ impl Visitor for Run<'_> {
         let info = &G::INFO;
         let options = options(&args.game, &args.options, Vec::new(), info.match_options)?;
         let players: Vec<usize> = match &args.players {
-            Some(list) => parse_list("players", list)?,
+            Some(list) => {
+                let players: Vec<usize> = parse_list("--players", list)?;
+                if players.is_empty() {
+                    return Err(Error::Invalid {
+                        what: "--players",
+                        reason: format!("no player count in {list:?}"),
+                    });
+                }
+                for &p in &players {
+                    check_players(info, p)?;
+                }
+                if options.is_given("num_players") {
+                    return Err(Error::Invalid {
+                        what: "--players",
+                        reason: "give --players or -o num_players, not both".into(),
+                    });
+                }
+                players
+            }
             None => info.match_players.to_vec(),
         };
+        if let Some(list) = &args.bots {
+            if parse_list::<String>("--bots", list)?.is_empty() {
+                return Err(Error::Invalid {
+                    what: "--bots",
+                    reason: format!("no bot in {list:?}"),
+                });
+            }
+        }
         if players.is_empty() && args.bots.is_none() {
             m.head_to_head::<G>(&options)
         } else if players.is_empty() {
@@ -267,6 +294,7 @@ impl Visitor for Run<'_> {
 
 /// Runs `cardvec match`.
 pub fn run(args: MatchArgs) -> Result<()> {
+    check_count("--games", args.games)?;
     let m = Match {
         pool: crate::pool(args.threads)?,
         args: &args,

@@ -8,7 +8,7 @@ use cardvec::core::spec::{GameSpec, TraceRequest};
 use cardvec::core::{Error, Result};
 use cardvec::registry::{self, Visitor};
 
-use crate::game_args::parse_list;
+use crate::game_args::{check_players, parse_list};
 
 /// Options of `cardvec trace`.
 #[derive(clap::Args, Debug)]
@@ -54,13 +54,19 @@ impl Visitor for Trace {
 
 /// Runs `cardvec trace`, writing to standard output.
 pub fn run(args: TraceArgs) -> Result<()> {
+    crate::game_args::check_count("--games", args.games)?;
+    let info = registry::info(&args.game)?;
+    let players: Vec<usize> = match &args.players {
+        Some(list) => parse_list("--players", list)?,
+        None => Vec::new(),
+    };
+    for &p in &players {
+        check_players(info, p)?;
+    }
     let request = TraceRequest {
         games: args.games,
         seed: args.seed,
-        players: match &args.players {
-            Some(list) => parse_list("players", list)?,
-            None => Vec::new(),
-        },
+        players,
         policy_seed: args.policy_seed,
         dir: args.dir.clone(),
     };

@@ -1,6 +1,7 @@
 """Flip 7 constants (see docs/flip7.md), the batch environment ``Flip7`` and the single
 game ``Flip7Game`` (with its shuffle log)."""
 
+from ._args import int_arg
 from ._cardvec import Flip7Game
 from ._games import Flip7
 from ._cardvec import flip7 as _c
@@ -28,7 +29,9 @@ def make_deck() -> list[int]:
 
 
 def observation_size(num_players: int) -> int:
-    """Length of an observation: 419 + 24 * num_players."""
+    """Length of an observation: 419 + 24 * num_players (``num_players`` from 3 to 18; a
+    bool or another count is a ``ValueError``)."""
+    num_players = int_arg(num_players, "num_players", MIN_PLAYERS, MAX_PLAYERS)
     return 419 + 24 * num_players
 
 

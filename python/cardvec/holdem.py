@@ -27,6 +27,7 @@ No-limit hold'em (see docs/holdem.md):
 
 import numpy as _np
 
+from ._args import int_arg
 from ._cardvec import NoLimitHoldemGame
 from ._games import NoLimitHoldem
 from ._cardvec import holdem as _h
@@ -66,7 +67,9 @@ def raise_to(chips):
 
 
 def observation_size(num_players: int) -> int:
-    """Length of a no-limit observation: 118 + 9 * num_players."""
+    """Length of a no-limit observation: 118 + 9 * num_players (``num_players`` from 2 to
+    10; a bool or another count is a ``ValueError``)."""
+    num_players = int_arg(num_players, "num_players", MIN_PLAYERS, MAX_PLAYERS)
     return 118 + 9 * num_players
 
 __all__ = [

@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from . import _games
+from ._args import int_arg
 from ._cardvec import i151 as _c
 
 DECK_SIZE: int = _c.DECK_SIZE
@@ -79,9 +80,10 @@ def official_order(match_seed: int) -> np.ndarray:
     (``create_match(..., seed=match_seed)``): round 1's deck, shuffled by
     ``random.Random(match_seed + 1)``, then the seed's 8 little-endian bytes, for
     ``env.reset_lane_from_order(lane, official_order(seed))``."""
+    match_seed = int_arg(match_seed, "match_seed", -(2**63), 2**63 - 1)
     deck = list(range(DECK_SIZE))
     random.Random(match_seed + 1).shuffle(deck)
-    seed_bytes = list(int(match_seed).to_bytes(8, "little", signed=True))
+    seed_bytes = list(match_seed.to_bytes(8, "little", signed=True))
     return np.array(deck + seed_bytes, dtype=np.uint8)
 
 

@@ -11,12 +11,14 @@ use cardvec::arena::runner::{
 };
 use cardvec::core::{Error as CoreError, LaneRng};
 use cardvec::games::i151::{self, card_code, ACTION_DRAW, ACTION_PASS, I151};
-use pyo3::exceptions::{PyTimeoutError, PyValueError};
+use pyo3::exceptions::PyTimeoutError;
+
+use crate::args;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 fn core_err(e: CoreError) -> PyErr {
-    PyValueError::new_err(e.to_string())
+    crate::core_err(e)
 }
 
 /// A Python callable as an arena bot: `adapter(view: dict, legal: list[int],
@@ -140,29 +142,57 @@ impl ArenaBot for PyBot<'_> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn config(
-    seed: i64,
-    decision_timeout_ms: i64,
-    max_steps_per_round: i64,
-    cards_per_player: i64,
-    target_score: i64,
-) -> PyResult<MatchConfig> {
-    if decision_timeout_ms <= 0 {
-        return Err(PyValueError::new_err(format!(
-            "decision_timeout_ms must be > 0, got {decision_timeout_ms}"
-        )));
+/// An optional integer argument in `min..=max` (see `args`), `default` when absent.
+fn int_or(
+    obj: Option<&Bound<'_, PyAny>>,
+    what: &str,
+    min: i128,
+    max: i128,
+    default: i128,
+) -> PyResult<i128> {
+    match obj {
+        Some(o) if !o.is_none() => args::int_in(o, what, min, max),
+        _ => Ok(default),
     }
-    CoreError::check_range("max_steps_per_round", 1, 1_000_000, max_steps_per_round)
-        .map_err(core_err)?;
-    CoreError::check_range("cards_per_player", 1, 16, cards_per_player).map_err(core_err)?;
+}
+
+/// The match settings from Python, every integer checked by `args` (a bool, a value out
+/// of range or of another type is refused, never wrapped): `seed` any 64-bit signed
+/// integer, `decision_timeout_ms` in `1..=3600000` (default 1000), `max_steps_per_round`
+/// in `1..=1000000` (500), `cards_per_player` in `1..=16` (8), `target_score` in
+/// `1..=10000` (151).
+fn config(
+    seed: &Bound<'_, PyAny>,
+    decision_timeout_ms: Option<&Bound<'_, PyAny>>,
+    max_steps_per_round: Option<&Bound<'_, PyAny>>,
+    cards_per_player: Option<&Bound<'_, PyAny>>,
+    target_score: Option<&Bound<'_, PyAny>>,
+) -> PyResult<MatchConfig> {
+    let seed = args::int_in(seed, "seed", i64::MIN.into(), i64::MAX.into())? as i64;
     let mut c = MatchConfig::new(seed);
-    c.decision_timeout_ms = decision_timeout_ms as u64;
-    c.max_steps_per_round = max_steps_per_round as u32;
-    c.cards_per_player = cards_per_player as u32;
-    c.target_score = target_score;
+    c.decision_timeout_ms = int_or(
+        decision_timeout_ms,
+        "decision_timeout_ms",
+        1,
+        3_600_000,
+        1000,
+    )? as u64;
+    c.max_steps_per_round = int_or(
+        max_steps_per_round,
+        "max_steps_per_round",
+        1,
+        1_000_000,
+        500,
+    )? as u32;
+    c.cards_per_player = int_or(cards_per_player, "cards_per_player", 1, 16, 8)? as u32;
+    c.target_score = int_or(target_score, "target_score", 1, 10_000, 151)? as i64;
     c.game().map_err(core_err)?;
     Ok(c)
+}
+
+/// The bots' seed: an integer in `0..=2**64-1` (see `args`), 0 when absent.
+fn bot_seed_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    Ok(int_or(obj, "bot_seed", 0, u64::MAX.into(), 0)? as u64)
 }
 
 fn result_dict<'py>(py: Python<'py>, r: &MatchResult) -> PyResult<Bound<'py, PyDict>> {
@@ -186,19 +216,22 @@ fn result_dict<'py>(py: Python<'py>, r: &MatchResult) -> PyResult<Bound<'py, PyD
 /// Returns a dict: `winner_id`, `reason`, `forfeited_player_id`, `detail`,
 /// `final_scores`, `rounds_played`, `steps_played`, `replay_json`.
 #[pyfunction]
-#[pyo3(signature = (adapter, opponent_id, seed, *, challenger_name = "Challenger", decision_timeout_ms = 1000, max_steps_per_round = 500, cards_per_player = 8, target_score = 151, bot_seed = 0))]
+#[pyo3(
+    signature = (adapter, opponent_id, seed, *, challenger_name = "Challenger", decision_timeout_ms = None, max_steps_per_round = None, cards_per_player = None, target_score = None, bot_seed = None),
+    text_signature = "(adapter, opponent_id, seed, *, challenger_name='Challenger', decision_timeout_ms=1000, max_steps_per_round=500, cards_per_player=8, target_score=151, bot_seed=0)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn play_python_match<'py>(
     py: Python<'py>,
     adapter: Bound<'py, PyAny>,
     opponent_id: &str,
-    seed: i64,
+    seed: &Bound<'py, PyAny>,
     challenger_name: &str,
-    decision_timeout_ms: i64,
-    max_steps_per_round: i64,
-    cards_per_player: i64,
-    target_score: i64,
-    bot_seed: u64,
+    decision_timeout_ms: Option<&Bound<'py, PyAny>>,
+    max_steps_per_round: Option<&Bound<'py, PyAny>>,
+    cards_per_player: Option<&Bound<'py, PyAny>>,
+    target_score: Option<&Bound<'py, PyAny>>,
+    bot_seed: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cfg = config(
         seed,
@@ -207,6 +240,7 @@ fn play_python_match<'py>(
         cards_per_player,
         target_score,
     )?;
+    let (seed, bot_seed) = (cfg.seed, bot_seed_arg(bot_seed)?);
     let spec = catalog::get_spec(opponent_id).map_err(core_err)?;
     let policy = catalog::resolve(opponent_id).map_err(core_err)?;
     let mut student = PyBot { adapter };
@@ -225,17 +259,21 @@ fn play_python_match<'py>(
 /// Plays catalog bot `challenger_id` (`p0`) against catalog bot `opponent_id` (`p1`)
 /// through the runner; the same dict as `play_python_match`.
 #[pyfunction]
-#[pyo3(signature = (challenger_id, opponent_id, seed, *, decision_timeout_ms = 1000, max_steps_per_round = 500, bot_seed = 0))]
+#[pyo3(
+    signature = (challenger_id, opponent_id, seed, *, decision_timeout_ms = None, max_steps_per_round = None, bot_seed = None),
+    text_signature = "(challenger_id, opponent_id, seed, *, decision_timeout_ms=1000, max_steps_per_round=500, bot_seed=0)"
+)]
 fn play_catalog_match<'py>(
     py: Python<'py>,
     challenger_id: &str,
     opponent_id: &str,
-    seed: i64,
-    decision_timeout_ms: i64,
-    max_steps_per_round: i64,
-    bot_seed: u64,
+    seed: &Bound<'py, PyAny>,
+    decision_timeout_ms: Option<&Bound<'py, PyAny>>,
+    max_steps_per_round: Option<&Bound<'py, PyAny>>,
+    bot_seed: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let cfg = config(seed, decision_timeout_ms, max_steps_per_round, 8, 151)?;
+    let cfg = config(seed, decision_timeout_ms, max_steps_per_round, None, None)?;
+    let (seed, bot_seed) = (cfg.seed, bot_seed_arg(bot_seed)?);
     let a = catalog::get_spec(challenger_id).map_err(core_err)?;
     let b = catalog::get_spec(opponent_id).map_err(core_err)?;
     let mut bot0 = PolicyBot::new(

@@ -11,14 +11,25 @@ const PLAYERS_MSG: &str = "num_players must be an integer from 3 to 18";
 const TARGET_MSG: &str = "target_score must be a positive integer";
 const ROUNDS_MSG: &str = "max_rounds must be a positive integer or None";
 
-/// A Python int option (bools and other types are a `ValueError` with `msg`, as flip7_v0).
-fn int_option(value: &Bound<'_, PyAny>, msg: &str) -> PyResult<i64> {
-    if value.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(value_err(msg.to_string()));
+/// A Python int option (bools and other types are a `ValueError` with `msg`, as flip7_v0),
+/// at its full value (an int beyond `i128` reads as `i128::MAX`, which every check refuses).
+fn int_option(value: &Bound<'_, PyAny>, msg: &str) -> PyResult<i128> {
+    match args::int_value(value, "option") {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(_)) => Ok(i128::MAX),
+        Err(_) => Err(value_err(msg.to_string())),
     }
-    value
-        .extract::<i64>()
-        .map_err(|_| value_err(msg.to_string()))
+}
+
+/// An option in `1..=MAX_OPTION`, else the engine's message showing the value given.
+fn bounded(value: i128, what: &str, or_none: &str, shown: &Bound<'_, PyAny>) -> PyResult<u32> {
+    match u32::try_from(value) {
+        Ok(v) if v <= f7::MAX_OPTION => Ok(v),
+        _ => Err(value_err(format!(
+            "invalid {what}: {what} must be a positive integer (at most 2^24){or_none}, got {}",
+            shown.str()?
+        ))),
+    }
 }
 
 /// flip7_v0's validation (with its messages, which `Flip7Game` keeps for the drop-in
@@ -43,8 +54,15 @@ fn config(
     if rounds.is_some_and(|m| m < 1) {
         return Err(value_err(ROUNDS_MSG.into()));
     }
-    let cap = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
-    Flip7::new(n as usize, cap(target), rounds.map(cap)).map_err(core_err)
+    let target = match target_score {
+        Some(shown) => bounded(target, "target_score", "", shown)?,
+        None => target as u32,
+    };
+    let rounds = match (rounds, max_rounds) {
+        (Some(m), Some(shown)) => Some(bounded(m, "max_rounds", " or None", shown)?),
+        _ => None,
+    };
+    Flip7::new(n as usize, target, rounds).map_err(core_err)
 }
 
 /// One game of Flip 7, stepped one decision at a time (what `cardvec.pettingzoo.flip7_v0`
@@ -61,42 +79,12 @@ pub struct Flip7Game {
 }
 
 impl Flip7Game {
-    fn check_seat(&self, seat: i64) -> PyResult<usize> {
-        usize::try_from(seat)
-            .ok()
-            .filter(|&s| s < self.game.num_players())
-            .ok_or_else(|| value_err(format!("seat must be in 0..{}", self.game.num_players())))
-    }
-}
-
-#[pymethods]
-impl Flip7Game {
-    /// A game with flip7_v0's options, dealt from `seed`.
-    #[new]
-    #[pyo3(signature = (num_players=None, target_score=None, max_rounds=None, seed=0))]
-    fn new(
-        num_players: Option<&Bound<'_, PyAny>>,
-        target_score: Option<&Bound<'_, PyAny>>,
-        max_rounds: Option<&Bound<'_, PyAny>>,
-        seed: u64,
-    ) -> PyResult<Self> {
-        let game = config(num_players, target_score, max_rounds)?;
-        let mut g = Flip7Game {
-            game,
-            state: game.reset(&mut LaneRng::from_seed(0)),
-            rng: LaneRng::from_seed(seed),
-            rewards: vec![0.0; game.num_players()],
-            scratch: vec![0.0; game.num_players()],
-            shuffles: Vec::new(),
-        };
-        g.reset(Some(seed));
-        Ok(g)
+    fn check_seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+        args::size_in(seat, "seat", 0, self.game.num_players() - 1)
     }
 
-    /// Starts a new game. With a seed, the stream restarts from it; without, the game's
-    /// stream goes on (as `np_random` does in flip7_v0). Clears the shuffle log first.
-    #[pyo3(signature = (seed=None))]
-    fn reset(&mut self, seed: Option<u64>) {
+    /// Starts a new game (see `reset`).
+    fn restart(&mut self, seed: Option<u64>) {
         if let Some(seed) = seed {
             self.rng = LaneRng::from_seed(seed);
         }
@@ -107,20 +95,62 @@ impl Flip7Game {
             .reset_logged(&mut self.rng, &mut |o: &[u8]| log.push(o.to_vec()));
         self.rewards.fill(0.0);
     }
+}
+
+#[pymethods]
+impl Flip7Game {
+    /// A game with flip7_v0's options, dealt from `seed` (`None` is 0).
+    #[new]
+    #[pyo3(
+        signature = (num_players=None, target_score=None, max_rounds=None, seed=None),
+        text_signature = "(num_players=3, target_score=200, max_rounds=None, seed=0)"
+    )]
+    fn new(
+        num_players: Option<&Bound<'_, PyAny>>,
+        target_score: Option<&Bound<'_, PyAny>>,
+        max_rounds: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let game = config(num_players, target_score, max_rounds)?;
+        let seed = args::opt_seed(seed)?.unwrap_or(0);
+        let mut g = Flip7Game {
+            game,
+            state: game.reset(&mut LaneRng::from_seed(0)),
+            rng: LaneRng::from_seed(seed),
+            rewards: vec![0.0; game.num_players()],
+            scratch: vec![0.0; game.num_players()],
+            shuffles: Vec::new(),
+        };
+        g.restart(Some(seed));
+        Ok(g)
+    }
+
+    /// Starts a new game. With a seed, the stream restarts from it; without, the game's
+    /// stream goes on (as `np_random` does in flip7_v0). Clears the shuffle log first.
+    #[pyo3(signature = (seed=None))]
+    fn reset(&mut self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let seed = args::opt_seed(seed)?;
+        self.restart(seed);
+        Ok(())
+    }
 
     /// Applies `action` for the seat to act. Returns False (and changes nothing) if it is
-    /// illegal.
-    fn step(&mut self, action: i64) -> bool {
-        let action = u32::try_from(action).unwrap_or(u32::MAX);
+    /// illegal (any integer is taken; a bool is a `ValueError`).
+    fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let action = args::action(action)?;
         let log = &mut self.shuffles;
         let (game, state, rng) = (&self.game, &mut self.state, &mut self.rng);
-        single_step(&mut self.scratch, &mut self.rewards, |r| {
+        Ok(single_step(&mut self.scratch, &mut self.rewards, |r| {
             game.step_logged(state, action, rng, r, &mut |o: &[u8]| log.push(o.to_vec()))
-        })
+        }))
     }
 
     /// The observation as seen by `seat` (float64, 419 + 24 * num_players values).
-    fn observe<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let seat = self.check_seat(seat)?;
         let mut obs = vec![0f32; self.game.obs_dim()];
         self.game.observe(&self.state, seat, &mut obs);

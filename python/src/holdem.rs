@@ -9,27 +9,27 @@ use cardvec::core::{CardSet64, Error};
 use cardvec::poker::{
     self, best_five, rank_of_set, Card, Category, EquityOptions, HandRank, Method, Range,
 };
+use numpy::PyUntypedArrayMethods;
 use numpy::{PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray};
-use numpy::{PyUntypedArrayMethods, ToPyArray};
 use pyo3::exceptions::PyValueError;
+
+use crate::args;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use rayon::prelude::*;
 
 fn err(e: Error) -> PyErr {
-    PyValueError::new_err(e.to_string())
+    crate::core_err(e)
 }
 
 fn value_err(msg: String) -> PyErr {
     PyValueError::new_err(msg)
 }
 
-/// One card id (`0..52`) as a [`Card`].
-fn card_of_id(id: i64) -> PyResult<Card> {
-    u8::try_from(id)
-        .ok()
-        .and_then(Card::from_id)
-        .ok_or_else(|| value_err(format!("card id must be in 0..=51, got {id}")))
+/// One card id (`0..52`, an integer: a bool or a float is refused) as a [`Card`].
+fn card_of_id(id: &Bound<'_, PyAny>) -> PyResult<Card> {
+    let id = args::int_in(id, "card id", 0, 51)?;
+    Ok(Card::from_id(id as u8).expect("an id in 0..=51 is a card"))
 }
 
 /// Cards from a string (`"AsKd"`, `"As Kd"`) or an iterable of card strings and ids.
@@ -43,15 +43,25 @@ fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
         let item = item?;
         if let Ok(s) = item.cast::<PyString>() {
             cards.extend(poker::parse_cards(&s.to_cow()?).map_err(err)?);
-        } else if let Ok(id) = item.extract::<i64>() {
-            cards.push(card_of_id(id)?);
+        } else if !args::is_bool(&item) && item.extract::<i128>().is_ok() {
+            cards.push(card_of_id(&item)?);
         } else {
             return Err(value_err(format!(
-                "a card is a string such as \"As\" or an id in 0..=51, got {item}"
+                "a card is a string such as \"As\" or an id in 0..=51, got {}",
+                item.repr()?
             )));
         }
     }
     Ok(cards)
+}
+
+/// A `ValueError` about argument `what` with its name in front; other errors unchanged.
+fn naming(py: Python<'_>, what: &str, e: PyErr) -> PyErr {
+    if e.is_instance_of::<PyValueError>(py) {
+        value_err(format!("{what}: {}", e.value(py)))
+    } else {
+        e
+    }
 }
 
 /// Distinct cards, or a `ValueError` naming the repeated one.
@@ -176,7 +186,7 @@ fn card_id(text: &str) -> PyResult<u8> {
 
 /// `card_str(51)` -> "As".
 #[pyfunction]
-fn card_str(id: i64) -> PyResult<String> {
+fn card_str(id: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(card_of_id(id)?.to_string())
 }
 
@@ -211,11 +221,9 @@ fn hand_name(cards: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// `rank_name(rank)`: the name of the class of ordinal `rank` (`1..=7462`).
 #[pyfunction]
-fn rank_name(rank: i64) -> PyResult<String> {
-    let r = u16::try_from(rank).unwrap_or(0);
-    Ok(HandRank::from_ordinal(r)
-        .map_err(|_| value_err(format!("rank must be in 1..=7462, got {rank}")))?
-        .name())
+fn rank_name(rank: &Bound<'_, PyAny>) -> PyResult<String> {
+    let r = args::int_in(rank, "rank", 1, i128::from(poker::HAND_CLASSES))?;
+    Ok(HandRank::from_ordinal(r as u16).map_err(err)?.name())
 }
 
 /// Rows per parallel task of [`rank_rows`].
@@ -337,8 +345,8 @@ fn evaluate_batch<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<B
         .call1((arr,))?
         .cast_into::<PyUntypedArray>()
         .map_err(|_| value_err("cards must be a numpy array".to_string()))?;
-    let mut ranks = vec![0u16; n];
-    let mut cats = vec![0u8; n];
+    let mut ranks = crate::try_buffer(n, 0u16, "ranks")?;
+    let mut cats = crate::try_buffer(n, 0u8, "categories")?;
     match rank_typed!(py, arr, k, ranks, cats, u8, i8, i16, u16, i32, u32, i64, u64) {
         Some(r) => r,
         None => {
@@ -350,7 +358,8 @@ fn evaluate_batch<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<B
         }
     }
     .map_err(value_err)?;
-    Ok((ranks.to_pyarray(py), cats.to_pyarray(py)))
+    // The vectors become the arrays' memory (no copy to allocate).
+    Ok((PyArray1::from_vec(py, ranks), PyArray1::from_vec(py, cats)))
 }
 
 /// `equity(players, board="", dead="", samples=None, seed=0, exact=None)`: the equity of 2 to
@@ -363,7 +372,7 @@ fn evaluate_batch<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<B
 /// `total` (deals or trials), `exact`, `seconds`.
 #[pyfunction]
 #[pyo3(
-    signature = (players, board=None, dead=None, samples=None, seed=0, exact=None),
+    signature = (players, board=None, dead=None, samples=None, seed=None, exact=None),
     text_signature = "(players, board='', dead='', samples=None, seed=0, exact=None)"
 )]
 fn equity<'py>(
@@ -371,10 +380,15 @@ fn equity<'py>(
     players: Vec<String>,
     board: Option<&Bound<'py, PyAny>>,
     dead: Option<&Bound<'py, PyAny>>,
-    samples: Option<u64>,
-    seed: u64,
+    samples: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
     exact: Option<bool>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let samples = match samples {
+        Some(s) if !s.is_none() => Some(args::int_in(s, "samples", 1, u64::MAX as i128)? as u64),
+        _ => None,
+    };
+    let seed = args::opt_seed(seed)?.unwrap_or(0);
     let ranges = players
         .iter()
         .map(|p| Range::parse(p))
@@ -382,8 +396,14 @@ fn equity<'py>(
         .map_err(err)?;
     let defaults = EquityOptions::default();
     let options = EquityOptions {
-        board: board.map(distinct_cards).transpose()?.unwrap_or_default(),
-        dead: dead.map(distinct_cards).transpose()?.unwrap_or_default(),
+        board: board
+            .map(|b| distinct_cards(b).map_err(|e| naming(py, "board", e)))
+            .transpose()?
+            .unwrap_or_default(),
+        dead: dead
+            .map(|d| distinct_cards(d).map_err(|e| naming(py, "dead", e)))
+            .transpose()?
+            .unwrap_or_default(),
         method: match exact {
             None => Method::Auto,
             Some(true) => Method::Exact,

@@ -35,19 +35,36 @@ use numpy::{
     Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray,
     PyUntypedArrayMethods,
 };
-use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 mod arena;
+mod args;
 mod flip7;
 mod holdem;
 mod nlhe;
 mod options;
 
+/// A core error as a Python exception: [`CoreError::OutOfMemory`] is a `MemoryError`, every
+/// other error (bad input) a `ValueError`.
 fn core_err(e: CoreError) -> PyErr {
-    PyValueError::new_err(e.to_string())
+    core_err_in("", e)
+}
+
+/// [`core_err`] with `prefix` (`"Flip7: "`) before the message.
+fn core_err_in(prefix: &str, e: CoreError) -> PyErr {
+    match e {
+        CoreError::OutOfMemory { .. } => PyMemoryError::new_err(format!("{prefix}{e}")),
+        _ => PyValueError::new_err(format!("{prefix}{e}")),
+    }
+}
+
+/// A buffer of `len` copies of `value` whose size follows from the caller's input,
+/// allocated fallibly (a `MemoryError`, not an abort, when memory is refused).
+fn try_buffer<T: Clone>(len: usize, value: T, what: &'static str) -> PyResult<Vec<T>> {
+    cardvec::core::try_vec(len, value, what).map_err(core_err)
 }
 
 fn value_err(msg: String) -> PyErr {
@@ -79,30 +96,6 @@ fn single_step(
         rewards.copy_from_slice(scratch);
     }
     out.applied
-}
-
-/// A non-negative Python integer as `usize`; negative or too large values are `ValueError`s
-/// (other types keep Python's `TypeError`).
-fn size_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
-    match obj.extract::<i64>() {
-        Ok(v) if v >= 0 => Ok(v as usize),
-        Ok(v) => Err(value_err(format!("{what} must be >= 0, got {v}"))),
-        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
-            Err(value_err(format!("{what} is too large: {obj}")))
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// A seed: a Python integer in `0..2**64`.
-fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    match obj.extract::<u64>() {
-        Ok(v) => Ok(v),
-        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(value_err(format!(
-            "seed must be in 0..=18446744073709551615, got {obj}"
-        ))),
-        Err(e) => Err(e),
-    }
 }
 
 /// `obj` as a 1-D numpy array (array-likes go through `numpy.asarray`), of length `len`
@@ -230,18 +223,20 @@ impl BatchEngine {
                 arr.dtype()
             ))
         })?;
-        let mask: Vec<bool> = typed
+        let mut mask = try_buffer(self.env.num_envs(), false, "reset mask")?;
+        let ro = typed
             .try_readonly()
-            .map_err(|e| value_err(format!("cannot read the array: {e}")))?
-            .as_array()
-            .to_vec();
+            .map_err(|e| value_err(format!("cannot read the array: {e}")))?;
+        for (m, &v) in mask.iter_mut().zip(ro.as_array().iter()) {
+            *m = v;
+        }
         let env = &mut self.env;
         py.detach(|| env.reset_lanes(&mask)).map_err(core_err)
     }
 
     fn reset_lane_from_order(&mut self, lane: usize, order: &Bound<'_, PyAny>) -> PyResult<()> {
         let arr = array_1d(order, "order", None)?;
-        let mut bytes = vec![0u8; arr.len()];
+        let mut bytes = try_buffer(arr.len(), 0u8, "order")?;
         let mut bad = None;
         for_each_int(&arr, "order", |i, v| match u8::try_from(v) {
             Ok(b) => bytes[i] = b,
@@ -260,7 +255,7 @@ impl BatchEngine {
     fn gather(&mut self, py: Python<'_>, sources: &Bound<'_, PyAny>) -> PyResult<()> {
         let n = self.env.num_envs();
         let arr = array_1d(sources, "gather sources", Some(n))?;
-        let mut lanes = vec![0usize; n];
+        let mut lanes = try_buffer(n, 0usize, "gather sources")?;
         let mut bad = None;
         for_each_int(&arr, "gather sources", |i, v| match usize::try_from(v) {
             Ok(s) if s < n => lanes[i] = s,
@@ -367,7 +362,8 @@ impl Views {
     }
 }
 
-/// Builds the options of a new environment from the constructor's arguments.
+/// Builds the options of a new environment from the constructor's arguments (integers
+/// checked by [`args`]: a bool, a value out of range or of another type is refused).
 /// `None` for `seed` or `chunk_size` means the default (0 and 64).
 fn env_options(
     num_envs: &Bound<'_, PyAny>,
@@ -377,26 +373,16 @@ fn env_options(
     observe: bool,
     chunk_size: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<EnvOptions> {
-    let n = size_arg(num_envs, "num_envs")?;
-    if n > MAX_ENVS {
-        return Err(core_err(CoreError::OutOfRange {
-            what: "num_envs",
-            min: 1,
-            max: MAX_ENVS as i64,
-            got: n as i64,
-        }));
-    }
-    let mut options = EnvOptions::new(n);
-    if let Some(seed) = seed {
-        options.seed = seed_arg(seed)?;
-    }
-    options.num_threads = num_threads
-        .map(|t| size_arg(t, "num_threads"))
-        .transpose()?;
+    let mut options = EnvOptions::new(args::size_in(num_envs, "num_envs", 1, MAX_ENVS)?);
+    options.seed = args::opt_seed(seed)?.unwrap_or(0);
+    options.num_threads = match num_threads {
+        Some(t) if !t.is_none() => Some(args::size_in(t, "num_threads", 1, 1024)?),
+        _ => None,
+    };
     options.autoreset = autoreset;
     options.observe_on_step = observe;
-    if let Some(cs) = chunk_size {
-        options.chunk_size = size_arg(cs, "chunk_size")?;
+    if let Some(cs) = chunk_size.filter(|c| !c.is_none()) {
+        options.chunk_size = args::size_in(cs, "chunk_size", 1, 1 << 20)?;
     }
     Ok(options)
 }
@@ -428,6 +414,11 @@ pub struct BatchEnv {
 }
 
 impl BatchEnv {
+    /// A lane index (`0..num_envs`) from Python (see [`args`]).
+    fn lane(&self, lane: &Bound<'_, PyAny>) -> PyResult<usize> {
+        args::size_in(lane, "lane", 0, self.num_envs - 1)
+    }
+
     /// The engine, borrowed for one call; a call from another thread while one runs (the
     /// GIL is released while stepping) is a `RuntimeError`.
     fn engine<'py>(&self, py: Python<'py>) -> PyResult<PyRefMut<'py, BatchEngine>> {
@@ -464,7 +455,7 @@ impl BatchEnv {
         let pairs = options::pairs(&options::from_kwargs(info, options)?);
         let env = py
             .detach(|| cardvec::registry::make(info.id, pairs, env_options))
-            .map_err(|e| value_err(format!("{}: {e}", info.python_class)))?;
+            .map_err(|e| core_err_in(&format!("{}: ", info.python_class), e))?;
         let batch = BatchEnv::from_env(py, info, env)?;
         Ok(batch)
     }
@@ -477,7 +468,7 @@ impl BatchEnv {
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let seed = seed.map(seed_arg).transpose()?;
+        let seed = args::opt_seed(seed)?;
         self.engine(py)?.reset(py, seed);
         Ok(self.views.obs.bind(py).clone())
     }
@@ -515,7 +506,7 @@ impl BatchEnv {
         lane: &Bound<'_, PyAny>,
         order: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let lane = size_arg(lane, "lane")?;
+        let lane = self.lane(lane)?;
         self.engine(py)?.reset_lane_from_order(lane, order)
     }
 
@@ -532,8 +523,8 @@ impl BatchEnv {
         lane: &Bound<'py, PyAny>,
         player: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let lane = size_arg(lane, "lane")?;
-        let player = size_arg(player, "player")?;
+        let lane = self.lane(lane)?;
+        let player = args::size_in(player, "player", 0, self.num_players - 1)?;
         self.engine(py)?.observe_as(py, lane, player)
     }
 
@@ -544,7 +535,7 @@ impl BatchEnv {
         py: Python<'py>,
         lane: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let lane = size_arg(lane, "lane")?;
+        let lane = self.lane(lane)?;
         let engine = self.engine(py)?;
         let bytes = engine.env.state_bytes(lane).map_err(core_err)?;
         Ok(PyBytes::new(py, bytes))
@@ -560,7 +551,7 @@ impl BatchEnv {
         lane: &Bound<'_, PyAny>,
         state: PyBackedBytes,
     ) -> PyResult<()> {
-        let lane = size_arg(lane, "lane")?;
+        let lane = self.lane(lane)?;
         self.engine(py)?
             .env
             .set_state_bytes(lane, &state)
@@ -703,7 +694,7 @@ impl BatchEnv {
             py,
             BatchEngine {
                 env,
-                actions: vec![0; num_envs],
+                actions: try_buffer(num_envs, 0, "actions")?,
             },
         )?;
         let views = Views::new(&engine)?;

@@ -63,11 +63,8 @@ pub struct NoLimitHoldemGame {
 }
 
 impl NoLimitHoldemGame {
-    fn check_seat(&self, seat: i64) -> PyResult<usize> {
-        usize::try_from(seat)
-            .ok()
-            .filter(|&s| s < self.game.num_players())
-            .ok_or_else(|| value_err(format!("seat must be in 0..{}", self.game.num_players())))
+    fn check_seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+        args::size_in(seat, "seat", 0, self.game.num_players() - 1)
     }
 }
 
@@ -75,8 +72,9 @@ impl NoLimitHoldemGame {
 impl NoLimitHoldemGame {
     /// A table with the options of `NoLimitHoldem`, the first hand dealt from `seed`.
     #[new]
-    #[pyo3(signature = (seed=0, **options))]
-    fn new(seed: u64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    #[pyo3(signature = (seed=None, **options), text_signature = "(seed=0, **options)")]
+    fn new(seed: Option<&Bound<'_, PyAny>>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let seed = args::opt_seed(seed)?.unwrap_or(0);
         let game = options::configure::<NoLimitHoldem>(options)?;
         let mut rng = LaneRng::from_seed(seed);
         let state = game.reset(&mut rng);
@@ -92,26 +90,31 @@ impl NoLimitHoldemGame {
 
     /// Deals a new hand. With a seed, the stream restarts from it; without, it goes on.
     #[pyo3(signature = (seed=None))]
-    fn reset(&mut self, seed: Option<u64>) {
-        if let Some(seed) = seed {
+    fn reset(&mut self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        if let Some(seed) = args::opt_seed(seed)? {
             self.rng = LaneRng::from_seed(seed);
         }
         self.state = self.game.reset(&mut self.rng);
         self.rewards.fill(0.0);
+        Ok(())
     }
 
     /// Applies `action` (a discrete id, or `EXACT_RAISE | chips`) for the seat to act.
     /// Returns False (and changes nothing) if it is illegal.
-    fn step(&mut self, action: i64) -> bool {
-        let action = u32::try_from(action).unwrap_or(u32::MAX);
+    fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let action = args::action(action)?;
         let (game, state, rng) = (&self.game, &mut self.state, &mut self.rng);
-        single_step(&mut self.scratch, &mut self.rewards, |r| {
+        Ok(single_step(&mut self.scratch, &mut self.rewards, |r| {
             game.step(state, action, rng, r)
-        })
+        }))
     }
 
     /// The observation as seen by `seat` (float32, 118 + 9 * num_players values).
-    fn observe<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.check_seat(seat)?;
         let mut obs = vec![0f32; self.game.obs_dim()];
         self.game.observe(&self.state, seat, &mut obs);

@@ -13,7 +13,7 @@ use cardvec::registry;
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 /// What a game accepts, for error messages: `accepted options: num_players (integer
 /// 3..=18, default 3), ...`, or that it takes none.
@@ -33,23 +33,12 @@ fn option_error(info: &GameInfo, what: String) -> PyErr {
     PyValueError::new_err(format!("{}: {what}; {}", info.python_class, accepted(info)))
 }
 
-/// Whether `obj` is a Python or numpy boolean.
-fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
-    if obj.is_instance_of::<PyBool>() {
-        return true;
-    }
-    let ty = obj.get_type();
-    let module = ty.module().map(|m| m.to_string()).unwrap_or_default();
-    let name = ty.name().map(|n| n.to_string()).unwrap_or_default();
-    module == "numpy" && (name == "bool" || name == "bool_")
-}
-
 /// One Python value as an option value; `Err` says why it cannot be one.
 pub fn value_from_py(obj: &Bound<'_, PyAny>) -> Result<OptionValue, String> {
     if obj.is_none() {
         return Ok(OptionValue::None);
     }
-    if is_bool(obj) {
+    if crate::args::is_bool(obj) {
         return Err("a bool is not an option value".into());
     }
     // Before the number checks: an array has `__index__` and `__float__` (for size one).
@@ -66,10 +55,10 @@ pub fn value_from_py(obj: &Bound<'_, PyAny>) -> Result<OptionValue, String> {
             .map_err(|e| e.to_string());
     }
     if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__").unwrap_or(false) {
-        return obj
-            .extract::<i64>()
-            .map(OptionValue::Int)
-            .map_err(|_| "the integer is out of range".to_string());
+        return obj.extract::<i64>().map(OptionValue::Int).map_err(|_| {
+            let text = obj.str().map(|s| s.to_string()).unwrap_or_default();
+            format!("the integer {text} is out of range")
+        });
     }
     if obj.is_instance_of::<PyFloat>() || obj.hasattr("__float__").unwrap_or(false) {
         let v = obj.extract::<f64>().map_err(|e| e.to_string())?;
@@ -162,7 +151,7 @@ pub fn pairs(options: &Options) -> Vec<(String, OptionValue)> {
 pub fn configure<G: GameSpec>(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<G> {
     let options = from_kwargs(&G::INFO, kwargs)?;
     G::configure(&options)
-        .map_err(|e| PyValueError::new_err(format!("{}: {e}", G::INFO.python_class)))
+        .map_err(|e| crate::core_err_in(&format!("{}: ", G::INFO.python_class), e))
 }
 
 /// The kind of an option as a word (`int`, `optional int`, `int list`, `float list`,

@@ -34,7 +34,7 @@ pub struct SeriesConfig {
 impl SeriesConfig {
     fn check(&self) -> Result<()> {
         self.match_config.game()?;
-        Error::check_range("games", 1, i64::MAX, self.games.min(i64::MAX as u64) as i64)
+        Error::check_range("games", 1, i64::MAX, self.games)
     }
 }
 
@@ -99,7 +99,23 @@ impl PairResult {
         serde_json::to_string(self).expect("a pair result always serializes")
     }
 
+    /// The tallies of `self` and `other` (two parts of one series) added.
+    fn merged(mut self, other: &PairResult) -> PairResult {
+        self.games += other.games;
+        self.a_wins += other.a_wins;
+        self.ties += other.ties;
+        self.normal += other.normal;
+        self.forfeit += other.forfeit;
+        self.timeout += other.timeout;
+        self.max_steps += other.max_steps;
+        self.forfeits_by_a += other.forfeits_by_a;
+        self.forfeits_by_b += other.forfeits_by_b;
+        self.actions += other.actions;
+        self
+    }
+
     fn tally(&mut self, m: &MatchResult, a_first: bool) {
+        self.games += 1;
         let a_seat = if a_first { 0 } else { 1 };
         match m.winner {
             Some(w) if w == a_seat => self.a_wins += 1,
@@ -135,20 +151,10 @@ fn play_series(
     on_match: OnMatch<'_>,
 ) -> Result<PairResult> {
     let started = Instant::now();
-    let results: Vec<(MatchResult, bool)> = (0..config.games)
-        .into_par_iter()
-        .map(|g| {
-            let (m, a_first) =
-                play_series_match(&config.match_config, config.clock, a, b, config.seed, g)?;
-            on_match(g, &m, a_first)?;
-            progress.advance(1);
-            Ok((m, a_first))
-        })
-        .collect::<Result<_>>()?;
-    let mut pair = PairResult {
+    let blank = || PairResult {
         a: a.to_string(),
         b: b.to_string(),
-        games: config.games,
+        games: 0,
         a_wins: 0,
         ties: 0,
         normal: 0,
@@ -161,9 +167,18 @@ fn play_series(
         forfeits_by_b: 0,
         actions: 0,
     };
-    for (m, a_first) in &results {
-        pair.tally(m, *a_first);
-    }
+    // Tallied as the matches end (no list of results: memory does not grow with `games`).
+    let mut pair = (0..config.games)
+        .into_par_iter()
+        .try_fold(blank, |mut tally, g| {
+            let (m, a_first) =
+                play_series_match(&config.match_config, config.clock, a, b, config.seed, g)?;
+            on_match(g, &m, a_first)?;
+            progress.advance(1);
+            tally.tally(&m, a_first);
+            Ok(tally)
+        })
+        .try_reduce(blank, |x, y| Ok(x.merged(&y)))?;
     pair.seconds = (started.elapsed().as_secs_f64() * 10.0).round() / 10.0;
     Ok(pair)
 }
@@ -227,7 +242,7 @@ pub fn play_ladder(
     }
     let mut standings = Standings::new(ids.iter().map(|s| s.to_string()).collect());
     let pairs = ladder_pairs(ids.len());
-    progress.start(config.games * pairs.len() as u64, "matches");
+    progress.start(config.games.saturating_mul(pairs.len() as u64), "matches");
     let played = pairs.iter().try_for_each(|&(i, j)| {
         let pair = play_series(config, ids[i], ids[j], progress, &|_, _, _| Ok(()))?;
         standings.add(&pair);

@@ -67,21 +67,16 @@ impl MatchConfig {
             "decision time limit (ms)",
             1,
             3_600_000,
-            self.decision_timeout_ms.min(i64::MAX as u64) as i64,
+            self.decision_timeout_ms,
         )?;
-        Error::check_range(
-            "match time limit (ms)",
-            1,
-            i64::MAX,
-            self.match_timeout_ms.min(i64::MAX as u64) as i64,
-        )?;
+        Error::check_range("match time limit (ms)", 1, i64::MAX, self.match_timeout_ms)?;
         Error::check_range(
             "max steps per round",
             1,
             1_000_000,
-            self.max_steps_per_round as i64,
+            self.max_steps_per_round,
         )?;
-        Error::check_range("max rounds", 1, 1_000_000, self.max_rounds as i64)?;
+        Error::check_range("max rounds", 1, 1_000_000, self.max_rounds)?;
         Ok(I151::new(2)?
             .with_cards_per_player(self.cards_per_player as usize)?
             .with_target_score(self.target_score)?
@@ -436,7 +431,15 @@ impl Replay {
         if replay.players.len() != 2 {
             return Err(Error::Invalid {
                 what: "151 replay",
-                reason: format!("{} players (2 expected)", replay.players.len()),
+                reason: format!(
+                    "{} {} (2 expected)",
+                    replay.players.len(),
+                    if replay.players.len() == 1 {
+                        "player"
+                    } else {
+                        "players"
+                    }
+                ),
             });
         }
         Ok(replay)

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::error::{Error, Result};
 use super::game::{ActionStatus, Game};
-use super::mem::HugeBuf;
+use super::mem::{try_to_vec, try_vec, try_with_capacity, HugeBuf};
 use super::rng::LaneRng;
 use super::simd;
 
@@ -91,11 +91,15 @@ struct LaneOut<'a> {
 
 impl<G: Game> VecEnv<G> {
     /// Builds the environment and resets every lane with `options.seed`.
+    ///
+    /// Every buffer is allocated fallibly: memory the system refuses (a limited address
+    /// space, a batch too large for the machine) is an [`Error::OutOfMemory`] naming
+    /// `num_envs`, the buffer and its size, and nothing stays allocated.
     pub fn new(game: G, options: EnvOptions) -> Result<Self> {
-        Error::check_range("num_envs", 1, MAX_ENVS as i64, options.num_envs as i64)?;
-        Error::check_range("chunk_size", 1, 1 << 20, options.chunk_size as i64)?;
+        Error::check_range("num_envs", 1, MAX_ENVS, options.num_envs)?;
+        Error::check_range("chunk_size", 1, 1 << 20, options.chunk_size)?;
         if let Some(t) = options.num_threads {
-            Error::check_range("num_threads", 1, 1024, t as i64)?;
+            Error::check_range("num_threads", 1, 1024, t)?;
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.num_threads.unwrap_or(0))
@@ -105,29 +109,47 @@ impl<G: Game> VecEnv<G> {
                 reason: e.to_string(),
             })?;
         let n = options.num_envs;
+        let mut env = Self::allocate(game, options, pool)
+            .map_err(|e| e.in_context(|| format!("num_envs={n}")))?;
+        env.reset(env.options.seed);
+        Ok(env)
+    }
+
+    /// The environment with its buffers allocated (fallibly, the largest first) and not
+    /// yet reset.
+    fn allocate(game: G, options: EnvOptions, pool: rayon::ThreadPool) -> Result<Self> {
+        let n = options.num_envs;
+        // Rows of `width` values of `T` for each of `n` lanes; a product beyond `usize`
+        // asks for more than any address space holds.
+        fn rows<T>(n: usize, width: usize, what: &'static str) -> Result<usize> {
+            n.checked_mul(width).ok_or(Error::OutOfMemory {
+                context: String::new(),
+                what,
+                bytes: n as u128 * width as u128 * std::mem::size_of::<T>() as u128,
+            })
+        }
+        let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
         let mut rng0 = LaneRng::for_lane(options.seed, 0, 0);
         let blank = game.reset(&mut rng0);
-        let mut env = VecEnv {
-            states: HugeBuf::filled(n, blank),
-            rngs: vec![rng0; n],
-            episodes: vec![0; n],
-            obs: HugeBuf::filled(n * game.obs_dim(), 0.0),
-            mask: vec![0; n * game.num_actions()],
-            rewards: vec![0.0; n * game.num_players()],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            current_player: vec![0; n],
-            illegal: vec![0; n],
-            scratch_states: HugeBuf::filled(n, blank),
-            scratch_rngs: Vec::with_capacity(n),
-            scratch_episodes: vec![0; n],
+        Ok(VecEnv {
+            obs: HugeBuf::try_filled(rows::<f32>(n, d, "observations")?, 0.0, "observations")?,
+            states: HugeBuf::try_filled(n, blank, "lane states")?,
+            scratch_states: HugeBuf::try_filled(n, blank, "lane states")?,
+            mask: try_vec(rows::<u8>(n, a, "legal masks")?, 0, "legal masks")?,
+            rewards: try_vec(rows::<f32>(n, p, "rewards")?, 0.0, "rewards")?,
+            rngs: try_vec(n, rng0, "lane streams")?,
+            scratch_rngs: try_with_capacity(n, "lane streams")?,
+            episodes: try_vec(n, 0, "episode counters")?,
+            scratch_episodes: try_vec(n, 0, "episode counters")?,
+            terminated: try_vec(n, false, "terminated flags")?,
+            truncated: try_vec(n, false, "truncated flags")?,
+            current_player: try_vec(n, 0, "current players")?,
+            illegal: try_vec(n, 0, "action status codes")?,
             obs_synced: false,
             game,
             pool,
             options,
-        };
-        env.reset(env.options.seed);
-        Ok(env)
+        })
     }
 
     /// The game's configuration.
@@ -301,13 +323,22 @@ impl<G: Game> VecEnv<G> {
     pub fn gather(&mut self, sources: &[usize]) -> Result<()> {
         Error::check_len("gather sources", self.num_envs(), sources.len())?;
         if let Some(&bad) = sources.iter().find(|&&s| s >= self.num_envs()) {
-            return Err(Error::OutOfRange {
-                what: "gather source lane",
-                min: 0,
-                max: self.num_envs() as i64 - 1,
-                got: bad as i64,
-            });
+            return Error::check_range("gather source lane", 0, self.num_envs() - 1, bad);
         }
+        // The rows are copied before anything changes: a copy the allocator refuses is an
+        // error that leaves the environment as it was.
+        let (p, a, d) = (
+            self.game.num_players(),
+            self.game.num_actions(),
+            self.game.obs_dim(),
+        );
+        let old_obs = try_to_vec(&self.obs, "observations (gather)")?;
+        let old_mask = try_to_vec(&self.mask, "legal masks (gather)")?;
+        let old_rewards = try_to_vec(&self.rewards, "rewards (gather)")?;
+        let old_flags = try_to_vec(&self.terminated, "flags (gather)")?;
+        let old_truncated = try_to_vec(&self.truncated, "flags (gather)")?;
+        let old_player = try_to_vec(&self.current_player, "current players (gather)")?;
+        let old_illegal = try_to_vec(&self.illegal, "action status codes (gather)")?;
         for (dst, &src) in sources.iter().enumerate() {
             self.scratch_states[dst] = self.states[src];
             self.scratch_episodes[dst] = self.episodes[src];
@@ -318,13 +349,13 @@ impl<G: Game> VecEnv<G> {
         std::mem::swap(&mut self.states, &mut self.scratch_states);
         std::mem::swap(&mut self.episodes, &mut self.scratch_episodes);
         std::mem::swap(&mut self.rngs, &mut self.scratch_rngs);
-        gather_rows(&mut self.rewards, sources, self.game.num_players());
-        gather_rows(&mut self.illegal, sources, 1);
-        gather_rows(&mut self.terminated, sources, 1);
-        gather_rows(&mut self.truncated, sources, 1);
-        gather_rows(&mut self.current_player, sources, 1);
-        gather_rows(&mut self.mask, sources, self.game.num_actions());
-        gather_rows(&mut self.obs, sources, self.game.obs_dim());
+        gather_rows(&mut self.rewards, &old_rewards, sources, p);
+        gather_rows(&mut self.illegal, &old_illegal, sources, 1);
+        gather_rows(&mut self.terminated, &old_flags, sources, 1);
+        gather_rows(&mut self.truncated, &old_truncated, sources, 1);
+        gather_rows(&mut self.current_player, &old_player, sources, 1);
+        gather_rows(&mut self.mask, &old_mask, sources, a);
+        gather_rows(&mut self.obs, &old_obs, sources, d);
         Ok(())
     }
 
@@ -411,12 +442,7 @@ impl<G: Game> VecEnv<G> {
     /// Writes the observation of lane `lane` as seen by seat `player` into `out`.
     pub fn observe_as(&self, lane: usize, player: usize, out: &mut [f32]) -> Result<()> {
         self.check_lane(lane)?;
-        Error::check_range(
-            "player",
-            0,
-            self.game.num_players() as i64 - 1,
-            player as i64,
-        )?;
+        Error::check_range("player", 0, self.game.num_players() - 1, player)?;
         Error::check_len("observation buffer", self.game.obs_dim(), out.len())?;
         self.game.observe(&self.states[lane], player, out);
         Ok(())
@@ -429,7 +455,7 @@ impl<G: Game> VecEnv<G> {
     }
 
     fn check_lane(&self, lane: usize) -> Result<()> {
-        Error::check_range("lane", 0, self.num_envs() as i64 - 1, lane as i64)
+        Error::check_range("lane", 0, self.num_envs() - 1, lane)
     }
 
     fn lane_out(&mut self, lane: usize) -> (&G, LaneOut<'_>) {
@@ -691,10 +717,9 @@ fn resync_noop<G: Game, const MODE: u8>(game: &G, state: &G::State, out: &mut La
     }
 }
 
-/// Reorders rows of `width` values so that row `i` becomes old row `sources[i]`, in place,
-/// through a copy of the rows that are read.
-fn gather_rows<T: Copy>(data: &mut [T], sources: &[usize], width: usize) {
-    let old = data.to_vec();
+/// Reorders rows of `width` values so that row `i` becomes row `sources[i]` of `old` (a
+/// copy of `data` before the call).
+fn gather_rows<T: Copy>(data: &mut [T], old: &[T], sources: &[usize], width: usize) {
     for (dst, &src) in sources.iter().enumerate() {
         data[dst * width..(dst + 1) * width].copy_from_slice(&old[src * width..(src + 1) * width]);
     }

@@ -14,17 +14,19 @@ pub enum Error {
         /// The length it got.
         got: usize,
     },
-    /// A numeric option was outside its allowed range.
+    /// A numeric option was outside its allowed range. The bounds and the value are
+    /// `i128`, wide enough for any integer a caller can give (`u64` and `i64` alike), so the
+    /// message shows the value as given, never a wrapped or clamped one.
     #[error("{what} must be in {min}..={max}, got {got}")]
     OutOfRange {
         /// The option's name.
         what: &'static str,
         /// Smallest allowed value.
-        min: i64,
+        min: i128,
         /// Largest allowed value.
-        max: i64,
+        max: i128,
         /// The value given.
-        got: i64,
+        got: i128,
     },
     /// An unknown name (game, bot, option, arena opponent) was given.
     #[error("unknown {what} {name:?}; expected one of: {expected}")]
@@ -45,6 +47,18 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// A buffer whose size depends on the caller's input (the number of lanes, of rows)
+    /// could not be allocated: the allocator refused it, or its size in bytes does not fit
+    /// the address space. Nothing was changed; the memory asked for was given back.
+    #[error("{}", oom_message(context, what, *bytes))]
+    OutOfMemory {
+        /// The input the size follows from, e.g. `num_envs=4194304` (may be empty).
+        context: String,
+        /// The buffer, e.g. `observations`.
+        what: &'static str,
+        /// The size asked for, in bytes (computed without overflow).
+        bytes: u128,
+    },
 }
 
 /// Shorthand for results carrying [`Error`].
@@ -64,8 +78,15 @@ impl Error {
         }
     }
 
-    /// Checks that `got` lies in `min..=max`.
-    pub fn check_range(what: &'static str, min: i64, max: i64, got: i64) -> Result<()> {
+    /// Checks that `got` lies in `min..=max`. Takes any primitive integer (no cast at the
+    /// call site, so no value is wrapped before it is checked or shown).
+    pub fn check_range(
+        what: &'static str,
+        min: impl Integer,
+        max: impl Integer,
+        got: impl Integer,
+    ) -> Result<()> {
+        let (min, max, got) = (min.wide(), max.wide(), got.wide());
         if (min..=max).contains(&got) {
             Ok(())
         } else {
@@ -76,5 +97,106 @@ impl Error {
                 got,
             })
         }
+    }
+
+    /// The same error with `context` (the input the size follows from) when it is an
+    /// [`Error::OutOfMemory`] without one; any other error unchanged.
+    pub fn in_context(self, context: impl FnOnce() -> String) -> Error {
+        match self {
+            Error::OutOfMemory {
+                context: c,
+                what,
+                bytes,
+            } if c.is_empty() => Error::OutOfMemory {
+                context: context(),
+                what,
+                bytes,
+            },
+            other => other,
+        }
+    }
+}
+
+/// A primitive integer, widened without loss (every `u64` and `i64` fits an `i128`) for
+/// range checks and their messages.
+pub trait Integer: Copy {
+    /// The value as an `i128`.
+    fn wide(self) -> i128;
+}
+
+macro_rules! integer {
+    ($($t:ty),*) => {$(
+        impl Integer for $t {
+            #[inline]
+            fn wide(self) -> i128 {
+                // Lossless: every listed type fits an i128 (usize and isize are at most 64 bits
+                // on every supported target).
+                self as i128
+            }
+        }
+    )*};
+}
+integer!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, usize);
+
+/// `bytes` for people: `3.2 GiB`, `512.0 MiB`, `100 bytes`.
+pub fn human_bytes(bytes: u128) -> String {
+    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes < 1024 {
+        return format!("{bytes} bytes");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+fn oom_message(context: &str, what: &str, bytes: u128) -> String {
+    let size = human_bytes(bytes);
+    let exact = if bytes >= 1024 {
+        format!(" ({bytes} bytes)")
+    } else {
+        String::new()
+    };
+    if context.is_empty() {
+        format!("out of memory: cannot allocate {size}{exact} for {what}")
+    } else {
+        format!("{context}: out of memory: cannot allocate {size}{exact} for {what}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_errors_show_the_value_given() {
+        let e = Error::check_range("games", 1, i64::MAX, u64::MAX).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "games must be in 1..=9223372036854775807, got 18446744073709551615"
+        );
+        let e = Error::check_range("lane", 0usize, 3usize, usize::MAX).unwrap_err();
+        assert!(e.to_string().ends_with("got 18446744073709551615"), "{e}");
+        assert!(Error::check_range("x", -1, 1, -1i8).is_ok());
+    }
+
+    #[test]
+    fn out_of_memory_names_the_input_the_buffer_and_its_size() {
+        let e = Error::OutOfMemory {
+            context: String::new(),
+            what: "observations",
+            bytes: 3 << 30,
+        }
+        .in_context(|| "num_envs=4194304".into());
+        assert_eq!(
+            e.to_string(),
+            "num_envs=4194304: out of memory: cannot allocate 3.0 GiB (3221225472 bytes) \
+             for observations"
+        );
+        assert_eq!(human_bytes(100), "100 bytes");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
     }
 }

@@ -60,20 +60,20 @@ pub fn head_to_head<G: Game>(
     seed: u64,
 ) -> HeadToHead {
     let bots = [a, b];
-    let records: Vec<GameRecord> = (0..games)
-        .into_par_iter()
-        .map(|g| play_one(game, &bots, seed, g))
-        .collect();
     let (mut wins, mut ties) = (0, 0);
     let (mut ra, mut rb, mut plies) = (Summary::default(), Summary::default(), Summary::default());
-    for rec in &records {
-        let (x, y) = (rec.rewards[0], rec.rewards[1]);
-        wins += (x > y) as u64;
-        ties += (x == y) as u64;
-        ra.push(x as f64);
-        rb.push(y as f64);
-        plies.push(rec.plies as f64);
-    }
+    for_each_in_order(
+        games,
+        |g| play_one(game, &bots, seed, g),
+        |_, rec| {
+            let (x, y) = (rec.rewards[0], rec.rewards[1]);
+            wins += (x > y) as u64;
+            ties += (x == y) as u64;
+            ra.push(x as f64);
+            rb.push(y as f64);
+            plies.push(rec.plies as f64);
+        },
+    );
     HeadToHead {
         games,
         wins,
@@ -82,6 +82,28 @@ pub fn head_to_head<G: Game>(
         reward_a: ra,
         reward_b: rb,
         plies,
+    }
+}
+
+/// Games played in parallel before their results are added up (in game order).
+const GAMES_PER_BLOCK: u64 = 1 << 16;
+
+/// Plays games `0..games` with `play` on the current rayon pool, a block at a time, and
+/// hands each result to `add` in game order: the totals never depend on the thread count,
+/// and memory does not grow with `games`.
+fn for_each_in_order<R: Send>(
+    games: u64,
+    play: impl Fn(u64) -> R + Sync,
+    mut add: impl FnMut(u64, R),
+) {
+    let mut start = 0;
+    while start < games {
+        let end = games.min(start.saturating_add(GAMES_PER_BLOCK));
+        let results: Vec<R> = (start..end).into_par_iter().map(&play).collect();
+        for (g, r) in (start..end).zip(results) {
+            add(g, r);
+        }
+        start = end;
     }
 }
 
@@ -152,28 +174,28 @@ pub struct FreeForAll {
 /// ([`play_rotated`]), on the current rayon pool; totals are summed in game order, so they
 /// never depend on the thread count.
 pub fn free_for_all<G: Game>(game: &G, bots: &[&dyn Bot<G>], games: u64, seed: u64) -> FreeForAll {
-    let records: Vec<(Vec<f32>, u32)> = (0..games)
-        .into_par_iter()
-        .map(|g| play_rotated(game, bots, seed, g))
-        .collect();
     let b = bots.len();
     let mut seats = vec![0u64; b];
     let mut wins = vec![0f64; b];
     let mut reward = vec![Summary::default(); b];
     let mut plies = Summary::default();
-    for (g, (rewards, n)) in records.iter().enumerate() {
-        let best = rewards.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let leaders = rewards.iter().filter(|&&r| r == best).count() as f64;
-        for (seat, &r) in rewards.iter().enumerate() {
-            let bot = (seat + g % b) % b;
-            seats[bot] += 1;
-            reward[bot].push(r as f64);
-            if r == best {
-                wins[bot] += 1.0 / leaders;
+    for_each_in_order(
+        games,
+        |g| play_rotated(game, bots, seed, g),
+        |g, (rewards, n)| {
+            let best = rewards.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let leaders = rewards.iter().filter(|&&r| r == best).count() as f64;
+            for (seat, &r) in rewards.iter().enumerate() {
+                let bot = (seat + (g % b as u64) as usize) % b;
+                seats[bot] += 1;
+                reward[bot].push(r as f64);
+                if r == best {
+                    wins[bot] += 1.0 / leaders;
+                }
             }
-        }
-        plies.push(*n as f64);
-    }
+            plies.push(n as f64);
+        },
+    );
     let standings = (0..b)
         .map(|i| Standing {
             name: bots[i].name().to_string(),

@@ -7,8 +7,8 @@ use rayon::prelude::*;
 
 use super::env::VecEnv;
 use super::error::Result;
-
 use super::game::Game;
+use super::mem::try_vec;
 use super::rng::LaneRng;
 
 /// A player program for one game: picks an action for the player to act.
@@ -82,14 +82,20 @@ pub struct RandomDriver {
 }
 
 impl RandomDriver {
-    /// A driver for `num_envs` lanes.
-    pub fn new(num_envs: usize, seed: u64) -> Self {
-        RandomDriver {
-            rngs: (0..num_envs as u64)
-                .map(|i| LaneRng::for_lane(seed, i, u64::MAX))
-                .collect(),
-            actions: vec![0; num_envs],
+    /// A driver for `num_envs` lanes;
+    /// [`Error::OutOfMemory`](crate::core::Error::OutOfMemory) if its buffers cannot be
+    /// allocated.
+    pub fn new(num_envs: usize, seed: u64) -> Result<Self> {
+        let mut rngs = try_vec(num_envs, LaneRng::from_seed(seed), "policy streams")
+            .map_err(|e| e.in_context(|| format!("num_envs={num_envs}")))?;
+        for (i, rng) in rngs.iter_mut().enumerate() {
+            *rng = LaneRng::for_lane(seed, i as u64, u64::MAX);
         }
+        Ok(RandomDriver {
+            rngs,
+            actions: try_vec(num_envs, 0, "policy actions")
+                .map_err(|e| e.in_context(|| format!("num_envs={num_envs}")))?,
+        })
     }
 
     /// Picks a random legal action for every lane (on the environment's thread pool) and

@@ -187,7 +187,20 @@ pub struct Options {
 fn kind_error(spec: &OptionSpec, value: &OptionValue) -> Error {
     Error::Invalid {
         what: "option",
-        reason: format!("{} must be {}, got {value}", spec.name, spec.kind),
+        reason: format!("{} must be {}, got {}", spec.name, spec.kind, shown(value)),
+    }
+}
+
+/// A value as an error message shows it: as the text form, except that a number with a
+/// fraction keeps its point (`200.0`, not `200`, when an integer was expected).
+fn shown(value: &OptionValue) -> String {
+    match value {
+        OptionValue::Float(v) => format!("{v:?}"),
+        OptionValue::List(items) => {
+            let items: Vec<String> = items.iter().map(shown).collect();
+            format!("[{}]", items.join(","))
+        }
+        other => other.to_string(),
     }
 }
 
@@ -243,6 +256,24 @@ fn check_value(spec: &OptionSpec, value: OptionValue) -> Result<OptionValue> {
         }
         _ => Err(kind_error(spec, &value)),
     }
+}
+
+/// `value` of option `name` as a `T`, or the range error of the type `T` showing `value`.
+fn narrow<T: TryFrom<i64>>(name: &'static str, value: i64) -> Result<T> {
+    T::try_from(value).map_err(|_| {
+        // The bounds of `T` as far as an i64 reaches (every option value is an i64).
+        let fits = |v: &&i64| T::try_from(**v).is_ok();
+        const MAXIMA: [i64; 7] = [127, 255, 32_767, 65_535, 0x7fff_ffff, 0xffff_ffff, i64::MAX];
+        const MINIMA: [i64; 4] = [i64::MIN, -0x8000_0000, -32_768, -128];
+        let hi = MAXIMA.iter().rev().find(fits).copied().unwrap_or(0);
+        let lo = MINIMA.iter().find(fits).copied().unwrap_or(0);
+        Error::OutOfRange {
+            what: name,
+            min: lo.into(),
+            max: hi.into(),
+            got: value.into(),
+        }
+    })
 }
 
 impl Options {
@@ -353,6 +384,20 @@ impl Options {
             Some(OptionValue::None) | None => Ok(None),
             _ => Err(Self::missing(name)),
         }
+    }
+
+    /// An integer option as the type the game keeps it in (`u32`, `usize`, ...). The value
+    /// was checked against the option's range; one that still does not fit `T` (a range
+    /// wider than the type) is an [`Error::OutOfRange`] showing the value, never a wrapped
+    /// or truncated one.
+    pub fn int_as<T: TryFrom<i64>>(&self, name: &'static str) -> Result<T> {
+        narrow(name, self.int(name)?)
+    }
+
+    /// An integer-or-none option as the type the game keeps it in (see
+    /// [`Options::int_as`]).
+    pub fn opt_int_as<T: TryFrom<i64>>(&self, name: &'static str) -> Result<Option<T>> {
+        self.opt_int(name)?.map(|v| narrow(name, v)).transpose()
     }
 
     /// An integer list option, if it has a value.

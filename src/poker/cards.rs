@@ -349,10 +349,9 @@ impl<'a> CardReader<'a> {
 /// assert!(parse_cards("Xx").is_err());
 /// ```
 pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
-    let mut reader = CardReader::new(text);
-    let mut cards = Vec::new();
+    let cards = read_cards(text)?;
     let mut seen = CardSet64::EMPTY;
-    while let Some(card) = reader.next_card()? {
+    for &card in &cards {
         if seen.contains(card.id()) {
             return Err(Error::Invalid {
                 what: "cards",
@@ -360,6 +359,15 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
             });
         }
         seen.insert(card.id());
+    }
+    Ok(cards)
+}
+
+/// The cards of `text` in order, repeats kept ([`parse_cards`] refuses them).
+pub(crate) fn read_cards(text: &str) -> Result<Vec<Card>> {
+    let mut reader = CardReader::new(text);
+    let mut cards = Vec::new();
+    while let Some(card) = reader.next_card()? {
         cards.push(card);
     }
     Ok(cards)
@@ -435,7 +443,11 @@ impl Deck {
         if n > self.remaining() {
             return Err(Error::Invalid {
                 what: "deal",
-                reason: format!("{n} cards asked, {} left", self.remaining()),
+                reason: format!(
+                    "{n} {} asked, {} left",
+                    if n == 1 { "card" } else { "cards" },
+                    self.remaining()
+                ),
             });
         }
         let start = self.next;

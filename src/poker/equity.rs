@@ -216,8 +216,8 @@ fn binomial(n: usize, k: usize) -> u64 {
 
 impl Setup {
     fn new(ranges: &[Range], options: &EquityOptions) -> Result<Setup> {
-        Error::check_range("players", 2, 10, ranges.len() as i64)?;
-        Error::check_range("board cards", 0, 5, options.board.len() as i64)?;
+        Error::check_range("players", 2, 10, ranges.len())?;
+        Error::check_range("board cards", 0, 5, options.board.len())?;
         let board = card_set(&options.board)?;
         let dead = card_set(&options.dead)?;
         if let Some(c) = (board & dead).min() {

@@ -127,7 +127,7 @@ impl HandRank {
 
     /// The rank of the class of ordinal `ordinal` (`1..=7462`).
     pub fn from_ordinal(ordinal: u16) -> Result<HandRank> {
-        Error::check_range("hand ordinal", 1, HAND_CLASSES as i64, ordinal as i64)?;
+        Error::check_range("hand ordinal", 1, HAND_CLASSES, ordinal)?;
         let mut index = ordinal - 1;
         for (c, &size) in CATEGORY_SIZES.iter().enumerate() {
             if index < size {

@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use super::cards::{parse_cards, Card, Rank, Suit};
+use super::cards::{read_cards, Card, Rank, Suit};
 use crate::core::{CardSet64, Error, Result};
 
 /// Two hole cards, the higher id first.
@@ -74,6 +74,16 @@ struct Class {
     kind: Suitedness,
 }
 
+/// What a part of a range can be, for messages.
+const CLASS_FORMS: &str = "a hand class is two ranks, then s (suited), o (offsuit) or \
+                           nothing (AKs, KQo, AK; a pair: TT), and an exact combo is two \
+                           cards (AsKs)";
+
+/// `n` and the word, singular or plural (`1 card`, `3 cards`).
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn bad_range(part: &str, reason: &str) -> Error {
     Error::Invalid {
         what: "range",
@@ -88,10 +98,22 @@ impl Class {
             [a, b] => (*a, *b, Suitedness::Any),
             [a, b, 's' | 'S'] => (*a, *b, Suitedness::Suited),
             [a, b, 'o' | 'O'] => (*a, *b, Suitedness::Offsuit),
+            [_, _, x] => {
+                return Err(bad_range(
+                    text,
+                    &format!(
+                        "a hand class ends in s (suited), o (offsuit) or nothing (both), \
+                         not {x:?}"
+                    ),
+                ))
+            }
             _ => {
                 return Err(bad_range(
                     text,
-                    "expected a hand class such as AKs, KQo, AK or TT",
+                    &format!(
+                        "{}; {CLASS_FORMS}",
+                        count(chars.len(), "character", "characters")
+                    ),
                 ))
             }
         };
@@ -219,19 +241,30 @@ impl Range {
                 combos.extend(Range::all().combos);
                 continue;
             }
-            let as_cards = parse_cards(part);
-            if let Ok(cards) = &as_cards {
-                if let [a, b] = cards.as_slice() {
-                    combos.push(HoleCards::new(*a, *b)?);
-                    continue;
+            let as_cards = read_cards(part);
+            if let Ok([a, b]) = as_cards.as_deref() {
+                if a == b {
+                    return Err(bad_range(
+                        part,
+                        &format!(
+                            "{a} twice; an exact combo is two different cards (AsKs), and a \
+                             pair class two ranks ({r}{r}: all six combos)",
+                            r = a.rank().to_char()
+                        ),
+                    ));
                 }
+                combos.push(HoleCards::new(*a, *b)?);
+                continue;
             }
             let classes = part_classes(part).map_err(|e| {
                 // Report a failed exact combo as such when the part looked like cards.
                 match as_cards {
                     Ok(cards) if !cards.is_empty() => bad_range(
                         part,
-                        &format!("{} cards; an exact combo has 2", cards.len()),
+                        &format!(
+                            "{}; an exact combo is two cards (AsKs)",
+                            count(cards.len(), "card", "cards")
+                        ),
                     ),
                     _ => e,
                 }
@@ -328,6 +361,33 @@ mod tests {
         ] {
             assert!(Range::parse(bad).is_err(), "{bad:?} parsed");
         }
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        let message = |text: &str| Range::parse(text).unwrap_err().to_string();
+        let twice = message("AsAs");
+        assert!(
+            twice.contains("As twice") && twice.contains("(AA: all six combos)"),
+            "{twice}"
+        );
+        assert!(
+            message("As").contains("\"As\": 1 card; "),
+            "{}",
+            message("As")
+        );
+        assert!(
+            message("AsKsQs").contains("3 cards; "),
+            "{}",
+            message("AsKsQs")
+        );
+        assert!(message("A").contains("1 character; "), "{}", message("A"));
+        assert!(message("AKx").contains("not 'x'"), "{}", message("AKx"));
+        assert!(
+            message("AAs").contains("a pair is neither"),
+            "{}",
+            message("AAs")
+        );
     }
 
     #[test]

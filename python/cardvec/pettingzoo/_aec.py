@@ -9,10 +9,21 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .._args import seed_arg
+
 
 def wrap(raw):
     """The wrapped AEC environment: out-of-range and out-of-order calls raise."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw))
+    return _OrderEnforcing(wrappers.AssertOutOfBoundsWrapper(raw))
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order enforcement, checking the seed before the wrapper marks the
+    environment as reset (a bad seed leaves the wrapper as it was, too)."""
+
+    def reset(self, seed=None, options=None):
+        seed_arg(seed)
+        super().reset(seed=seed, options=options)
 
 
 class CardvecAEC(AECEnv):
@@ -45,9 +56,14 @@ class CardvecAEC(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
-        # Options are accepted but unused.
+        """Starts a new game. ``seed`` is ``None`` (a fresh seed the first time, else the
+        game's stream goes on) or an integer in ``0..2**64`` (a Python or numpy integer).
+        A seed of another type (``"1"``, ``1.0``) is a ``TypeError``; a bool or an integer
+        out of range is a ``ValueError``. Either is raised before anything changes.
+        ``options`` is accepted but unused."""
+        seed = seed_arg(seed)
         if seed is not None:
-            self.game.reset(int(seed))
+            self.game.reset(seed)
             for i, agent in enumerate(self.possible_agents):
                 self.action_space(agent).seed(seed + i)
         elif not self._seeded:

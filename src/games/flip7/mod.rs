@@ -286,9 +286,9 @@ impl GameSpec for Flip7 {
 
     fn configure(options: &Options) -> CoreResult<Self> {
         Flip7::new(
-            options.int("num_players")? as usize,
-            options.int("target_score")? as u32,
-            options.opt_int("max_rounds")?.map(|m| m as u32),
+            options.int_as("num_players")?,
+            options.int_as("target_score")?,
+            options.opt_int_as("max_rounds")?,
         )
     }
 

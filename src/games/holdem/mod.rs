@@ -436,7 +436,7 @@ impl GameSpec for NoLimitHoldem {
         mut out: &mut dyn std::io::Write,
     ) -> Result<TraceSummary> {
         for &p in &request.players {
-            Error::check_range("players", MIN_PLAYERS as i64, MAX_PLAYERS as i64, p as i64)?;
+            Error::check_range("players", MIN_PLAYERS, MAX_PLAYERS, p)?;
         }
         let config = trace::TraceConfig {
             hands: request.games,

@@ -120,7 +120,7 @@ impl NlHand {
         Error::check_len("hole cards", n, hole.len())?;
         Error::check_range("button", 0, n as i64 - 1, button as i64)?;
         for &s in stacks {
-            Error::check_range("stack", 1, 1 << 40, s.min((1 << 40) + 1) as i64)?;
+            Error::check_range("stack", 1, 1i64 << 40, s.min((1 << 40) + 1) as i64)?;
         }
         let mut seen = CardSet64::EMPTY;
         for c in hole.iter().flatten().chain(board.iter()) {

@@ -458,8 +458,8 @@ impl Minmax {
     /// A search bot of `depth` plies over `worlds` sampled deals (`depth` in 1..=12,
     /// `worlds` in 1..=256).
     pub fn new(depth: u32, worlds: u32) -> Result<Minmax> {
-        Error::check_range("depth", 1, 12, depth as i64)?;
-        Error::check_range("worlds", 1, 256, worlds as i64)?;
+        Error::check_range("depth", 1, 12, depth)?;
+        Error::check_range("worlds", 1, 256, worlds)?;
         Ok(Minmax {
             name: format!("minmax_d{depth}"),
             depth,

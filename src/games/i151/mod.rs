@@ -249,11 +249,11 @@ impl GameSpec for I151 {
             "match-outcome" => RewardMode::MatchOutcome,
             _ => RewardMode::RoundPoints,
         };
-        Ok(I151::new(options.int("num_players")? as usize)?
-            .with_cards_per_player(options.int("cards_per_player")? as usize)?
+        Ok(I151::new(options.int_as("num_players")?)?
+            .with_cards_per_player(options.int_as("cards_per_player")?)?
             .with_target_score(options.int("target_score")?)?
-            .with_initial_dealer(options.int("initial_dealer")? as usize)?
-            .with_max_round_steps(options.int("max_round_steps")? as u16)
+            .with_initial_dealer(options.int_as("initial_dealer")?)?
+            .with_max_round_steps(options.int_as("max_round_steps")?)
             .with_reward(reward))
     }
 
@@ -333,7 +333,7 @@ impl GameSpec for I151 {
             });
         }
         for &p in &request.players {
-            Error::check_range("players", MIN_PLAYERS as i64, MAX_PLAYERS as i64, p as i64)?;
+            Error::check_range("players", MIN_PLAYERS, MAX_PLAYERS, p)?;
         }
         let config = trace::TraceConfig {
             matches: request.games,
@@ -377,12 +377,7 @@ impl I151 {
     /// dealt with 4 players), target 151, seat 0 deals first (seat 1 starts), round-points
     /// rewards, rounds cut off after 500 actions (the official runner's limit).
     pub fn new(num_players: usize) -> Result<I151> {
-        Error::check_range(
-            "num_players",
-            MIN_PLAYERS as i64,
-            MAX_PLAYERS as i64,
-            num_players as i64,
-        )?;
+        Error::check_range("num_players", MIN_PLAYERS, MAX_PLAYERS, num_players)?;
         Ok(I151 {
             num_players: num_players as u8,
             cards_per_player: 8,
@@ -396,8 +391,8 @@ impl I151 {
     /// Sets the configured cards per player, checked like the official engine
     /// (`1..=32 / num_players`). With 4 players the official deal gives 7 whatever this says.
     pub fn with_cards_per_player(mut self, cards: usize) -> Result<I151> {
-        let max = (DECK_SIZE / self.num_players as usize) as i64;
-        Error::check_range("cards_per_player", 1, max, cards as i64)?;
+        let max = DECK_SIZE / self.num_players as usize;
+        Error::check_range("cards_per_player", 1, max, cards)?;
         self.cards_per_player = cards as u8;
         Ok(self)
     }
@@ -411,12 +406,7 @@ impl I151 {
 
     /// Sets the seat that deals round 1 (`0..num_players`); the next seat starts.
     pub fn with_initial_dealer(mut self, dealer: usize) -> Result<I151> {
-        Error::check_range(
-            "initial_dealer",
-            0,
-            self.num_players as i64 - 1,
-            dealer as i64,
-        )?;
+        Error::check_range("initial_dealer", 0, self.num_players - 1, dealer)?;
         self.initial_dealer = dealer as u8;
         Ok(self)
     }

@@ -1,0 +1,93 @@
+//! Integer arguments from Python, checked the same way everywhere (sizes, seeds, lanes,
+//! seats, counts, actions, card ids, ranks):
+//!
+//! - a Python `int` or any object with `__index__` (numpy integers) is taken at its full
+//!   value, never wrapped or truncated, and checked against the parameter's range: outside
+//!   it, a `ValueError` showing the value given;
+//! - a `bool` (Python or numpy) is refused with a `ValueError`: it is an `int` to Python,
+//!   but `num_envs=True` or a card `False` is a mistake, not a number;
+//! - any other type (`str`, `float`, ...) is a `TypeError` naming the parameter.
+
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBool;
+
+/// Whether `obj` is a Python or numpy boolean.
+pub fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
+    if obj.is_instance_of::<PyBool>() {
+        return true;
+    }
+    let ty = obj.get_type();
+    let module = ty.module().map(|m| m.to_string()).unwrap_or_default();
+    let name = ty.name().map(|n| n.to_string()).unwrap_or_default();
+    module == "numpy" && (name == "bool" || name == "bool_")
+}
+
+/// The name of `obj`'s type, for messages.
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// `obj` as an integer at its full value (an `int` beyond `i128` is `Err` with its text),
+/// with the errors of the module documentation for bools and other types.
+pub fn int_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Result<i128, String>> {
+    if is_bool(obj) {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be an integer, got {} (a bool)",
+            obj.repr()?
+        )));
+    }
+    match obj.extract::<i128>() {
+        Ok(v) => Ok(Ok(v)),
+        // An int beyond i128 (`extract` goes through `__index__`, so only ints get here).
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(Err(obj.str()?.to_string())),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{what} must be an integer, got {} ({})",
+            obj.repr()?,
+            type_name(obj)
+        ))),
+    }
+}
+
+/// `obj` as an integer in `min..=max` (see the module documentation).
+pub fn int_in(obj: &Bound<'_, PyAny>, what: &str, min: i128, max: i128) -> PyResult<i128> {
+    match int_value(obj, what)? {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        Ok(v) => Err(range_err(what, min, max, &v.to_string())),
+        Err(text) => Err(range_err(what, min, max, &text)),
+    }
+}
+
+fn range_err(what: &str, min: i128, max: i128, got: &str) -> PyErr {
+    PyValueError::new_err(format!("{what} must be in {min}..={max}, got {got}"))
+}
+
+/// A size or index: an integer in `0..=max`.
+pub fn size_in(obj: &Bound<'_, PyAny>, what: &str, min: usize, max: usize) -> PyResult<usize> {
+    Ok(int_in(obj, what, min as i128, max as i128)? as usize)
+}
+
+/// A seed: an integer in `0..=2**64-1`.
+pub fn seed(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(int_in(obj, "seed", 0, u64::MAX as i128)? as u64)
+}
+
+/// An optional seed (`None` or absent: `None`).
+pub fn opt_seed(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    match obj {
+        Some(o) if !o.is_none() => seed(o).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// An action id: any integer; one outside `u32` is no action of any game (the step treats
+/// it as illegal), so it becomes `u32::MAX`.
+pub fn action(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
+    Ok(match int_value(obj, "action")? {
+        Ok(v) => u32::try_from(v).unwrap_or(u32::MAX),
+        Err(_) => u32::MAX,
+    })
+}

@@ -218,7 +218,7 @@ impl Range {
             let [a, b] = h.cards();
             lower[a.id() as usize].insert(b.id());
         };
-        let mut combos = Vec::new();
+        let mut buffer = Vec::new();
         for part in text.split(',').map(str::trim) {
             if part.is_empty() {
                 return Err(bad_range(text, "empty part"));
@@ -247,8 +247,8 @@ impl Range {
                 }
             })?;
             for c in classes {
-                c.combos(&mut combos);
-                for h in combos.drain(..) {
+                c.combos(&mut buffer);
+                for h in buffer.drain(..) {
                     add(&mut lower, h);
                 }
             }

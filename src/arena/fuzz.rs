@@ -74,6 +74,32 @@ mod tests {
     use crate::arena::ladder::PairResult;
 
     #[test]
+    fn deep_json_is_an_error_not_a_stack_overflow() {
+        // The typed structs refuse a nested value at its first bracket (and serde_json has
+        // a recursion limit, its `unbounded_depth` feature off), on a thread with the
+        // default 2 MiB stack.
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                let deep = "[".repeat(200_000);
+                for text in [
+                    deep.clone(),
+                    format!("{{\"version\":{deep}"),
+                    format!("{deep}1{}", "]".repeat(200_000)),
+                ] {
+                    let err = Replay::from_json(&text).unwrap_err().to_string();
+                    assert!(err.contains("151 replay"), "{err}");
+                    let err = read_log(&text).unwrap_err().to_string();
+                    assert!(err.contains("ladder log: line 1"), "{err}");
+                    fuzz_check_replay(text.as_bytes()).unwrap();
+                }
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
     fn the_fuzz_check_passes_on_a_log_and_on_garbage() {
         let pair = PairResult {
             a: "builtin:random".into(),

@@ -33,8 +33,16 @@ fn option_error(info: &GameInfo, what: String) -> PyErr {
     PyValueError::new_err(format!("{}: {what}; {}", info.python_class, accepted(info)))
 }
 
-/// One Python value as an option value; `Err` says why it cannot be one.
+/// One Python value as an option value; `Err` says why it cannot be one. A list holds
+/// scalars only (no option takes a list of lists), so a deeply nested or self-containing
+/// list is an error, not a stack overflow.
 pub fn value_from_py(obj: &Bound<'_, PyAny>) -> Result<OptionValue, String> {
+    value_at(obj, true)
+}
+
+/// [`value_from_py`], a list (or 1-D array) accepted only if `list` is set.
+fn value_at(obj: &Bound<'_, PyAny>, list: bool) -> Result<OptionValue, String> {
+    let nested = || "a list inside a list is not an option value".to_string();
     if obj.is_none() {
         return Ok(OptionValue::None);
     }
@@ -43,10 +51,16 @@ pub fn value_from_py(obj: &Bound<'_, PyAny>) -> Result<OptionValue, String> {
     }
     // Before the number checks: an array has `__index__` and `__float__` (for size one).
     if let Ok(arr) = obj.cast::<PyUntypedArray>() {
+        if !list {
+            return Err(nested());
+        }
         if arr.ndim() != 1 {
             return Err(format!("expected a 1-D array, got shape {:?}", arr.shape()));
         }
-        return value_from_py(&arr.call_method0("tolist").map_err(|e| e.to_string())?);
+        return value_at(
+            &arr.call_method0("tolist").map_err(|e| e.to_string())?,
+            true,
+        );
     }
     if obj.is_instance_of::<PyString>() {
         return obj
@@ -75,9 +89,12 @@ pub fn value_from_py(obj: &Bound<'_, PyAny>) -> Result<OptionValue, String> {
             .unwrap_or_default();
         return Err(format!("a value of type {ty} is not an option value"));
     }
+    if !list {
+        return Err(nested());
+    }
     let mut out = Vec::new();
     for item in obj.try_iter().map_err(|e| e.to_string())? {
-        out.push(value_from_py(&item.map_err(|e| e.to_string())?)?);
+        out.push(value_at(&item.map_err(|e| e.to_string())?, false)?);
     }
     Ok(OptionValue::List(out))
 }

@@ -91,6 +91,19 @@ def test_unconvertible_option_values_are_value_errors(kwargs):
         cardvec.NoLimitHoldem(2, **kwargs)
 
 
+def test_nested_and_self_containing_lists_are_value_errors_not_crashes():
+    # A list holding itself (read item by item, it never ends) and nested lists: a
+    # ValueError, not a stack overflow.
+    looped = [50, 60]
+    looped.append(looped)
+    deep = [50]
+    for _ in range(200):
+        deep = [deep]
+    for value in (looped, deep, [[50, 60, 70]], [np.array([50, 60, 70])]):
+        with pytest.raises(ValueError, match="stacks=.*list inside a list"):
+            cardvec.NoLimitHoldem(2, num_players=3, stacks=value)
+
+
 def test_config_is_a_fresh_dict_of_the_effective_options():
     env = cardvec.Flip7(2, num_players=4)
     assert env.config == {"num_players": 4, "target_score": 200, "max_rounds": None}

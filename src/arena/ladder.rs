@@ -6,6 +6,7 @@
 //! interrupted ladder come from the pairs it finished. Drawing the table is the caller's
 //! (`cardvec arena ladder`, `cardvec arena table`).
 
+use std::collections::BTreeSet;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -86,7 +87,9 @@ impl PairResult {
 
     /// What `b` scored.
     pub fn b_score(&self) -> f64 {
-        self.games.saturating_sub(self.a_wins + self.ties) as f64 + 0.5 * self.ties as f64
+        self.games
+            .saturating_sub(self.a_wins.saturating_add(self.ties)) as f64
+            + 0.5 * self.ties as f64
     }
 
     /// `a`'s score rate with its 95% Wilson interval.
@@ -112,6 +115,33 @@ impl PairResult {
         self.forfeits_by_b += other.forfeits_by_b;
         self.actions += other.actions;
         self
+    }
+
+    /// Checks that the counts agree: at least one match, `a_wins + ties` at most `games`,
+    /// every match ended one way, a non-negative time.
+    fn check(&self) -> std::result::Result<(), String> {
+        if self.games == 0 {
+            return Err("games is 0".into());
+        }
+        let decided = self.a_wins.checked_add(self.ties);
+        if decided.is_none_or(|d| d > self.games) {
+            return Err(format!(
+                "a_wins {} and ties {} exceed games {}",
+                self.a_wins, self.ties, self.games
+            ));
+        }
+        let ends = [self.normal, self.forfeit, self.timeout, self.max_steps];
+        let ended = ends.iter().try_fold(0u64, |sum, &x| sum.checked_add(x));
+        if ended != Some(self.games) {
+            return Err(format!(
+                "normal {} + forfeit {} + timeout {} + max_steps {} is not games {}",
+                self.normal, self.forfeit, self.timeout, self.max_steps, self.games
+            ));
+        }
+        if self.seconds.is_nan() || self.seconds < 0.0 {
+            return Err(format!("seconds {} is negative", self.seconds));
+        }
+        Ok(())
     }
 
     fn tally(&mut self, m: &MatchResult, a_first: bool) {
@@ -252,19 +282,40 @@ pub fn play_ladder(
     played.map(|()| standings)
 }
 
+/// The most different bots a ladder log may name: the standings hold a row and a column
+/// per bot and their Elo fit takes time quadratic in the bots (the full ladder has 6).
+pub const MAX_LOG_BOTS: usize = 256;
+
 /// Reads a ladder log: one [`PairResult`] per line (blank lines skipped). Any malformed
-/// line is an [`Error::Invalid`] naming it.
+/// line (bad JSON, an unknown or missing field, counts that disagree: more wins and ties
+/// than matches, ends that do not add up to the matches) or more than [`MAX_LOG_BOTS`]
+/// bots is an [`Error::Invalid`] naming the line. Time is linear in the text.
 pub fn read_log(text: &str) -> Result<Vec<PairResult>> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| {
-            serde_json::from_str(line).map_err(|e| Error::Invalid {
-                what: "ladder log",
-                reason: format!("line {}: {e}", i + 1),
-            })
-        })
-        .collect()
+    let mut pairs = Vec::new();
+    let mut bots: BTreeSet<String> = BTreeSet::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let invalid = |reason: String| Error::Invalid {
+            what: "ladder log",
+            reason: format!("line {}: {reason}", i + 1),
+        };
+        let pair: PairResult = serde_json::from_str(line).map_err(|e| invalid(e.to_string()))?;
+        pair.check().map_err(invalid)?;
+        for id in [&pair.a, &pair.b] {
+            if !bots.contains(id) {
+                if bots.len() == MAX_LOG_BOTS {
+                    return Err(invalid(format!(
+                        "bot {id:?} is one more than the {MAX_LOG_BOTS} a log may name"
+                    )));
+                }
+                bots.insert(id.clone());
+            }
+        }
+        pairs.push(pair);
+    }
+    Ok(pairs)
 }
 
 /// What the bots of a ladder scored against each other: the pairs' tallies summed by
@@ -337,8 +388,8 @@ impl Standings {
         let (i, j) = (self.index(&pair.a), self.index(&pair.b));
         self.score[i][j] += pair.a_score();
         self.score[j][i] += pair.b_score();
-        self.games[i][j] += pair.games;
-        self.games[j][i] += pair.games;
+        self.games[i][j] = self.games[i][j].saturating_add(pair.games);
+        self.games[j][i] = self.games[j][i].saturating_add(pair.games);
         self.pairs.push(pair.clone());
     }
 
@@ -510,6 +561,36 @@ mod tests {
         assert_eq!(s.win_rate(2, 1).unwrap().rate, 0.59);
         assert_eq!(s.games(3, 2), 10);
         assert!(s.win_rate(0, 3).is_none());
+    }
+
+    #[test]
+    fn counts_that_disagree_and_too_many_bots_are_errors() {
+        let good = pair("builtin:random", "builtin:greedy", 10, 4, 2);
+        let mut wins = good.clone();
+        wins.a_wins = u64::MAX;
+        let mut ends = good.clone();
+        ends.normal = 9;
+        let mut none = good.clone();
+        none.games = 0;
+        none.normal = 0;
+        none.a_wins = 0;
+        none.ties = 0;
+        for (bad, says) in [
+            (wins, "exceed games"),
+            (ends, "is not games"),
+            (none, "games is 0"),
+        ] {
+            let err = read_log(&format!("{}\n{}", good.to_json(), bad.to_json()))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("line 2") && err.contains(says), "{err}");
+        }
+        let line = |k: usize| pair(&format!("bot{k}"), "builtin:random", 1, 0, 0).to_json();
+        let fits: Vec<String> = (1..MAX_LOG_BOTS).map(line).collect();
+        assert_eq!(read_log(&fits.join("\n")).unwrap().len(), MAX_LOG_BOTS - 1);
+        let over: Vec<String> = (1..=MAX_LOG_BOTS).map(line).collect();
+        let err = read_log(&over.join("\n")).unwrap_err().to_string();
+        assert!(err.contains(&format!("line {MAX_LOG_BOTS}")), "{err}");
     }
 
     #[test]

@@ -114,18 +114,26 @@ impl fmt::Display for OptionValue {
 }
 
 impl OptionValue {
-    /// Parses the text form of one value: an integer, a number, `none`, a bracketed list,
-    /// or else a word.
+    /// Parses the text form of one value: an integer, a number, `none`, a bracketed list
+    /// of such scalars, or else a word. Lists do not nest (no option takes a list of
+    /// lists): an item that is itself bracketed reads as a word, which no list option
+    /// accepts; so parsing takes time linear in the text, whatever its brackets.
     pub fn parse(text: &str) -> OptionValue {
         let t = text.trim();
-        if t.eq_ignore_ascii_case("none") {
-            return OptionValue::None;
-        }
         if let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
             if inner.trim().is_empty() {
                 return OptionValue::List(Vec::new());
             }
-            return OptionValue::List(inner.split(',').map(OptionValue::parse).collect());
+            return OptionValue::List(inner.split(',').map(OptionValue::scalar).collect());
+        }
+        OptionValue::scalar(t)
+    }
+
+    /// An integer, a number, `none`, or else a word.
+    fn scalar(text: &str) -> OptionValue {
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("none") {
+            return OptionValue::None;
         }
         if let Ok(v) = t.parse::<i64>() {
             return OptionValue::Int(v);
@@ -142,7 +150,7 @@ impl OptionValue {
 /// Splits `a=1,b=[2,3]` into `("a", "1"), ("b", "[2,3]")` (commas inside brackets stay).
 pub fn split_pairs(text: &str) -> Result<Vec<(String, String)>> {
     let mut pairs = Vec::new();
-    let mut depth = 0i32;
+    let mut depth = 0isize;
     let mut start = 0;
     let bytes = text.as_bytes();
     let mut push = |piece: &str| -> Result<()> {
@@ -680,6 +688,28 @@ mod tests {
         ] {
             assert!(Options::parse(SPECS, bad).is_err(), "{bad} accepted");
         }
+    }
+
+    #[test]
+    fn deeply_bracketed_values_are_errors_not_stack_overflows() {
+        // On a thread with the default 2 MiB stack; nested lists read as words.
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                let deep = format!("{}1{}", "[".repeat(200_000), "]".repeat(200_000));
+                let err = Options::parse(SPECS, &format!("stacks={deep}")).unwrap_err();
+                assert!(err.to_string().contains("stacks"), "{err}");
+                assert_eq!(
+                    OptionValue::parse("[[1],2]"),
+                    OptionValue::List(vec![OptionValue::Text("[1]".into()), OptionValue::Int(2)])
+                );
+                let open = "[".repeat(200_000);
+                assert_eq!(OptionValue::parse(&open), OptionValue::Text(open.clone()));
+                assert!(Options::parse(SPECS, &format!("stacks={open}")).is_err());
+            })
+            .unwrap()
+            .join()
+            .unwrap();
     }
 
     #[test]

@@ -9,11 +9,13 @@
 //! - `reference`: the rules written for clarity, to check `eval` against.
 //! - `range`: hole-card ranges in the usual notation (`AKs`, `TT+`, `A5s-A2s`).
 //! - `equity`: exact enumeration and seeded Monte Carlo for 2 to 10 players.
+//! - `fuzz`: the fuzz check of the card and range parsers ([`fuzz_check_cards`]).
 
 pub mod batch;
 pub mod cards;
 pub mod equity;
 pub mod eval;
+mod fuzz;
 pub mod range;
 pub mod reference;
 mod tables;
@@ -24,4 +26,5 @@ pub use equity::{equity, equity_with_progress, EquityOptions, EquityReport, Meth
 pub use eval::{
     best_five, evaluate, evaluate_set, rank_of_set, winners, Category, Hand, HandRank, HAND_CLASSES,
 };
+pub use fuzz::fuzz_check_cards;
 pub use range::{HoleCards, Range};

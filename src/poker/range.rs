@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use super::cards::{read_cards, Card, Rank, Suit};
+use super::cards::{read_cards, set_cards, Card, Rank, Suit, DECK_SIZE};
 use crate::core::{CardSet64, Error, Result};
 
 /// Two hole cards, the higher id first.
@@ -221,7 +221,9 @@ impl Range {
         Range { combos: vec![hole] }
     }
 
-    /// Parses a range (see the module documentation); an empty range is an error.
+    /// Parses a range (see the module documentation); an empty range is an error. Time is
+    /// linear in the text and memory bounded whatever it repeats (`"random, random, ..."`):
+    /// combos are kept in a 52 x 52 bit table.
     ///
     /// ```
     /// use cardvec::poker::Range;
@@ -232,13 +234,21 @@ impl Range {
     /// assert!(Range::parse("AKx").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<Range> {
-        let mut combos = Vec::new();
+        // `lower[a]`: the second cards of the combos whose higher card has id `a`.
+        let mut lower = [CardSet64::EMPTY; DECK_SIZE];
+        let add = |lower: &mut [CardSet64; DECK_SIZE], h: HoleCards| {
+            let [a, b] = h.cards();
+            lower[a.id() as usize].insert(b.id());
+        };
+        let mut buffer = Vec::new();
         for part in text.split(',').map(str::trim) {
             if part.is_empty() {
                 return Err(bad_range(text, "empty part"));
             }
             if part.eq_ignore_ascii_case("random") || part == "*" {
-                combos.extend(Range::all().combos);
+                for (a, set) in lower.iter_mut().enumerate() {
+                    set.0 |= (1u64 << a) - 1;
+                }
                 continue;
             }
             let as_cards = read_cards(part);
@@ -253,7 +263,7 @@ impl Range {
                         ),
                     ));
                 }
-                combos.push(HoleCards::new(*a, *b)?);
+                add(&mut lower, HoleCards::new(*a, *b)?);
                 continue;
             }
             let classes = part_classes(part).map_err(|e| {
@@ -270,11 +280,16 @@ impl Range {
                 }
             })?;
             for c in classes {
-                c.combos(&mut combos);
+                c.combos(&mut buffer);
+                for h in buffer.drain(..) {
+                    add(&mut lower, h);
+                }
             }
         }
-        combos.sort_unstable();
-        combos.dedup();
+        // In id order, as `HoleCards` sort.
+        let combos = Card::all()
+            .flat_map(|a| set_cards(lower[a.id() as usize]).map(move |b| HoleCards([a, b])))
+            .collect();
         Ok(Range { combos })
     }
 
@@ -388,6 +403,25 @@ mod tests {
             "{}",
             message("AAs")
         );
+    }
+
+    #[test]
+    fn combos_are_sorted_and_unique_as_before() {
+        let r = Range::parse("QQ+, AKs, AsKs, KQo, A5s-A2s, 99-77, 7h6h").unwrap();
+        let mut sorted = r.combos().to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(r.combos(), sorted);
+        assert_eq!(Range::parse("random").unwrap(), Range::all());
+    }
+
+    #[test]
+    fn long_repetitive_ranges_stay_small() {
+        // A million parts: linear time, and the range holds each combo once.
+        let text = vec!["random"; 1_000_000].join(",");
+        assert_eq!(Range::parse(&text).unwrap().len(), 1326);
+        let text = vec!["22+, AKs"; 100_000].join(",");
+        assert_eq!(Range::parse(&text).unwrap().len(), 13 * 6 + 4);
     }
 
     #[test]

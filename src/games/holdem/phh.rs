@@ -122,8 +122,11 @@ fn bad(reason: impl Into<String>) -> Error {
 /// near this size is not one.
 pub const MAX_PHH_BYTES: usize = 1 << 20;
 
-/// Parses the TOML document (the `toml` crate, with its nesting depth limit) into its
-/// top-level fields. A table is refused: PHH fields are plain values.
+/// Parses the TOML document into its top-level fields. A table is refused: PHH fields are
+/// plain values. Bounded in depth and time: the text is at most [`MAX_PHH_BYTES`] long, the
+/// `toml` crate's parser stops at its recursion limit (deep nesting is an error, not a stack
+/// overflow; the crate's `unbounded` feature stays off) and runs in time linear
+/// in the text (tests below: 200,000 levels of nesting, a list of a million lines).
 fn parse_fields(text: &str) -> Result<Table> {
     if text.len() > MAX_PHH_BYTES {
         return Err(bad(format!(
@@ -131,6 +134,11 @@ fn parse_fields(text: &str) -> Result<Table> {
             text.len()
         )));
     }
+    toml_fields(text)
+}
+
+/// [`parse_fields`] without the size limit.
+fn toml_fields(text: &str) -> Result<Table> {
     let fields: Table = toml::from_str(text).map_err(|e| {
         let at = e.span().map_or(String::new(), |span| {
             let before = &text.as_bytes()[..span.start.min(text.len())];
@@ -339,6 +347,48 @@ pub fn read_phh(text: &str) -> Result<NlHand> {
     Ok(hand)
 }
 
+/// The PHH reader's fuzz check (fuzz target `phh`; `tests/fuzz_corpus.rs` replays its
+/// corpus): reading any bytes (as text, invalid UTF-8 replaced) must not panic, and a hand
+/// it reads must keep its chips, write back as PHH and read back to the same hand, whose
+/// PHH text is the same again. `Err` describes the first broken rule.
+pub fn fuzz_check(data: &[u8]) -> std::result::Result<(), String> {
+    let text = String::from_utf8_lossy(data);
+    let Ok(hand) = read_phh(&text) else {
+        return Ok(());
+    };
+    let total: Chips = hand.starting_stacks().iter().sum();
+    let held: Chips = hand.stacks().iter().sum::<Chips>()
+        + if hand.is_over() { 0 } else { hand.pot_total() };
+    if held != total {
+        return Err(format!(
+            "chips not conserved: {held} held, {total} at the start\n{text}"
+        ));
+    }
+    let written = write_phh(&hand, None);
+    let back = read_phh(&written)
+        .map_err(|e| format!("the reader refuses what the writer wrote: {e}\n{written}"))?;
+    let same = back.config() == hand.config()
+        && back.button() == hand.button()
+        && back.starting_stacks() == hand.starting_stacks()
+        && back.hole_cards() == hand.hole_cards()
+        && back.full_board() == hand.full_board()
+        && back.history() == hand.history()
+        && back.stacks() == hand.stacks()
+        && back.is_over() == hand.is_over();
+    if !same {
+        return Err(format!(
+            "the hand read back differs from the hand written\n{text}\n---\n{written}"
+        ));
+    }
+    let again = write_phh(&back, None);
+    if again != written {
+        return Err(format!(
+            "writing the hand read back gives another text\n{written}\n---\n{again}"
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,21 +447,100 @@ mod tests {
 
     #[test]
     fn deeply_nested_values_are_errors_not_stack_overflows() {
+        // On a thread with the default 2 MiB stack of a spawned thread (as in `cargo
+        // test`), set explicitly so that RUST_MIN_STACK cannot hide an overflow.
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(deeply_nested_values)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    fn deeply_nested_values() {
         let good = write_phh(&played(3, 3), None);
-        for depth in [100, 100_000] {
+        // Shallow nesting is read (and ignored: an unknown field).
+        let shallow = format!("deep = {}1{}\n{good}", "[".repeat(50), "]".repeat(50));
+        assert!(read_phh(&shallow).is_ok());
+        for depth in [100, 100_000, 200_000] {
             let array = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
             let inline = format!("{}1{}", "{a = ".repeat(depth), "}".repeat(depth));
+            let mixed = format!("{}1{}", "[{a = ".repeat(depth), "}]".repeat(depth));
             let dotted = format!("{}a", "a.".repeat(depth));
             for field in [
                 format!("deep = {array}"),
                 format!("deep = {inline}"),
+                format!("deep = {mixed}"),
                 format!("{dotted} = 1"),
+                format!("deep = {}", "[".repeat(depth)),
             ] {
-                let err = read_phh(&format!("{field}\n{good}"))
-                    .unwrap_err()
-                    .to_string();
+                let text = format!("{field}\n{good}");
+                // The parser's depth limit, whatever the size.
+                let err = toml_fields(&text).unwrap_err().to_string();
                 assert!(err.contains("PHH") && err.contains("recurs"), "{err}");
+                // The reader: the depth limit, or the size limit first (beyond 1 MiB).
+                let err = read_phh(&text).unwrap_err().to_string();
+                let limit = if text.len() > MAX_PHH_BYTES { "bytes" } else { "recurs" };
+                assert!(err.contains("PHH") && err.contains(limit), "{err}");
             }
+        }
+    }
+
+    /// A multi-line list of `lines` lines, one value each, as the field `name`.
+    fn long_list(name: &str, lines: usize) -> String {
+        let mut text = format!("{name} = [\n");
+        for _ in 0..lines {
+            text.push_str("0,\n");
+        }
+        text.push_str("]\n");
+        text
+    }
+
+    #[test]
+    fn long_multi_line_lists_are_read_in_linear_time() {
+        // The hand-written parser this reader replaced took quadratic time in the lines of
+        // a list (80,000 lines: 7.7 s; a million would take hours). A million lines through
+        // the parser (3 MB, beyond the reader's size limit) and the longest lists the reader
+        // takes must finish; `examples/phh_read_time.rs` measures the time per line.
+        let fields = toml_fields(&long_list("padding", 1_000_000)).unwrap();
+        assert_eq!(fields["padding"].as_array().map(Vec::len), Some(1_000_000));
+        let good = write_phh(&played(3, 3), None);
+        let expected = read_phh(&good).unwrap();
+        // An unknown field of 300,000 lines is read (and ignored).
+        let hand = read_phh(&format!("{good}{}", long_list("padding", 300_000))).unwrap();
+        assert_eq!(hand.history(), expected.history());
+        // A field of 300,000 values is read, then refused for its length.
+        let without: Vec<&str> = good.lines().filter(|l| !l.starts_with("antes =")).collect();
+        let text = format!("{}\n{}", without.join("\n"), long_list("antes", 300_000));
+        let err = read_phh(&text).unwrap_err().to_string();
+        assert!(err.contains("antes: expected 3 values, got 300000"), "{err}");
+        // A million lines (blank inside a list) within the size limit.
+        let blank = format!("{good}padding = [{}0]\n", "\n".repeat(1_000_000));
+        assert!(blank.len() < MAX_PHH_BYTES);
+        assert_eq!(read_phh(&blank).unwrap().history(), expected.history());
+    }
+
+    #[test]
+    fn the_fuzz_check_passes_on_written_hands_and_on_garbage() {
+        for seed in 0..100 {
+            let seats = [2, 3, 6, 10][seed as usize % 4];
+            let text = write_phh(&played(seed, seats), Some(seed));
+            assert!(read_phh(&text).is_ok());
+            fuzz_check(text.as_bytes()).unwrap();
+            // An unfinished hand (no finishing_stacks).
+            let mut rng = LaneRng::from_seed(seed);
+            let mut hand = random_hand(seats, &mut rng).unwrap();
+            for _ in 0..seed % 5 {
+                if let Some(l) = hand.legal() {
+                    hand.apply(random_action(&l, &mut rng)).unwrap();
+                }
+            }
+            let text = write_phh(&hand, None);
+            assert!(read_phh(&text).is_ok());
+            fuzz_check(text.as_bytes()).unwrap();
+        }
+        for garbage in [&b""[..], b"\xff\xfe", b"actions = [", b"variant = 'NT'"] {
+            fuzz_check(garbage).unwrap();
         }
     }
 

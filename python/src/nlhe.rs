@@ -62,56 +62,107 @@ pub struct NoLimitHoldemGame {
     scratch: Vec<f32>,
 }
 
-impl NoLimitHoldemGame {
-    fn check_seat(&self, seat: i64) -> PyResult<usize> {
-        usize::try_from(seat)
-            .ok()
-            .filter(|&s| s < self.game.num_players())
-            .ok_or_else(|| value_err(format!("seat must be in 0..{}", self.game.num_players())))
+/// A whole-number argument: a Python or numpy integer (`None` for one beyond `i64`); a bool,
+/// a float (even a whole one) or anything else is a `ValueError` showing the value given.
+fn whole_number(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<i64>> {
+    let is_int = obj.is_instance_of::<pyo3::types::PyInt>() || obj.hasattr("__index__")?;
+    if options::is_bool(obj) || !is_int || obj.cast::<numpy::PyUntypedArray>().is_ok() {
+        return Err(value_err(format!(
+            "{what} must be an integer, got {}",
+            obj.repr()?
+        )));
     }
+    let index = obj
+        .py()
+        .import("operator")?
+        .getattr("index")?
+        .call1((obj,))?;
+    Ok(index.extract::<i64>().ok())
+}
+
+impl NoLimitHoldemGame {
+    fn check_seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let n = self.game.num_players();
+        whole_number(seat, "seat")?
+            .and_then(|s| usize::try_from(s).ok())
+            .filter(|&s| s < n)
+            .ok_or_else(|| value_err(format!("seat must be in 0..{n}, got {}", shown(seat))))
+    }
+
+    /// Deals a hand from the game's stream: a hand decided at the deal (nobody has a
+    /// decision) is over at once and its results are the rewards.
+    fn deal(&mut self) {
+        self.state = self.game.reset(&mut self.rng);
+        self.rewards.fill(0.0);
+        self.game.deal_rewards(&self.state, &mut self.rewards);
+    }
+}
+
+/// The value a caller gave, for error messages.
+fn shown(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+}
+
+/// A seed: a Python or numpy integer in `0..2**64` (not a bool, not a float).
+fn seed_of(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    whole_number(obj, "seed")?;
+    seed_arg(obj)
 }
 
 #[pymethods]
 impl NoLimitHoldemGame {
-    /// A table with the options of `NoLimitHoldem`, the first hand dealt from `seed`.
+    /// A table with the options of `NoLimitHoldem`, the first hand dealt from `seed`. A
+    /// hand in which nobody has a decision (stacks no larger than the forced bets) is played
+    /// out at the deal: `terminated` at once, its results in `rewards`.
     #[new]
-    #[pyo3(signature = (seed=0, **options))]
-    fn new(seed: u64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    #[pyo3(signature = (seed=None, **options))]
+    fn new(seed: Option<&Bound<'_, PyAny>>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let seed = seed.map(seed_of).transpose()?.unwrap_or(0);
         let game = options::configure::<NoLimitHoldem>(options)?;
+        let n = game.num_players();
         let mut rng = LaneRng::from_seed(seed);
         let state = game.reset(&mut rng);
-        let n = game.num_players();
+        let mut rewards = vec![0.0; n];
+        game.deal_rewards(&state, &mut rewards);
         Ok(NoLimitHoldemGame {
             game,
             state,
             rng,
-            rewards: vec![0.0; n],
+            rewards,
             scratch: vec![0.0; n],
         })
     }
 
-    /// Deals a new hand. With a seed, the stream restarts from it; without, it goes on.
+    /// Deals a new hand. With a seed, the stream restarts from it; without, it goes on. A
+    /// hand decided at the deal is over at once, its results in `rewards` (else they are 0).
     #[pyo3(signature = (seed=None))]
-    fn reset(&mut self, seed: Option<u64>) {
+    fn reset(&mut self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         if let Some(seed) = seed {
-            self.rng = LaneRng::from_seed(seed);
+            self.rng = LaneRng::from_seed(seed_of(seed)?);
         }
-        self.state = self.game.reset(&mut self.rng);
-        self.rewards.fill(0.0);
+        self.deal();
+        Ok(())
     }
 
-    /// Applies `action` (a discrete id, or `EXACT_RAISE | chips`) for the seat to act.
-    /// Returns False (and changes nothing) if it is illegal.
-    fn step(&mut self, action: i64) -> bool {
-        let action = u32::try_from(action).unwrap_or(u32::MAX);
+    /// Applies `action` (an integer: a discrete id, or `EXACT_RAISE | chips`) for the seat
+    /// to act. Returns False (and changes nothing) if it is illegal or the hand is over; a
+    /// non-integer (a float, a bool) is a `ValueError`.
+    fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let action = whole_number(action, "action")?
+            .and_then(|a| u32::try_from(a).ok())
+            .unwrap_or(u32::MAX);
         let (game, state, rng) = (&self.game, &mut self.state, &mut self.rng);
-        single_step(&mut self.scratch, &mut self.rewards, |r| {
+        Ok(single_step(&mut self.scratch, &mut self.rewards, |r| {
             game.step(state, action, rng, r)
-        })
+        }))
     }
 
     /// The observation as seen by `seat` (float32, 118 + 9 * num_players values).
-    fn observe<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = self.check_seat(seat)?;
         let mut obs = vec![0f32; self.game.obs_dim()];
         self.game.observe(&self.state, seat, &mut obs);
@@ -165,7 +216,8 @@ impl NoLimitHoldemGame {
     fn terminated(&self) -> bool {
         self.state.is_over()
     }
-    /// Each seat's reward from the last applied step (its net in big blinds at the end).
+    /// Each seat's reward from the last applied step (its net in big blinds at the end);
+    /// after a deal, 0, or the results of a hand decided at the deal.
     #[getter]
     fn rewards(&self) -> Vec<f64> {
         self.rewards.iter().map(|&r| r as f64).collect()

@@ -34,7 +34,7 @@ fn option_error(info: &GameInfo, what: String) -> PyErr {
 }
 
 /// Whether `obj` is a Python or numpy boolean.
-fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
+pub(crate) fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
     if obj.is_instance_of::<PyBool>() {
         return true;
     }

@@ -316,3 +316,57 @@ fn matches_count_hands_decided_at_the_deal() {
     }
     assert!(paid > 40, "{paid}");
 }
+
+/// Errors show the amounts given, never a clamped or wrapped number; explicit stacks are
+/// checked, not the default stack of the blinds.
+#[test]
+fn errors_show_the_amounts_given() {
+    let t = TableConfig::new(1, 2, 0).unwrap();
+    let e = NoLimitHoldem::new(2, t, 600_000_000)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("[600000000, 600000000] make 1200000000 chips"),
+        "{e}"
+    );
+    let e = NoLimitHoldem::new(2, t, 1 << 31).unwrap_err().to_string();
+    assert!(e.contains("got 2147483648"), "{e}");
+    for (sb, bb, ante, shown) in [
+        (1, 1 << 50, 0, "got 1125899906842624"),
+        (1, u64::MAX, 0, "got 18446744073709551615"),
+        (3, 2, 0, "got 3"),
+        (1, 2, 1 << 41, "got 2199023255552"),
+    ] {
+        let e = TableConfig::new(sb, bb, ante).unwrap_err().to_string();
+        assert!(e.contains(shown), "{e}");
+    }
+    let big = table("small_blind=5000000,big_blind=10000000,stacks=[20000000,20000000]");
+    assert_eq!(big.stacks(), vec![20_000_000, 20_000_000]);
+    let options = Options::parse(
+        NoLimitHoldem::INFO.options,
+        "small_blind=5000000,big_blind=10000000",
+    )
+    .unwrap();
+    let e = NoLimitHoldem::configure(&options).unwrap_err().to_string();
+    assert!(
+        e.contains("default stack, 100 big blinds (1000000000 chips), makes 2000000000"),
+        "{e}"
+    );
+    use cardvec::games::holdem::{NlHand, Session};
+    use cardvec::poker::parse_cards;
+    let c = parse_cards("As Ad Kc Kd 2c 7d 9h Js 3c").unwrap();
+    let e = NlHand::new(
+        t,
+        &[1 << 41, 100],
+        0,
+        &[[c[0], c[1]], [c[2], c[3]]],
+        [c[4], c[5], c[6], c[7], c[8]],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("got 2199023255552"), "{e}");
+    let e = Session::new(t, &[u64::MAX, 1], 0, 0)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("got 18446744073709551615"), "{e}");
+}

@@ -283,3 +283,39 @@ def test_single_game_arguments_are_integers():
         with pytest.raises(ValueError, match="seed"):
             holdem.NoLimitHoldemGame(bad)
     assert (game.stacks, game.bets, game.current_player, game.rewards) == before
+
+
+def test_the_command_line_reports_the_chips_typed():
+    """`cardvec match holdem`: the stack typed and the real total, never a clamped count;
+    explicit stacks are checked, not the default stack of the blinds."""
+    import os
+    import subprocess
+
+    binary = os.environ.get("CARDVEC_BIN")
+    if not binary:
+        import holdem_pokerkit_oracle
+
+        binary = holdem_pokerkit_oracle.cardvec_bin()
+
+    def match(*options):
+        return subprocess.run([binary, "match", "holdem", "--games", "4", "--players", "2",
+                               *[w for o in options for w in ("-o", o)]],
+                              capture_output=True, text=True)
+
+    out = match("stack=600000000")
+    assert out.returncode != 0
+    assert "[600000000, 600000000] make 1200000000 chips" in out.stderr, out.stderr
+    out = match("small_blind=5000000,big_blind=10000000")
+    assert out.returncode != 0
+    assert "default stack" in out.stderr and "2000000000 chips" in out.stderr, out.stderr
+    out = match("small_blind=5000000,big_blind=10000000,stacks=[20000000,20000000]")
+    assert out.returncode == 0, out.stderr
+    out = match("stack=2000000000")
+    assert out.returncode != 0 and "2000000000" in out.stderr, out.stderr
+
+
+def test_a_whole_float_for_an_integer_option_is_shown_as_typed():
+    with pytest.raises(ValueError, match=r"ante=2\.0: .*ante must be integer .*got 2\.0;"):
+        holdem.NoLimitHoldem(2, ante=2.0)
+    with pytest.raises(ValueError, match=r"got \[100\.0,100\]"):
+        holdem.NoLimitHoldemGame(0, stacks=[100.0, 100])

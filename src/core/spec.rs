@@ -187,7 +187,25 @@ pub struct Options {
 fn kind_error(spec: &OptionSpec, value: &OptionValue) -> Error {
     Error::Invalid {
         what: "option",
-        reason: format!("{} must be {}, got {value}", spec.name, spec.kind),
+        reason: format!(
+            "{} must be {}, got {}",
+            spec.name,
+            spec.kind,
+            as_given(value)
+        ),
+    }
+}
+
+/// A value as an error message shows it: a number with a fraction keeps it even when it is
+/// whole (`2.0`, not `2`, so that an integer option refusing it does not seem to refuse 2).
+fn as_given(value: &OptionValue) -> String {
+    match value {
+        OptionValue::Float(v) => format!("{v:?}"),
+        OptionValue::List(items) => {
+            let items: Vec<String> = items.iter().map(as_given).collect();
+            format!("[{}]", items.join(","))
+        }
+        other => other.to_string(),
     }
 }
 

@@ -23,6 +23,9 @@ No-limit hold'em (see docs/holdem.md):
   environment, else ``ValueError``).
 - ``NoLimitHoldemGame(seed=0, **same options)``: one hand at a time (the PettingZoo wrapper
   ``cardvec.pettingzoo.holdem_v0`` drives it).
+- A hand in which nobody has a decision (stacks no larger than the antes and blinds) is
+  played out at the deal: the lane (or the single game) is terminated at once with each
+  seat's result as its rewards.
 """
 
 import numpy as _np

@@ -11,6 +11,9 @@
 //!   exactly the set of actions the engine accepts;
 //! - the status codes of no-ops (illegal, finished, reset) and what they leave unchanged,
 //!   autoreset keeping the terminal observation readable for one step;
+//! - the rewards of a deal: zero after every reset (construction, `reset`, `reset_lanes`,
+//!   autoreset, explicit deals), except for a game over as dealt, which shows its
+//!   `Game::deal_rewards` (a hold'em hand with no decision); zero after a state is set;
 //! - identical results for 1 to 3 threads and any chunk size;
 //! - every call with bad input (lengths, lanes, sources, state bytes, deal orders) is an
 //!   error that changes nothing, and no corrupt state that `check_state` accepts can make a
@@ -161,14 +164,15 @@ fn conformance<G: GameSpec>(options: &Options) -> Covered {
         );
         notes.push(format!(
             "autoreset {}: {steps} steps ({} applied, {} illegal, {} finished, {} reset, {} \
-             ends, {} ids probed)",
+             ends, {} ids probed, {} deals over at once)",
             if autoreset { "on" } else { "off" },
             c.applied,
             c.illegal,
             c.finished,
             c.reset,
             c.ends,
-            c.probed
+            c.probed,
+            c.dealt_over
         ));
     }
 
@@ -375,6 +379,14 @@ fn shown<G: Game>(env: &VecEnv<G>, i: usize) -> Shown<G::State> {
     }
 }
 
+/// The rewards a lane shows right after it was dealt `state` ([`Game::deal_rewards`]: zero
+/// unless the game is over as dealt), as bits.
+fn deal_rewards<G: Game>(game: &G, state: &G::State) -> Vec<u32> {
+    let mut rewards = vec![0f32; game.num_players()];
+    game.deal_rewards(state, &mut rewards);
+    bits(&rewards)
+}
+
 /// A single lane of the game, played beside a batch lane: what the batch lane must equal.
 #[derive(Clone)]
 struct Twin<S> {
@@ -411,6 +423,8 @@ struct Counts {
     states_set: u64,
     orders: u64,
     errors: u64,
+    /// Deals that were over at once (a hold'em hand with no decision).
+    dealt_over: u64,
 }
 
 impl Counts {
@@ -426,6 +440,7 @@ impl Counts {
         self.states_set += other.states_set;
         self.orders += other.orders;
         self.errors += other.errors;
+        self.dealt_over += other.dealt_over;
     }
 
     fn all_statuses_seen(&self, autoreset: bool) -> bool {
@@ -472,8 +487,27 @@ impl<G: GameSpec> Model<G> {
             label: label.to_string(),
             holes: Vec::new(),
         };
+        model.verify_deal_rewards("construction");
         model.verify("construction");
         model
+    }
+
+    /// After every lane was dealt: each shows the rewards of its deal (zero unless the game
+    /// is over as dealt) and the Applied status.
+    fn verify_deal_rewards(&mut self, when: &str) {
+        for i in 0..self.n() {
+            let s = shown(&self.env, i);
+            assert_eq!(
+                s.rewards,
+                deal_rewards(&self.game, &self.twins[i].state),
+                "{}: lane {i}: rewards of the deal after {when}",
+                self.label
+            );
+            assert_eq!(s.illegal, ActionStatus::Applied as u8, "{}", self.label);
+            if s.terminated || s.truncated {
+                self.counts.dealt_over += 1;
+            }
+        }
     }
 
     fn n(&self) -> usize {
@@ -568,7 +602,10 @@ impl<G: GameSpec> Model<G> {
             let (te, tr) = self.game.finished(&twin.state);
             let status = if te || tr {
                 if autoreset {
+                    // The action is ignored; the new deal's rewards show (zero unless the
+                    // game is over as dealt).
                     *twin = Twin::dealt(&self.game, self.seed, i, twin.episode + 1);
+                    self.game.deal_rewards(&twin.state, &mut rewards);
                     ActionStatus::Reset
                 } else {
                     ActionStatus::Finished
@@ -608,7 +645,9 @@ impl<G: GameSpec> Model<G> {
                 }
                 ActionStatus::Reset => {
                     self.counts.reset += 1;
-                    assert!(s.rewards.iter().all(|&r| r == 0), "{label}: lane {i}");
+                    if s.terminated {
+                        self.counts.dealt_over += 1;
+                    }
                 }
                 ActionStatus::Illegal | ActionStatus::Finished => {
                     if status == ActionStatus::Illegal {
@@ -655,7 +694,12 @@ impl<G: GameSpec> Model<G> {
             if mask[i] {
                 self.twins[i] = Twin::dealt(&self.game, self.seed, i, self.twins[i].episode + 1);
                 assert_eq!(s.illegal, ActionStatus::Applied as u8, "{}", self.label);
-                assert!(s.rewards.iter().all(|&r| r == 0), "{}", self.label);
+                assert_eq!(
+                    s.rewards,
+                    deal_rewards(&self.game, &self.twins[i].state),
+                    "{}: lane {i}: rewards of the deal",
+                    self.label
+                );
             } else {
                 assert!(
                     s == *b,
@@ -703,7 +747,8 @@ impl<G: GameSpec> Model<G> {
             self.label
         );
         self.twins[lane].state = state;
-        self.after_lane_set(lane, &before);
+        // A state set from elsewhere is not a deal: it pays nothing.
+        self.after_lane_set(lane, &before, &vec![0; self.game.num_players()]);
         self.counts.states_set += 1;
         self.verify("set_state");
     }
@@ -717,19 +762,19 @@ impl<G: GameSpec> Model<G> {
         let before = self.shown_all();
         self.env.reset_lane_from_order(lane, order).unwrap();
         self.twins[lane].state = state;
-        self.after_lane_set(lane, &before);
+        self.after_lane_set(lane, &before, &deal_rewards(&self.game, &state));
         self.counts.orders += 1;
         self.verify("reset_lane_from_order");
     }
 
-    /// After a lane's state was set: the lane's status is Applied with zero rewards and its
-    /// episode is kept; no other lane changed.
-    fn after_lane_set(&mut self, lane: usize, before: &[Shown<G::State>]) {
+    /// After a lane's state was set: the lane's status is Applied with `rewards` (as bits)
+    /// and its episode is kept; no other lane changed.
+    fn after_lane_set(&mut self, lane: usize, before: &[Shown<G::State>], rewards: &[u32]) {
         for (i, b) in before.iter().enumerate() {
             let s = shown(&self.env, i);
             if i == lane {
                 assert_eq!(s.illegal, ActionStatus::Applied as u8, "{}", self.label);
-                assert!(s.rewards.iter().all(|&r| r == 0), "{}", self.label);
+                assert_eq!(s.rewards, rewards, "{}: rewards", self.label);
                 assert_eq!(s.episode, b.episode, "{}", self.label);
             } else {
                 assert!(s == *b, "{}: lane {i} changed with lane {lane}", self.label);
@@ -745,6 +790,7 @@ impl<G: GameSpec> Model<G> {
             .map(|i| Twin::dealt(&self.game, seed, i, 0))
             .collect();
         self.synced = self.env.observe_on_step();
+        self.verify_deal_rewards("reset");
         self.verify("reset");
     }
 

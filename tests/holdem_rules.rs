@@ -433,3 +433,74 @@ fn chips_are_conserved_over_random_hands() {
         assert_eq!(hand.net().iter().sum::<i64>(), 0);
     }
 }
+
+/// Hands in which nobody has a decision are played out at the deal: board run out, showdown,
+/// pots paid, chips conserved (pokerkit plays them the same way: the decided-at-deal tables
+/// of `python/tests/test_holdem_pokerkit.py`).
+#[test]
+fn hands_decided_at_the_deal_are_played_out_and_paid() {
+    // Antes above both stacks: both all-in for 100 (ante trimming), no blind, no decision.
+    let hand = deal(1, 2, 500, &[100, 100], 0, "AsAd KcKd", BOARD);
+    assert!(hand.is_over() && hand.went_to_showdown());
+    assert_eq!(hand.history(), &[]);
+    assert_eq!(hand.board().len(), 5);
+    assert_eq!(hand.final_pots(), &[pot(200, &[0, 1])]);
+    assert_eq!(hand.stacks(), &[200, 0]);
+    assert_eq!(hand.net(), vec![100, -100]);
+    // Heads-up blinds above both stacks: each all-in on its blind.
+    let hand = deal(50, 100, 0, &[40, 70], 1, "AsAd KcKd", BOARD);
+    assert!(hand.is_over());
+    assert_eq!(hand.final_pots(), &[pot(80, &[0, 1])]);
+    assert_eq!(hand.returned(), &[0, 10]);
+    assert_eq!(hand.stacks(), &[80, 30]);
+    // Several seats all-in on the antes and blinds, the one seat with chips left has posted
+    // the largest bet: it faces nothing, so it has no decision either.
+    let hand = deal(1, 2, 5, &[3, 4, 1000, 6], 1, "AsAd KcKd QhQs JcJd", BOARD);
+    assert!(hand.is_over() && hand.went_to_showdown());
+    assert_eq!(hand.history(), &[]);
+    assert_eq!(hand.stacks().iter().sum::<u64>(), 1013);
+    // Pots 12 (everyone's ante up to 3), 3 (seats 1-3) and 4 (seats 2 and 3): seat 3's
+    // three jacks take them all.
+    assert_eq!(
+        hand.final_pots(),
+        &[pot(12, &[0, 1, 2, 3]), pot(3, &[1, 2, 3]), pot(4, &[2, 3])]
+    );
+    assert_eq!(hand.net(), vec![-3, -4, -6, 13]);
+}
+
+#[test]
+fn the_one_seat_with_chips_decides_only_when_it_faces_a_bet() {
+    // Heads-up, the big blind has 1 chip: the button's small blind matches it, it faces no
+    // bet and is the only one with chips: nobody acts.
+    let hand = deal(1, 2, 0, &[1000, 1], 0, "AsAd KcKd", BOARD);
+    assert!(hand.is_over());
+    assert_eq!(hand.stacks(), &[1001, 0]);
+    // Three-handed, ante 1: the button is all-in on the ante, the big blind on the ante and
+    // one chip of its blind; the small blind (chips left) has matched the largest bet.
+    let hand = deal(1, 2, 1, &[1, 1000, 2], 0, "AsAd KcKd QhQs", BOARD);
+    assert!(hand.is_over());
+    assert_eq!(hand.history(), &[]);
+    // The same with the short big blind's blind larger than the small blind's: the small
+    // blind faces a bet (1 more) and decides, call or fold (raising is closed).
+    let hand = deal(1, 2, 1, &[1, 1000, 3], 0, "AsAd KcKd QhQs", BOARD);
+    let legal = hand.legal().unwrap();
+    assert_eq!((legal.seat, legal.call_amount), (1, 1));
+    assert_eq!(legal.kinds(), vec![ActionKind::Fold, ActionKind::Call]);
+}
+
+#[test]
+fn a_hand_decided_at_the_deal_round_trips_through_phh() {
+    use cardvec::games::holdem::{read_phh, write_phh};
+    let hand = deal(1, 2, 5, &[3, 4, 1000, 6], 1, "AsAd KcKd QhQs JcJd", BOARD);
+    assert!(hand.is_over());
+    let text = write_phh(&hand, Some(7));
+    // No player action but the showdown; the board is dealt and the stacks are final.
+    assert!(
+        text.contains("finishing_stacks = [994, 19, 0, 0]"),
+        "{text}"
+    );
+    let back = read_phh(&text).unwrap();
+    assert!(back.is_over());
+    assert_eq!(back.stacks(), hand.stacks());
+    assert_eq!(back.history(), &[]);
+}

@@ -1,11 +1,14 @@
 //! `cardvec diff`: the differential run between a game's reference and fast engines, for one
-//! game or every registered game in one process (`cardvec diff all`).
+//! game or every registered game in one process (`cardvec diff all`). Each game draws its own
+//! random configuration (`GameSpec::diff_pair`), unless `-o` fixes one for every game.
 
 use cardvec::core::diff::{run as run_diff, DiffConfig, DiffReport};
-use cardvec::core::spec::GameSpec;
+use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::{Error, Result};
 use cardvec::registry::{self, Visitor};
 use serde::Serialize;
+
+use crate::game_args::options;
 
 /// Options of `cardvec diff`.
 #[derive(clap::Args, Debug)]
@@ -30,12 +33,19 @@ pub struct DiffArgs {
     /// Print each game's result as a JSON line instead of text.
     #[arg(long)]
     json: bool,
+    /// Play every game in this configuration, `name=value` (repeatable; one game only)
+    /// instead of each game's random configuration: game `g` is dealt from a seed drawn
+    /// from stream `(seed, g, 0)`.
+    #[arg(short = 'o', long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
 }
 
 /// One game's result, as `--json` prints it.
 #[derive(Serialize)]
 struct DiffLine<'a> {
     game: &'static str,
+    /// The fixed configuration (`-o`), or none: each game's random one.
+    options: Option<String>,
     games: u64,
     seed: u64,
     actions: u64,
@@ -53,11 +63,19 @@ struct MismatchLine<'a> {
     reproduce: String,
 }
 
-fn print(id: &'static str, report: &DiffReport, args: &DiffArgs) {
-    let reproduce = |g: u64| format!("cardvec diff {id} --seed {} --games {}", args.seed, g + 1);
+fn print(id: &'static str, report: &DiffReport, args: &DiffArgs, options: Option<&Options>) {
+    let with = options.map_or(String::new(), |o| format!(" -o {o}"));
+    let reproduce = |g: u64| {
+        format!(
+            "cardvec diff {id} --seed {} --games {}{with}",
+            args.seed,
+            g + 1
+        )
+    };
     if args.json {
         let line = DiffLine {
             game: id,
+            options: options.map(|o| o.to_string()),
             games: report.games,
             seed: args.seed,
             actions: report.actions,
@@ -81,8 +99,9 @@ fn print(id: &'static str, report: &DiffReport, args: &DiffArgs) {
         );
         return;
     }
+    let config = options.map_or(String::new(), |o| format!(" options={o}"));
     println!(
-        "game={id} games={} seed={} actions={} rejected_probes={} mismatched_games={} elapsed={:.2}s",
+        "game={id}{config} games={} seed={} actions={} rejected_probes={} mismatched_games={} elapsed={:.2}s",
         report.games,
         args.seed,
         report.actions,
@@ -107,18 +126,27 @@ struct Diff<'a> {
 }
 
 impl Visitor for Diff<'_> {
-    /// Mismatched games.
-    type Output = u64;
-    fn visit<G: GameSpec>(&mut self) -> u64 {
+    /// Mismatched games, or a bad configuration.
+    type Output = Result<u64>;
+    fn visit<G: GameSpec>(&mut self) -> Result<u64> {
         let config = DiffConfig {
             games: self.args.games,
             seed: self.args.seed,
             illegal_probe_every: self.args.probe_every,
         };
         let bar = crate::progress::Bar::new(self.args.quiet);
-        let report = self.pool.install(|| run_diff(&config, &bar, G::diff_pair));
-        print(G::INFO.id, &report, self.args);
-        report.failed_games
+        if self.args.options.is_empty() {
+            let report = self.pool.install(|| run_diff(&config, &bar, G::diff_pair));
+            print(G::INFO.id, &report, self.args, None);
+            return Ok(report.failed_games);
+        }
+        let options = options(G::INFO.id, &self.args.options, Vec::new(), "")?;
+        let game = G::configure(&options)?;
+        let report = self
+            .pool
+            .install(|| run_diff(&config, &bar, |_, deal| game.fuzz_pair(deal.next_u64())));
+        print(G::INFO.id, &report, self.args, Some(&options));
+        Ok(report.failed_games)
     }
 }
 
@@ -131,9 +159,19 @@ pub fn run(args: DiffArgs) -> Result<()> {
         pool: &pool,
     };
     let failed: u64 = if args.game == "all" {
-        registry::visit_all(&mut diff).into_iter().sum()
+        if !args.options.is_empty() {
+            return Err(Error::Invalid {
+                what: "options",
+                reason: "-o configures one game: give a game id, not all".into(),
+            });
+        }
+        let mut failed = 0;
+        for result in registry::visit_all(&mut diff) {
+            failed += result?;
+        }
+        failed
     } else {
-        registry::visit(&args.game, &mut diff)?
+        registry::visit(&args.game, &mut diff)??
     };
     if failed > 0 {
         return Err(Error::Invalid {

@@ -23,6 +23,9 @@ No-limit hold'em (see docs/holdem.md):
   environment, else ``ValueError``).
 - ``NoLimitHoldemGame(seed=0, **same options)``: one hand at a time (the PettingZoo wrapper
   ``cardvec.pettingzoo.holdem_v0`` drives it).
+- A hand in which nobody has a decision (stacks no larger than the antes and blinds) is
+  played out at the deal: the lane (or the single game) is terminated at once with each
+  seat's result as its rewards.
 """
 
 import numpy as _np
@@ -57,12 +60,30 @@ MAX_SEATS: int = MAX_PLAYERS
 
 
 def raise_to(chips):
-    """The action id of an exact raise to ``chips`` (an int or an integer array): ``EXACT_RAISE
-    | chips``. ``chips`` must be in ``0..EXACT_RAISE``."""
-    arr = _np.asarray(chips, dtype=_np.int64)
-    if _np.any(arr < 0) or _np.any(arr >= EXACT_RAISE):
-        raise ValueError(f"raise-to amounts must be in 0..{EXACT_RAISE - 1}")
-    out = arr | EXACT_RAISE
+    """The action id of an exact raise to ``chips`` (whole chips: an int, a numpy integer or
+    an integer array): ``EXACT_RAISE | chips``. ``chips`` must be in ``0..EXACT_RAISE``. A
+    float (even a whole one), a bool or an amount out of range is a ``ValueError`` showing
+    the value given."""
+    if isinstance(chips, (bool, _np.bool_)):
+        raise ValueError(f"raise_to takes whole chips (an integer), got {chips!r}")
+    if isinstance(chips, (int, _np.integer)):
+        if not 0 <= chips < EXACT_RAISE:
+            raise ValueError(f"raise-to amounts must be in 0..{EXACT_RAISE - 1}, got {chips!r}")
+        return int(chips) | EXACT_RAISE
+    try:
+        arr = _np.asarray(chips)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"raise_to takes whole chips (integers), got {chips!r}") from e
+    if arr.dtype.kind not in "iu":
+        big = arr.dtype.kind == "O" and all(
+            isinstance(x, int) and not isinstance(x, bool) for x in arr.ravel().tolist()
+        )
+        if not big:
+            raise ValueError(f"raise_to takes whole chips (integers), got {chips!r}")
+    bad = [x for x in arr.ravel().tolist() if not 0 <= x < EXACT_RAISE]
+    if bad:
+        raise ValueError(f"raise-to amounts must be in 0..{EXACT_RAISE - 1}, got {bad[0]!r}")
+    out = arr.astype(_np.int64) | EXACT_RAISE
     return int(out) if out.ndim == 0 else out
 
 

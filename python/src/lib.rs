@@ -568,7 +568,9 @@ impl BatchEnv {
     fn legal_mask(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
         self.views.legal_mask.clone_ref(py)
     }
-    /// Rewards of the last step for every seat, float32 [num_envs, num_players].
+    /// Rewards of the last step for every seat, float32 [num_envs, num_players]; after a
+    /// reset of a lane, the rewards of its deal: zero, unless the game is over as dealt (a
+    /// hold'em hand with no decision, played out at the deal: the lane is terminated).
     #[getter]
     fn rewards(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
         self.views.rewards.clone_ref(py)

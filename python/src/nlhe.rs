@@ -66,41 +66,54 @@ impl NoLimitHoldemGame {
     fn check_seat(&self, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
         args::size_in(seat, "seat", 0, self.game.num_players() - 1)
     }
+
+    /// Deals a hand from the game's stream: a hand decided at the deal (nobody has a
+    /// decision) is over at once and its results are the rewards.
+    fn deal(&mut self) {
+        self.state = self.game.reset(&mut self.rng);
+        self.rewards.fill(0.0);
+        self.game.deal_rewards(&self.state, &mut self.rewards);
+    }
 }
 
 #[pymethods]
 impl NoLimitHoldemGame {
-    /// A table with the options of `NoLimitHoldem`, the first hand dealt from `seed`.
+    /// A table with the options of `NoLimitHoldem`, the first hand dealt from `seed`. A
+    /// hand in which nobody has a decision (stacks no larger than the forced bets) is played
+    /// out at the deal: `terminated` at once, its results in `rewards`.
     #[new]
     #[pyo3(signature = (seed=None, **options), text_signature = "(seed=0, **options)")]
     fn new(seed: Option<&Bound<'_, PyAny>>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let seed = args::opt_seed(seed)?.unwrap_or(0);
         let game = options::configure::<NoLimitHoldem>(options)?;
+        let n = game.num_players();
         let mut rng = LaneRng::from_seed(seed);
         let state = game.reset(&mut rng);
-        let n = game.num_players();
+        let mut rewards = vec![0.0; n];
+        game.deal_rewards(&state, &mut rewards);
         Ok(NoLimitHoldemGame {
             game,
             state,
             rng,
-            rewards: vec![0.0; n],
+            rewards,
             scratch: vec![0.0; n],
         })
     }
 
-    /// Deals a new hand. With a seed, the stream restarts from it; without, it goes on.
+    /// Deals a new hand. With a seed, the stream restarts from it; without, it goes on. A
+    /// hand decided at the deal is over at once, its results in `rewards` (else they are 0).
     #[pyo3(signature = (seed=None))]
     fn reset(&mut self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         if let Some(seed) = args::opt_seed(seed)? {
             self.rng = LaneRng::from_seed(seed);
         }
-        self.state = self.game.reset(&mut self.rng);
-        self.rewards.fill(0.0);
+        self.deal();
         Ok(())
     }
 
-    /// Applies `action` (a discrete id, or `EXACT_RAISE | chips`) for the seat to act.
-    /// Returns False (and changes nothing) if it is illegal.
+    /// Applies `action` (an integer: a discrete id, or `EXACT_RAISE | chips`) for the seat
+    /// to act. Returns False (and changes nothing) if it is illegal or the hand is over; a
+    /// bool is a `ValueError`, a float or another type a `TypeError`.
     fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
         let action = args::action(action)?;
         let (game, state, rng) = (&self.game, &mut self.state, &mut self.rng);
@@ -168,7 +181,8 @@ impl NoLimitHoldemGame {
     fn terminated(&self) -> bool {
         self.state.is_over()
     }
-    /// Each seat's reward from the last applied step (its net in big blinds at the end).
+    /// Each seat's reward from the last applied step (its net in big blinds at the end);
+    /// after a deal, 0, or the results of a hand decided at the deal.
     #[getter]
     fn rewards(&self) -> Vec<f64> {
         self.rewards.iter().map(|&r| r as f64).collect()

@@ -175,9 +175,10 @@ def test_conformance_legal_mask_is_the_set_of_accepted_actions(case):
 
 def test_conformance_no_op_codes_and_autoreset_match_reset_lanes(case):
     """Three environments in lockstep. When lanes finish: without autoreset a finished
-    lane answers 2 (finished) and stays as it is; with autoreset it answers 3 (reset) with
-    zero rewards, the action ignored, and the lane is exactly the lane reset_lanes starts
-    (the same next episode and random stream)."""
+    lane answers 2 (finished) and stays as it is; with autoreset it answers 3 (reset), the
+    action ignored, and the lane is exactly the lane reset_lanes starts (the same next
+    episode and random stream), rewards included: zero, or the rewards of a game over as
+    dealt (a hold'em hand with no decision), which is terminated at once."""
     n = 16
     auto, manual, frozen = (make(case, n, seed=21) for _ in range(3))
     auto.autoreset = True
@@ -206,15 +207,21 @@ def test_conformance_no_op_codes_and_autoreset_match_reset_lanes(case):
             manual_actions[done] = 2**40  # a no-op on the freshly reset lanes
         elif frozen is not None:
             frozen.step(actions)
+        # What the freshly dealt lanes show: rewards zero, unless the game is over as dealt.
+        dealt_rewards = manual.rewards.copy()
+        dealt_over = manual.terminated | manual.truncated
+        live = ~dealt_over
+        assert (dealt_rewards[done & live] == 0).all()
         auto.step(actions)
         manual.step(manual_actions)
         assert (auto.illegal[done] == cardvec.ACTION_RESET).all()
-        assert (manual.illegal[done] == cardvec.ACTION_ILLEGAL).all()
+        assert (manual.illegal[done & live] == cardvec.ACTION_ILLEGAL).all()
+        assert (manual.illegal[done & dealt_over] == cardvec.ACTION_FINISHED).all()
         np.testing.assert_array_equal(auto.illegal[~done], manual.illegal[~done])
-        assert (auto.rewards[done] == 0).all()
-        assert not (auto.terminated[done] | auto.truncated[done]).any()
-        assert auto.legal_mask[done].any(axis=1).all()
-        for name in ("obs", "legal_mask", "rewards", "terminated", "truncated", "current_player"):
+        np.testing.assert_array_equal(auto.rewards[done], dealt_rewards[done])
+        np.testing.assert_array_equal(auto.rewards[~done], manual.rewards[~done])
+        np.testing.assert_array_equal(auto.legal_mask[done].any(axis=1), live[done])
+        for name in ("obs", "legal_mask", "terminated", "truncated", "current_player"):
             np.testing.assert_array_equal(getattr(auto, name), getattr(manual, name), err_msg=name)
         assert states(auto) == states(manual)
         resets += int(done.sum())
@@ -241,6 +248,42 @@ def test_conformance_rewards_are_zero_sum_when_the_game_says_so(case):
     assert nonzero >= 20, "too few rewarded steps to check"
 
 
+# ------------------------------------------------------------------ deals
+
+
+def assert_dealt(env, lane):
+    """A lane just dealt: live with zero rewards and a legal action, or over as dealt (a
+    hold'em hand with no decision, played out at the deal) with no legal action and its
+    rewards (zero-sum where the game is)."""
+    if env.terminated[lane] or env.truncated[lane]:
+        assert not env.legal_mask[lane].any()
+        if env.zero_sum:
+            r = env.rewards[lane].astype(np.float64)
+            assert abs(r.sum()) <= 1e-5 * max(1.0, float(np.abs(r).sum()))
+    else:
+        assert (env.rewards[lane] == 0).all()
+        assert env.legal_mask[lane].any()
+
+
+def test_conformance_a_deal_shows_its_rewards(case):
+    """After construction and reset every lane is dealt (assert_dealt); reset with the same
+    seed deals the same; a lane over as dealt answers a step with 2 (finished) and pays
+    nothing more."""
+    env = make(case, 48, seed=101)
+    for lane in range(48):
+        assert env.illegal[lane] == cardvec.ACTION_APPLIED
+        assert_dealt(env, lane)
+    first = outputs(env), states(env)
+    rng = np.random.default_rng(101)
+    env.step(random_legal(env, rng))
+    env.reset(seed=101)
+    assert_unchanged(env, *first)
+    over = env.terminated | env.truncated
+    env.step(random_legal(env, rng))
+    assert (env.illegal[over] == cardvec.ACTION_FINISHED).all()
+    assert (env.rewards[over] == 0).all()
+
+
 # ------------------------------------------------------------------ lane operations
 
 
@@ -256,9 +299,7 @@ def test_conformance_reset_lanes_resets_only_the_chosen_lanes(case):
     for lane in range(12):
         if mask[lane]:
             assert env.illegal[lane] == cardvec.ACTION_APPLIED
-            assert (env.rewards[lane] == 0).all()
-            assert not (env.terminated[lane] or env.truncated[lane])
-            assert env.legal_mask[lane].any()
+            assert_dealt(env, lane)
             # The next episode: neither the position played nor the lane's first deal.
             assert env.get_state(lane) != before_states[lane]
             assert env.get_state(lane) != fresh[lane]
@@ -417,8 +458,8 @@ def test_conformance_reset_lane_from_order_round_trip(case):
     assert env.get_state(1) == env.get_state(2)
     for name in BUFFERS:
         np.testing.assert_array_equal(getattr(env, name)[1], getattr(env, name)[2], name)
-    assert env.illegal[1] == cardvec.ACTION_APPLIED and (env.rewards[1] == 0).all()
-    assert env.legal_mask[1].any()
+    assert env.illegal[1] == cardvec.ACTION_APPLIED
+    assert_dealt(env, 1)
     # The dealt state moves to another environment through its bytes, outputs included.
     other = make(case, 2, seed=92)
     other.set_state(0, env.get_state(1))

@@ -141,3 +141,87 @@ def test_wrapper_hands_replay_in_pokerkit(num_players):
     report = oracle.replay(lines)
     assert report.mismatches == []
     assert report.hands == 60 and report.decisions > 60
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"stacks": [1, 1000]},
+        {"ante": 500, "stack": 100},
+        {"small_blind": 50, "big_blind": 100, "stacks": [40, 70]},
+        {"num_players": 3, "ante": 1, "stacks": [1, 1000, 2], "button": 0},
+    ],
+)
+def test_a_hand_decided_at_the_deal_ends_at_reset_with_its_rewards(kwargs):
+    """Nobody has a decision: reset plays the hand out, every agent is terminated with its
+    result (the stack change in big blinds) as reward, the masks are empty, a dead agent
+    takes only None (anything else raises and changes nothing), and stepping None removes
+    the agents until none is left; the next reset deals again."""
+    paid = 0
+    for seed in range(25):
+        env = holdem_v0.env(**kwargs)
+        env.reset(seed=seed)
+        game = env.unwrapped.game
+        start = holdem.NoLimitHoldem(1, **kwargs).config["stacks"]
+        expected = {
+            a: (s - s0) / game.big_blind for a, s, s0 in zip(env.possible_agents, game.stacks, start)
+        }
+        assert game.terminated and sum(game.stacks) == sum(start)
+        assert all(env.terminations.values()) and not any(env.truncations.values())
+        got = {}
+        for agent in env.agent_iter():
+            observation, reward, terminated, truncated, info = env.last()
+            assert terminated and not truncated
+            assert not observation["action_mask"].any()
+            assert info["stacks"] == game.stacks
+            got[agent] = reward
+            with pytest.raises(ValueError, match="None"):
+                env.step(holdem.CHECK_CALL)
+            assert env.agent_selection == agent and agent in env.agents
+            env.step(None)
+        assert env.agents == []
+        assert got == pytest.approx(expected)
+        assert sum(got.values()) == pytest.approx(0.0, abs=1e-6)
+        paid += any(r != 0 for r in got.values())
+        env.reset(seed=seed + 1000)
+        assert env.agents == env.possible_agents
+    assert paid >= 18
+
+
+def test_returns_with_some_hands_decided_at_the_deal():
+    """A short table mixing hands decided at the deal and hands with decisions: the AEC
+    loop ends every hand, and the returns are the stack changes (zero-sum)."""
+    start = [3, 4, 6, 1000]
+    decided = 0
+    for seed in range(60):
+        env = holdem_v0.env(num_players=4, ante=5, stacks=start, render_mode="ansi")
+        env.reset(seed=seed)
+        decided += env.unwrapped.game.terminated
+        assert "No-limit hold'em" in env.render()
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            observation, reward, terminated, truncated, info = env.last()
+            totals[agent] += reward
+            action = None
+            if not (terminated or truncated):
+                action = env.action_space(agent).sample(observation["action_mask"])
+            env.step(action)
+        game = env.unwrapped.game
+        net = [(s - s0) / game.big_blind for s, s0 in zip(game.stacks, start)]
+        assert list(totals.values()) == pytest.approx(net)
+    assert 0 < decided < 60
+
+
+def test_bool_and_float_actions_are_value_errors():
+    env = holdem_v0.env(num_players=2, button=0, stack=100)
+    env.reset(seed=4)
+    agent = env.agent_selection
+    before = env.observe(agent)["observation"].copy()
+    for bad in (True, np.bool_(True)):
+        with pytest.raises(ValueError):
+            env.unwrapped.step(bad)
+    for bad in (11.0, 11.5, True, "11"):
+        with pytest.raises(ValueError, match="integer"):
+            env.unwrapped.step_raise_to(bad)
+    np.testing.assert_array_equal(before, env.observe(agent)["observation"])
+    assert env.agent_selection == agent

@@ -1,5 +1,6 @@
 """PHH hand histories written by cardvec (`cardvec trace holdem --phh-dir`) load in pokerkit
-0.7 (`HandHistory.load`) and replay, state by state, to the finishing stacks cardvec wrote.
+0.7 (`HandHistory.load`) and replay, state by state, to the finishing stacks cardvec wrote,
+hands decided at the deal (no player action but the showdown) included.
 """
 import os
 import subprocess
@@ -29,6 +30,7 @@ def test_cardvec_phh_files_replay_in_pokerkit_to_the_same_stacks(phh_dir):
     assert len(files) == HANDS
     seats = set()
     merged_odd_chip = 0
+    decided_at_deal = 0
     for path in files:
         with open(path, "rb") as f, warnings.catch_warnings():
             warnings.simplefilter("ignore")  # pokerkit warns on user-defined fields of other tools
@@ -40,6 +42,9 @@ def test_cardvec_phh_files_replay_in_pokerkit_to_the_same_stacks(phh_dir):
                     live_pots = list(state.pots)
         assert not state.status, path.name
         assert sum(hh.finishing_stacks) == sum(hh.starting_stacks)
+        # Hands decided at the deal: nobody folds, checks, calls or bets.
+        decided_at_deal += not any(a.split()[1] in ("f", "cc", "cbr") for a in hh.actions
+                                   if a.startswith("p"))
         seats.add(len(hh.starting_stacks))
         if list(state.stacks) == list(hh.finishing_stacks):
             continue
@@ -60,6 +65,7 @@ def test_cardvec_phh_files_replay_in_pokerkit_to_the_same_stacks(phh_dir):
         merged_odd_chip += 1
     assert seats == {2, 3, 6, 10}
     assert merged_odd_chip < HANDS // 100
+    assert decided_at_deal > HANDS // 100  # played out at the deal, in pokerkit as well
 
 
 def test_a_wrong_finishing_stack_would_be_caught(phh_dir):

@@ -92,11 +92,19 @@ pub struct Lockstep<A: Playable, B: Playable> {
 }
 
 impl<A: Playable, B: Playable> Lockstep<A, B> {
-    /// Pairs two engines; fails if their shapes differ.
+    /// Pairs two engines fresh from their deal; fails if their shapes or the rewards of
+    /// their deal ([`Playable::deal_rewards`], what [`Lockstep::rewards`] returns until the
+    /// first [`Lockstep::apply`]) differ.
     pub fn new(a: A, b: B) -> Result<Self, String> {
         let (np, na, nd) = (a.num_players(), a.num_actions(), a.obs_dim());
         if (np, na, nd) != (b.num_players(), b.num_actions(), b.obs_dim()) {
             return Err("engines disagree on players/actions/obs_dim".into());
+        }
+        let (mut rew_a, mut rew_b) = (vec![0.0; np], vec![0.0; np]);
+        a.deal_rewards(&mut rew_a);
+        b.deal_rewards(&mut rew_b);
+        if rew_a != rew_b {
+            return Err(format!("rewards of the deal {rew_a:?} vs {rew_b:?}"));
         }
         Ok(Lockstep {
             a,
@@ -105,8 +113,8 @@ impl<A: Playable, B: Playable> Lockstep<A, B> {
             mask_b: vec![0; na],
             obs_a: vec![0.0; nd],
             obs_b: vec![0.0; nd],
-            rew_a: vec![0.0; np],
-            rew_b: vec![0.0; np],
+            rew_a,
+            rew_b,
             actions: 0,
             rejected: 0,
         })
@@ -197,7 +205,8 @@ impl<A: Playable, B: Playable> Lockstep<A, B> {
         Ok(out_a)
     }
 
-    /// Every seat's reward from the last [`Lockstep::apply`] (both engines agreed on it).
+    /// Every seat's reward from the last [`Lockstep::apply`] (both engines agreed on it);
+    /// before the first, the rewards of the deal.
     pub fn rewards(&self) -> &[f32] {
         &self.rew_a
     }

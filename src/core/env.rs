@@ -8,6 +8,9 @@
 //!   lane, is a no-op with zero reward and the lane's `illegal` code says which;
 //! - autoreset (when on) resets a finished lane on the next step, so the terminal
 //!   observation stays readable for one step;
+//! - rewards are zero after a reset, except for a game that is over as dealt (a hold'em hand
+//!   with no decision, played out at the deal): its lane shows the whole game's rewards
+//!   ([`Game::deal_rewards`]) and is terminated at once;
 //! - nothing is allocated per step, and a call that returns an error changes nothing.
 
 use rayon::prelude::*;
@@ -189,7 +192,10 @@ impl<G: Game> VecEnv<G> {
     pub fn legal_mask(&self) -> &[u8] {
         &self.mask
     }
-    /// Rewards of the last step `[N, num_players]`, for every seat.
+    /// Rewards of the last step `[N, num_players]`, for every seat; after a reset of a lane
+    /// (construction, [`VecEnv::reset`], [`VecEnv::reset_lanes`], an autoreset,
+    /// [`VecEnv::reset_lane_from_order`]) the rewards of its deal: zero, unless the game is
+    /// over as dealt ([`Game::deal_rewards`]).
     pub fn rewards(&self) -> &[f32] {
         &self.rewards
     }
@@ -263,11 +269,16 @@ impl<G: Game> VecEnv<G> {
         Ok(())
     }
 
-    /// Deals lane `lane` explicitly (see the game's `reset_from_order`).
+    /// Deals lane `lane` explicitly (see the game's `reset_from_order`): its outputs are
+    /// those of the new deal, its rewards the deal's ([`Game::deal_rewards`]: zero unless the
+    /// game is over as dealt). Its episode and random stream are kept.
     pub fn reset_lane_from_order(&mut self, lane: usize, order: &[u8]) -> Result<()> {
         self.check_lane(lane)?;
         let state = self.game.reset_from_order(order)?;
-        self.set_state(lane, state)
+        self.set_state(lane, state)?;
+        let (game, out) = self.lane_out(lane);
+        game.deal_rewards(&state, out.rewards);
+        Ok(())
     }
 
     /// The state of one lane.
@@ -512,6 +523,7 @@ impl<G: Game> VecEnv<G> {
                         il[j] = ActionStatus::Applied as u8;
                         let mut out = LaneOut::in_chunk(j, (p, a, d), ob, ma, re, te, tr, cp);
                         out.rewards.fill(0.0);
+                        game.deal_rewards(&st[j], out.rewards);
                         refresh(game, &st[j], &mut out, observe, false);
                     }
                 },
@@ -689,6 +701,7 @@ fn step_lane<G: Game, const MODE: u8>(
         *episode += 1;
         *rng = LaneRng::for_lane(seed, lane, *episode);
         *state = game.reset(rng);
+        game.deal_rewards(state, out.rewards);
         ActionStatus::Reset
     } else {
         let outcome = game.step(state, action, rng, out.rewards);

@@ -1,7 +1,8 @@
 //! The fuzz check every game shares: arbitrary bytes choose a configuration, a deal and an
 //! action script, played on the reference and the fast engine in lockstep with every
-//! comparison of the differential runner after every action, plus [`Game::check_state`], the
-//! zero-sum law where the game has it, and the game's own invariants
+//! comparison of the differential runner after every action (and of the rewards of the
+//! deal), plus [`Game::check_state`], the zero-sum law where the game has it, and the game's
+//! own invariants
 //! ([`GameSpec::fuzz_invariants`]). The cargo-fuzz targets call [`check`] (through the
 //! registry); `cargo test` runs the same function on random inputs.
 //!
@@ -48,8 +49,24 @@ pub fn check<G: GameSpec>(data: &[u8]) -> Result<(), String> {
     let game = G::fuzz_config(&config_bytes);
     let (reference, fast) = game.fuzz_pair(u64::from_le_bytes(seed_bytes));
     let mut pair = Lockstep::new(reference, fast)?;
-    let n = game.num_players();
-    let mut totals = vec![0f64; n];
+    // The totals start with the rewards of the deal (a game over as dealt pays there).
+    let mut totals: Vec<f64> = pair.rewards().iter().map(|&r| r as f64).collect();
+    let zero_sum = |rewards: &[f32]| -> Result<(), String> {
+        if !game.zero_sum() {
+            return Ok(());
+        }
+        let sum: f64 = rewards.iter().map(|&r| r as f64).sum();
+        let scale: f64 = rewards
+            .iter()
+            .map(|&r| (r as f64).abs())
+            .sum::<f64>()
+            .max(1.0);
+        if sum.abs() > 1e-5 * scale {
+            return Err(format!("rewards {rewards:?} do not sum to zero"));
+        }
+        Ok(())
+    };
+    zero_sum(pair.rewards()).map_err(|e| format!("the deal: {e}"))?;
     let mut previous = pair.b.state;
     let invariants =
         |pair: &Lockstep<G::Reference, SingleLane<G>>, previous: &G::State, totals: &[f64]| {
@@ -86,19 +103,7 @@ pub fn check<G: GameSpec>(data: &[u8]) -> Result<(), String> {
         for (t, &r) in totals.iter_mut().zip(rewards) {
             *t += r as f64;
         }
-        if game.zero_sum() {
-            let sum: f64 = rewards.iter().map(|&r| r as f64).sum();
-            let scale: f64 = rewards
-                .iter()
-                .map(|&r| (r as f64).abs())
-                .sum::<f64>()
-                .max(1.0);
-            if sum.abs() > 1e-5 * scale {
-                return Err(format!(
-                    "script step {i}: rewards {rewards:?} do not sum to zero"
-                ));
-            }
-        }
+        zero_sum(rewards).map_err(|e| format!("script step {i}: {e}"))?;
         pair.compare()
             .map_err(|e| format!("after script step {i}: {e}"))?;
         invariants(&pair, &previous, &totals).map_err(|e| format!("after script step {i}: {e}"))?;

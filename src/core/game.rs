@@ -94,6 +94,19 @@ pub trait Game: Clone + Send + Sync + 'static {
     ) -> LaneOutcome;
     /// Writes the observation of `state` as seen by `player` into `obs` (`obs_dim` long).
     fn observe(&self, state: &Self::State, player: usize, obs: &mut [f32]);
+    /// The rewards of a game that is over as dealt: for a game whose [`Game::reset`] or
+    /// [`Game::reset_from_order`] can return a finished state (a hold'em hand in which
+    /// nobody has a decision is played out at the deal), writes each seat's reward for that
+    /// whole game into `rewards` (`num_players` long, zeroed by the caller). The batch
+    /// environment shows them with the deal: after construction, `reset`, `reset_lanes`,
+    /// an autoreset and `reset_lane_from_order` (a lane dealt live shows zeros).
+    ///
+    /// Called only on a state fresh from a reset, before any step. The default writes
+    /// nothing: no game of the default kind ends at its deal.
+    #[inline]
+    fn deal_rewards(&self, state: &Self::State, rewards: &mut [f32]) {
+        let _ = (state, rewards);
+    }
     /// Whether `action`, an id outside `0..num_actions`, names an action that
     /// [`Game::step`] may accept although no mask entry covers it (hold'em's exact raise-to
     /// ids). The default: none.
@@ -151,6 +164,12 @@ pub trait Playable {
         let _ = action;
         false
     }
+    /// The rewards of a game that is over as dealt, as [`Game::deal_rewards`]: meaningful
+    /// only before the first step; `rewards` must be zeroed by the caller. The default
+    /// writes nothing.
+    fn deal_rewards(&self, rewards: &mut [f32]) {
+        let _ = rewards;
+    }
 }
 
 /// A fast-engine lane packaged as a [`Playable`]: the game, one state, one random stream.
@@ -207,6 +226,9 @@ impl<G: Game> Playable for SingleLane<G> {
     fn is_extended_action(&self, action: u32) -> bool {
         self.game.is_extended_action(action)
     }
+    fn deal_rewards(&self, rewards: &mut [f32]) {
+        self.game.deal_rewards(&self.state, rewards)
+    }
 }
 
 /// A borrowed engine plays like the engine itself (so comparisons can borrow).
@@ -237,5 +259,8 @@ impl<P: Playable + ?Sized> Playable for &mut P {
     }
     fn is_extended_action(&self, action: u32) -> bool {
         (**self).is_extended_action(action)
+    }
+    fn deal_rewards(&self, rewards: &mut [f32]) {
+        (**self).deal_rewards(rewards)
     }
 }

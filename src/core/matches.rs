@@ -119,6 +119,8 @@ pub fn play_rotated<G: Game>(game: &G, bots: &[&dyn Bot<G>], seed: u64, g: u64) 
     let mut mask = vec![0u8; game.num_actions()];
     let mut step_rewards = vec![0f32; seats];
     let mut rewards = vec![0f32; seats];
+    // A game over as dealt (a hold'em hand with no decision) pays at the deal.
+    game.deal_rewards(&state, &mut rewards);
     let mut plies = 0;
     loop {
         let (terminated, truncated) = game.finished(&state);

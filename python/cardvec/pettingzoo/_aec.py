@@ -96,7 +96,11 @@ class CardvecAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if not self.action_space(agent).contains(action) or not self._mask(agent)[action]:
+        if (
+            isinstance(action, (bool, np.bool_))
+            or not self.action_space(agent).contains(action)
+            or not self._mask(agent)[action]
+        ):
             raise ValueError(f"Illegal action {action!r} for {agent}")
         self._apply(agent, int(action))
 

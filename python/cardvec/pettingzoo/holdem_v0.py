@@ -12,6 +12,10 @@ hand unless fixed. Agents ``player_0`` .. ``player_{n-1}`` are seats 0 .. n-1.
 - Observations: ``{"observation": float32 [118 + 9 n], "action_mask": int8 [3 + K]}``, the
   observation as the batch environment encodes it for that seat (chips in big blinds).
 - Rewards: each seat's net result in big blinds, at the end of the hand (zero-sum).
+- A hand in which nobody has a decision (stacks no larger than the antes and blinds) is
+  played out at ``reset``: every agent is terminated at once with its result as reward (and
+  ``infos[agent]["stacks"]``), and steps with ``None`` remove the agents as for any ended
+  hand.
 - An illegal action raises ``ValueError`` and changes nothing.
 """
 
@@ -80,6 +84,20 @@ class raw_env(CardvecAEC):
             for agent in self.possible_agents
         }
 
+    def reset(self, seed=None, options=None):
+        super().reset(seed=seed, options=options)
+        if self.game.terminated:
+            # Decided at the deal: the hand is over, its results paid now.
+            self._end_hand()
+            self._accumulate_rewards()
+
+    def _end_hand(self):
+        """Every agent terminated, with its result (big blinds) and the final stacks."""
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(self.game.rewards[i])
+            self.terminations[a] = True
+            self.infos[a] = {"stacks": self.game.stacks}
+
     def observe(self, agent):
         return {
             "observation": self.game.observe(self._indices[agent]),
@@ -95,6 +113,8 @@ class raw_env(CardvecAEC):
         """Raises the agent to act to exactly ``chips`` (its bet on this street afterwards);
         ``ValueError`` (nothing changes) unless ``min_raise_to <= chips <= max_raise_to``."""
         agent = self.agent_selection
+        if isinstance(chips, (bool, np.bool_)) or not isinstance(chips, (int, np.integer)):
+            raise ValueError(f"raise to {chips!r}: chips must be an integer")
         legal = self.game.legal()
         if (
             legal is None
@@ -111,10 +131,7 @@ class raw_env(CardvecAEC):
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
         if self.game.terminated:
-            for i, a in enumerate(self.possible_agents):
-                self.rewards[a] = float(self.game.rewards[i])
-                self.terminations[a] = True
-                self.infos[a] = {"stacks": self.game.stacks}
+            self._end_hand()
         self._after_step()
 
     def _render_text(self):

@@ -29,7 +29,8 @@ use crate::core::{CardSet64, LaneRng};
 ///   in range (increment at most the largest bet, the short all-in sum below the increment
 ///   and only while flagged, flags 0 or 1); no raises counted on later streets, a seat's
 ///   street raises within its hand raises, and (short of saturation) the counts agree;
-/// - a finished hand has no seat to act, nothing pending and a street of 4.
+/// - a finished hand has no seat to act, nothing pending and a street of 4, and its whole
+///   board dealt when two or more seats are still in (a hand decided at the deal included).
 pub fn check_state(game: &NoLimitHoldem, s: &NoLimitHoldemState) -> Result<(), String> {
     let n = game.num_players();
     if s.num_players as usize != n {
@@ -88,6 +89,11 @@ pub fn check_state(game: &NoLimitHoldem, s: &NoLimitHoldemState) -> Result<(), S
         }
         if s.folded.count_ones() as usize >= n {
             return Err("every seat folded".into());
+        }
+        // A hand that ended with two or more seats in (a showdown, possibly at the deal when
+        // nobody had a decision) has its board run out.
+        if (n - s.folded.count_ones() as usize) > 1 && s.dealt != 5 {
+            return Err(format!("a showdown with {} board cards", s.dealt));
         }
         let committed: u64 = s.committed[..n].iter().map(|&x| x as u64).sum();
         if committed > starting {
@@ -218,19 +224,21 @@ fn check_contributions(
 
 /// The configuration of a fuzz input's first three bytes `a, b, c` (what
 /// [`crate::core::spec::GameSpec::fuzz_config`] reads): `2 + a % 9` players, blinds, ante
-/// and stacks from `b` and `c` (short stacks included).
+/// and stacks from `b` and `c` (short stacks included). When `(a / 9) % 4 == 3` (about one
+/// input in four) the table is short (antes up to four big blinds, stacks down to one chip:
+/// `reference::short_table`), so that many hands are decided at the deal.
 pub fn fuzz_config(bytes: &[u8]) -> NoLimitHoldem {
     let (a, b, c) = (bytes[0], bytes[1], bytes[2]);
     let seats = 2 + (a % 9) as usize;
     let bb: Chips = [2, 3, 10, 100][(b % 4) as usize];
-    let ante: Chips = if b & 4 != 0 {
+    let sb = (bb / 2).max(1);
+    let mut ante: Chips = if b & 4 != 0 {
         1 + (b as Chips >> 3) % bb
     } else {
         0
     };
-    let table = TableConfig::new((bb / 2).max(1), bb, ante).expect("valid blinds");
     let mut rng = LaneRng::from_seed(c as u64);
-    let stacks: Vec<Chips> = (0..seats)
+    let mut stacks: Vec<Chips> = (0..seats)
         .map(|_| {
             ante + bb
                 + match rng.below(4) {
@@ -240,12 +248,16 @@ pub fn fuzz_config(bytes: &[u8]) -> NoLimitHoldem {
                 }
         })
         .collect();
+    if (a / 9) % 4 == 3 {
+        (ante, stacks) = super::reference::short_table(seats, sb, bb, &mut rng);
+    }
+    let table = TableConfig::new(sb, bb, ante).expect("valid blinds");
     let fractions: &[f64] = if c & 1 == 0 {
         &[0.5, 1.0, 2.0]
     } else {
         &[0.25, 0.75]
     };
-    NoLimitHoldem::new(seats, table, ante + bb + 1)
+    NoLimitHoldem::new(seats, table, 1)
         .and_then(|g| g.with_stacks(&stacks))
         .and_then(|g| g.with_raise_fractions(fractions))
         .expect("valid fuzz configuration")

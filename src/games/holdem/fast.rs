@@ -465,6 +465,17 @@ impl NoLimitHoldem {
         }
     }
 
+    /// Each seat's result in big blinds (final stack minus starting stack), the rewards of
+    /// a finished hand.
+    #[inline]
+    fn write_results(&self, s: &NoLimitHoldemState, rewards: &mut [f32]) {
+        let bb = self.table.big_blind as f32;
+        let net = s.net();
+        for (r, &x) in rewards.iter_mut().zip(net.iter()) {
+            *r = x as f32 / bb;
+        }
+    }
+
     /// The fields the observation encoder reads.
     fn write_obs(&self, s: &NoLimitHoldemState, player: usize, obs: &mut [f32]) {
         let n = s.num_players as usize;
@@ -606,11 +617,7 @@ impl Game for NoLimitHoldem {
             },
         }
         if s.is_over() {
-            let bb = self.table.big_blind as f32;
-            let net = s.net();
-            for (r, &x) in rewards.iter_mut().zip(net.iter()) {
-                *r = x as f32 / bb;
-            }
+            self.write_results(s, rewards);
         }
         LaneOutcome {
             applied: true,
@@ -621,5 +628,15 @@ impl Game for NoLimitHoldem {
 
     fn observe(&self, s: &NoLimitHoldemState, player: usize, obs: &mut [f32]) {
         self.write_obs(s, player, obs);
+    }
+
+    /// A hand in which nobody has a decision (stacks no larger than the forced bets) is
+    /// played out at the deal: each seat's result in big blinds, as the step that ends a
+    /// hand pays it.
+    #[inline]
+    fn deal_rewards(&self, s: &NoLimitHoldemState, rewards: &mut [f32]) {
+        if s.is_over() {
+            self.write_results(s, rewards);
+        }
     }
 }

@@ -82,19 +82,23 @@ pub struct TableConfig {
     pub ante: Chips,
 }
 
+/// Largest blind, ante or hand stack ([`TableConfig::new`], [`NlHand::new`]): 2^40 chips, so
+/// that sums over ten seats never overflow.
+pub const MAX_CHIPS: Chips = 1 << 40;
+
+/// Checks that the amount `got` (chips, seats) lies in `min..=max`; the error shows `got`
+/// as given (never clamped or wrapped).
+pub(crate) fn check_amount(what: &'static str, min: Chips, max: Chips, got: Chips) -> Result<()> {
+    Error::check_range(what, min, max, got)
+}
+
 impl TableConfig {
     /// A validated configuration: `1 <= small_blind <= big_blind`, `ante >= 0`, and every
-    /// amount at most 2^40 (so that sums over ten seats never overflow).
+    /// amount at most [`MAX_CHIPS`] (2^40, so that sums over ten seats never overflow).
     pub fn new(small_blind: Chips, big_blind: Chips, ante: Chips) -> Result<Self> {
-        const MAX: i64 = 1 << 40;
-        Error::check_range("big_blind", 1, MAX, big_blind.min(MAX as u64 + 1) as i64)?;
-        Error::check_range(
-            "small_blind",
-            1,
-            big_blind as i64,
-            small_blind.min(MAX as u64 + 1) as i64,
-        )?;
-        Error::check_range("ante", 0, MAX, ante.min(MAX as u64 + 1) as i64)?;
+        check_amount("big_blind", 1, MAX_CHIPS, big_blind)?;
+        check_amount("small_blind", 1, big_blind, small_blind)?;
+        check_amount("ante", 0, MAX_CHIPS, ante)?;
         Ok(TableConfig {
             small_blind,
             big_blind,
@@ -317,6 +321,8 @@ impl GameSpec for NoLimitHoldem {
             "num_players=6",
             "num_players=3,ante=1,stacks=[50,200,1000]",
             "num_players=10,small_blind=5,big_blind=10,stack=1000,raise_fractions=[0.33,0.75,1.5,3.0]",
+            // A short table: about a quarter of its hands are decided at the deal.
+            "num_players=4,ante=5,stacks=[3,4,6,1000]",
         ],
         match_bots: &["random", "call-station", "equity"],
         match_players: &[2, 6],
@@ -329,21 +335,37 @@ impl GameSpec for NoLimitHoldem {
         let chips = |name: &str| -> Result<Chips> { Ok(options.int(name)? as Chips) };
         let table = TableConfig::new(chips("small_blind")?, chips("big_blind")?, chips("ante")?)?;
         let num_players = options.int("num_players")? as usize;
-        let stack = match options.opt_int("stack")? {
-            Some(s) => s as Chips,
-            None => table.big_blind.saturating_mul(100),
-        };
-        let mut game = NoLimitHoldem::new(num_players, table, stack)?;
-        if let Some(stacks) = options.int_list("stacks")? {
-            if options.is_given("stack") {
+        let blank = NoLimitHoldem::blank(num_players, table)?;
+        // The stacks given are the ones checked: the default stack is computed only when
+        // neither `stack` nor `stacks` is given.
+        let mut game = match (options.opt_int("stack")?, options.int_list("stacks")?) {
+            (Some(_), Some(_)) => {
                 return Err(Error::Invalid {
                     what: "stacks",
                     reason: "give stack or stacks, not both".into(),
-                });
+                })
             }
-            let stacks: Vec<Chips> = stacks.iter().map(|&s| s as Chips).collect();
-            game = game.with_stacks(&stacks)?;
-        }
+            (_, Some(stacks)) => {
+                let stacks: Vec<Chips> = stacks.iter().map(|&s| s as Chips).collect();
+                blank.with_stacks(&stacks)?
+            }
+            (Some(stack), None) => blank.with_stacks(&vec![stack as Chips; num_players])?,
+            (None, None) => {
+                let stack = table.big_blind.saturating_mul(100);
+                let total = stack as u128 * num_players as u128;
+                if stack > MAX_TABLE_CHIPS || total > MAX_TABLE_CHIPS as u128 {
+                    return Err(Error::Invalid {
+                        what: "stack",
+                        reason: format!(
+                            "the default stack, 100 big blinds ({stack} chips), makes {total} \
+                             chips at {num_players} seats, more than a table holds \
+                             ({MAX_TABLE_CHIPS}): give stack or stacks"
+                        ),
+                    });
+                }
+                blank.with_stacks(&vec![stack; num_players])?
+            }
+        };
         if let Some(fractions) = options.float_list("raise_fractions")? {
             game = game.with_raise_fractions(&fractions)?;
         }
@@ -479,15 +501,20 @@ pub struct NoLimitHoldem {
 }
 
 impl NoLimitHoldem {
-    /// `num_players` (2..=10) seats, each starting every hand with `stack` chips (more than
-    /// ante plus big blind), under `table`; a random button each hand; raises of 1/2, 1 and
-    /// 2 pots.
+    /// `num_players` (2..=10) seats, each starting every hand with `stack` chips, under
+    /// `table`; a random button each hand; raises of 1/2, 1 and 2 pots.
     pub fn new(num_players: usize, table: TableConfig, stack: Chips) -> Result<Self> {
-        Error::check_range(
+        Self::blank(num_players, table)?.with_stacks(&vec![stack; num_players])
+    }
+
+    /// `num_players` seats under `table`, raises of 1/2, 1 and 2 pots, a random button and
+    /// no stacks yet (every builder fills them with [`NoLimitHoldem::with_stacks`]).
+    fn blank(num_players: usize, table: TableConfig) -> Result<Self> {
+        check_amount(
             "num_players",
-            MIN_PLAYERS as i64,
-            MAX_PLAYERS as i64,
-            num_players as i64,
+            MIN_PLAYERS as Chips,
+            MAX_PLAYERS as Chips,
+            num_players as Chips,
         )?;
         let game = NoLimitHoldem {
             num_players: num_players as u8,
@@ -497,8 +524,7 @@ impl NoLimitHoldem {
             fractions: [0; MAX_FRACTIONS],
             num_fractions: 0,
         };
-        game.with_stacks(&vec![stack; num_players])?
-            .with_raise_fractions(&[0.5, 1.0, 2.0])
+        game.with_raise_fractions(&[0.5, 1.0, 2.0])
     }
 
     /// Heads-up or six-max with blinds 1/2, no ante, 200 chips (100 big blinds) each.
@@ -508,37 +534,29 @@ impl NoLimitHoldem {
 
     /// The same game with these starting stacks (one per seat, each at least 1, the total
     /// at most [`MAX_TABLE_CHIPS`]).
+    ///
+    /// Any stacks are playable, however short: a hand in which nobody has a decision (every
+    /// seat, or every seat but one that faces no bet, all-in from the antes and blinds) is
+    /// played out at the deal, board run out and pots paid, and its lane starts terminated
+    /// with the results as rewards ([`crate::core::Game::deal_rewards`]).
     pub fn with_stacks(mut self, stacks: &[Chips]) -> Result<Self> {
         Error::check_len("stacks", self.num_players(), stacks.len())?;
-        let mut total = 0u64;
         for &s in stacks {
-            Error::check_range(
-                "stack",
-                1,
-                MAX_TABLE_CHIPS as i64,
-                s.min(MAX_TABLE_CHIPS + 1) as i64,
-            )?;
-            total += s;
+            check_amount("stack", 1, MAX_TABLE_CHIPS, s)?;
         }
-        Error::check_range(
-            "total chips",
-            1,
-            MAX_TABLE_CHIPS as i64,
-            total.min(MAX_TABLE_CHIPS + 1) as i64,
-        )?;
+        let total: u128 = stacks.iter().map(|&s| s as u128).sum();
+        if total > MAX_TABLE_CHIPS as u128 {
+            return Err(Error::Invalid {
+                what: "stacks",
+                reason: format!(
+                    "the stacks {stacks:?} make {total} chips, more than a table holds \
+                     ({MAX_TABLE_CHIPS})"
+                ),
+            });
+        }
         let t = self.table;
-        Error::check_range(
-            "big blind",
-            1,
-            MAX_TABLE_CHIPS as i64,
-            t.big_blind.min(MAX_TABLE_CHIPS + 1) as i64,
-        )?;
-        Error::check_range(
-            "ante",
-            0,
-            MAX_TABLE_CHIPS as i64,
-            t.ante.min(MAX_TABLE_CHIPS + 1) as i64,
-        )?;
+        check_amount("big_blind", 1, MAX_TABLE_CHIPS, t.big_blind)?;
+        check_amount("ante", 0, MAX_TABLE_CHIPS, t.ante)?;
         self.stacks = [0; MAX_PLAYERS];
         for (d, &s) in self.stacks.iter_mut().zip(stacks) {
             *d = s as u32;

@@ -120,7 +120,7 @@ impl NlHand {
         Error::check_len("hole cards", n, hole.len())?;
         Error::check_range("button", 0, n as i64 - 1, button as i64)?;
         for &s in stacks {
-            Error::check_range("stack", 1, 1i64 << 40, s.min((1 << 40) + 1) as i64)?;
+            super::check_amount("stack", 1, super::MAX_CHIPS, s)?;
         }
         let mut seen = CardSet64::EMPTY;
         for c in hole.iter().flatten().chain(board.iter()) {
@@ -635,6 +635,14 @@ impl Reference {
     fn max_bet(&self) -> Chips {
         self.hand.bets().iter().copied().max().unwrap_or(0)
     }
+
+    /// Each seat's result in big blinds, the rewards of a finished hand.
+    fn write_results(&self, rewards: &mut [f32]) {
+        let bb = self.game.table().big_blind as f32;
+        for (r, x) in rewards.iter_mut().zip(self.hand.net()) {
+            *r = x as f32 / bb;
+        }
+    }
 }
 
 impl Playable for Reference {
@@ -698,10 +706,7 @@ impl Playable for Reference {
             self.raises_street.fill(0);
         }
         if self.hand.is_over() {
-            let bb = self.game.table().big_blind as f32;
-            for (r, x) in rewards.iter_mut().zip(self.hand.net()) {
-                *r = x as f32 / bb;
-            }
+            self.write_results(rewards);
         }
         LaneOutcome {
             applied: true,
@@ -740,21 +745,32 @@ impl Playable for Reference {
     fn is_extended_action(&self, action: u32) -> bool {
         action & super::EXACT_RAISE != 0
     }
+
+    /// A hand over as dealt (nobody has a decision) pays each seat's result in big blinds.
+    fn deal_rewards(&self, rewards: &mut [f32]) {
+        if self.hand.is_over() {
+            self.write_results(rewards);
+        }
+    }
 }
 
 /// The configuration of differential game `g`: 2, 3, 6 or 10 seats in turn, random blinds,
-/// ante, stacks (many short), button and raise fractions, from a stream of its own.
+/// ante, stacks (many short), button and raise fractions, from a stream of its own. One game
+/// in four (from a second stream, so that the others keep their configurations) is a short
+/// table: antes up to four big blinds and stacks as short as one chip, so that many hands
+/// are decided at the deal (every seat, or all but one facing no bet, all-in from the
+/// forced bets).
 pub fn diff_config(g: u64) -> NoLimitHoldem {
     let mut rng = LaneRng::for_lane(0xD1FF_401D, g, 1);
     let seats = [2, 3, 6, 10][(g % 4) as usize];
     let bb: Chips = [2, 2, 3, 10, 25, 100][rng.below(6) as usize];
     let sb: Chips = (bb / 2).max(1);
-    let ante: Chips = if rng.below(3) == 0 {
+    let mut ante: Chips = if rng.below(3) == 0 {
         1 + rng.below(bb as u32) as Chips
     } else {
         0
     };
-    let stacks: Vec<Chips> = (0..seats)
+    let mut stacks: Vec<Chips> = (0..seats)
         .map(|_| {
             ante + bb
                 + match rng.below(6) {
@@ -769,12 +785,43 @@ pub fn diff_config(g: u64) -> NoLimitHoldem {
         1 => &[0.33, 0.75, 1.5, 3.0],
         _ => &[1.0],
     };
+    let button = if rng.below(4) == 0 { Some(0) } else { None };
+    let mut short = LaneRng::for_lane(0xD1FF_401D, g, 2);
+    if short.below(4) == 0 {
+        (ante, stacks) = short_table(seats, sb, bb, &mut short);
+    }
     let table = TableConfig::new(sb, bb, ante).expect("valid blinds");
-    NoLimitHoldem::new(seats, table, ante + bb + 1)
+    NoLimitHoldem::new(seats, table, 1)
         .and_then(|g| g.with_stacks(&stacks))
         .and_then(|g| g.with_raise_fractions(fractions))
-        .and_then(|g| g.with_button(if rng.below(4) == 0 { Some(0) } else { None }))
+        .and_then(|g| g.with_button(button))
         .expect("valid differential configuration")
+}
+
+/// The ante and stacks of a short table (for the differential and fuzz configurations): no
+/// ante, a small one or one up to four big blinds; each stack at most the ante plus the
+/// small blind (3 in 8), at most the ante plus the big blind (3 in 8), a few big blinds
+/// above that, or deep. Many of its hands are decided at the deal.
+pub(crate) fn short_table(
+    seats: usize,
+    sb: Chips,
+    bb: Chips,
+    rng: &mut LaneRng,
+) -> (Chips, Vec<Chips>) {
+    let ante: Chips = match rng.below(3) {
+        0 => 0,
+        1 => 1 + rng.below(bb as u32) as Chips,
+        _ => 1 + rng.below(4 * bb as u32) as Chips,
+    };
+    let stacks = (0..seats)
+        .map(|_| match rng.below(8) {
+            0..=2 => 1 + rng.below((ante + sb) as u32) as Chips,
+            3..=5 => 1 + rng.below((ante + bb) as u32) as Chips,
+            6 => ante + bb + 1 + rng.below(3 * bb as u32) as Chips,
+            _ => 1 + rng.below(200 * bb as u32) as Chips,
+        })
+        .collect();
+    (ante, stacks)
 }
 
 /// Both engines of differential game `g`, dealt from the same stream.

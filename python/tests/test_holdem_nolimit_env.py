@@ -265,22 +265,29 @@ def test_numeric_options_must_be_integers_and_show_the_value(name, value):
 
 
 def test_single_game_arguments_are_integers():
+    """The integer rules of the whole Python API (cardvec/_args.py): a bool is a
+    ValueError, a float or another type a TypeError naming the parameter, an integer out of
+    range a ValueError showing it; nothing changes."""
     game = holdem.NoLimitHoldemGame(3)
     before = (game.stacks, game.bets, game.current_player, game.rewards)
-    for bad in (1.5, 1.0, True, "1", None):
-        with pytest.raises(ValueError, match="action must be an integer"):
+    with pytest.raises(ValueError, match="action must be an integer"):
+        game.step(True)
+    for bad in (1.5, 1.0, "1", None):
+        with pytest.raises(TypeError, match="action must be an integer"):
             game.step(bad)
         assert (game.stacks, game.bets, game.current_player, game.rewards) == before
     assert game.step(np.int64(2**40)) is False and game.step(-1) is False  # ids: illegal
-    for bad in (True, 0.0):
-        with pytest.raises(ValueError, match="seat must be an integer"):
-            game.observe(bad)
-    with pytest.raises(ValueError, match="seat must be in 0..2, got 2"):
+    with pytest.raises(ValueError, match="seat must be an integer"):
+        game.observe(True)
+    with pytest.raises(TypeError, match="seat must be an integer"):
+        game.observe(0.0)
+    with pytest.raises(ValueError, match="seat must be in 0..=1, got 2"):
         game.observe(2)
-    for bad in (True, 1.5, -1, 2**64):
-        with pytest.raises(ValueError, match="seed"):
+    for bad, error in ((True, ValueError), (1.5, TypeError), (-1, ValueError),
+                       (2**64, ValueError)):
+        with pytest.raises(error, match="seed"):
             game.reset(bad)
-        with pytest.raises(ValueError, match="seed"):
+        with pytest.raises(error, match="seed"):
             holdem.NoLimitHoldemGame(bad)
     assert (game.stacks, game.bets, game.current_player, game.rewards) == before
 

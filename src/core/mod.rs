@@ -36,6 +36,6 @@ pub use error::{Error, Result};
 pub use game::{ActionStatus, Game, LaneOutcome, Playable, SingleLane};
 pub use policy::{Bot, RandomBot};
 pub use pool::{ForkSafePool, MAX_THREADS};
-pub use progress::Progress;
+pub use progress::{Progress, StopFlag};
 pub use rng::LaneRng;
 pub use spec::{GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};

@@ -8,7 +8,8 @@
 //!   explicit deals and resets, with observation and autoreset switched on and off; after
 //!   every operation each lane's outputs must be those of its state, its state must pass
 //!   `check_state`, rewards must sum to zero where the game says so, and the mask must be
-//!   exactly the set of actions the engine accepts;
+//!   exactly the set of actions the engine accepts; the output buffers must stay at the
+//!   addresses they had at construction (the Python views point into them);
 //! - the status codes of no-ops (illegal, finished, reset) and what they leave unchanged,
 //!   autoreset keeping the terminal observation readable for one step;
 //! - the rewards of a deal: zero after every reset (construction, `reset`, `reset_lanes`,
@@ -455,10 +456,30 @@ impl Counts {
     }
 }
 
+/// Where the outputs of an environment live: the address and length of `obs`, `legal_mask`,
+/// `rewards`, `terminated`, `truncated`, `current_player` and `illegal`.
+fn output_buffers<G: Game>(env: &VecEnv<G>) -> [(usize, usize); 7] {
+    fn at<T>(buf: &[T]) -> (usize, usize) {
+        (buf.as_ptr() as usize, buf.len())
+    }
+    [
+        at(env.obs()),
+        at(env.legal_mask()),
+        at(env.rewards()),
+        at(env.terminated()),
+        at(env.truncated()),
+        at(env.current_player()),
+        at(env.illegal()),
+    ]
+}
+
 /// A batch environment and its single-lane twins.
 struct Model<G: GameSpec> {
     game: G,
     env: VecEnv<G>,
+    /// The output buffers at construction: they must never move (what zero-copy views of
+    /// them, such as the Python arrays, rely on).
+    buffers: [(usize, usize); 7],
     twins: Vec<Twin<G::State>>,
     seed: u64,
     /// Whether every observation row is known to be the observation of its lane.
@@ -476,9 +497,11 @@ impl<G: GameSpec> Model<G> {
         let twins = (0..options.num_envs)
             .map(|i| Twin::dealt(game, options.seed, i, 0))
             .collect();
+        let env = VecEnv::new(game.clone(), options.clone()).unwrap();
         let mut model = Model {
             game: game.clone(),
-            env: VecEnv::new(game.clone(), options.clone()).unwrap(),
+            buffers: output_buffers(&env),
+            env,
             twins,
             seed: options.seed,
             synced: options.observe_on_step,
@@ -522,6 +545,12 @@ impl<G: GameSpec> Model<G> {
     /// every law of the lane contract ([`check_lane`]).
     fn verify(&mut self, when: &str) {
         let label = &self.label;
+        assert_eq!(
+            output_buffers(&self.env),
+            self.buffers,
+            "{label}: an output buffer moved during {when} (obs, legal_mask, rewards, \
+             terminated, truncated, current_player, illegal)"
+        );
         for i in 0..self.n() {
             let s = shown(&self.env, i);
             let twin = &self.twins[i];

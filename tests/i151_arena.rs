@@ -32,8 +32,39 @@ impl ArenaBot for Cheat {
             "illegal" => Ok((0..38).find(|&a| d.legal_bits >> a & 1 == 0).unwrap()),
             "error" => Err(BotFailure::Error("crashed".into())),
             "timeout" => Err(BotFailure::Timeout),
+            "interrupt" => Err(BotFailure::Interrupted),
             _ => unreachable!(),
         }
+    }
+}
+
+#[test]
+fn an_interrupted_decision_stops_the_match_without_a_forfeit() {
+    for seat in 0..2 {
+        let mut cheat = Cheat {
+            calls: 0,
+            after: 4,
+            how: "interrupt",
+        };
+        let mut other = greedy(1);
+        let bots: [&mut dyn ArenaBot; 2] = if seat == 0 {
+            [&mut cheat, &mut other]
+        } else {
+            [&mut other, &mut cheat]
+        };
+        let r = play_match(
+            &MatchConfig::new(5),
+            Clock::FREE,
+            bots,
+            ["a", "b"],
+            "builtin:greedy",
+        );
+        assert_eq!(
+            r.unwrap_err(),
+            Error::Cancelled { what: "151 match" },
+            "seat {seat}"
+        );
+        assert_eq!(cheat.calls, 4, "no decision after the interrupted one");
     }
 }
 

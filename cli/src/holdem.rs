@@ -141,6 +141,7 @@ pub fn run_equity(args: EquityArgs) -> Result<()> {
         exact_limit: args.exact_limit,
         trials: args.trials,
         seed: args.seed,
+        max_work: None,
     };
     let pool = crate::pool(args.threads)?;
     let bar = crate::progress::Bar::new(args.quiet);

@@ -14,8 +14,20 @@ Game options are keyword arguments checked against the registry (a bad one is a
 
 Every output (``obs``, ``legal_mask``, ``rewards``, ``terminated``, ``truncated``,
 ``current_player``, ``illegal``) is a read-only numpy view of the engine's own buffers:
-the same array objects on every call, updated in place by each step. Copy them
-(``arr.copy()``) to keep a value across steps.
+the same array objects on every call, at the same addresses for the environment's
+lifetime, updated in place. Copy them (``arr.copy()``) to keep a value across steps.
+
+Threads: ``step``, ``reset``, ``reset_lanes``, ``reset_lane_from_order``, ``gather``,
+``set_state`` and ``observe`` write the views while the GIL is released; reading a view
+from another thread during one of these calls is not allowed (its rows may be torn). Read
+them between calls. A second call on the same environment from another thread meanwhile is
+a ``RuntimeError``.
+
+Fork: environments and ``cardvec.holdem`` keep working in a process forked after they were
+used (``os.fork()``, ``multiprocessing`` "fork" pools, DataLoader workers).
+
+Ctrl-C stops the long calls (``holdem.equity``, large ``holdem.evaluate_batch``,
+``arena.play_catalog_match``) with ``KeyboardInterrupt``.
 
 ``illegal`` codes: 0 applied, 1 illegal action (no-op), 2 lane already finished (no-op),
 3 lane was autoreset (action ignored).

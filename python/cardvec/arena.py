@@ -5,12 +5,16 @@ object with that ``decide`` method (and optional ``setup(path)`` / ``teardown()`
 as the i151 SDK defines it: ``view`` is ``i151_engine.view.player_view.PlayerView`` and
 ``legal_actions`` a list of ``i151_engine.models.action.Action`` in the official order
 (``i151-engine`` must be installed). The runner follows the official
-``runner/match_runner.py``: the bot forfeits on an exception (``reason="forfeit"``), on an
-action that is not one of ``legal_actions`` (``"forfeit"``) and on a decision slower than
+``runner/match_runner.py``: the bot forfeits on an exception (a subclass of ``Exception``:
+``reason="forfeit"``), on an action that is not one of ``legal_actions`` (``"forfeit"``)
+and on a decision slower than
 ``decision_timeout_ms`` (``"timeout"``; on the main thread the call is interrupted with
 ``SIGALRM`` like the official runner, elsewhere it is measured after it returns); a round
 longer than ``max_steps_per_round`` forfeits the seat to act (``"max_steps"``). The
-forfeiting seat adds only its hand's points.
+forfeiting seat adds only its hand's points. ``KeyboardInterrupt``, ``SystemExit`` and
+``GeneratorExit`` (exceptions that are not ``Exception``s) are not the bot's failure: they
+stop the match and propagate out of ``play_match`` (after ``teardown``), so Ctrl-C stops
+it. ``play_catalog_match`` also stops on Ctrl-C, at the next decision.
 
     from cardvec import arena
     result = arena.play_match(my_decide, "builtin:minmax_d3", seed=7)
@@ -154,7 +158,8 @@ def play_match(
     (``normal | forfeit | timeout | max_steps``), ``forfeited_player_id``, ``detail``,
     ``final_scores``, ``rounds_played``, ``steps_played`` and ``replay`` (the official
     recorder's dict). ``UnknownOpponentError`` for an id the catalog does not hold;
-    ``ValueError`` for a time limit <= 0."""
+    ``ValueError`` for a time limit <= 0. ``KeyboardInterrupt`` or ``SystemExit`` raised by
+    the bot stops the match and propagates (an ``Exception`` forfeits the bot)."""
     _check_opponent(opponent_id)
     decide = getattr(bot, "decide", bot)
     if not callable(decide):

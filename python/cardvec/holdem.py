@@ -7,8 +7,14 @@ as ``"As"``, ``"Td"`` or ``"♠A"``. Ranks are ordinals 1..7462, higher wins
 - ``evaluate(cards)`` -> ``HandValue`` (``rank``, ``category``, ``category_index``, ``name``,
   ``best_five``, ``best_five_ids``); ``hand_name(cards)``; ``rank_name(rank)``.
 - ``evaluate_batch(ids)`` -> ``(ranks uint16, categories uint8)`` for an (N, 5..7) integer
-  array, in parallel without the GIL.
-- ``equity(players, board="", dead="", samples=None, seed=0, exact=None)`` -> dict.
+  array, in parallel without the GIL; Ctrl-C stops a large batch.
+- ``equity(players, board="", dead="", samples=None, seed=0, exact=None, max_work=None,
+  time_limit=None)`` -> dict. Ctrl-C stops it (``KeyboardInterrupt``); ``max_work`` (an
+  integer >= 1) refuses up front a computation above it (``ValueError``), ``time_limit``
+  (seconds > 0) stops it with ``TimeoutError``.
+
+Both run on a thread pool that is rebuilt in a forked process, so they work after
+``os.fork()`` and in ``multiprocessing`` "fork" pools.
 - ``parse_cards``, ``card_id``, ``card_str``, ``format_cards``.
 
 No-limit hold'em (see docs/holdem.md):

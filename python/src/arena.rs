@@ -4,18 +4,25 @@
 //! (`cardvec/arena.py`) a plain description of them, and the adapter builds
 //! `i151_engine`'s `PlayerView` and `Action`s, calls `decide` under the time limit and
 //! answers an action id. Matches run on the wall clock with the official time limits.
+//!
+//! A bot's ordinary exception (a subclass of `Exception`) forfeits it, as officially; an
+//! exception that is not an `Exception` (`KeyboardInterrupt`, `SystemExit`, `GeneratorExit`)
+//! stops the match and propagates to the caller. A match between catalog bots runs without
+//! the GIL and stops on Ctrl-C (see `interrupt`).
 
 use cardvec::arena::catalog;
 use cardvec::arena::runner::{
     play_match, ArenaBot, BotFailure, Clock, Decision, MatchConfig, MatchResult, PolicyBot, Replay,
 };
-use cardvec::core::{Error as CoreError, LaneRng};
+use cardvec::core::{Error as CoreError, LaneRng, StopFlag};
 use cardvec::games::i151::{self, card_code, ACTION_DRAW, ACTION_PASS, I151};
-use pyo3::exceptions::PyTimeoutError;
+use pyo3::exceptions::{PyException, PyTimeoutError};
 
 use crate::args;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+
+use crate::interrupt;
 
 fn core_err(e: CoreError) -> PyErr {
     crate::core_err(e)
@@ -26,6 +33,40 @@ fn core_err(e: CoreError) -> PyErr {
 /// bot ran out of time).
 struct PyBot<'py> {
     adapter: Bound<'py, PyAny>,
+    /// An exception that must stop the match rather than forfeit the bot
+    /// (`KeyboardInterrupt`, `SystemExit`, ...), raised again by the caller of the match.
+    interrupt: Option<PyErr>,
+}
+
+impl PyBot<'_> {
+    /// What a Python exception means for the match: an `Exception` forfeits the bot
+    /// (`TimeoutError` as a timeout); any other `BaseException` stops the match.
+    fn failure(&mut self, e: PyErr) -> BotFailure {
+        let py = self.adapter.py();
+        if e.is_instance_of::<PyTimeoutError>(py) {
+            BotFailure::Timeout
+        } else if e.is_instance_of::<PyException>(py) {
+            BotFailure::Error(e.to_string())
+        } else {
+            self.interrupt = Some(e);
+            BotFailure::Interrupted
+        }
+    }
+}
+
+/// A bot that stops the match once `stop` is raised (Ctrl-C while catalog bots play).
+struct Stoppable<'a, B> {
+    bot: B,
+    stop: &'a StopFlag,
+}
+
+impl<B: ArenaBot> ArenaBot for Stoppable<'_, B> {
+    fn decide(&mut self, game: &I151, d: &Decision<'_>) -> Result<u32, BotFailure> {
+        if self.stop.is_stopped() {
+            return Err(BotFailure::Interrupted);
+        }
+        self.bot.decide(game, d)
+    }
 }
 
 fn codes(cards: &[u8]) -> Vec<String> {
@@ -127,17 +168,16 @@ fn view_dict<'py>(py: Python<'py>, d: &Decision<'_>) -> PyResult<Bound<'py, PyDi
 impl ArenaBot for PyBot<'_> {
     fn decide(&mut self, _game: &I151, d: &Decision<'_>) -> Result<u32, BotFailure> {
         let py = self.adapter.py();
-        let view = view_dict(py, d).map_err(|e| BotFailure::Error(e.to_string()))?;
+        let view = view_dict(py, d).map_err(|e| self.failure(e))?;
         let answer = self.adapter.call1((view, d.legal.to_vec(), d.time_left_ms));
         match answer {
             Ok(a) => match a.extract::<i64>() {
                 Ok(id) if (0..i151::N_ACTIONS as i64).contains(&id) => Ok(id as u32),
                 // Not an action id: the runner forfeits it as illegal.
                 Ok(_) => Ok(u32::MAX),
-                Err(e) => Err(BotFailure::Error(e.to_string())),
+                Err(e) => Err(self.failure(e)),
             },
-            Err(e) if e.is_instance_of::<PyTimeoutError>(py) => Err(BotFailure::Timeout),
-            Err(e) => Err(BotFailure::Error(e.to_string())),
+            Err(e) => Err(self.failure(e)),
         }
     }
 }
@@ -214,7 +254,9 @@ fn result_dict<'py>(py: Python<'py>, r: &MatchResult) -> PyResult<Bound<'py, PyD
 
 /// Plays `adapter` (seat `p0`, the challenger) against catalog bot `opponent_id` (`p1`).
 /// Returns a dict: `winner_id`, `reason`, `forfeited_player_id`, `detail`,
-/// `final_scores`, `rounds_played`, `steps_played`, `replay_json`.
+/// `final_scores`, `rounds_played`, `steps_played`, `replay_json`. An exception of the
+/// adapter that is not an `Exception` (`KeyboardInterrupt`, `SystemExit`) ends the match
+/// and is raised again here.
 #[pyfunction]
 #[pyo3(
     signature = (adapter, opponent_id, seed, *, challenger_name = "Challenger", decision_timeout_ms = None, max_steps_per_round = None, cards_per_player = None, target_score = None, bot_seed = None),
@@ -243,7 +285,10 @@ fn play_python_match<'py>(
     let (seed, bot_seed) = (cfg.seed, bot_seed_arg(bot_seed)?);
     let spec = catalog::get_spec(opponent_id).map_err(core_err)?;
     let policy = catalog::resolve(opponent_id).map_err(core_err)?;
-    let mut student = PyBot { adapter };
+    let mut student = PyBot {
+        adapter,
+        interrupt: None,
+    };
     let mut opponent = PolicyBot::new(policy, LaneRng::for_lane(bot_seed, seed as u64, 2));
     let r = play_match(
         &cfg,
@@ -251,13 +296,16 @@ fn play_python_match<'py>(
         [&mut student, &mut opponent],
         [challenger_name, spec.name],
         opponent_id,
-    )
-    .map_err(core_err)?;
-    result_dict(py, &r)
+    );
+    if let Some(e) = student.interrupt.take() {
+        return Err(e);
+    }
+    result_dict(py, &r.map_err(core_err)?)
 }
 
 /// Plays catalog bot `challenger_id` (`p0`) against catalog bot `opponent_id` (`p1`)
-/// through the runner; the same dict as `play_python_match`.
+/// through the runner, without the GIL; the same dict as `play_python_match`. Ctrl-C stops
+/// the match at the next decision (`KeyboardInterrupt`).
 #[pyfunction]
 #[pyo3(
     signature = (challenger_id, opponent_id, seed, *, decision_timeout_ms = None, max_steps_per_round = None, bot_seed = None),
@@ -276,25 +324,29 @@ fn play_catalog_match<'py>(
     let (seed, bot_seed) = (cfg.seed, bot_seed_arg(bot_seed)?);
     let a = catalog::get_spec(challenger_id).map_err(core_err)?;
     let b = catalog::get_spec(opponent_id).map_err(core_err)?;
-    let mut bot0 = PolicyBot::new(
-        catalog::resolve(challenger_id).map_err(core_err)?,
-        LaneRng::for_lane(bot_seed, seed as u64, 1),
-    );
-    let mut bot1 = PolicyBot::new(
-        catalog::resolve(opponent_id).map_err(core_err)?,
-        LaneRng::for_lane(bot_seed, seed as u64, 2),
-    );
-    let r = py
-        .detach(|| {
-            play_match(
-                &cfg,
-                Clock::Wall,
-                [&mut bot0, &mut bot1],
-                [a.name, b.name],
-                opponent_id,
-            )
-        })
-        .map_err(core_err)?;
+    // Checked here; the bots are built again on the thread that plays the match.
+    catalog::resolve(challenger_id).map_err(core_err)?;
+    catalog::resolve(opponent_id).map_err(core_err)?;
+    let r = interrupt::on_thread(py, None, "151 match", |stop| {
+        let bot = |id: &str, seat: u64| -> Result<_, CoreError> {
+            Ok(Stoppable {
+                bot: PolicyBot::new(
+                    catalog::resolve(id)?,
+                    LaneRng::for_lane(bot_seed, seed as u64, seat),
+                ),
+                stop,
+            })
+        };
+        let (mut bot0, mut bot1) = (bot(challenger_id, 1)?, bot(opponent_id, 2)?);
+        play_match(
+            &cfg,
+            Clock::Wall,
+            [&mut bot0, &mut bot1],
+            [a.name, b.name],
+            opponent_id,
+        )
+    })?
+    .map_err(core_err)?;
     result_dict(py, &r)
 }
 

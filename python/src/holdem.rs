@@ -5,7 +5,7 @@
 //! as `"As"`, `"Td"`, `"♠A"`. Ranks handed to Python are ordinals `1..=7462`, higher wins
 //! (phevaluator's rank of the same hand is `7463 - rank`). Every bad input is a `ValueError`.
 
-use cardvec::core::{CardSet64, Error};
+use cardvec::core::{CardSet64, Error, ForkSafePool, StopFlag};
 use cardvec::poker::{
     self, best_five, rank_of_set, Card, Category, EquityOptions, HandRank, Method, Range,
 };
@@ -17,6 +17,8 @@ use crate::args;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use rayon::prelude::*;
+
+use crate::interrupt;
 
 fn err(e: Error) -> PyErr {
     crate::core_err(e)
@@ -242,42 +244,63 @@ fn row_error<T: Copy + TryInto<u8>>(i: usize, row: &[T]) -> Option<String> {
         .then(|| format!("row {i}: a card appears more than once"))
 }
 
+/// Ranks (ordinals) and categories of the rows of `k` card ids in `rows`; the index (in
+/// `rows`) of the first bad row, if any.
+fn rank_task<T: Copy + TryInto<u8>>(
+    rows: &[T],
+    k: usize,
+    ranks: &mut [u16],
+    cats: &mut [u8],
+) -> Option<usize> {
+    let starts = category_starts();
+    let rows = rows.chunks_exact(k);
+    for (j, ((r, c), row)) in ranks.iter_mut().zip(cats.iter_mut()).zip(rows).enumerate() {
+        let mut bits = 0u64;
+        let mut ok = true;
+        for &v in row {
+            match v.try_into() {
+                Ok(id) if id < 52 => bits |= 1u64 << id,
+                _ => ok = false,
+            }
+        }
+        if !ok || bits.count_ones() as usize != k {
+            return Some(j);
+        }
+        let rank = rank_of_set(CardSet64(bits));
+        let cat = rank.category() as u8;
+        *c = cat;
+        *r = starts[cat as usize] + (rank.0 & 0xfff);
+    }
+    None
+}
+
 /// Ranks (ordinals) and categories of the rows of `k` card ids in `flat` (row-major), in
-/// parallel; the first bad row is an error.
+/// parallel on the current pool when there is more than one task; the first bad row is an
+/// error. Tasks not started when `stop` is raised are skipped (the caller then discards the
+/// output).
 fn rank_rows<T: Copy + Sync + TryInto<u8>>(
     flat: &[T],
     k: usize,
     ranks: &mut [u16],
     cats: &mut [u8],
+    stop: &StopFlag,
 ) -> Result<(), String> {
-    let starts = category_starts();
-    let bad = ranks
-        .par_chunks_mut(ROWS_PER_TASK)
-        .zip(cats.par_chunks_mut(ROWS_PER_TASK))
-        .zip(flat.par_chunks(ROWS_PER_TASK * k))
-        .enumerate()
-        .filter_map(|(task, ((ranks, cats), rows))| {
-            let rows = rows.chunks_exact(k);
-            for (j, ((r, c), row)) in ranks.iter_mut().zip(cats.iter_mut()).zip(rows).enumerate() {
-                let mut bits = 0u64;
-                let mut ok = true;
-                for &v in row {
-                    match v.try_into() {
-                        Ok(id) if id < 52 => bits |= 1u64 << id,
-                        _ => ok = false,
-                    }
+    let bad = if ranks.len() <= ROWS_PER_TASK {
+        rank_task(flat, k, ranks, cats)
+    } else {
+        ranks
+            .par_chunks_mut(ROWS_PER_TASK)
+            .zip(cats.par_chunks_mut(ROWS_PER_TASK))
+            .zip(flat.par_chunks(ROWS_PER_TASK * k))
+            .enumerate()
+            .filter_map(|(task, ((ranks, cats), rows))| {
+                if stop.is_stopped() {
+                    return None;
                 }
-                if !ok || bits.count_ones() as usize != k {
-                    return Some(task * ROWS_PER_TASK + j);
-                }
-                let rank = rank_of_set(CardSet64(bits));
-                let cat = rank.category() as u8;
-                *c = cat;
-                *r = starts[cat as usize] + (rank.0 & 0xfff);
-            }
-            None
-        })
-        .min();
+                rank_task(rows, k, ranks, cats).map(|j| task * ROWS_PER_TASK + j)
+            })
+            .min()
+    };
     match bad {
         None => Ok(()),
         Some(i) => Err(row_error(i, &flat[i * k..(i + 1) * k])
@@ -298,12 +321,29 @@ macro_rules! rank_typed {
                         .as_slice()
                         .map_err(|e| value_err(format!("cannot read the array: {e}")))?;
                     let (ranks, cats) = (&mut $ranks, &mut $cats);
-                    out = Some($py.detach(|| rank_rows(flat, $k, ranks, cats)));
+                    out = Some(rank_batch($py, flat, $k, ranks, cats)?);
                 }
             }
         )*
         out
     }};
+}
+
+/// [`rank_rows`] without the GIL: a batch of one task on this thread, a larger one on the
+/// shared fork-safe pool, stoppable by Ctrl-C (see `interrupt`).
+fn rank_batch<T: Copy + Sync + TryInto<u8>>(
+    py: Python<'_>,
+    flat: &[T],
+    k: usize,
+    ranks: &mut [u16],
+    cats: &mut [u8],
+) -> PyResult<Result<(), String>> {
+    if ranks.len() <= ROWS_PER_TASK {
+        return Ok(py.detach(|| rank_rows(flat, k, ranks, cats, &StopFlag::new())));
+    }
+    interrupt::on_pool(py, ForkSafePool::shared(), None, "evaluate_batch", |stop| {
+        rank_rows(flat, k, ranks, cats, stop)
+    })
 }
 
 /// Ranks and categories of a batch.
@@ -312,7 +352,8 @@ type BatchResult<'py> = (Bound<'py, PyArray1<u16>>, Bound<'py, PyArray1<u8>>);
 /// `evaluate_batch(cards)` -> `(ranks, categories)`: `cards` is an integer array of card ids
 /// of shape (N, 5), (N, 6) or (N, 7); `ranks` is uint16 (`1..=7462`, higher wins) and
 /// `categories` uint8 (0 high card .. 8 straight flush), both of length N. Runs in parallel
-/// without the GIL. Bad shapes, dtypes, ids or repeated cards are a `ValueError`.
+/// without the GIL, on a thread pool that survives `os.fork()`; Ctrl-C stops a large batch
+/// (`KeyboardInterrupt`). Bad shapes, dtypes, ids or repeated cards are a `ValueError`.
 #[pyfunction]
 fn evaluate_batch<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<BatchResult<'py>> {
     let arr = match cards.cast::<PyUntypedArray>() {
@@ -362,19 +403,31 @@ fn evaluate_batch<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<B
     Ok((PyArray1::from_vec(py, ranks), PyArray1::from_vec(py, cats)))
 }
 
-/// `equity(players, board="", dead="", samples=None, seed=0, exact=None)`: the equity of 2 to
-/// 10 players, each given as hole cards ("AsAh") or a range ("TT+, AKs", "random").
+/// `equity(players, board="", dead="", samples=None, seed=0, exact=None, max_work=None,
+/// time_limit=None)`: the equity of 2 to 10 players, each given as hole cards ("AsAh") or a
+/// range ("TT+, AKs", "random").
 ///
 /// `exact=None` enumerates when the work is small enough and samples otherwise; `True`
 /// always enumerates, `False` always samples. `samples` is the number of Monte Carlo trials
 /// (default 1,000,000), `seed` their seed. Returns a dict of per-player lists `win`, `tie`
 /// (rates), `equity` (ties shared), `stderr` (0 when exact), `wins`, `ties` (counts), and
 /// `total` (deals or trials), `exact`, `seconds`.
+///
+/// Some problems never finish (ten random hands enumerated exactly, `samples=10**11`):
+/// Ctrl-C stops the call (`KeyboardInterrupt`, within a fraction of a second), and two bounds
+/// refuse or stop them. `max_work` (an integer >= 1) refuses up front, with a `ValueError`, a
+/// computation above it: an enumeration of more than `max_work` units of work (board
+/// completions times the combos ranked and deals scored per board) or more than `max_work`
+/// hands ranked by sampling (`samples` times players); with `exact=None` it also caps
+/// when to enumerate. `time_limit` (seconds > 0) stops the call with `TimeoutError` once it
+/// has run that long. Bad values of either are a `ValueError`. Runs on a thread pool that
+/// survives `os.fork()`.
 #[pyfunction]
 #[pyo3(
-    signature = (players, board=None, dead=None, samples=None, seed=None, exact=None),
-    text_signature = "(players, board='', dead='', samples=None, seed=0, exact=None)"
+    signature = (players, board=None, dead=None, samples=None, seed=None, exact=None, max_work=None, time_limit=None),
+    text_signature = "(players, board='', dead='', samples=None, seed=0, exact=None, max_work=None, time_limit=None)"
 )]
+#[allow(clippy::too_many_arguments)]
 fn equity<'py>(
     py: Python<'py>,
     players: Vec<String>,
@@ -383,12 +436,16 @@ fn equity<'py>(
     samples: Option<&Bound<'py, PyAny>>,
     seed: Option<&Bound<'py, PyAny>>,
     exact: Option<bool>,
+    max_work: Option<&Bound<'py, PyAny>>,
+    time_limit: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let samples = match samples {
         Some(s) if !s.is_none() => Some(args::int_in(s, "samples", 1, u64::MAX as i128)? as u64),
         _ => None,
     };
     let seed = args::opt_seed(seed)?.unwrap_or(0);
+    let max_work = interrupt::positive_u64_arg(max_work, "max_work")?;
+    let time_limit = interrupt::time_limit_arg(time_limit)?;
     let ranges = players
         .iter()
         .map(|p| Range::parse(p))
@@ -411,11 +468,13 @@ fn equity<'py>(
         },
         trials: samples.unwrap_or(defaults.trials),
         seed,
+        max_work,
         ..defaults
     };
-    let report = py
-        .detach(|| poker::equity(&ranges, &options))
-        .map_err(err)?;
+    let report = interrupt::on_pool(py, ForkSafePool::shared(), time_limit, "equity", |stop| {
+        poker::equity_with_progress(&ranges, &options, stop)
+    })?
+    .map_err(err)?;
     let d = PyDict::new(py);
     let col =
         |f: fn(&poker::PlayerEquity) -> f64| -> Vec<f64> { report.players.iter().map(f).collect() };

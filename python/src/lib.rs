@@ -22,7 +22,12 @@
 //! reallocated (the core keeps the output buffers in place, `gather` included). They are
 //! marked read-only; numpy refuses to make them writeable again because their base exposes
 //! no writeable buffer. The GIL is released while the engine works; a call from another
-//! thread meanwhile finds the engine borrowed and raises `RuntimeError` ("busy").
+//! thread meanwhile finds the engine borrowed and raises `RuntimeError` ("busy"), but a read
+//! of a view cannot be stopped: the docs forbid reading the views from another thread during
+//! a call that writes them (the rows may be torn).
+//!
+//! The engine's `VecEnv` runs on a `ForkSafePool`, so an environment keeps working in a
+//! process forked after it was used.
 
 use cardvec::core::spec::{GameInfo, Options};
 use cardvec::core::DynEnv;
@@ -44,6 +49,7 @@ mod arena;
 mod args;
 mod flip7;
 mod holdem;
+mod interrupt;
 mod nlhe;
 mod options;
 
@@ -398,7 +404,19 @@ fn env_options(
 ///
 /// Outputs (`obs`, `legal_mask`, `rewards`, `terminated`, `truncated`, `current_player`,
 /// `illegal`) are read-only numpy views of the engine's buffers: the same array objects on
-/// every call, updated in place by each step.
+/// every call, at the same addresses for the environment's lifetime, updated in place.
+///
+/// Which calls write the views: `step`, `reset`, `reset_lanes`, `reset_lane_from_order`,
+/// `gather`, `set_state` and `observe` (only `obs`). They release the GIL while the lanes
+/// run on worker threads, so another Python thread could read a view meanwhile: that is not
+/// allowed, the rows it reads may be half old and half new (torn). Read the views between
+/// calls, or copy them (`arr.copy()`) before handing them to another thread. A second call
+/// on the same environment from another thread during one of these calls is refused with
+/// `RuntimeError` ("busy").
+///
+/// Fork: an environment (created and used before `os.fork()`, a `multiprocessing` "fork"
+/// pool or a DataLoader worker) works in the child, which starts worker threads of its own
+/// on its first call; results are the same as in the parent.
 #[pyclass(module = "cardvec._cardvec", name = "BatchEnv", frozen, subclass)]
 pub struct BatchEnv {
     engine: Py<BatchEngine>,

@@ -478,6 +478,70 @@ def test_conformance_reset_lane_from_order_round_trip(case):
     assert_unchanged(env, before_out, before_states)
 
 
+# ------------------------------------------------------------------ views
+
+
+def addresses(env):
+    """The data address of every output view (`__array_interface__`)."""
+    return {name: getattr(env, name).__array_interface__["data"][0] for name in BUFFERS}
+
+
+def test_conformance_views_stay_at_their_addresses_and_show_the_buffers(case):
+    """The output views point into the engine's buffers, which never move: after every kind
+    of call (step, autoreset, reset, reset_lanes, gather, set_state, reset_lane_from_order,
+    observe) each view has the address it had at construction, and what it shows is the
+    environment's current output (the observation row of the player to act equals
+    observe_as, the rewards and flags are those copied by gather and set_state)."""
+    n = 6
+    env = make(case, n, seed=31)
+    other = make(case, n, seed=32)
+    at_start = addresses(env)
+    rng = np.random.default_rng(8)
+    order = find_order(case)
+
+    def check(when):
+        assert addresses(env) == at_start, f"a view moved during {when}"
+        for name in BUFFERS:
+            view = getattr(env, name)
+            assert view.base is env._engine and not view.flags.writeable, f"{name} after {when}"
+        for lane in range(n):
+            seat = int(env.current_player[lane])
+            np.testing.assert_array_equal(
+                env.obs[lane], env.observe_as(lane, seat), f"obs row {lane} after {when}"
+            )
+
+    check("construction")
+    env.step(mixed(env, rng))
+    check("step")
+    env.autoreset = True
+    play_until_a_lane_finishes(env, rng)
+    env.step(mixed(env, rng))
+    assert (env.illegal == cardvec.ACTION_RESET).any()
+    check("a step with autoreset")
+    env.reset(seed=33)
+    check("reset")
+    env.reset_lanes(np.array([True, False] * (n // 2)))
+    check("reset_lanes")
+    sources = rng.integers(0, n, n)
+    expected = {name: getattr(env, name)[sources].copy() for name in BUFFERS}
+    env.gather(sources)
+    for name in BUFFERS:
+        np.testing.assert_array_equal(getattr(env, name), expected[name], name)
+    check("gather")
+    other.step(random_legal(other, rng))
+    env.set_state(2, other.get_state(1))
+    for name in ("legal_mask", "terminated", "truncated", "current_player"):
+        np.testing.assert_array_equal(getattr(env, name)[2], getattr(other, name)[1], name)
+    check("set_state")
+    if order is not None:
+        env.reset_lane_from_order(3, order)
+        check("reset_lane_from_order")
+    env.observe_on_step = False
+    env.step(random_legal(env, rng))
+    env.observe()
+    check("observe")
+
+
 # ------------------------------------------------------------------ construction
 
 

@@ -189,6 +189,10 @@ pub enum BotFailure {
     Timeout,
     /// It raised an error.
     Error(String),
+    /// Not the bot's failure: the match itself must stop now (the user pressed Ctrl-C while
+    /// the bot decided, or the caller cancelled the match). Nobody forfeits; [`play_match`]
+    /// returns [`Error::Cancelled`] and no result.
+    Interrupted,
 }
 
 /// A seat of the match: id (`p0`, `p1`), display name, and the id other seats see in their
@@ -647,8 +651,8 @@ impl Recorder {
 
 /// Plays one match between `bots[0]` (seat `p0`, the challenger, called `names[0]`) and
 /// `bots[1]` (seat `p1`, the opponent `opponent_id`, called `names[1]`), as the official
-/// `play_bots_match` does, timed on `clock`. Errors only on a bad configuration (a time
-/// limit of 0, ...).
+/// `play_bots_match` does, timed on `clock`. Errors on a bad configuration (a time limit
+/// of 0, ...), and [`Error::Cancelled`] when a bot answers [`BotFailure::Interrupted`].
 pub fn play_match(
     config: &MatchConfig,
     clock: Clock,
@@ -788,6 +792,7 @@ pub fn play_match(
             Err(BotFailure::Error(e)) => {
                 return Ok(forfeit(&mut s, rec, seat, EndReason::Forfeit, e, steps))
             }
+            Err(BotFailure::Interrupted) => return Err(Error::Cancelled { what: "151 match" }),
             Ok(_) if took > decision_limit => {
                 let detail = format!("decision took {} ms", took.as_millis());
                 return Ok(forfeit(

@@ -11,13 +11,17 @@
 //! - rewards are zero after a reset, except for a game that is over as dealt (a hold'em hand
 //!   with no decision, played out at the deal): its lane shows the whole game's rewards
 //!   ([`Game::deal_rewards`]) and is terminated at once;
-//! - nothing is allocated per step, and a call that returns an error changes nothing.
+//! - nothing is allocated per step, and a call that returns an error changes nothing;
+//! - the output buffers never move (see [`VecEnv`]), so views over them stay valid;
+//! - the lanes run on a [`ForkSafePool`]: an environment built before a `fork()` steps in
+//!   the child too (on threads of the child's own), with the same results.
 
 use rayon::prelude::*;
 
 use super::error::{Error, Result};
 use super::game::{ActionStatus, Game};
 use super::mem::{try_to_vec, try_vec, try_with_capacity, HugeBuf};
+use super::pool::ForkSafePool;
 use super::rng::LaneRng;
 use super::simd;
 
@@ -31,7 +35,7 @@ pub struct EnvOptions {
     pub num_envs: usize,
     /// Seed of the first reset.
     pub seed: u64,
-    /// Worker threads; `None` uses one per core.
+    /// Worker threads (`1..=`[`super::MAX_THREADS`]); `None` uses one per core.
     pub num_threads: Option<usize>,
     /// Lanes per parallel work item (results never depend on it).
     pub chunk_size: usize,
@@ -58,10 +62,30 @@ impl EnvOptions {
 }
 
 /// N lanes of a [`Game`], stepped together.
+///
+/// # Output buffers
+///
+/// The outputs — [`obs`](VecEnv::obs), [`legal_mask`](VecEnv::legal_mask),
+/// [`rewards`](VecEnv::rewards), [`terminated`](VecEnv::terminated),
+/// [`truncated`](VecEnv::truncated), [`current_player`](VecEnv::current_player) and
+/// [`illegal`](VecEnv::illegal) — are allocated once, by [`VecEnv::new`], and never move nor
+/// change length for the environment's lifetime: every call writes them in place
+/// ([`VecEnv::gather`] included, which copies rows). A pointer to one of them stays valid,
+/// at the same address, as long as the environment lives; the zero-copy Python views rely
+/// on it (a test checks the addresses across every kind of call). The lane states and
+/// random streams are not outputs and may move ([`VecEnv::gather`] swaps them with a
+/// scratch copy).
+///
+/// The outputs are written by the calls that take `&mut self`: [`VecEnv::reset`],
+/// [`VecEnv::reset_lanes`], [`VecEnv::reset_lane_from_order`], [`VecEnv::step`],
+/// [`VecEnv::observe`], [`VecEnv::gather`] and the `set_state` family. A step writes the
+/// rows of many lanes at once from several threads, so a reader that bypassed the borrow
+/// (through a raw pointer or a Python view, from another thread) during such a call would
+/// see rows half old and half new; read them between calls.
 pub struct VecEnv<G: Game> {
     game: G,
     options: EnvOptions,
-    pool: rayon::ThreadPool,
+    pool: ForkSafePool,
     states: HugeBuf<G::State>,
     rngs: Vec<LaneRng>,
     episodes: Vec<u64>,
@@ -101,16 +125,8 @@ impl<G: Game> VecEnv<G> {
     pub fn new(game: G, options: EnvOptions) -> Result<Self> {
         Error::check_range("num_envs", 1, MAX_ENVS, options.num_envs)?;
         Error::check_range("chunk_size", 1, 1 << 20, options.chunk_size)?;
-        if let Some(t) = options.num_threads {
-            Error::check_range("num_threads", 1, 1024, t)?;
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.num_threads.unwrap_or(0))
-            .build()
-            .map_err(|e| Error::Invalid {
-                what: "thread pool",
-                reason: e.to_string(),
-            })?;
+        // Checks `num_threads` (1..=MAX_THREADS) and starts the threads.
+        let pool = ForkSafePool::new(options.num_threads)?;
         let n = options.num_envs;
         let mut env = Self::allocate(game, options, pool)
             .map_err(|e| e.in_context(|| format!("num_envs={n}")))?;
@@ -120,7 +136,7 @@ impl<G: Game> VecEnv<G> {
 
     /// The environment with its buffers allocated (fallibly, the largest first) and not
     /// yet reset.
-    fn allocate(game: G, options: EnvOptions, pool: rayon::ThreadPool) -> Result<Self> {
+    fn allocate(game: G, options: EnvOptions, pool: ForkSafePool) -> Result<Self> {
         let n = options.num_envs;
         // Rows of `width` values of `T` for each of `n` lanes; a product beyond `usize`
         // asks for more than any address space holds.
@@ -219,7 +235,8 @@ impl<G: Game> VecEnv<G> {
     pub fn episodes(&self) -> &[u64] {
         &self.episodes
     }
-    /// The lane states.
+    /// The lane states (unlike the outputs, they may move: [`VecEnv::gather`] swaps them
+    /// with a scratch copy).
     pub fn states(&self) -> &[G::State] {
         &self.states
     }

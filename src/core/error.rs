@@ -59,6 +59,13 @@ pub enum Error {
         /// The size asked for, in bytes (computed without overflow).
         bytes: u128,
     },
+    /// A long call was stopped at its caller's request ([`crate::core::Progress::should_stop`],
+    /// a bot asking to stop a match) before it finished; it returns no partial result.
+    #[error("{what} was stopped before it finished")]
+    Cancelled {
+        /// What was stopped.
+        what: &'static str,
+    },
 }
 
 /// Shorthand for results carrying [`Error`].

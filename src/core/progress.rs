@@ -1,6 +1,9 @@
 //! Progress of long library calls (differential runs, equity enumeration, ladders), reported
 //! through a callback: the library draws nothing and depends on no terminal crate. The CLI
 //! turns the calls into a progress bar; Python callers may pass their own.
+//!
+//! The callback may also stop a call ([`Progress::should_stop`]): the Python bindings stop
+//! long calls that way on Ctrl-C or a time limit, the library knowing nothing of signals.
 
 /// Told how much of a long call's work is done. Calls may come from any worker thread.
 pub trait Progress: Sync {
@@ -13,6 +16,41 @@ pub trait Progress: Sync {
     fn advance(&self, done: u64);
     /// The work is over (also after an error).
     fn finish(&self) {}
+    /// Whether the caller wants the call to stop. Calls that document support for stopping
+    /// (the equity calculator) ask it often (about every millisecond of work, from any
+    /// worker thread), so it must be cheap (an atomic load); once it says `true` the call
+    /// winds down and returns [`crate::core::Error::Cancelled`]. Calls that do not support
+    /// it never ask.
+    fn should_stop(&self) -> bool {
+        false
+    }
+}
+
+/// A flag another thread raises to stop a call: a [`Progress`] that reports nothing and
+/// says stop once [`StopFlag::stop`] was called.
+#[derive(Debug, Default)]
+pub struct StopFlag(std::sync::atomic::AtomicBool);
+
+impl StopFlag {
+    /// A flag not raised.
+    pub const fn new() -> StopFlag {
+        StopFlag(std::sync::atomic::AtomicBool::new(false))
+    }
+    /// Asks the calls watching the flag to stop.
+    pub fn stop(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    /// Whether [`StopFlag::stop`] was called.
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Progress for StopFlag {
+    fn advance(&self, _done: u64) {}
+    fn should_stop(&self) -> bool {
+        self.is_stopped()
+    }
 }
 
 /// Reports nothing.
@@ -48,5 +86,15 @@ mod tests {
         progress.finish();
         assert_eq!(total.load(Ordering::Relaxed), 7);
         Silent.advance(5);
+        assert!(!progress.should_stop() && !Silent.should_stop());
+    }
+
+    #[test]
+    fn a_stop_flag_says_stop_once_raised() {
+        let flag = StopFlag::new();
+        let progress: &dyn Progress = &flag;
+        assert!(!progress.should_stop());
+        flag.stop();
+        assert!(progress.should_stop() && flag.is_stopped());
     }
 }

@@ -12,6 +12,11 @@
 //! remaining cards; trials run in fixed chunks, chunk `j` drawing from stream `(seed, j, 0)`,
 //! so results do not depend on the number of threads. Counts are integers (shares scaled by
 //! 2520, the least common multiple of 1..=10), so parallel sums are exact.
+//!
+//! Some problems are far too large to finish (ten random hands enumerated exactly, 10^11
+//! trials): [`EquityOptions::max_work`] refuses them up front, and a caller's
+//! [`Progress::should_stop`] stops a running call (asked about every millisecond of work),
+//! which then returns [`Error::Cancelled`].
 
 use std::time::{Duration, Instant};
 
@@ -29,6 +34,11 @@ const SHARE_SCALE: u64 = 2520;
 const TRIALS_PER_CHUNK: u64 = 1 << 13;
 /// Monte Carlo draws of one deal before the ranges are declared incompatible.
 const MAX_DEAL_ATTEMPTS: u32 = 100_000;
+/// Monte Carlo trials between two questions to [`Progress::should_stop`].
+const TRIALS_PER_STOP_CHECK: u64 = 1 << 10;
+/// Pieces of enumeration (a board ranked, or the last player's combos walked for one
+/// partial deal: at most 1,326 deals) between two questions to [`Progress::should_stop`].
+const WALKS_PER_STOP_CHECK: u32 = 1 << 6;
 
 /// How to compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +68,11 @@ pub struct EquityOptions {
     pub trials: u64,
     /// Seed of the Monte Carlo streams.
     pub seed: u64,
+    /// Most work the call may do, in the units of `exact_limit` for an enumeration and in
+    /// hands ranked (trials times players) for Monte Carlo; `None`: no bound. A computation
+    /// above it is refused up front ([`Error::Invalid`]); [`Method::Auto`] enumerates only
+    /// below both bounds. Must be at least 1.
+    pub max_work: Option<u64>,
 }
 
 impl Default for EquityOptions {
@@ -69,6 +84,7 @@ impl Default for EquityOptions {
             exact_limit: 400_000_000,
             trials: 1_000_000,
             seed: 0,
+            max_work: None,
         }
     }
 }
@@ -308,8 +324,45 @@ impl Setup {
     }
 }
 
-/// Scores every deal on one complete board.
-fn score_board(setup: &Setup, board: Hand, ranks: &mut [Vec<u16>], tally: &mut Tally) {
+/// Asks a [`Progress`] whether to stop, once every `WALKS_PER_STOP_CHECK` pieces of work.
+struct StopCheck<'a> {
+    progress: &'a dyn Progress,
+    countdown: u32,
+    stopped: bool,
+}
+
+impl<'a> StopCheck<'a> {
+    fn new(progress: &'a dyn Progress) -> Self {
+        StopCheck {
+            progress,
+            countdown: WALKS_PER_STOP_CHECK,
+            stopped: false,
+        }
+    }
+
+    /// Counts one piece of work; whether the call must stop.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.countdown = WALKS_PER_STOP_CHECK;
+            self.stopped = self.stopped || self.progress.should_stop();
+        }
+        self.stopped
+    }
+}
+
+/// What an enumeration task accumulates: the tallies, and the stop check.
+struct Walk<'a> {
+    tally: Tally,
+    stop: StopCheck<'a>,
+}
+
+/// Scores every deal on one complete board (`ranks`: scratch space, one entry per combo).
+fn score_board(setup: &Setup, board: Hand, ranks: &mut [Vec<u16>], walk: &mut Walk<'_>) {
+    if walk.stop.tick() {
+        return;
+    }
     let used = board.cards();
     for (p, combos) in setup.players.iter().enumerate() {
         for (r, c) in ranks[p].iter_mut().zip(combos) {
@@ -321,7 +374,7 @@ fn score_board(setup: &Setup, board: Hand, ranks: &mut [Vec<u16>], tally: &mut T
         }
     }
     let mut current = [0u16; 10];
-    walk_deals(setup, ranks, 0, used, &mut current, tally);
+    walk_deals(setup, ranks, 0, used, &mut current, walk);
 }
 
 fn walk_deals(
@@ -330,17 +383,29 @@ fn walk_deals(
     p: usize,
     used: CardSet64,
     current: &mut [u16; 10],
-    tally: &mut Tally,
+    walk: &mut Walk<'_>,
 ) {
     let n = setup.players.len();
-    if p == n {
-        tally.score(&current[..n]);
+    if p + 1 == n {
+        // The last player's combos: at most 1,326 deals, a piece of work.
+        if walk.stop.tick() {
+            return;
+        }
+        for (c, &r) in setup.players[p].iter().zip(&ranks[p]) {
+            if (c.set & used).is_empty() {
+                current[p] = r;
+                walk.tally.score(&current[..n]);
+            }
+        }
         return;
     }
     for (c, &r) in setup.players[p].iter().zip(&ranks[p]) {
         if (c.set & used).is_empty() {
             current[p] = r;
-            walk_deals(setup, ranks, p + 1, used | c.set, current, tally);
+            walk_deals(setup, ranks, p + 1, used | c.set, current, walk);
+            if walk.stop.stopped {
+                return;
+            }
         }
     }
 }
@@ -352,10 +417,10 @@ fn walk_boards(
     left: usize,
     board: Hand,
     ranks: &mut [Vec<u16>],
-    tally: &mut Tally,
+    walk: &mut Walk<'_>,
 ) {
     if left == 0 {
-        score_board(setup, board, ranks, tally);
+        score_board(setup, board, ranks, walk);
         return;
     }
     for i in from..=setup.deck.len() - left {
@@ -365,12 +430,16 @@ fn walk_boards(
             left - 1,
             board.add(setup.deck[i]),
             ranks,
-            tally,
+            walk,
         );
+        if walk.stop.stopped {
+            return;
+        }
     }
 }
 
-fn exact(setup: &Setup, progress: &dyn Progress) -> Tally {
+/// The tallies of every deal, or [`Error::Cancelled`] if `progress` said stop.
+fn exact(setup: &Setup, progress: &dyn Progress) -> Result<Tally> {
     let n = setup.players.len();
     let m = setup.deck.len();
     // Tasks: the first one or two cards of the completion.
@@ -389,26 +458,37 @@ fn exact(setup: &Setup, progress: &dyn Progress) -> Tally {
         }
     }
     progress.start(tasks.len() as u64, "board prefixes");
-    let tally = tasks
+    let (tally, stopped) = tasks
         .par_iter()
         .fold(
             || {
                 let ranks: Vec<Vec<u16>> = setup.players.iter().map(|p| vec![0; p.len()]).collect();
-                (Tally::new(n), ranks)
+                let walk = Walk {
+                    tally: Tally::new(n),
+                    stop: StopCheck::new(progress),
+                };
+                (ranks, walk)
             },
-            |(mut tally, mut ranks), &(board, from)| {
+            |(mut ranks, mut walk), &(board, from)| {
+                walk.stop.stopped = walk.stop.stopped || progress.should_stop();
                 let left = setup.to_deal - split;
-                if from + left <= m {
-                    walk_boards(setup, from, left, board, &mut ranks, &mut tally);
+                if !walk.stop.stopped && from + left <= m {
+                    walk_boards(setup, from, left, board, &mut ranks, &mut walk);
                 }
                 progress.advance(1);
-                (tally, ranks)
+                (ranks, walk)
             },
         )
-        .map(|(t, _)| t)
-        .reduce(|| Tally::new(n), Tally::merge);
+        .map(|(_, w)| (w.tally, w.stop.stopped))
+        .reduce(
+            || (Tally::new(n), false),
+            |(a, sa), (b, sb)| (a.merge(b), sa || sb),
+        );
     progress.finish();
-    tally
+    if stopped {
+        return Err(Error::Cancelled { what: "equity" });
+    }
+    Ok(tally)
 }
 
 /// Draws one deal: a combo per player, no card twice. `None` if the draws keep colliding.
@@ -441,28 +521,38 @@ fn monte_carlo(setup: &Setup, options: &EquityOptions, progress: &dyn Progress) 
             let mut tally = Tally::new(n);
             let mut hands = [Hand::EMPTY; 10];
             let mut ranks = [0u16; 10];
-            for _ in 0..trials {
-                let used = draw_deal(setup, &mut rng, &mut hands[..n]).ok_or(Error::Invalid {
-                    what: "equity",
-                    reason: "the ranges almost never fit together; draws keep colliding"
-                        .to_string(),
-                })?;
-                let free = deck_set - used;
-                let mut board = setup.board;
-                let mut taken = CardSet64::EMPTY;
-                while taken.len() < setup.to_deal as u32 {
-                    let id = rng.below(52) as u8;
-                    if free.contains(id) && !taken.contains(id) {
-                        taken.insert(id);
-                        if let Some(c) = Card::from_id(id) {
-                            board = board.add(c);
+            let mut left = trials;
+            while left > 0 {
+                if progress.should_stop() {
+                    return Err(Error::Cancelled { what: "equity" });
+                }
+                let block = left.min(TRIALS_PER_STOP_CHECK);
+                left -= block;
+                for _ in 0..block {
+                    let used = draw_deal(setup, &mut rng, &mut hands[..n]).ok_or_else(|| {
+                        Error::Invalid {
+                            what: "equity",
+                            reason: "the ranges almost never fit together; draws keep colliding"
+                                .to_string(),
+                        }
+                    })?;
+                    let free = deck_set - used;
+                    let mut board = setup.board;
+                    let mut taken = CardSet64::EMPTY;
+                    while taken.len() < setup.to_deal as u32 {
+                        let id = rng.below(52) as u8;
+                        if free.contains(id) && !taken.contains(id) {
+                            taken.insert(id);
+                            if let Some(c) = Card::from_id(id) {
+                                board = board.add(c);
+                            }
                         }
                     }
+                    for p in 0..n {
+                        ranks[p] = board.combine(hands[p]).rank().0;
+                    }
+                    tally.score(&ranks[..n]);
                 }
-                for p in 0..n {
-                    ranks[p] = board.combine(hands[p]).rank().0;
-                }
-                tally.score(&ranks[..n]);
             }
             progress.advance(trials);
             Ok(tally)
@@ -470,6 +560,15 @@ fn monte_carlo(setup: &Setup, options: &EquityOptions, progress: &dyn Progress) 
         .try_reduce(|| Tally::new(n), |a, b| Ok(a.merge(b)));
     progress.finish();
     result
+}
+
+/// An amount of work in words (`u64::MAX` is what a saturated estimate reaches).
+fn work_text(work: u64) -> String {
+    if work == u64::MAX {
+        "18446744073709551615 or more".to_string()
+    } else {
+        work.to_string()
+    }
 }
 
 /// The equity of each player (a range each; a single combo is a range of one).
@@ -488,26 +587,58 @@ pub fn equity(ranges: &[Range], options: &EquityOptions) -> Result<EquityReport>
 }
 
 /// [`equity`], telling `progress` of the board prefixes (exact) or trials (Monte Carlo)
-/// done.
+/// done; `progress` may stop the call ([`Progress::should_stop`]), which then returns
+/// [`Error::Cancelled`].
 pub fn equity_with_progress(
     ranges: &[Range],
     options: &EquityOptions,
     progress: &dyn Progress,
 ) -> Result<EquityReport> {
     let start = Instant::now();
+    if options.max_work == Some(0) {
+        return Err(Error::OutOfRange {
+            what: "max_work",
+            min: 1,
+            max: u64::MAX as i128,
+            got: 0,
+        });
+    }
     let setup = Setup::new(ranges, options)?;
+    let max_work = options.max_work.unwrap_or(u64::MAX);
+    let exact_work = setup.exact_work();
     let exact_run = match options.method {
         Method::Exact => true,
         Method::MonteCarlo => false,
-        Method::Auto => setup.exact_work() <= options.exact_limit,
+        Method::Auto => exact_work <= options.exact_limit.min(max_work),
     };
+    if exact_run && exact_work > max_work {
+        return Err(Error::Invalid {
+            what: "equity",
+            reason: format!(
+                "exact enumeration needs about {} units of work, more than max_work={max_work}",
+                work_text(exact_work)
+            ),
+        });
+    }
     let tally = if exact_run {
-        exact(&setup, progress)
+        exact(&setup, progress)?
     } else {
         if options.trials == 0 {
             return Err(Error::Invalid {
                 what: "trials",
                 reason: "Monte Carlo needs at least one trial".to_string(),
+            });
+        }
+        let work = options.trials.saturating_mul(ranges.len() as u64);
+        if work > max_work {
+            return Err(Error::Invalid {
+                what: "equity",
+                reason: format!(
+                    "{} trials of {} players rank {} hands, more than max_work={max_work}",
+                    options.trials,
+                    ranges.len(),
+                    work_text(work)
+                ),
             });
         }
         monte_carlo(&setup, options, progress)?
@@ -668,6 +799,119 @@ mod tests {
         let report = equity(&ranges(&["AsAh", "KdKc"]), &with_board("2c 7d 9h Ks 3c")).unwrap();
         assert_eq!(report.total, 1);
         assert_eq!(report.players[1].wins, 1);
+    }
+
+    /// Says stop once it has been asked `after` times.
+    struct StopAfter {
+        after: u64,
+        asked: std::sync::atomic::AtomicU64,
+    }
+
+    impl Progress for StopAfter {
+        fn advance(&self, _done: u64) {}
+        fn should_stop(&self) -> bool {
+            self.asked
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                >= self.after
+        }
+    }
+
+    #[test]
+    fn a_stop_request_ends_an_enumeration_that_would_never_finish() {
+        // Ten random hands: about 10^31 deals per board.
+        let players: Vec<Range> = (0..10).map(|_| Range::all()).collect();
+        for method in [Method::Exact, Method::MonteCarlo] {
+            let options = EquityOptions {
+                method,
+                trials: u64::MAX / 16,
+                ..Default::default()
+            };
+            let stop = StopAfter {
+                after: 50,
+                asked: Default::default(),
+            };
+            assert_eq!(
+                equity_with_progress(&players, &options, &stop),
+                Err(Error::Cancelled { what: "equity" }),
+                "{method:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_flag_stops_before_any_work() {
+        let flag = crate::core::StopFlag::new();
+        flag.stop();
+        let players = ranges(&["AsAh", "KdKc"]);
+        for method in [Method::Exact, Method::MonteCarlo] {
+            let options = EquityOptions {
+                method,
+                ..Default::default()
+            };
+            assert!(matches!(
+                equity_with_progress(&players, &options, &flag),
+                Err(Error::Cancelled { .. })
+            ));
+        }
+        // An unraised flag changes nothing.
+        let options = with_board("2c 7d 9h");
+        assert_eq!(
+            equity_with_progress(&players, &options, &crate::core::StopFlag::new())
+                .unwrap()
+                .players,
+            equity(&players, &options).unwrap().players
+        );
+    }
+
+    #[test]
+    fn max_work_refuses_what_is_too_large_up_front() {
+        let players = ranges(&["AsAh", "KdKc"]);
+        let exact = EquityOptions {
+            method: Method::Exact,
+            max_work: Some(1000),
+            ..Default::default()
+        };
+        let e = equity(&players, &exact).unwrap_err().to_string();
+        assert!(e.contains("max_work=1000"), "{e}");
+        let mc = EquityOptions {
+            method: Method::MonteCarlo,
+            trials: 501,
+            max_work: Some(1000),
+            ..Default::default()
+        };
+        let e = equity(&players, &mc).unwrap_err().to_string();
+        assert!(
+            e.contains("1002 hands") && e.contains("max_work=1000"),
+            "{e}"
+        );
+        // Auto samples when the enumeration is above max_work and the trials fit under it.
+        let auto = EquityOptions {
+            trials: 500,
+            ..mc.clone()
+        };
+        let auto = EquityOptions {
+            method: Method::Auto,
+            ..auto
+        };
+        assert!(!equity(&players, &auto).unwrap().exact);
+        // Within the bound nothing changes.
+        let river = EquityOptions {
+            max_work: Some(10),
+            ..with_board("2c 7d 9h Ks 3c")
+        };
+        assert_eq!(equity(&players, &river).unwrap().total, 1);
+        let zero = EquityOptions {
+            max_work: Some(0),
+            ..Default::default()
+        };
+        assert!(matches!(
+            equity(&players, &zero),
+            Err(Error::OutOfRange {
+                what: "max_work",
+                got: 0,
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -133,19 +133,21 @@ pub fn on_thread<R: Send>(
     }
 }
 
+/// The `ValueError` of a bad bound argument: `rule`, then the value given.
+fn bad_value(rule: &str, obj: &Bound<'_, PyAny>) -> PyErr {
+    let given = obj
+        .repr()
+        .map_or_else(|_| "?".to_string(), |r| r.to_string());
+    PyValueError::new_err(format!("{rule}, got {given}"))
+}
+
 /// A `time_limit=` argument: `None`, or a number of seconds, finite and > 0 (a bool is not a
 /// number here). Anything else is a `ValueError` showing the value given.
 pub fn time_limit_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
-    let bad = || {
-        PyValueError::new_err(format!(
-            "time_limit must be a number of seconds > 0 (or None), got {}",
-            obj.repr()
-                .map_or_else(|_| "?".to_string(), |r| r.to_string())
-        ))
-    };
+    let bad = || bad_value("time_limit must be a number of seconds > 0 (or None)", obj);
     if obj.is_instance_of::<PyBool>() {
         return Err(bad());
     }
@@ -165,11 +167,10 @@ pub fn positive_u64_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<
         return Ok(None);
     };
     let bad = || {
-        PyValueError::new_err(format!(
-            "{what} must be an integer in 1..=18446744073709551615 (or None), got {}",
-            obj.repr()
-                .map_or_else(|_| "?".to_string(), |r| r.to_string())
-        ))
+        bad_value(
+            &format!("{what} must be an integer in 1..=18446744073709551615 (or None)"),
+            obj,
+        )
     };
     if obj.is_instance_of::<PyBool>() {
         return Err(bad());

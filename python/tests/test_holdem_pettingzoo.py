@@ -13,6 +13,20 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from cardvec.pettingzoo import holdem_v0  # noqa: E402
 
 
+def play_randomly(env):
+    """Plays `env` (already reset) to the end with random legal actions; returns each
+    agent's summed rewards."""
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        action = None
+        if not (terminated or truncated):
+            action = env.action_space(agent).sample(observation["action_mask"])
+        env.step(action)
+    return totals
+
+
 @pytest.mark.parametrize("num_players", [2, 3, 6, 10])
 def test_api(num_players):
     api_test(holdem_v0.env(num_players=num_players), num_cycles=1000)
@@ -28,14 +42,7 @@ def test_returns_are_net_chips_in_big_blinds_and_zero_sum(num_players):
     for seed in range(30):
         env = holdem_v0.env(num_players=num_players, stacks=[50 + 37 * i for i in range(num_players)])
         env.reset(seed=seed)
-        totals = dict.fromkeys(env.possible_agents, 0.0)
-        for agent in env.agent_iter():
-            observation, reward, terminated, truncated, info = env.last()
-            totals[agent] += reward
-            action = None
-            if not (terminated or truncated):
-                action = env.action_space(agent).sample(observation["action_mask"])
-            env.step(action)
+        totals = play_randomly(env)
         game = env.unwrapped.game
         start = [50 + 37 * i for i in range(num_players)]
         net = [(s - s0) / game.big_blind for s, s0 in zip(game.stacks, start)]
@@ -198,14 +205,7 @@ def test_returns_with_some_hands_decided_at_the_deal():
         env.reset(seed=seed)
         decided += env.unwrapped.game.terminated
         assert "No-limit hold'em" in env.render()
-        totals = dict.fromkeys(env.possible_agents, 0.0)
-        for agent in env.agent_iter():
-            observation, reward, terminated, truncated, info = env.last()
-            totals[agent] += reward
-            action = None
-            if not (terminated or truncated):
-                action = env.action_space(agent).sample(observation["action_mask"])
-            env.step(action)
+        totals = play_randomly(env)
         game = env.unwrapped.game
         net = [(s - s0) / game.big_blind for s, s0 in zip(game.stacks, start)]
         assert list(totals.values()) == pytest.approx(net)

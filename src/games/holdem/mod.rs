@@ -86,19 +86,13 @@ pub struct TableConfig {
 /// that sums over ten seats never overflow.
 pub const MAX_CHIPS: Chips = 1 << 40;
 
-/// Checks that the amount `got` (chips, seats) lies in `min..=max`; the error shows `got`
-/// as given (never clamped or wrapped).
-pub(crate) fn check_amount(what: &'static str, min: Chips, max: Chips, got: Chips) -> Result<()> {
-    Error::check_range(what, min, max, got)
-}
-
 impl TableConfig {
     /// A validated configuration: `1 <= small_blind <= big_blind`, `ante >= 0`, and every
     /// amount at most [`MAX_CHIPS`] (2^40, so that sums over ten seats never overflow).
     pub fn new(small_blind: Chips, big_blind: Chips, ante: Chips) -> Result<Self> {
-        check_amount("big_blind", 1, MAX_CHIPS, big_blind)?;
-        check_amount("small_blind", 1, big_blind, small_blind)?;
-        check_amount("ante", 0, MAX_CHIPS, ante)?;
+        Error::check_range("big_blind", 1, MAX_CHIPS, big_blind)?;
+        Error::check_range("small_blind", 1, big_blind, small_blind)?;
+        Error::check_range("ante", 0, MAX_CHIPS, ante)?;
         Ok(TableConfig {
             small_blind,
             big_blind,
@@ -510,7 +504,7 @@ impl NoLimitHoldem {
     /// `num_players` seats under `table`, raises of 1/2, 1 and 2 pots, a random button and
     /// no stacks yet (every builder fills them with [`NoLimitHoldem::with_stacks`]).
     fn blank(num_players: usize, table: TableConfig) -> Result<Self> {
-        check_amount(
+        Error::check_range(
             "num_players",
             MIN_PLAYERS as Chips,
             MAX_PLAYERS as Chips,
@@ -542,7 +536,7 @@ impl NoLimitHoldem {
     pub fn with_stacks(mut self, stacks: &[Chips]) -> Result<Self> {
         Error::check_len("stacks", self.num_players(), stacks.len())?;
         for &s in stacks {
-            check_amount("stack", 1, MAX_TABLE_CHIPS, s)?;
+            Error::check_range("stack", 1, MAX_TABLE_CHIPS, s)?;
         }
         let total: u128 = stacks.iter().map(|&s| s as u128).sum();
         if total > MAX_TABLE_CHIPS as u128 {
@@ -555,8 +549,8 @@ impl NoLimitHoldem {
             });
         }
         let t = self.table;
-        check_amount("big_blind", 1, MAX_TABLE_CHIPS, t.big_blind)?;
-        check_amount("ante", 0, MAX_TABLE_CHIPS, t.ante)?;
+        Error::check_range("big_blind", 1, MAX_TABLE_CHIPS, t.big_blind)?;
+        Error::check_range("ante", 0, MAX_TABLE_CHIPS, t.ante)?;
         self.stacks = [0; MAX_PLAYERS];
         for (d, &s) in self.stacks.iter_mut().zip(stacks) {
             *d = s as u32;

@@ -120,7 +120,7 @@ impl NlHand {
         Error::check_len("hole cards", n, hole.len())?;
         Error::check_range("button", 0, n as i64 - 1, button as i64)?;
         for &s in stacks {
-            super::check_amount("stack", 1, super::MAX_CHIPS, s)?;
+            Error::check_range("stack", 1, super::MAX_CHIPS, s)?;
         }
         let mut seen = CardSet64::EMPTY;
         for c in hole.iter().flatten().chain(board.iter()) {

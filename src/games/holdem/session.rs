@@ -35,7 +35,7 @@ impl Session {
         Error::check_range("seats", MIN_PLAYERS as i64, MAX_PLAYERS as i64, n as i64)?;
         Error::check_range("button", 0, n as i64 - 1, button as i64)?;
         for &s in stacks {
-            super::check_amount("stack", 1, super::MAX_CHIPS, s)?;
+            Error::check_range("stack", 1, super::MAX_CHIPS, s)?;
         }
         Ok(Session {
             table,
@@ -52,7 +52,7 @@ impl Session {
     /// Turns rebuys on: a player who loses everything buys back in for `amount` chips before
     /// the next hand instead of leaving.
     pub fn with_rebuys(mut self, amount: Chips) -> Result<Self> {
-        super::check_amount("rebuy", 1, super::MAX_CHIPS, amount)?;
+        Error::check_range("rebuy", 1, super::MAX_CHIPS, amount)?;
         self.rebuy = Some(amount);
         Ok(self)
     }

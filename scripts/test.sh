@@ -41,7 +41,7 @@ export VIRTUAL_ENV="$ROOT/.venv"
 export PATH="$VIRTUAL_ENV/bin:$PATH"
 python -m pip install --quiet --disable-pip-version-check \
     maturin "numpy<2.4" pytest pytest-xdist \
-    pokerkit phevaluator eval7 treys "gymnasium<2" "pettingzoo>=1.24.3,<2"
+    pokerkit phevaluator eval7 treys "gymnasium<2" "pettingzoo>=1.24.3,<2" "supersuit>=3.9,<4"
 # These two declare Python >= 3.14 but run on 3.11 (see shared oracles notes).
 python -m pip install --quiet --disable-pip-version-check \
     --no-deps --ignore-requires-python game-room==0.1.0 i151-engine==0.2.4

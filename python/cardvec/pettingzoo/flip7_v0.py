@@ -10,6 +10,8 @@ from game-room (the same seed deals different cards). Rendering lists each seat'
 card id (game-room lists them in arrival order).
 """
 
+from __future__ import annotations
+
 from typing import ClassVar
 
 import numpy as np

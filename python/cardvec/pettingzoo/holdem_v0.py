@@ -19,6 +19,8 @@ hand unless fixed. Agents ``player_0`` .. ``player_{n-1}`` are seats 0 .. n-1.
 - An illegal action raises ``ValueError`` and changes nothing.
 """
 
+from __future__ import annotations
+
 from typing import ClassVar
 
 import numpy as np

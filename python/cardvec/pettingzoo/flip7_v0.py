@@ -12,6 +12,8 @@ of ``cardvec.Flip7(n, seed=S)`` deals). Rendering lists each seat's cards by car
 (the Parallel API, see ``cardvec.pettingzoo._parallel``).
 """
 
+from __future__ import annotations
+
 from typing import ClassVar
 
 import numpy as np

@@ -23,6 +23,8 @@ hand unless fixed. Agents ``player_0`` .. ``player_{n-1}`` are seats 0 .. n-1.
 ``cardvec.pettingzoo._parallel``; a hand decided at the deal is paid by its first step).
 """
 
+from __future__ import annotations
+
 from typing import ClassVar
 
 import numpy as np

@@ -15,7 +15,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use cardvec::core::learner::{LearnerEnv, LearnerSeat, MAX_BOT_PLIES, MAX_REDEALS};
+use cardvec::core::learner::{LearnerEnv, LearnerSeat, Opponents, MAX_BOT_PLIES, MAX_REDEALS};
 use cardvec::core::policy::{random_legal, Bot, NO_ACTION};
 use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::{
@@ -353,7 +353,7 @@ fn zero_sum_games_show_the_learners_whole_result() {
             let mut options = EnvOptions::new(64);
             options.seed = 3;
             let mut env =
-                LearnerEnv::with_bots(game.clone(), &["random"], LearnerSeat::Rotate, options)
+                LearnerEnv::with_bots(game.clone(), &every("random"), LearnerSeat::Rotate, options)
                     .unwrap();
             let mut rng = LaneRng::from_seed(1);
             let (mut wins, mut losses) = (0, 0);
@@ -371,6 +371,11 @@ fn zero_sum_games_show_the_learners_whole_result() {
         }
     }
     registry::visit_all(&mut Check);
+}
+
+/// The same bot at every other seat.
+fn every(name: &str) -> Opponents {
+    Opponents::Every(name.to_string())
 }
 
 /// A random legal learner action for every lane (`0` where the lane is finished).
@@ -421,7 +426,7 @@ fn learner_results_do_not_depend_on_threads_or_chunks() {
                 let bot = bots
                     .iter()
                     .find(|b| *b != "random" && !b.starts_with("minmax"));
-                let opponents = [bot.map_or("random", |b| b.as_str())];
+                let opponents = every(bot.map_or("random", |b| b.as_str()));
                 let mut runs = Vec::new();
                 for (threads, chunk) in [(1, 64), (2, 7), (3, 1)] {
                     let mut options = EnvOptions::new(67);
@@ -551,23 +556,38 @@ fn bad_learner_arguments_are_errors() {
             let id = G::INFO.id;
             let game = G::configure(&Options::defaults(G::INFO.options)).unwrap();
             let p = game.num_players();
-            let make = |opponents: &[&str], seat| {
+            let make = |opponents: &Opponents, seat| {
                 LearnerEnv::with_bots(game.clone(), opponents, seat, EnvOptions::new(4))
             };
-            let too_many = vec!["random"; p + 1];
-            let err = make(&too_many, LearnerSeat::Fixed(0)).err().unwrap();
-            assert!(err.to_string().contains("opponents"), "{id}: {err}");
-            assert!(make(&[], LearnerSeat::Fixed(0)).is_err());
-            let err = make(&["random"], LearnerSeat::Fixed(p)).err().unwrap();
+            for count in [0, p - 2, p] {
+                let list = Opponents::Each(vec!["random".into(); count]);
+                if count == p - 1 {
+                    continue;
+                }
+                let err = make(&list, LearnerSeat::Fixed(0)).err().unwrap();
+                assert_eq!(
+                    err.to_string(),
+                    format!(
+                        "invalid opponents: the game has {p} seats: give one bot name for every \
+                         other seat, or a list of {}, got a list of {count}",
+                        p - 1
+                    )
+                );
+            }
+            let list = Opponents::Each(vec!["random".into(); p - 1]);
+            assert!(make(&list, LearnerSeat::Fixed(0)).is_ok());
+            let err = make(&every("random"), LearnerSeat::Fixed(p)).err().unwrap();
             assert_eq!(
                 err.to_string(),
                 format!("seat must be in 0..={}, got {p}", p - 1)
             );
-            let err = make(&["no-such-bot"], LearnerSeat::Rotate).err().unwrap();
+            let err = make(&every("no-such-bot"), LearnerSeat::Rotate)
+                .err()
+                .unwrap();
             assert!(matches!(err, Error::Unknown { .. }), "{id}: {err}");
             assert!(err.to_string().contains("random"), "{id}: {err}");
             // A wrong action count changes nothing.
-            let mut env = make(&["random"], LearnerSeat::Rotate).unwrap();
+            let mut env = make(&every("random"), LearnerSeat::Rotate).unwrap();
             let before = snapshot(&env);
             assert!(env.step(&[0; 3]).is_err());
             assert_eq!(snapshot(&env), before);
@@ -588,7 +608,7 @@ fn bots_that_remember_are_refused_for_batches() {
     let game = cardvec::I151::new(2).unwrap();
     let err = LearnerEnv::with_bots(
         game,
-        &["minmax_d1w2t"],
+        &every("minmax_d1w2t"),
         LearnerSeat::Rotate,
         EnvOptions::new(2),
     )

@@ -607,28 +607,37 @@ impl<G: Game> LearnerEnv<G> {
     }
 }
 
+/// The bots of the seats other than the learner's, by name ([`GameSpec::bot`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opponents {
+    /// The same bot at every other seat.
+    Every(String),
+    /// One bot per other seat, in seat order skipping the learner's (`num_players - 1`).
+    Each(Vec<String>),
+}
+
 impl<G: GameSpec> LearnerEnv<G> {
-    /// A learner view with the game's built-in bots by name ([`GameSpec::bot`]):
-    /// `opponents` holds one name (every other seat) or one per other seat, in seat order
-    /// skipping the learner's. See [`LearnerEnv::new`] for the rest.
-    pub fn with_bots<S: AsRef<str>>(
+    /// A learner view with the game's built-in bots by name ([`GameSpec::bot`]). A list
+    /// ([`Opponents::Each`]) of another length than `num_players - 1`, or an unknown name,
+    /// is an error. See [`LearnerEnv::new`] for the rest.
+    pub fn with_bots(
         game: G,
-        opponents: &[S],
+        opponents: &Opponents,
         seat: LearnerSeat,
         options: EnvOptions,
     ) -> Result<Self> {
         let others = game.num_players() - 1;
         let names: Vec<String> = match opponents {
-            [one] => vec![one.as_ref().to_string(); others],
-            many if many.len() == others => many.iter().map(|s| s.as_ref().to_string()).collect(),
-            many => {
+            Opponents::Every(name) => vec![name.clone(); others],
+            Opponents::Each(names) if names.len() == others => names.clone(),
+            Opponents::Each(names) => {
                 return Err(Error::Invalid {
                     what: "opponents",
                     reason: format!(
                         "the game has {} seats: give one bot name for every other seat, or a \
                          list of {others}, got a list of {}",
                         others + 1,
-                        many.len()
+                        names.len()
                     ),
                 })
             }

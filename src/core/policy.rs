@@ -210,8 +210,7 @@ pub struct RandomDriver {
 }
 
 impl RandomDriver {
-    /// A driver for `num_envs` lanes;
-    /// [`Error::OutOfMemory`](crate::core::Error::OutOfMemory) if its buffers cannot be
+    /// A driver for `num_envs` lanes; [`Error::OutOfMemory`] if its buffers cannot be
     /// allocated.
     pub fn new(num_envs: usize, seed: u64) -> Result<Self> {
         let mut rngs = try_vec(num_envs, LaneRng::from_seed(seed), "policy streams")

@@ -114,3 +114,17 @@ class NoLimitHoldem(BatchEnv):
         raise_fractions: Sequence[float] | npt.NDArray[np.floating[Any]] = ...,
         button: SupportsIndex | None = None,
     ) -> Self: ...
+
+class KuhnPoker(BatchEnv):
+    """Kuhn poker, two players, as OpenSpiel's kuhn_poker (``cardvec.make("kuhn", ...)``)."""
+
+    GAME_ID: ClassVar[str]
+    def __new__(
+        cls,
+        num_envs: SupportsIndex,
+        seed: SupportsIndex | None = None,
+        num_threads: SupportsIndex | None = None,
+        autoreset: bool = False,
+        observe: bool = True,
+        chunk_size: SupportsIndex | None = None,
+    ) -> Self: ...

@@ -128,3 +128,17 @@ class KuhnPoker(BatchEnv):
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
     ) -> Self: ...
+
+class LeducHoldem(BatchEnv):
+    """Leduc hold'em, two players, as OpenSpiel's leduc_poker (``cardvec.make("leduc", ...)``)."""
+
+    GAME_ID: ClassVar[str]
+    def __new__(
+        cls,
+        num_envs: SupportsIndex,
+        seed: SupportsIndex | None = None,
+        num_threads: SupportsIndex | None = None,
+        autoreset: bool = False,
+        observe: bool = True,
+        chunk_size: SupportsIndex | None = None,
+    ) -> Self: ...

@@ -12,4 +12,5 @@ crate::registry::register_games! {
     i151::I151,
     holdem::NoLimitHoldem,
     kuhn::KuhnPoker,
+    leduc::LeducHoldem,
 }

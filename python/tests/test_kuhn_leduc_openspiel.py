@@ -11,6 +11,7 @@ against the string built from cardvec's observation by :func:`kuhn_info_state_st
 :func:`leduc_info_state_string` (docs/kuhn.md, docs/leduc.md).
 """
 
+import collections
 import random
 
 import numpy as np
@@ -129,7 +130,8 @@ def _compare(game_id, spiel_name, order, rng, to_string):
             assert text == state.information_state_string(seat), (order, state.history())
         if terminal:
             assert not env.legal_mask[0].any()
-            return steps
+            # Steps, the history, and how many chance outcomes were dealt.
+            return steps, state.history_str(), len(order) - len(chance)
         action = rng.choice(state.legal_actions())
         env.step(np.array([action], dtype=np.int64))
         assert env.illegal[0] == 0
@@ -140,31 +142,48 @@ def _compare(game_id, spiel_name, order, rng, to_string):
 def test_kuhn_matches_openspiel_over_every_deal():
     rng = random.Random(15)
     steps = 0
+    histories = set()
     for c0 in range(3):
         for c1 in range(3):
             if c1 != c0:
                 for _ in range(PLAYTHROUGHS):
-                    steps += _compare(
+                    n, history, _ = _compare(
                         "kuhn",
                         "kuhn_poker",
                         [c0, c1],
                         rng,
                         lambda obs, _p, _r: kuhn_info_state_string(obs),
                     )
+                    steps += n
+                    histories.add(history.split(", ", 2)[-1])
     assert steps > 6 * PLAYTHROUGHS * 2
+    # Every terminal history was played (pp, bp, bb, pbp, pbb).
+    assert len(histories) == 5, histories
 
 
 def test_leduc_matches_openspiel_over_every_deal_and_public_card():
     rng = random.Random(16)
     deals = 0
+    endings = collections.Counter()
     for c0 in range(6):
         for c1 in range(6):
             for public in range(6):
                 if len({c0, c1, public}) == 3:
                     for _ in range(PLAYTHROUGHS):
-                        _compare("leduc", "leduc_poker", [c0, c1, public], rng, leduc_info_state_string)
+                        _, history, dealt = _compare(
+                            "leduc", "leduc_poker", [c0, c1, public], rng, leduc_info_state_string
+                        )
+                        actions = [int(a) for a in history.split(", ")]
+                        shown = dealt == 3
+                        folded = actions[-1] == 0
+                        tied = c0 // 2 == c1 // 2
+                        endings[(shown, folded, tied and not folded)] += 1
                     deals += 1
     assert deals == 120
+    # Folds in both rounds, showdowns won and split were all played.
+    for ending in [(False, True, False), (True, True, False), (True, False, False)]:
+        assert endings[ending] > 50, endings
+    assert endings[(True, False, True)] > 5, endings
 
 
 def test_every_kuhn_history_pays_as_openspiel():

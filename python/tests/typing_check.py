@@ -7,7 +7,7 @@ rejecting it fails the check)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -94,6 +94,19 @@ def main() -> None:
     assert_type(i151_v0.raw_env(num_players=3, reward="match-outcome").target_score, int)
     i151_v0.env(num_players=4, target_score=60).reset(seed=1)
 
+    bots = cardvec.bots.names("lost-cities")
+    assert_type(bots, list[str])
+    picked = cardvec.bots.act(env, bots[0], lanes=np.ones(len(env), dtype=bool), seed=np.uint64(1))
+    assert_type(picked, npt.NDArray[np.int64])
+    learner = cardvec.make("flip7", 8, opponents=["random", "random"], seat="rotate", seed=2)
+    assert_type(learner, cardvec.LearnerEnv)
+    assert_type(cardvec.make("flip7", 8, opponents=None), cardvec.BatchEnv)
+    play_learner(learner, steps=30)
+    nlhe_learner = cardvec.learner.LearnerEnv("holdem", 4, opponents="random", seat=1, stack=50)
+    assert_type(nlhe_learner.learner_seat, "int | Literal['rotate']")
+    assert_type(cardvec.bots.act(nlhe_learner, "random"), npt.NDArray[np.int64])
+    play_learner(nlhe_learner, steps=10)
+
     for penv in (
         lost_cities_v0.parallel_env(),
         i151_v0.parallel_env(num_players=3, cards_per_player=5),
@@ -101,6 +114,23 @@ def main() -> None:
         holdem_v0.parallel_env(num_players=3, stack=50),
     ):
         play_parallel(penv, seed=4)
+
+
+def play_learner(env: cardvec.LearnerEnv, steps: int) -> float:
+    """``steps`` steps of the learner's first legal action; the return of finished episodes."""
+    obs = env.reset(seed=0)
+    assert_type(obs, npt.NDArray[np.float32])
+    assert_type(env.opponents, list[str])
+    total = 0.0
+    for _ in range(steps):
+        obs, rewards, terminated, truncated = env.step(env.legal_mask.argmax(axis=1))
+        assert_type(rewards, npt.NDArray[np.float32])
+        done = terminated | truncated
+        total += float(env.episode_return[done].sum())
+    assert_type(env.episodes, npt.NDArray[np.uint64])
+    assert_type(env.skipped_return, npt.NDArray[np.float64])
+    assert len(env) == env.num_envs and env.seat.shape == (env.num_envs,)
+    return total
 
 
 def play_parallel(env: CardvecParallel, seed: int) -> float:
@@ -132,6 +162,11 @@ def rejected(env: cardvec.LostCities) -> None:
     cardvec.I151P2(4)  # type: ignore[deprecated]
     holdem.evaluate(1.5)  # type: ignore[arg-type]
     lost_cities_v0.env(num_players=2)  # type: ignore[call-arg]
+    cardvec.LearnerEnv("lost-cities", 4, seat="rotating")  # type: ignore[arg-type]
+    cardvec.make("flip7", 4, opponents=1)  # type: ignore[call-overload]
+    cardvec.bots.act(env, 3)  # type: ignore[arg-type]
+    cardvec.bots.act(env.obs, "random")  # type: ignore[arg-type]
+    cardvec.LearnerEnv("flip7", 4).rewards = env.rewards[:, 0]  # type: ignore[misc]
     i151_v0.parallel_env(reward="points")  # type: ignore[arg-type]
     i151_v0.raw_env(num_player=3)  # type: ignore[call-arg]
     lost_cities_v0.parallel_env().step([0])  # type: ignore[arg-type]

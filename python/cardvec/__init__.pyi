@@ -20,6 +20,8 @@ from ._cardvec import LearnerEnv as LearnerEnv
 from ._cardvec import OptionInfo as OptionInfo
 from ._cardvec import __version__ as __version__
 from ._games import Flip7 as Flip7
+from ._games import KuhnPoker as KuhnPoker
+from ._games import LeducHoldem as LeducHoldem
 from ._games import LostCities as LostCities
 from ._games import NoLimitHoldem as NoLimitHoldem
 from ._games import game_class as game_class
@@ -56,4 +58,6 @@ __all__ = [
     "Flip7",
     "I151",
     "NoLimitHoldem",
+    "KuhnPoker",
+    "LeducHoldem",
 ]

@@ -131,3 +131,31 @@ class NoLimitHoldem(BatchEnv):
         raise_fractions: Sequence[float] | npt.NDArray[np.floating[Any]] = ...,
         button: SupportsIndex | None = None,
     ) -> Self: ...
+
+class KuhnPoker(BatchEnv):
+    """Kuhn poker, two players, as OpenSpiel's kuhn_poker (``cardvec.make("kuhn", ...)``)."""
+
+    GAME_ID: ClassVar[str]
+    def __new__(
+        cls,
+        num_envs: SupportsIndex,
+        seed: SupportsIndex | None = None,
+        num_threads: SupportsIndex | None = None,
+        autoreset: bool = False,
+        observe: bool = True,
+        chunk_size: SupportsIndex | None = None,
+    ) -> Self: ...
+
+class LeducHoldem(BatchEnv):
+    """Leduc hold'em, two players, as OpenSpiel's leduc_poker (``cardvec.make("leduc", ...)``)."""
+
+    GAME_ID: ClassVar[str]
+    def __new__(
+        cls,
+        num_envs: SupportsIndex,
+        seed: SupportsIndex | None = None,
+        num_threads: SupportsIndex | None = None,
+        autoreset: bool = False,
+        observe: bool = True,
+        chunk_size: SupportsIndex | None = None,
+    ) -> Self: ...

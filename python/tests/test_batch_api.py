@@ -12,7 +12,7 @@ import cardvec
 
 def test_every_registered_game_has_its_class_and_make_builds_it():
     ids = [g["id"] for g in cardvec.games()]
-    assert ids == ["lost-cities", "flip7", "151", "holdem"]
+    assert ids == ["lost-cities", "flip7", "151", "holdem", "kuhn", "leduc"]
     for info in cardvec.games():
         cls = getattr(cardvec, info["python_class"])
         assert cls.__name__ == info["python_class"] and cls.__module__ == "cardvec"

@@ -296,19 +296,23 @@ def test_conformance_reset_lanes_resets_only_the_chosen_lanes(case):
     fresh = states(make(case, 12, seed=41))
     mask = np.arange(12) % 3 == 0
     env.reset_lanes(mask)
+    redealt = 0
     for lane in range(12):
         if mask[lane]:
             assert env.illegal[lane] == cardvec.ACTION_APPLIED
             assert_dealt(env, lane)
-            # The next episode: neither the position played nor the lane's first deal.
+            # The next episode: not the position played, and (over the lanes reset) not the
+            # lanes' first deals replayed. Per lane a new deal may equal the first one in a
+            # game of few deals (Kuhn poker has 6).
             assert env.get_state(lane) != before_states[lane]
-            assert env.get_state(lane) != fresh[lane]
+            redealt += env.get_state(lane) != fresh[lane]
         else:
             assert env.get_state(lane) == before_states[lane]
             for name in BUFFERS:
                 np.testing.assert_array_equal(
                     getattr(env, name)[lane], before_out[name][lane], err_msg=name
                 )
+    assert redealt > 0
     # A bad mask is a ValueError that changes nothing.
     before_out, before_states = outputs(env), states(env)
     for bad in (np.ones(11, dtype=bool), np.ones(12, dtype=np.int64)):

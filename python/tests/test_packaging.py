@@ -118,7 +118,12 @@ def test_each_game_class_stub_lists_the_registry_options(info):
 # The PettingZoo environments over a lane of the batch environment take the registry's
 # options as **options at run time (so stubtest cannot compare them): their stubs spell the
 # options out, which must be the registry's, in order, with its defaults and kinds.
-LANE_PETTINGZOO = {"lost_cities_v0": "lost-cities", "i151_v0": "151"}
+LANE_PETTINGZOO = {
+    "lost_cities_v0": "lost-cities",
+    "i151_v0": "151",
+    "kuhn_v0": "kuhn",
+    "leduc_v0": "leduc",
+}
 
 
 @pytest.mark.parametrize("module", sorted(LANE_PETTINGZOO))

@@ -1,4 +1,4 @@
-"""Every cardvec PettingZoo environment (Lost Cities, Flip 7, 151, hold'em) against
+"""Every cardvec PettingZoo environment (Lost Cities, Flip 7, 151, hold'em, Kuhn, Leduc) against
 PettingZoo's checkers (``api_test``, ``parallel_api_test``, ``seed_test``), random masked
 games checked against the batch engine, the turn-based Parallel rules, the conversions
 (``parallel_to_aec`` round trip; ``aec_to_parallel`` refused), pickling, and SuperSuit's
@@ -22,7 +22,14 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 from pettingzoo.utils import aec_to_parallel, parallel_to_aec  # noqa: E402
 
 import cardvec  # noqa: E402
-from cardvec.pettingzoo import flip7_v0, holdem_v0, i151_v0, lost_cities_v0  # noqa: E402
+from cardvec.pettingzoo import (  # noqa: E402
+    flip7_v0,
+    holdem_v0,
+    i151_v0,
+    kuhn_v0,
+    leduc_v0,
+    lost_cities_v0,
+)
 
 #: (test id, module, batch game id, keyword arguments).
 CONFIGS = [
@@ -33,8 +40,10 @@ CONFIGS = [
     ("151-4", i151_v0, "151", {"num_players": 4, "reward": "match-outcome"}),
     ("holdem-2", holdem_v0, "holdem", {"num_players": 2}),
     ("holdem-6", holdem_v0, "holdem", {"num_players": 6}),
+    ("kuhn", kuhn_v0, "kuhn", {}),
+    ("leduc", leduc_v0, "leduc", {}),
 ]
-MODULES = [lost_cities_v0, flip7_v0, i151_v0, holdem_v0]
+MODULES = [lost_cities_v0, flip7_v0, i151_v0, holdem_v0, kuhn_v0, leduc_v0]
 
 
 def configs():
@@ -161,7 +170,7 @@ def test_random_games_equal_the_batch_engine(module, game_id, kwargs):
 def test_zero_sum_configurations_are_checked():
     """The zero-sum assertion above runs: these configurations are zero-sum."""
     zero_sum = {c[0] for c in CONFIGS if cardvec.make(c[2], 1, **c[3]).zero_sum}
-    assert zero_sum == {"lost_cities", "151-4", "holdem-2", "holdem-6"}
+    assert zero_sum == {"lost_cities", "151-4", "holdem-2", "holdem-6", "kuhn", "leduc"}
 
 
 # The turn-based Parallel rules
@@ -310,6 +319,8 @@ def test_i151_excluded_seat_stays_until_the_match_ends():
     "module, kwargs, message",
     [
         (lost_cities_v0, {"num_players": 3}, "takes no options"),
+        (kuhn_v0, {"num_players": 3}, "takes no options"),
+        (leduc_v0, {"num_players": 3}, "takes no options"),
         (i151_v0, {"num_players": 5}, "num_players"),
         (i151_v0, {"colour": "red"}, "accepted options"),
         (i151_v0, {"reward": "points"}, "reward"),
@@ -344,8 +355,10 @@ def test_illegal_action_and_bad_seed_raise_and_change_nothing(module):
     [
         (lost_cities_v0, ["Lost Cities | ply 0 | deck 44", "player_1: hand"]),
         (i151_v0, ["151 | top - | bank 16 | pile 0", "player_0: 0 points | "]),
+        (kuhn_v0, ["Kuhn poker | history -", "player_1: "]),
+        (leduc_v0, ["Leduc hold'em | public hidden | round 1 - | round 2 -", "player_1: "]),
     ],
-    ids=["lost_cities", "i151"],
+    ids=["lost_cities", "i151", "kuhn", "leduc"],
 )
 def test_render(module, lines, capsys):
     env = module.env(render_mode="ansi")

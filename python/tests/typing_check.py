@@ -15,7 +15,7 @@ from typing_extensions import assert_type
 
 import cardvec
 from cardvec import holdem, i151
-from cardvec.pettingzoo import flip7_v0, holdem_v0, i151_v0, lost_cities_v0
+from cardvec.pettingzoo import flip7_v0, holdem_v0, i151_v0, kuhn_v0, leduc_v0, lost_cities_v0
 from cardvec.pettingzoo._parallel import CardvecParallel
 
 
@@ -93,6 +93,10 @@ def main() -> None:
     assert_type(lc.observe("player_0")["observation"], npt.NDArray[Any])
     assert_type(i151_v0.raw_env(num_players=3, reward="match-outcome").target_score, int)
     i151_v0.env(num_players=4, target_score=60).reset(seed=1)
+    kuhn = kuhn_v0.env(render_mode="ansi")
+    kuhn.reset(seed=3)
+    assert_type(kuhn_v0.raw_env().game.num_actions, int)
+    assert_type(leduc_v0.card_name(4), str)
 
     bots = cardvec.bots.names("lost-cities")
     assert_type(bots, list[str])
@@ -112,6 +116,8 @@ def main() -> None:
         i151_v0.parallel_env(num_players=3, cards_per_player=5),
         flip7_v0.parallel_env(num_players=4),
         holdem_v0.parallel_env(num_players=3, stack=50),
+        kuhn_v0.parallel_env(),
+        leduc_v0.parallel_env(render_mode="ansi"),
     ):
         play_parallel(penv, seed=4)
 
@@ -162,6 +168,8 @@ def rejected(env: cardvec.LostCities) -> None:
     cardvec.I151P2(4)  # type: ignore[deprecated]
     holdem.evaluate(1.5)  # type: ignore[arg-type]
     lost_cities_v0.env(num_players=2)  # type: ignore[call-arg]
+    kuhn_v0.env(num_players=2)  # type: ignore[call-arg]
+    leduc_v0.parallel_env(num_players=2)  # type: ignore[call-arg]
     cardvec.LearnerEnv("lost-cities", 4, seat="rotating")  # type: ignore[arg-type]
     cardvec.make("flip7", 4, opponents=1)  # type: ignore[call-overload]
     cardvec.bots.act(env, 3)  # type: ignore[arg-type]

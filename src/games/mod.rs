@@ -11,4 +11,6 @@ crate::registry::register_games! {
     flip7::Flip7,
     i151::I151,
     holdem::NoLimitHoldem,
+    kuhn::KuhnPoker,
+    leduc::LeducHoldem,
 }

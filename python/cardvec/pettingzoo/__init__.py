@@ -5,6 +5,8 @@
   ``game_room.flip7_v0``.
 - ``cardvec.pettingzoo.i151_v0``: 151, 2 to 4 players, one match per episode.
 - ``cardvec.pettingzoo.holdem_v0``: no-limit hold'em for 2 to 10 players (docs/holdem.md).
+- ``cardvec.pettingzoo.kuhn_v0``: Kuhn poker as OpenSpiel's ``kuhn_poker`` (docs/kuhn.md).
+- ``cardvec.pettingzoo.leduc_v0``: Leduc hold'em as OpenSpiel's ``leduc_poker`` (docs/leduc.md).
 
 Each has ``env()`` (AEC, wrapped), ``raw_env()`` and ``parallel_env()`` (the Parallel API
 for turn-based games: every agent is observed, only the agent to act has a nonzero action

@@ -1,0 +1,68 @@
+"""Kuhn poker (two players, OpenSpiel's ``kuhn_poker``; docs/kuhn.md) as PettingZoo
+environments: ``env()`` / ``raw_env()`` (AEC) and ``parallel_env()`` (Parallel, turn-based:
+see ``cardvec.pettingzoo._parallel``).
+
+``env(render_mode=None)``: the game has no options; any other keyword is a ``ValueError``
+naming the accepted options. Agents ``player_0`` (acts first) and ``player_1``.
+
+- Actions: ``Discrete(2)``, ``0`` pass (check or fold), ``1`` bet (bet or call).
+- Observations: ``{"observation": float32 [11], "action_mask": int8 [2]}``: OpenSpiel's
+  information-state tensor of that player (seat one-hot, card one-hot, betting history);
+  the mask is all zero except for the agent to act.
+- Rewards: at the end of the hand, each player's chips won or lost (±1 or ±2, zero-sum);
+  0 on every other step.
+- An illegal action raises ``ValueError`` and changes nothing.
+- ``reset(seed=S)`` deals what lane 0 of ``cardvec.make("kuhn", n, seed=S)`` deals.
+"""
+
+from typing import ClassVar
+
+import numpy as np
+
+from ._aec import wrap
+from ._lane import LaneAEC
+from ._parallel import CardvecParallel
+
+GAME_ID = "kuhn"
+#: Observation offsets (docs/kuhn.md): seat one-hot, card one-hot, betting history.
+CARD, HISTORY = 2, 5
+CARD_NAMES = "JQK"
+
+
+def env(**kwargs):
+    """Create a wrapped AEC environment; illegal actions raise an exception."""
+    return wrap(raw_env(**kwargs))
+
+
+def parallel_env(**kwargs):
+    """Create a Parallel environment (turn-based: only the agent to act's action is
+    applied; see ``cardvec.pettingzoo._parallel``)."""
+    return CardvecParallel(raw_env(**kwargs))
+
+
+class raw_env(LaneAEC):
+    """The AEC environment of Kuhn poker (see the module documentation)."""
+
+    metadata: ClassVar[dict] = {
+        "name": "kuhn_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, render_mode: str | None = None, **options):
+        super().__init__()
+        self._init_lane(GAME_ID, render_mode, options, 0.0, 1.0)
+
+    def _render_text(self):
+        views = [self.game.observe(i) for i in range(self.num_players)]
+        history = ""
+        for slot in range(3):
+            bits = views[0][HISTORY + 2 * slot : HISTORY + 2 * slot + 2]
+            history += "p" if bits[0] else "b" if bits[1] else ""
+        cards = [CARD_NAMES[int(np.argmax(v[CARD:HISTORY]))] for v in views]
+        lines = [f"Kuhn poker | history {history or '-'}"]
+        lines += [f"{agent}: {card}" for agent, card in zip(self.possible_agents, cards)]
+        if not self.game.over and self.agents:
+            lines.append(f"to act: {self.agent_selection}")
+        return "\n".join(lines)

@@ -1,0 +1,80 @@
+"""Leduc hold'em (two players, OpenSpiel's ``leduc_poker``; docs/leduc.md) as PettingZoo
+environments: ``env()`` / ``raw_env()`` (AEC) and ``parallel_env()`` (Parallel, turn-based:
+see ``cardvec.pettingzoo._parallel``).
+
+``env(render_mode=None)``: the game has no options; any other keyword is a ``ValueError``
+naming the accepted options. Agents ``player_0`` (acts first in both rounds) and
+``player_1``.
+
+- Actions: ``Discrete(3)``, ``0`` fold (only when facing a bet), ``1`` call or check,
+  ``2`` raise (2 chips in the first round, 4 in the second; at most 2 raises a round).
+- Observations: ``{"observation": float32 [30], "action_mask": int8 [3]}``: OpenSpiel's
+  information-state tensor of that player (seat one-hot, private card, public card once
+  shown, the betting of both rounds); the mask is all zero except for the agent to act.
+- Rewards: at the end of the hand, each player's chips won or lost (zero-sum, at most 13);
+  0 on every other step.
+- An illegal action raises ``ValueError`` and changes nothing.
+- ``reset(seed=S)`` deals what lane 0 of ``cardvec.make("leduc", n, seed=S)`` deals.
+"""
+
+from typing import ClassVar
+
+import numpy as np
+
+from ._aec import wrap
+from ._lane import LaneAEC
+from ._parallel import CardvecParallel
+
+GAME_ID = "leduc"
+#: Observation offsets (docs/leduc.md): seat one-hot, private card, public card, betting.
+PRIVATE, PUBLIC, BETTING = 2, 8, 14
+
+
+def env(**kwargs):
+    """Create a wrapped AEC environment; illegal actions raise an exception."""
+    return wrap(raw_env(**kwargs))
+
+
+def parallel_env(**kwargs):
+    """Create a Parallel environment (turn-based: only the agent to act's action is
+    applied; see ``cardvec.pettingzoo._parallel``)."""
+    return CardvecParallel(raw_env(**kwargs))
+
+
+def card_name(card: int) -> str:
+    """A card as text: rank letter and suit, ``J0`` .. ``K1``."""
+    return f"{'JQK'[card // 2]}{card % 2}"
+
+
+class raw_env(LaneAEC):
+    """The AEC environment of Leduc hold'em (see the module documentation)."""
+
+    metadata: ClassVar[dict] = {
+        "name": "leduc_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, render_mode: str | None = None, **options):
+        super().__init__()
+        self._init_lane(GAME_ID, render_mode, options, 0.0, 1.0)
+
+    def _render_text(self):
+        views = [self.game.observe(i) for i in range(self.num_players)]
+        first = views[0]
+        rounds = []
+        for r in range(2):
+            moves = ""
+            for i in range(4):
+                at = BETTING + 8 * r + 2 * i
+                moves += "c" if first[at] else "r" if first[at + 1] else ""
+            rounds.append(moves or "-")
+        public = first[PUBLIC:BETTING]
+        shown = card_name(int(np.argmax(public))) if public.any() else "hidden"
+        lines = [f"Leduc hold'em | public {shown} | round 1 {rounds[0]} | round 2 {rounds[1]}"]
+        for agent, view in zip(self.possible_agents, views):
+            lines.append(f"{agent}: {card_name(int(np.argmax(view[PRIVATE:PUBLIC])))}")
+        if not self.game.over and self.agents:
+            lines.append(f"to act: {self.agent_selection}")
+        return "\n".join(lines)

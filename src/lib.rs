@@ -25,11 +25,12 @@ pub mod poker;
 pub mod registry;
 
 pub use crate::core::{
-    ActionStatus, Bot, CardSet64, DynEnv, EnvOptions, Error, Game, GameInfo, GameSpec, LaneOutcome,
-    LaneRng, OptionValue, Options, Playable, Progress, RandomBot, Result, SingleLane, VecEnv,
+    ActionStatus, Bot, CardSet64, DynEnv, DynLearner, EnvOptions, Error, Game, GameInfo, GameSpec,
+    LaneOutcome, LaneRng, LearnerEnv, LearnerSeat, OptionValue, Options, Playable, Progress,
+    RandomBot, Result, SingleLane, VecEnv,
 };
 pub use games::flip7::{Flip7, Flip7State};
 pub use games::holdem::{NoLimitHoldem, NoLimitHoldemState, TableConfig};
 pub use games::i151::{I151State, RewardMode, I151};
 pub use games::lost_cities::{LostCities, LostCitiesState};
-pub use registry::{make, visit, visit_all, Visitor, GAMES};
+pub use registry::{make, make_learner, visit, visit_all, Visitor, GAMES};

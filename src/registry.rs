@@ -7,12 +7,14 @@
 //!
 //! A tool that needs the game's types implements [`Visitor`] and is called back with them
 //! ([`visit`] for the game an id names, [`visit_all`] for every game); a tool that only
-//! needs a batch environment takes a [`DynEnv`] from [`make`].
+//! needs a batch environment takes a [`DynEnv`] from [`make`] (a learner view, the other
+//! seats played by bots: a [`DynLearner`] from [`make_learner`]).
 
 use crate::core::dyn_env::DynEnv;
 use crate::core::env::{EnvOptions, VecEnv};
 use crate::core::error::{Error, Result};
 use crate::core::fuzz::StateCheckReport;
+use crate::core::learner::{DynLearner, LearnerEnv, LearnerSeat};
 use crate::core::spec::{GameInfo, GameSpec, OptionValue, Options};
 
 /// A computation over one registered game, generic in the game's type.
@@ -110,6 +112,48 @@ pub fn make(
         id,
         &mut Make {
             pairs: options,
+            env,
+        },
+    )?
+}
+
+struct MakeLearner<'a> {
+    pairs: Vec<(String, OptionValue)>,
+    opponents: &'a [String],
+    seat: LearnerSeat,
+    env: EnvOptions,
+}
+
+impl Visitor for MakeLearner<'_> {
+    type Output = Result<Box<dyn DynLearner>>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let options = Options::new(G::INFO.options, std::mem::take(&mut self.pairs))?;
+        let game = G::configure(&options)?;
+        Ok(Box::new(LearnerEnv::with_bots(
+            game,
+            self.opponents,
+            self.seat,
+            self.env.clone(),
+        )?))
+    }
+}
+
+/// A learner view ([`LearnerEnv`]) of game `id` configured by `options`, its other seats
+/// played by the game's built-in bots `opponents` (one name for every other seat, or one
+/// per other seat in seat order), the learner at `seat`, built with `env`.
+pub fn make_learner(
+    id: &str,
+    options: Vec<(String, OptionValue)>,
+    opponents: &[String],
+    seat: LearnerSeat,
+    env: EnvOptions,
+) -> Result<Box<dyn DynLearner>> {
+    visit(
+        id,
+        &mut MakeLearner {
+            pairs: options,
+            opponents,
+            seat,
             env,
         },
     )?

@@ -29,12 +29,17 @@ used (``os.fork()``, ``multiprocessing`` "fork" pools, DataLoader workers).
 Ctrl-C stops the long calls (``holdem.equity``, large ``holdem.evaluate_batch``,
 ``arena.play_catalog_match``) with ``KeyboardInterrupt``.
 
+Learner view: ``cardvec.LearnerEnv(game_id, num_envs, opponents="random", seat=0, ...)``
+(or ``cardvec.make(game_id, num_envs, opponents=..., seat=...)``) plays every seat but the
+learner's with built-in bots inside Rust and shows the learner's decisions only;
+``cardvec.bots.act(env, bot)`` plays a built-in bot on a whole batch (``cardvec.bots``).
+
 ``illegal`` codes: 0 applied, 1 illegal action (no-op), 2 lane already finished (no-op),
 3 lane was autoreset (action ignored).
 """
 
 from . import _games
-from . import arena, flip7, holdem, i151, lost_cities
+from . import arena, bots, flip7, holdem, i151, learner, lost_cities
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,
@@ -42,6 +47,7 @@ from ._cardvec import (
     ACTION_RESET,
     BatchEnv,
     Flip7Game,
+    LearnerEnv,
     __version__,
 )
 from ._games import game_class, games, make
@@ -57,6 +63,7 @@ __all__ = [
     "ACTION_RESET",
     "BatchEnv",
     "Flip7Game",
+    "LearnerEnv",
     "I151P2",
     "I151P3",
     "I151P4",
@@ -64,9 +71,11 @@ __all__ = [
     "games",
     "make",
     "arena",
+    "bots",
     "flip7",
     "holdem",
     "i151",
+    "learner",
     "lost_cities",
     "__version__",
     *(cls.__name__ for cls in _games.CLASSES.values()),

@@ -7,7 +7,7 @@ creates one subclass of ``BatchEnv`` named by the game's ``python_class`` and ta
 ``game_class`` find a class by game id; nothing else picks a game by name.
 """
 
-from ._cardvec import BatchEnv
+from ._cardvec import BatchEnv, LearnerEnv
 from ._cardvec import games as _registry_games
 
 #: Game id -> batch class.
@@ -92,7 +92,27 @@ def game_class(game_id: str) -> type:
 def make(game_id: str, num_envs, **kwargs):
     """A batch environment of game ``game_id`` with ``num_envs`` lanes: an instance of the
     game's class, built with ``kwargs`` (``seed``, ``num_threads``, ``autoreset``,
-    ``observe``, ``chunk_size`` and the game's options)."""
+    ``observe``, ``chunk_size`` and the game's options).
+
+    With ``opponents`` (one bot name, or a list of ``num_players - 1``), a ``LearnerEnv``
+    instead: the learner view, every seat but the learner's (``seat``: an int or
+    ``"rotate"``, default 0) played by those bots; it takes ``seed``, ``num_threads``,
+    ``chunk_size`` and the game's options (it always autoresets and observes, so
+    ``autoreset`` and ``observe`` are refused)."""
+    if kwargs.get("opponents") is not None:
+        for name in ("autoreset", "observe"):
+            if name in kwargs:
+                raise ValueError(
+                    f"{name}= is not an argument of the learner view (opponents=...): it "
+                    "always autoresets (next step) and observes"
+                )
+        return LearnerEnv(game_id, num_envs, **kwargs)
+    kwargs.pop("opponents", None)
+    if "seat" in kwargs:
+        raise ValueError(
+            f"seat={kwargs['seat']!r} places the learner of a learner view: give opponents= "
+            "too (the bots of the other seats)"
+        )
     return game_class(game_id)(num_envs, **kwargs)
 
 

@@ -50,6 +50,7 @@ mod args;
 mod flip7;
 mod holdem;
 mod interrupt;
+mod learner;
 mod nlhe;
 mod options;
 
@@ -582,6 +583,24 @@ impl BatchEnv {
         self.engine(py)?.gather(py, sources)
     }
 
+    /// The actions the game's built-in bot `bot` picks for the seat to act (what
+    /// `cardvec.bots.act(env, bot, lanes, seed)` returns): int64 [num_envs], -1 where not
+    /// selected or finished.
+    #[pyo3(signature = (bot, lanes=None, seed=None))]
+    fn _bot_actions<'py>(
+        &self,
+        py: Python<'py>,
+        bot: &str,
+        lanes: Option<&Bound<'py, PyAny>>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let engine = self.engine(py)?;
+        let env = &*engine.env;
+        learner::bot_actions(py, self.num_envs, lanes, seed, |mask, seed, out| {
+            env.bot_actions(bot, mask, seed, out)
+        })
+    }
+
     /// A new float32 array: the observation of lane `lane` as seen by seat `player`.
     fn observe_as<'py>(
         &self,
@@ -839,6 +858,7 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nlhe::register(m, &holdem)?;
     m.add_submodule(&holdem)?;
     m.add_submodule(&arena::module(m.py())?)?;
+    learner::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ACTION_APPLIED", ActionStatus::Applied as u8)?;
     m.add("ACTION_ILLEGAL", ActionStatus::Illegal as u8)?;

@@ -61,6 +61,16 @@ pub trait DynEnv: Send + Sync {
     fn illegal(&self) -> &[u8];
     /// Episode counters `[N]`.
     fn episodes(&self) -> &[u64];
+    /// The game's built-in bot `bot` (by name, [`GameInfo::bots`]) played in every lane
+    /// selected by `selected`: see [`VecEnv::bot_actions`]. An unknown name is an
+    /// [`Error::Unknown`](super::Error::Unknown) listing the game's bots.
+    fn bot_actions(
+        &self,
+        bot: &str,
+        selected: Option<&[bool]>,
+        seed: u64,
+        out: &mut [i64],
+    ) -> Result<()>;
     /// Size in bytes of one lane state.
     fn state_len(&self) -> usize;
     /// See [`VecEnv::state_bytes`].
@@ -150,6 +160,16 @@ impl<G: GameSpec> DynEnv for VecEnv<G> {
     }
     fn episodes(&self) -> &[u64] {
         VecEnv::episodes(self)
+    }
+    fn bot_actions(
+        &self,
+        bot: &str,
+        selected: Option<&[bool]>,
+        seed: u64,
+        out: &mut [i64],
+    ) -> Result<()> {
+        let bot = self.game().bot(bot)?;
+        VecEnv::bot_actions(self, &*bot, selected, seed, out)
     }
     fn state_len(&self) -> usize {
         std::mem::size_of::<G::State>()

@@ -476,6 +476,30 @@ impl<G: Game> VecEnv<G> {
         Ok(())
     }
 
+    /// The action `bot` picks for the seat to act in every lane selected by `selected`
+    /// (`None`: every lane) whose game is not over, written into `out` (one entry per lane;
+    /// [`NO_ACTION`](super::policy::NO_ACTION) for the others), computed in parallel on the
+    /// environment's pool in chunks of its `chunk_size`. Deterministic: see
+    /// [`act_lanes`](super::policy::act_lanes). A wrong length or a bot that remembers is an
+    /// error that writes nothing.
+    pub fn bot_actions(
+        &self,
+        bot: &dyn super::policy::Bot<G>,
+        selected: Option<&[bool]>,
+        seed: u64,
+        out: &mut [i64],
+    ) -> Result<()> {
+        let lanes = super::policy::LaneBatch {
+            states: &self.states,
+            masks: &self.mask,
+            terminated: &self.terminated,
+            truncated: &self.truncated,
+        };
+        let cs = self.options.chunk_size;
+        self.pool
+            .install(|| super::policy::act_lanes(&self.game, bot, &lanes, selected, seed, cs, out))
+    }
+
     /// Runs `f` on the environment's thread pool (for callers that add their own parallel
     /// work per step, such as batched policies, with the same thread count).
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {

@@ -6,7 +6,8 @@
 //!
 //! The types every user needs are re-exported here (and at the crate root); the modules
 //! left public are tools in their own right: [`spec`] (what a game registers), [`policy`]
-//! (bots and the random policy), [`progress`], [`diff`] (the differential runner),
+//! (bots, batched bots and the random policy), [`learner`] (the learner view: the other
+//! seats played by bots), [`progress`], [`diff`] (the differential runner),
 //! [`fuzz`] (the generic fuzz and state-corruption checks), [`mod@matches`] (bot matches) and
 //! [`stats`].
 
@@ -17,6 +18,7 @@ pub(crate) mod env;
 pub(crate) mod error;
 pub mod fuzz;
 pub(crate) mod game;
+pub mod learner;
 pub mod matches;
 pub(crate) mod mem;
 pub mod policy;
@@ -34,6 +36,7 @@ pub use dyn_env::DynEnv;
 pub use env::{EnvOptions, VecEnv, MAX_ENVS};
 pub use error::{Error, Integer, Result};
 pub use game::{ActionStatus, Game, LaneOutcome, Playable, SingleLane};
+pub use learner::{DynLearner, LearnerEnv, LearnerSeat};
 pub use mem::try_vec;
 pub use policy::{Bot, RandomBot};
 pub use pool::{ForkSafePool, MAX_THREADS};

@@ -1,15 +1,23 @@
-//! Batched policies and bots that any game can use: the uniformly random legal policy, and
-//! the [`Bot`] trait that game-specific bots implement.
+//! Batched policies and bots that any game can use: the uniformly random legal policy, the
+//! [`Bot`] trait that game-specific bots implement, and batched bots ([`act_lanes`]): the
+//! action a bot picks for the seat to act in every lane of a batch, computed in parallel.
+//!
+//! # Streams of batched bots
+//!
+//! A batched bot draws its randomness for lane `l` from [`bot_stream`]`(seed, l, state)`,
+//! keyed by the seed, the lane and a hash of the lane's state bytes: the actions depend
+//! only on the seed and the states, never on the thread count, the chunk size or the calls
+//! made before.
 
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use super::env::VecEnv;
-use super::error::Result;
+use super::error::{Error, Result};
 use super::game::Game;
 use super::mem::try_vec;
-use super::rng::LaneRng;
+use super::rng::{splitmix64, LaneRng};
 
 /// A player program for one game: picks an action for the player to act.
 ///
@@ -20,6 +28,28 @@ pub trait Bot<G: Game>: Send + Sync {
     fn name(&self) -> &str;
     /// The action to play; must be legal in `mask`.
     fn act(&self, game: &G, state: &G::State, mask: &[u8], rng: &mut LaneRng) -> u32;
+    /// Whether the bot remembers between its decisions (a search bot tracking what an
+    /// opponent revealed): such a bot follows one game at a time, so batched play
+    /// ([`act_lanes`], the learner view) refuses it ([`check_batchable`]). The default: it
+    /// does not.
+    fn remembers(&self) -> bool {
+        false
+    }
+}
+
+/// `Ok` if `bot` may play many lanes at once; an [`Error::Invalid`] naming it if it
+/// remembers between decisions ([`Bot::remembers`]).
+pub fn check_batchable<G: Game>(bot: &dyn Bot<G>) -> Result<()> {
+    if bot.remembers() {
+        return Err(Error::Invalid {
+            what: "bot",
+            reason: format!(
+                "{} remembers between its decisions, so it cannot play many lanes at once",
+                bot.name()
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The uniformly random legal bot.
@@ -71,6 +101,97 @@ pub fn random_legal_batch(
                 *act = random_legal(row, rng);
             }
         });
+}
+
+/// What [`act_lanes`] writes for a lane it was not asked about or whose game is over.
+pub const NO_ACTION: i64 = -1;
+
+/// Key that keeps the streams of batched bots apart from the lanes' own streams.
+const BOT_STREAM_KEY: u64 = 0x626f_7473_2d61_6374;
+
+/// A 64-bit hash of `bytes` (a lane state): SplitMix64 chained over its little-endian
+/// words, the length first. Not for adversaries; for keying random streams.
+pub fn state_hash(bytes: &[u8]) -> u64 {
+    let mut h = splitmix64(bytes.len() as u64);
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        h = splitmix64(h ^ u64::from_le_bytes(word));
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        h = splitmix64(h ^ u64::from_le_bytes(word));
+    }
+    h
+}
+
+/// The stream a batched bot draws from for lane `lane` in the state whose bytes are
+/// `state`: keyed by `(seed, lane, hash of the state)`, apart from every lane stream.
+pub fn bot_stream(seed: u64, lane: u64, state: &[u8]) -> LaneRng {
+    LaneRng::for_lane(seed, lane, state_hash(state) ^ BOT_STREAM_KEY)
+}
+
+/// The lanes of a batch as a batched bot reads them: one state, one legal-mask row and two
+/// end flags per lane.
+#[derive(Clone, Copy, Debug)]
+pub struct LaneBatch<'a, G: Game> {
+    /// Lane states.
+    pub states: &'a [G::State],
+    /// Legal masks, rows of `num_actions` bytes.
+    pub masks: &'a [u8],
+    /// Natural end flags.
+    pub terminated: &'a [bool],
+    /// Cut-off flags.
+    pub truncated: &'a [bool],
+}
+
+/// Writes into `out[l]` the action `bot` picks for the seat to act in lane `l` of `lanes`,
+/// for every lane selected by `selected` (`None`: every lane) whose game is not over;
+/// [`NO_ACTION`] for the others. Lane `l` draws from [`bot_stream`]`(seed, l, state)`, so
+/// the result depends only on `seed` and the states. Runs in parallel, `chunk_size` lanes
+/// per work item, on the current rayon pool (callers install their environment's pool).
+///
+/// Errors (nothing written): `out`, `selected` or the buffers of `lanes` of the wrong
+/// length, a `chunk_size` of zero, a bot that remembers ([`check_batchable`]).
+pub fn act_lanes<G: Game>(
+    game: &G,
+    bot: &dyn Bot<G>,
+    lanes: &LaneBatch<'_, G>,
+    selected: Option<&[bool]>,
+    seed: u64,
+    chunk_size: usize,
+    out: &mut [i64],
+) -> Result<()> {
+    let n = lanes.states.len();
+    let a = game.num_actions();
+    Error::check_len("bot actions", n, out.len())?;
+    Error::check_len("legal masks", n * a, lanes.masks.len())?;
+    Error::check_len("terminated flags", n, lanes.terminated.len())?;
+    Error::check_len("truncated flags", n, lanes.truncated.len())?;
+    if let Some(sel) = selected {
+        Error::check_len("lanes", n, sel.len())?;
+    }
+    Error::check_range("chunk_size", 1, 1 << 20, chunk_size)?;
+    check_batchable(bot)?;
+    out.par_chunks_mut(chunk_size)
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            for (j, slot) in chunk.iter_mut().enumerate() {
+                let l = c * chunk_size + j;
+                let asked = selected.is_none_or(|sel| sel[l]);
+                *slot = if !asked || lanes.terminated[l] || lanes.truncated[l] {
+                    NO_ACTION
+                } else {
+                    let state = &lanes.states[l];
+                    let mut rng = bot_stream(seed, l as u64, bytemuck::bytes_of(state));
+                    bot.act(game, state, &lanes.masks[l * a..(l + 1) * a], &mut rng) as i64
+                };
+            }
+        });
+    Ok(())
 }
 
 /// Drives a [`VecEnv`] with the uniformly random legal policy, one stream per lane

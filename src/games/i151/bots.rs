@@ -17,6 +17,10 @@ pub trait ViewPolicy: Send + Sync {
     fn name(&self) -> &str;
     /// The action to play; always one of `legal` (which is never empty when called).
     fn choose(&self, game: &I151, view: &PlayerView, legal: u64, rng: &mut LaneRng) -> u32;
+    /// Whether the bot remembers between its decisions (see [`Bot::remembers`]).
+    fn remembers(&self) -> bool {
+        false
+    }
 }
 
 /// Implements the core [`Bot`] trait for a [`ViewPolicy`]: the bot sees only the view of
@@ -30,6 +34,9 @@ macro_rules! bot_from_policy {
             fn act(&self, game: &I151, state: &I151State, _mask: &[u8], rng: &mut LaneRng) -> u32 {
                 let view = game.view(state, state.to_act as usize);
                 self.choose(game, &view, game.legal_bits(state), rng)
+            }
+            fn remembers(&self) -> bool {
+                ViewPolicy::remembers(self)
             }
         }
     };
@@ -736,6 +743,10 @@ pub fn search_root(game: &I151, s: &I151State, depth: u32) -> u32 {
 impl ViewPolicy for Minmax {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn remembers(&self) -> bool {
+        self.tracker.is_some()
     }
 
     fn choose(&self, game: &I151, view: &PlayerView, legal: u64, rng: &mut LaneRng) -> u32 {

@@ -1,0 +1,62 @@
+"""Built-in bots of every game, played on a whole batch at once.
+
+``names(game_id)`` lists a game's bots (the registry's names: families are written as
+patterns, ``threshold-<K>``, ``equity-<N>``, ``minmax_d<D>w<W>[t]``, to be filled in:
+``threshold-27``, ``equity-500``, ``minmax_d2w8``). ``act(env, bot)`` returns the action the
+bot picks in every lane, computed in Rust over the lanes in parallel with the GIL
+released::
+
+    env = cardvec.make("lost-cities", 4096)
+    actions = cardvec.bots.act(env, "safe-heuristic", seed=1)   # int64 [4096]
+    env.step(actions)
+
+Determinism: the bot's random stream for lane ``l`` is keyed by ``(seed, l, a hash of the
+lane's state)``, so the actions depend only on ``seed`` and the states, never on the
+thread count, the chunk size or the calls made before (the same seed and states give the
+same actions).
+"""
+
+import numpy as np
+
+from ._cardvec import BatchEnv, LearnerEnv
+from ._games import games
+
+
+def names(game_id: str) -> list:
+    """The built-in bots of game ``game_id``, as the registry lists them (a new list);
+    ``ValueError`` for an unknown game."""
+    if not isinstance(game_id, str):
+        raise TypeError(f"game_id must be a str, got {game_id!r}")
+    known = []
+    for info in games():
+        if info["id"] == game_id:
+            return list(info["bots"])
+        known.append(info["id"])
+    raise ValueError(f"unknown game {game_id!r}; expected one of: {', '.join(known)}")
+
+
+def act(env, bot: str, lanes=None, seed=0) -> np.ndarray:
+    """The action bot ``bot`` picks for the seat to act in every lane of ``env``.
+
+    ``env`` is a ``BatchEnv`` (any game's class: the bot plays the seat to act) or a
+    ``LearnerEnv`` (the bot plays in the learner's place, a baseline). ``bot`` is one of
+    ``names(env.game_id)`` (a pattern filled in). ``lanes`` is ``None`` (every lane) or a
+    bool array with one entry per lane. ``seed`` is an integer in ``0..2**64`` (``None``
+    is 0).
+
+    Returns a new int64 array [num_envs]: the bot's action in each selected lane whose
+    game is not over, ``-1`` elsewhere. An unknown bot is a ``ValueError`` naming the
+    game's bots; a ``lanes`` array of another length or dtype is a ``ValueError``; a bot
+    that remembers between decisions (151's tracking search bots, ``minmax_d...t``) is a
+    ``ValueError`` too, as it cannot play many lanes at once. Nothing changes in ``env``.
+    """
+    if not isinstance(env, (BatchEnv, LearnerEnv)):
+        raise TypeError(
+            f"env must be a cardvec BatchEnv or LearnerEnv, got {type(env).__name__}"
+        )
+    if not isinstance(bot, str):
+        raise TypeError(f"bot must be a bot name (str), got {bot!r}")
+    return env._bot_actions(bot, lanes, seed)
+
+
+__all__ = ["act", "names"]

@@ -1,0 +1,529 @@
+//! The learner view in Python (`cardvec.LearnerEnv`) and the batched bots of
+//! `cardvec.bots.act`.
+//!
+//! [`LearnerEnv`] wraps the [`DynLearner`] that [`cardvec::registry::make_learner`] builds
+//! for a game id: every seat but the learner's is played by built-in bots inside Rust, and
+//! the views show the learner's decisions only (see `cardvec::core::learner`). As for
+//! `BatchEnv`, two objects: [`LearnerEngine`] (private) owns the environment and is the
+//! `base` of every view; [`LearnerEnv`] (frozen) holds it and the views, created once.
+
+use cardvec::core::learner::{DynLearner, LearnerSeat};
+use cardvec::core::spec::{GameInfo, GameSpec, Options};
+use cardvec::core::Error as CoreError;
+use cardvec::registry::{self, Visitor};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use crate::{
+    args, array_1d, core_err, core_err_in, env_options, for_each_int, options, try_buffer,
+    value_err, view, view2,
+};
+
+/// The `lanes` argument of the batched bots: `None` (every lane) or a bool array with one
+/// entry per lane.
+pub fn lanes_mask(lanes: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Option<Vec<bool>>> {
+    let Some(obj) = lanes.filter(|l| !l.is_none()) else {
+        return Ok(None);
+    };
+    let arr = array_1d(obj, "lanes", Some(n))?;
+    let typed = arr.cast::<PyArray1<bool>>().map_err(|_| {
+        value_err(format!(
+            "lanes must be a bool array (a mask), got dtype {}",
+            arr.dtype()
+        ))
+    })?;
+    let ro = typed
+        .try_readonly()
+        .map_err(|e| value_err(format!("cannot read the array: {e}")))?;
+    let mut mask = try_buffer(n, false, "lanes")?;
+    for (m, &v) in mask.iter_mut().zip(ro.as_array().iter()) {
+        *m = v;
+    }
+    Ok(Some(mask))
+}
+
+/// Runs a batched bot over `n` lanes without the GIL (`run` gets the lane mask, the seed
+/// and the output) and returns its actions as a new int64 array (`-1`: no action).
+pub fn bot_actions<'py>(
+    py: Python<'py>,
+    n: usize,
+    lanes: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    run: impl FnOnce(Option<&[bool]>, u64, &mut [i64]) -> Result<(), CoreError> + Send,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let mask = lanes_mask(lanes, n)?;
+    let seed = args::opt_seed(seed)?.unwrap_or(0);
+    let mut out = try_buffer(n, -1i64, "bot actions")?;
+    py.detach(|| run(mask.as_deref(), seed, &mut out))
+        .map_err(core_err)?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// The learner view of one game and the scratch space of its Python calls: the object
+/// every view has as its `base`.
+#[pyclass(module = "cardvec._cardvec", name = "_LearnerEngine", weakref)]
+pub struct LearnerEngine {
+    env: Box<dyn DynLearner>,
+    actions: Vec<u32>,
+}
+
+/// Numpy views of a learner engine's outputs, created once.
+struct LearnerViews {
+    obs: Py<PyArray2<f32>>,
+    legal_mask: Py<PyArray2<u8>>,
+    rewards: Py<PyArray1<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    illegal: Py<PyArray1<u8>>,
+    seat: Py<PyArray1<i32>>,
+    episode_return: Py<PyArray1<f32>>,
+    episode_length: Py<PyArray1<i32>>,
+    episodes: Py<PyArray1<u64>>,
+    skipped: Py<PyArray1<u64>>,
+    skipped_return: Py<PyArray1<f64>>,
+}
+
+impl LearnerViews {
+    fn new(engine: &Bound<'_, LearnerEngine>) -> PyResult<Self> {
+        let owner = engine.as_any();
+        let guard = engine.borrow();
+        let env = &*guard.env;
+        // SAFETY: the buffers belong to the `LearnerEnv` inside `owner`, which lives as long
+        // as any view (each view holds a reference to it). It allocates them once, never
+        // resizes or moves them, and writes them only in `reset` and `step` (`&mut self`),
+        // which run only while `LearnerEnv::engine` holds the engine's unique borrow.
+        unsafe {
+            Ok(LearnerViews {
+                obs: view2(owner, env.obs(), env.obs_dim())?.unbind(),
+                legal_mask: view2(owner, env.legal_mask(), env.num_actions())?.unbind(),
+                rewards: view(owner, env.rewards())?.unbind(),
+                terminated: view(owner, env.terminated())?.unbind(),
+                truncated: view(owner, env.truncated())?.unbind(),
+                illegal: view(owner, env.illegal())?.unbind(),
+                seat: view(owner, env.seat())?.unbind(),
+                episode_return: view(owner, env.episode_return())?.unbind(),
+                episode_length: view(owner, env.episode_length())?.unbind(),
+                episodes: view(owner, env.episodes())?.unbind(),
+                skipped: view(owner, env.skipped())?.unbind(),
+                skipped_return: view(owner, env.skipped_return())?.unbind(),
+            })
+        }
+    }
+}
+
+/// The number of seats of game `id` configured by `options` (for the message of a seat
+/// that is not even a seat index).
+struct Players(Option<Options>);
+
+impl Visitor for Players {
+    type Output = Result<usize, CoreError>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let options = self
+            .0
+            .take()
+            .unwrap_or_else(|| Options::defaults(G::INFO.options));
+        Ok(G::configure(&options)?.num_players())
+    }
+}
+
+/// The `seat` argument: an integer seat or `"rotate"`.
+fn learner_seat(
+    seat: &Bound<'_, PyAny>,
+    info: &'static GameInfo,
+    options: &Options,
+) -> PyResult<LearnerSeat> {
+    if seat.is_instance_of::<PyString>() {
+        let text = seat.extract::<String>()?;
+        return match text.as_str() {
+            "rotate" => Ok(LearnerSeat::Rotate),
+            _ => Err(value_err(format!(
+                "seat must be a seat index or \"rotate\", got {text:?}"
+            ))),
+        };
+    }
+    match args::int_value(seat, "seat")? {
+        Ok(v) if v >= 0 && v <= usize::MAX as i128 => Ok(LearnerSeat::Fixed(v as usize)),
+        value => {
+            let players = registry::visit(info.id, &mut Players(Some(options.clone())))
+                .and_then(|r| r)
+                .map_err(core_err)?;
+            let shown = match value {
+                Ok(v) => v.to_string(),
+                Err(text) => text,
+            };
+            Err(value_err(format!(
+                "seat must be in 0..={}, got {shown}",
+                players - 1
+            )))
+        }
+    }
+}
+
+/// The `opponents` argument: one bot name, or a list (or tuple) of names.
+fn opponent_names(opponents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if opponents.is_instance_of::<PyString>() {
+        return Ok(vec![opponents.extract::<String>()?]);
+    }
+    if opponents.is_instance_of::<PyList>() || opponents.is_instance_of::<PyTuple>() {
+        let mut names = Vec::new();
+        for item in opponents.try_iter()? {
+            let item = item?;
+            if !item.is_instance_of::<PyString>() {
+                return Err(PyTypeError::new_err(format!(
+                    "opponents must be bot names (str), got {}",
+                    item.repr()?
+                )));
+            }
+            names.push(item.extract::<String>()?);
+        }
+        return Ok(names);
+    }
+    Err(PyTypeError::new_err(format!(
+        "opponents must be a bot name or a list of bot names, got {}",
+        opponents.repr()?
+    )))
+}
+
+/// The learner view of a registered game: `num_envs` lanes in which the learner plays one
+/// seat and built-in bots play every other seat inside Rust.
+///
+/// `LearnerEnv(game_id, num_envs, opponents="random", seat=0, seed=None, num_threads=None,
+/// chunk_size=None, **options)`, or `cardvec.make(game_id, num_envs, opponents=...,
+/// seat=..., **kw)`. `opponents` is one bot name for every other seat or a list of
+/// `num_players - 1` names (the other seats in seat order, skipping the learner's);
+/// `cardvec.bots.names(game_id)` lists them. `seat` is the learner's seat, or `"rotate"`:
+/// lane l's seat in its k-th game is `(l + k) % num_players`.
+///
+/// `reset(seed=None) -> obs` and `step(actions) -> (obs, rewards, terminated, truncated)`:
+/// each step applies the learner's action (an illegal one is a no-op flagged 1 in
+/// `illegal`, reward 0, nothing else changes), then the bots play until the learner is to
+/// act again or the game ends; `rewards[l]` is the learner seat's reward summed over all
+/// those plies (a terminal reward landing on a bot's ply is credited to the learner's
+/// decision that preceded it; a reward before the learner's first decision of a game, to
+/// that first decision). Next-step autoreset, always on: the step after a lane finished
+/// deals a new game, ignores the action (`illegal` 3) and shows reward 0. A game that ends
+/// before the learner ever decides is never shown: it counts in `episodes`, `skipped` and
+/// `skipped_return`, and the next game is dealt. See docs/python.md, "Learner view".
+///
+/// Views (read-only numpy arrays, the same objects after every call, written by `reset`
+/// and `step` with the GIL released: do not read them from another thread meanwhile):
+/// `obs` float32 [N, obs_dim] (as seen by the learner's seat; at a finished lane the
+/// final observation), `legal_mask` uint8 [N, num_actions], `rewards` float32 [N],
+/// `terminated`, `truncated` bool [N], `illegal` uint8 [N], `seat` int32 [N] (the
+/// learner's seat in the lane's current game), `episode_return` float32 [N] and
+/// `episode_length` int32 [N] (the learner's return and number of decisions in the lane's
+/// current episode so far: where terminated or truncated, the whole episode's),
+/// `episodes` uint64 [N] (games finished since the reset, skipped ones included),
+/// `skipped` uint64 [N] and `skipped_return` float64 [N] (the games that ended before the
+/// learner's first decision, and the learner's total reward in them).
+#[pyclass(module = "cardvec._cardvec", name = "LearnerEnv", frozen)]
+pub struct LearnerEnv {
+    engine: Py<LearnerEngine>,
+    views: LearnerViews,
+    info: &'static GameInfo,
+    config: Options,
+    opponents: Vec<String>,
+    seat_rule: LearnerSeat,
+    num_envs: usize,
+    num_actions: usize,
+    obs_dim: usize,
+    num_players: usize,
+}
+
+impl LearnerEnv {
+    /// The engine, borrowed for one call; a call from another thread while one runs is a
+    /// `RuntimeError`.
+    fn engine<'py>(&self, py: Python<'py>) -> PyResult<PyRefMut<'py, LearnerEngine>> {
+        self.engine.bind(py).try_borrow_mut().map_err(|_| {
+            PyRuntimeError::new_err("LearnerEnv is busy: another thread is using this environment")
+        })
+    }
+
+    fn step_result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let v = &self.views;
+        PyTuple::new(
+            py,
+            [
+                v.obs.bind(py).as_any(),
+                v.rewards.bind(py).as_any(),
+                v.terminated.bind(py).as_any(),
+                v.truncated.bind(py).as_any(),
+            ],
+        )
+    }
+}
+
+#[pymethods]
+impl LearnerEnv {
+    #[new]
+    #[pyo3(
+        signature = (game_id, num_envs, opponents=None, seat=None, seed=None, num_threads=None, chunk_size=None, **options),
+        text_signature = "(game_id, num_envs, opponents=\"random\", seat=0, seed=None, num_threads=None, chunk_size=None, **options)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game_id: &str,
+        num_envs: &Bound<'_, PyAny>,
+        opponents: Option<&Bound<'_, PyAny>>,
+        seat: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        num_threads: Option<&Bound<'_, PyAny>>,
+        chunk_size: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let info = registry::info(game_id).map_err(core_err)?;
+        let env_options = env_options(num_envs, seed, num_threads, true, true, chunk_size)?;
+        let config = options::from_kwargs(info, options)?;
+        let names = match opponents.filter(|o| !o.is_none()) {
+            Some(o) => opponent_names(o)?,
+            None => vec!["random".to_string()],
+        };
+        let seat_rule = match seat.filter(|s| !s.is_none()) {
+            Some(s) => learner_seat(s, info, &config)?,
+            None => LearnerSeat::Fixed(0),
+        };
+        let pairs = options::pairs(&config);
+        let env = py
+            .detach(|| registry::make_learner(info.id, pairs, &names, seat_rule, env_options))
+            .map_err(|e| core_err_in(&format!("LearnerEnv({:?}): ", info.id), e))?;
+        let (num_envs, num_actions, obs_dim, num_players) = (
+            env.num_envs(),
+            env.num_actions(),
+            env.obs_dim(),
+            env.num_players(),
+        );
+        let (config, opponents) = (env.config(), env.opponents().to_vec());
+        let engine = Bound::new(
+            py,
+            LearnerEngine {
+                env,
+                actions: try_buffer(num_envs, 0, "actions")?,
+            },
+        )?;
+        let views = LearnerViews::new(&engine)?;
+        Ok(LearnerEnv {
+            engine: engine.unbind(),
+            views,
+            info,
+            config,
+            opponents,
+            seat_rule,
+            num_envs,
+            num_actions,
+            obs_dim,
+            num_players,
+        })
+    }
+
+    /// Resets every lane (lane l deals its game 0 from the stream (seed, l, 0); the bots
+    /// play until the learner's first decision). `seed=None` reuses the last seed. Episode
+    /// counters and statistics restart from zero. Returns `obs`.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(
+        &self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let seed = args::opt_seed(seed)?;
+        let mut engine = self.engine(py)?;
+        let env = &mut engine.env;
+        let seed = seed.unwrap_or(env.env_options().seed);
+        py.detach(|| env.reset(seed));
+        Ok(self.views.obs.bind(py).clone())
+    }
+
+    /// Steps every lane with the learner's action (a 1-D integer array of length
+    /// num_envs; an illegal or out-of-range action is a no-op flagged 1 in `illegal`).
+    /// Returns `(obs, rewards, terminated, truncated)`, the same array objects on every
+    /// call. A wrong length or dtype is a `ValueError` that changes nothing.
+    fn step<'py>(
+        &self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let mut guard = self.engine(py)?;
+        let engine = &mut *guard;
+        let arr = array_1d(actions, "actions", Some(self.num_envs))?;
+        let scratch = &mut engine.actions;
+        for_each_int(&arr, "actions", |i, v| {
+            scratch[i] = u32::try_from(v).unwrap_or(u32::MAX)
+        })?;
+        let (env, actions) = (&mut engine.env, &engine.actions);
+        py.detach(|| env.step(actions)).map_err(core_err)?;
+        drop(guard);
+        self.step_result(py)
+    }
+
+    /// The actions the game's built-in bot `bot` picks in the learner's place (what
+    /// `cardvec.bots.act(env, bot, lanes, seed)` returns): int64 [num_envs], -1 where not
+    /// selected or finished.
+    #[pyo3(signature = (bot, lanes=None, seed=None))]
+    fn _bot_actions<'py>(
+        &self,
+        py: Python<'py>,
+        bot: &str,
+        lanes: Option<&Bound<'py, PyAny>>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let engine = self.engine(py)?;
+        let env = &*engine.env;
+        bot_actions(py, self.num_envs, lanes, seed, |mask, seed, out| {
+            env.bot_actions(bot, mask, seed, out)
+        })
+    }
+
+    /// Observations as seen by the learner's seat, float32 [num_envs, obs_dim] (read-only
+    /// view; at a finished lane, the final observation).
+    #[getter]
+    fn obs(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
+        self.views.obs.clone_ref(py)
+    }
+    /// The learner's legal masks, uint8 [num_envs, num_actions] (all zero at a finished
+    /// lane).
+    #[getter]
+    fn legal_mask(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
+        self.views.legal_mask.clone_ref(py)
+    }
+    /// The learner's reward of the last step, float32 [num_envs].
+    #[getter]
+    fn rewards(&self, py: Python<'_>) -> Py<PyArray1<f32>> {
+        self.views.rewards.clone_ref(py)
+    }
+    /// Natural end flags, bool [num_envs].
+    #[getter]
+    fn terminated(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
+        self.views.terminated.clone_ref(py)
+    }
+    /// Cut-off flags, bool [num_envs] (a step limit of the game, or the learner view's own
+    /// limits: see docs/python.md).
+    #[getter]
+    fn truncated(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
+        self.views.truncated.clone_ref(py)
+    }
+    /// What happened to each lane's last action, uint8 [num_envs]: 0 applied, 1 illegal
+    /// (no-op), 3 the lane had finished and was reset (action ignored).
+    #[getter]
+    fn illegal(&self, py: Python<'_>) -> Py<PyArray1<u8>> {
+        self.views.illegal.clone_ref(py)
+    }
+    /// The learner's seat in each lane's current game, int32 [num_envs].
+    #[getter]
+    fn seat(&self, py: Python<'_>) -> Py<PyArray1<i32>> {
+        self.views.seat.clone_ref(py)
+    }
+    /// The learner's return in each lane's current episode so far, float32 [num_envs]:
+    /// where terminated or truncated, the return of the episode that just ended.
+    #[getter]
+    fn episode_return(&self, py: Python<'_>) -> Py<PyArray1<f32>> {
+        self.views.episode_return.clone_ref(py)
+    }
+    /// The learner's decisions (actions applied) in each lane's current episode so far,
+    /// int32 [num_envs]: where terminated or truncated, the length of the episode that just
+    /// ended.
+    #[getter]
+    fn episode_length(&self, py: Python<'_>) -> Py<PyArray1<i32>> {
+        self.views.episode_length.clone_ref(py)
+    }
+    /// Games finished in each lane since the reset, skipped ones included, uint64
+    /// [num_envs].
+    #[getter]
+    fn episodes(&self, py: Python<'_>) -> Py<PyArray1<u64>> {
+        self.views.episodes.clone_ref(py)
+    }
+    /// Games of each lane that ended before the learner's first decision (never shown),
+    /// uint64 [num_envs].
+    #[getter]
+    fn skipped(&self, py: Python<'_>) -> Py<PyArray1<u64>> {
+        self.views.skipped.clone_ref(py)
+    }
+    /// The learner's total reward in the skipped games of each lane, float64 [num_envs].
+    #[getter]
+    fn skipped_return(&self, py: Python<'_>) -> Py<PyArray1<f64>> {
+        self.views.skipped_return.clone_ref(py)
+    }
+    /// The game's registry id.
+    #[getter]
+    fn game_id(&self) -> &'static str {
+        self.info.id
+    }
+    /// The game's configuration: a new dict of every option the game reports.
+    #[getter]
+    fn config<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        options::options_dict(py, &self.config)
+    }
+    /// The bots of the other seats, a new list of `num_players - 1` names in seat order
+    /// (skipping the learner's).
+    #[getter]
+    fn opponents(&self) -> Vec<String> {
+        self.opponents.clone()
+    }
+    /// The `seat` the environment was built with: an int, or `"rotate"`.
+    #[getter]
+    fn learner_seat<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(match self.seat_rule {
+            LearnerSeat::Fixed(s) => s.into_pyobject(py)?.into_any(),
+            LearnerSeat::Rotate => PyString::new(py, "rotate").into_any(),
+        })
+    }
+    /// Number of lanes.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.num_envs
+    }
+    /// Size of the action space.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.num_actions
+    }
+    /// Length of one observation row.
+    #[getter]
+    fn obs_dim(&self) -> usize {
+        self.obs_dim
+    }
+    /// Number of seats.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.num_players
+    }
+    /// Seed of the last reset.
+    #[getter]
+    fn seed(&self, py: Python<'_>) -> PyResult<u64> {
+        Ok(self.engine(py)?.env.env_options().seed)
+    }
+    /// The engine object that owns the buffers (the `base` of every view).
+    #[getter]
+    fn _engine(&self, py: Python<'_>) -> Py<LearnerEngine> {
+        self.engine.clone_ref(py)
+    }
+
+    fn __len__(&self) -> usize {
+        self.num_envs
+    }
+
+    fn __repr__(&self) -> String {
+        let seat = match self.seat_rule {
+            LearnerSeat::Fixed(s) => s.to_string(),
+            LearnerSeat::Rotate => "'rotate'".into(),
+        };
+        format!(
+            "LearnerEnv({:?}, num_envs={}, opponents={:?}, seat={seat}, num_players={}, \
+             num_actions={}, obs_dim={})",
+            self.info.id,
+            self.num_envs,
+            self.opponents,
+            self.num_players,
+            self.num_actions,
+            self.obs_dim
+        )
+    }
+}
+
+/// Registers the learner classes in the compiled module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<LearnerEnv>()?;
+    m.add_class::<LearnerEngine>()?;
+    Ok(())
+}

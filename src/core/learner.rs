@@ -1,0 +1,788 @@
+//! The learner view ([`LearnerEnv`]): a batch of games in which one seat per lane, the
+//! learner's, is played from outside and every other seat by a built-in bot inside Rust.
+//! The caller sees only the learner's decisions: its observation, its legal mask and the
+//! reward credited to its last action.
+//!
+//! # One step of one lane
+//!
+//! ```text
+//!             step(a)                                     step(a')          step(_)
+//!                |                                           |                 |
+//!   learner ply  v   bot ply    bot ply    learner ply       v  bot ply        v  autoreset
+//!  ---[obs t]--(a)----(b1)-------(b2)------[obs t+1]-------(a')---(b3)--[END]-----(deal, bots)--[obs 0']
+//!               r0  +  r1    +   r2   ->  rewards[l] at t+1  r3  +  r4  -> rewards[l], terminated
+//!                                                                         reward 0, illegal = 3
+//! ```
+//!
+//! - A lane shown live is always at a decision of the learner's seat. `step(actions)` applies
+//!   the learner's action (an illegal one is a no-op: status [`ActionStatus::Illegal`], zero
+//!   reward, nothing else changes); then the bots play every other seat until the learner is
+//!   to act again or the game is over. The lane's reward is the sum of the learner seat's
+//!   rewards over all those plies, so a terminal reward that lands on a bot's ply is credited
+//!   to the learner's decision that preceded it.
+//! - Next-step autoreset, always on: the step after a lane finished deals its next game,
+//!   ignores the action (status [`ActionStatus::Reset`]), shows zero reward, and the bots play
+//!   until the learner's first decision.
+//! - A reward the learner's seat receives before its first decision of a game (at the deal,
+//!   or on bot plies before it) is credited to that first decision. A game that ends before
+//!   the learner ever decides (a hold'em hand folded to the learner's big blind, a hand
+//!   over as dealt) is never shown: it is counted (`episodes`, `skipped`, `skipped_return`)
+//!   and the next game is dealt in the same call.
+//!
+//! # Limits (why every call ends)
+//!
+//! Every game of the registry ends, but a configuration may make every game end before the
+//! learner decides (hold'em stacks no larger than the blinds), and a bot could (by a bug)
+//! play an illegal action. So: at most [`MAX_REDEALS`] games are dealt in one lane per call;
+//! when that many in a row ended before the learner decided, the last one is shown as
+//! *truncated* (no decision in it, its learner reward as the step's reward). At most
+//! [`MAX_BOT_PLIES`] bot plies are played in one lane per call; a game that reaches the
+//! limit, or in which a bot's action is refused, is cut off and shown as truncated.
+//!
+//! # Streams
+//!
+//! Game `k` of lane `l` (counting every game dealt in the lane since `reset(seed)`, skipped
+//! ones included) is dealt from, and its later randomness drawn from,
+//! [`LaneRng::for_lane`]`(seed, l, k)`: the stream a [`crate::core::VecEnv`] gives episode
+//! `k` of lane `l`. Its bots draw from a stream keyed by `(seed, l, k)` too, apart from it.
+//! With `seat` [`LearnerSeat::Rotate`] the learner's seat in game `k` of lane `l` is
+//! `(l + k) % num_players`. Nothing depends on the thread count or the chunk size.
+
+use std::any::Any;
+
+use rayon::prelude::*;
+
+use super::env::{EnvOptions, MAX_ENVS};
+use super::error::{Error, Result};
+use super::game::{ActionStatus, Game};
+use super::mem::{try_vec, HugeBuf};
+use super::policy::{act_lanes, check_batchable, Bot, LaneBatch};
+use super::pool::ForkSafePool;
+use super::rng::LaneRng;
+use super::spec::{GameInfo, GameSpec, Options};
+
+/// Most games dealt in one lane by one call ([`LearnerEnv::reset`] or
+/// [`LearnerEnv::step`]): when this many in a row end before the learner decides, the last
+/// is shown truncated (see the module documentation).
+pub const MAX_REDEALS: u32 = 100;
+
+/// Most bot plies played in one lane by one call: a game that needs more before the
+/// learner's next decision is cut off and shown truncated.
+pub const MAX_BOT_PLIES: u32 = 1 << 16;
+
+/// Key that keeps the bots' streams apart from the games' streams.
+const BOT_STREAM_KEY: u64 = 0x6c65_6172_6e65_7221;
+
+/// Which seat the learner plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LearnerSeat {
+    /// The same seat in every game.
+    Fixed(usize),
+    /// Seat `(l + k) % num_players` in game `k` of lane `l`.
+    Rotate,
+}
+
+impl LearnerSeat {
+    /// The learner's seat in game `game` (counted from 0 since the reset) of lane `lane`.
+    pub fn seat(self, lane: usize, game: u64, num_players: usize) -> usize {
+        match self {
+            LearnerSeat::Fixed(s) => s,
+            LearnerSeat::Rotate => {
+                let p = num_players as u64;
+                ((lane as u64 % p + game % p) % p) as usize
+            }
+        }
+    }
+}
+
+/// What a lane keeps besides its state and outputs.
+#[derive(Clone, Debug)]
+struct LaneCtl {
+    /// The game's stream (deal and later randomness).
+    rng: LaneRng,
+    /// The bots' stream.
+    bot_rng: LaneRng,
+    /// Index of the lane's current game since the reset.
+    game: u64,
+    /// The learner's rewards of the current game not yet shown (those before its first
+    /// decision).
+    carry: f32,
+}
+
+/// The learner view of `num_envs` lanes of a game (see the module documentation).
+///
+/// # Output buffers
+///
+/// Allocated once by [`LearnerEnv::new`], never moved nor resized (Python views them), and
+/// written by [`LearnerEnv::reset`] and [`LearnerEnv::step`] only:
+/// [`obs`](LearnerEnv::obs) `[N, obs_dim]`, [`legal_mask`](LearnerEnv::legal_mask)
+/// `[N, num_actions]`, [`rewards`](LearnerEnv::rewards) `[N]` (the learner's only),
+/// [`terminated`](LearnerEnv::terminated), [`truncated`](LearnerEnv::truncated),
+/// [`illegal`](LearnerEnv::illegal), [`seat`](LearnerEnv::seat),
+/// [`episode_return`](LearnerEnv::episode_return),
+/// [`episode_length`](LearnerEnv::episode_length), [`episodes`](LearnerEnv::episodes),
+/// [`skipped`](LearnerEnv::skipped) and [`skipped_return`](LearnerEnv::skipped_return).
+pub struct LearnerEnv<G: Game> {
+    game: G,
+    bots: Vec<Box<dyn Bot<G>>>,
+    opponents: Vec<String>,
+    seat_rule: LearnerSeat,
+    options: EnvOptions,
+    pool: ForkSafePool,
+    states: HugeBuf<G::State>,
+    ctl: Vec<LaneCtl>,
+    /// Scratch rewards of one ply, `[N, num_players]`.
+    ply_rewards: Vec<f32>,
+    obs: HugeBuf<f32>,
+    mask: Vec<u8>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    illegal: Vec<u8>,
+    seat: Vec<i32>,
+    episode_return: Vec<f32>,
+    episode_length: Vec<i32>,
+    episodes: Vec<u64>,
+    skipped: Vec<u64>,
+    skipped_return: Vec<f64>,
+}
+
+/// One lane's state, bookkeeping and outputs, borrowed together.
+struct Lane<'a, G: Game> {
+    index: usize,
+    state: &'a mut G::State,
+    ctl: &'a mut LaneCtl,
+    ply_rewards: &'a mut [f32],
+    obs: &'a mut [f32],
+    mask: &'a mut [u8],
+    reward: &'a mut f32,
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    illegal: &'a mut u8,
+    seat: &'a mut i32,
+    episode_return: &'a mut f32,
+    episode_length: &'a mut i32,
+    episodes: &'a mut u64,
+    skipped: &'a mut u64,
+    skipped_return: &'a mut f64,
+}
+
+/// What every lane of a call shares.
+struct Ctx<'g, G: Game> {
+    game: &'g G,
+    bots: &'g [Box<dyn Bot<G>>],
+    seat_rule: LearnerSeat,
+    seed: u64,
+}
+
+impl<G: Game> Ctx<'_, G> {
+    /// The bot of `seat` when the learner sits at `learner` (the bots fill the other seats
+    /// in seat order).
+    fn bot_of(&self, seat: usize, learner: usize) -> &dyn Bot<G> {
+        &*self.bots[if seat < learner { seat } else { seat - 1 }]
+    }
+
+    /// Plays bot plies until the learner is to act or the game is over. Returns the
+    /// learner seat's rewards over them and whether the game was cut off (the ply limit
+    /// reached, or a bot's action refused).
+    fn play_bots(&self, lane: &mut Lane<'_, G>) -> (f32, bool) {
+        let game = self.game;
+        let learner = *lane.seat as usize;
+        let mut total = 0.0;
+        for plies in 0..=MAX_BOT_PLIES {
+            let (terminated, truncated) = game.finished(lane.state);
+            if terminated || truncated {
+                return (total, false);
+            }
+            let to_act = game.current_player(lane.state);
+            if to_act == learner {
+                return (total, false);
+            }
+            if plies == MAX_BOT_PLIES {
+                break;
+            }
+            // The mask row serves as scratch: it is rewritten for the learner afterwards.
+            game.legal_mask(lane.state, lane.mask);
+            let action = self.bot_of(to_act, learner).act(
+                game,
+                lane.state,
+                lane.mask,
+                &mut lane.ctl.bot_rng,
+            );
+            lane.ply_rewards.fill(0.0);
+            let outcome = game.step(lane.state, action, &mut lane.ctl.rng, lane.ply_rewards);
+            if !outcome.applied {
+                return (total, true);
+            }
+            total += lane.ply_rewards[learner];
+        }
+        (total, true)
+    }
+
+    /// Writes the lane's flags, mask and observation (as seen by the learner's seat);
+    /// `cut` shows it truncated whatever its state says. Counts a finished episode.
+    fn show(&self, lane: &mut Lane<'_, G>, cut: bool) {
+        let game = self.game;
+        let (terminated, truncated) = if cut {
+            (false, true)
+        } else {
+            game.finished(lane.state)
+        };
+        *lane.terminated = terminated;
+        *lane.truncated = truncated;
+        if terminated || truncated {
+            lane.mask.fill(0);
+            *lane.episodes += 1;
+        } else {
+            game.legal_mask(lane.state, lane.mask);
+        }
+        game.observe(lane.state, *lane.seat as usize, lane.obs);
+    }
+
+    /// Deals game `lane.ctl.game` and the ones after it until the learner has a decision
+    /// (or [`MAX_REDEALS`] games ended without one), and shows the lane.
+    fn start_episode(&self, lane: &mut Lane<'_, G>) {
+        let game = self.game;
+        let p = game.num_players();
+        let mut dealt = 0;
+        loop {
+            let k = lane.ctl.game;
+            let l = lane.index as u64;
+            lane.ctl.rng = LaneRng::for_lane(self.seed, l, k);
+            lane.ctl.bot_rng = LaneRng::for_lane(self.seed ^ BOT_STREAM_KEY, l, k);
+            *lane.state = game.reset(&mut lane.ctl.rng);
+            let seat = self.seat_rule.seat(lane.index, k, p);
+            *lane.seat = seat as i32;
+            *lane.episode_return = 0.0;
+            *lane.episode_length = 0;
+            lane.ply_rewards.fill(0.0);
+            game.deal_rewards(lane.state, lane.ply_rewards);
+            let mut carry = lane.ply_rewards[seat];
+            let (before, cut) = self.play_bots(lane);
+            carry += before;
+            dealt += 1;
+            let (terminated, truncated) = game.finished(lane.state);
+            if !(terminated || truncated || cut) {
+                lane.ctl.carry = carry;
+                self.show(lane, false);
+                return;
+            }
+            if cut || dealt == MAX_REDEALS {
+                lane.ctl.carry = 0.0;
+                *lane.reward += carry;
+                *lane.episode_return = carry;
+                self.show(lane, true);
+                return;
+            }
+            *lane.episodes += 1;
+            *lane.skipped += 1;
+            *lane.skipped_return += carry as f64;
+            lane.ctl.game += 1;
+        }
+    }
+
+    /// One lane's step (see the module documentation).
+    fn step(&self, lane: &mut Lane<'_, G>, action: u32) {
+        *lane.reward = 0.0;
+        if *lane.terminated || *lane.truncated {
+            *lane.illegal = ActionStatus::Reset as u8;
+            lane.ctl.game += 1;
+            self.start_episode(lane);
+            return;
+        }
+        let learner = *lane.seat as usize;
+        lane.ply_rewards.fill(0.0);
+        let outcome = self
+            .game
+            .step(lane.state, action, &mut lane.ctl.rng, lane.ply_rewards);
+        if !outcome.applied {
+            *lane.illegal = ActionStatus::Illegal as u8;
+            return;
+        }
+        *lane.illegal = ActionStatus::Applied as u8;
+        let mine = std::mem::take(&mut lane.ctl.carry) + lane.ply_rewards[learner];
+        let (theirs, cut) = self.play_bots(lane);
+        let reward = mine + theirs;
+        *lane.reward = reward;
+        *lane.episode_return += reward;
+        *lane.episode_length += 1;
+        self.show(lane, cut);
+    }
+}
+
+impl<G: Game> LearnerEnv<G> {
+    /// A learner view of `game`: `bots` play the seats other than the learner's, in seat
+    /// order (`num_players - 1` of them), `opponents` are their names (what
+    /// [`LearnerEnv::opponents`] reports), `seat` places the learner, and `options` gives
+    /// `num_envs`, `seed`, `num_threads` and `chunk_size` (autoreset is always on and the
+    /// learner's observation is computed at every step: `autoreset` and `observe_on_step`
+    /// are ignored). Every lane is reset with `options.seed`.
+    ///
+    /// Errors: a bot count other than `num_players - 1`, a fixed seat out of range, a bot
+    /// that remembers between decisions ([`Bot::remembers`]), options out of range, memory
+    /// refused.
+    pub fn new(
+        game: G,
+        bots: Vec<Box<dyn Bot<G>>>,
+        opponents: Vec<String>,
+        seat: LearnerSeat,
+        options: EnvOptions,
+    ) -> Result<Self> {
+        let p = game.num_players();
+        if bots.len() + 1 != p || opponents.len() != bots.len() {
+            return Err(Error::Invalid {
+                what: "opponents",
+                reason: format!(
+                    "the game has {p} seats: give one bot for every other seat ({}), got {}",
+                    p - 1,
+                    bots.len()
+                ),
+            });
+        }
+        if let LearnerSeat::Fixed(s) = seat {
+            Error::check_range("seat", 0, p - 1, s)?;
+        }
+        for bot in &bots {
+            check_batchable(&**bot)?;
+        }
+        Error::check_range("num_envs", 1, MAX_ENVS, options.num_envs)?;
+        Error::check_range("chunk_size", 1, 1 << 20, options.chunk_size)?;
+        let pool = ForkSafePool::new(options.num_threads)?;
+        let n = options.num_envs;
+        let mut env = Self::allocate(game, bots, opponents, seat, options, pool)
+            .map_err(|e| e.in_context(|| format!("num_envs={n}")))?;
+        env.reset(env.options.seed);
+        Ok(env)
+    }
+
+    fn allocate(
+        game: G,
+        bots: Vec<Box<dyn Bot<G>>>,
+        opponents: Vec<String>,
+        seat_rule: LearnerSeat,
+        options: EnvOptions,
+        pool: ForkSafePool,
+    ) -> Result<Self> {
+        let n = options.num_envs;
+        let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
+        let rows = |width: usize, what: &'static str| {
+            n.checked_mul(width).ok_or(Error::OutOfMemory {
+                context: String::new(),
+                what,
+                bytes: n as u128 * width as u128 * 4,
+            })
+        };
+        let mut rng0 = LaneRng::for_lane(options.seed, 0, 0);
+        let blank = game.reset(&mut rng0);
+        let ctl0 = LaneCtl {
+            rng: rng0.clone(),
+            bot_rng: rng0,
+            game: 0,
+            carry: 0.0,
+        };
+        Ok(LearnerEnv {
+            obs: HugeBuf::try_filled(rows(d, "observations")?, 0.0, "observations")?,
+            states: HugeBuf::try_filled(n, blank, "lane states")?,
+            mask: try_vec(rows(a, "legal masks")?, 0, "legal masks")?,
+            ply_rewards: try_vec(rows(p, "rewards")?, 0.0, "rewards")?,
+            ctl: try_vec(n, ctl0, "lane streams")?,
+            rewards: try_vec(n, 0.0, "rewards")?,
+            terminated: try_vec(n, false, "terminated flags")?,
+            truncated: try_vec(n, false, "truncated flags")?,
+            illegal: try_vec(n, 0, "action status codes")?,
+            seat: try_vec(n, 0, "learner seats")?,
+            episode_return: try_vec(n, 0.0, "episode returns")?,
+            episode_length: try_vec(n, 0, "episode lengths")?,
+            episodes: try_vec(n, 0, "episode counters")?,
+            skipped: try_vec(n, 0, "episode counters")?,
+            skipped_return: try_vec(n, 0.0, "episode returns")?,
+            game,
+            bots,
+            opponents,
+            seat_rule,
+            options,
+            pool,
+        })
+    }
+
+    /// Runs `f` on every lane, in parallel over chunks of `chunk_size` lanes, with the
+    /// lane's action (`0` when `actions` is empty).
+    fn for_each_lane(
+        &mut self,
+        actions: &[u32],
+        f: impl Fn(&Ctx<'_, G>, &mut Lane<'_, G>, u32) + Sync,
+    ) {
+        let cs = self.options.chunk_size;
+        let (p, a, d) = (
+            self.game.num_players(),
+            self.game.num_actions(),
+            self.game.obs_dim(),
+        );
+        let ctx = Ctx {
+            game: &self.game,
+            bots: &self.bots,
+            seat_rule: self.seat_rule,
+            seed: self.options.seed,
+        };
+        let lanes = (
+            self.states.par_chunks_mut(cs),
+            self.ctl.par_chunks_mut(cs),
+            self.ply_rewards.par_chunks_mut(cs * p),
+            self.obs.par_chunks_mut(cs * d),
+            self.mask.par_chunks_mut(cs * a),
+            self.rewards.par_chunks_mut(cs),
+        );
+        let flags = (
+            self.terminated.par_chunks_mut(cs),
+            self.truncated.par_chunks_mut(cs),
+            self.illegal.par_chunks_mut(cs),
+            self.seat.par_chunks_mut(cs),
+        );
+        let stats = (
+            self.episode_return.par_chunks_mut(cs),
+            self.episode_length.par_chunks_mut(cs),
+            self.episodes.par_chunks_mut(cs),
+            self.skipped.par_chunks_mut(cs),
+            self.skipped_return.par_chunks_mut(cs),
+        );
+        let work = (
+            lanes.into_par_iter(),
+            flags.into_par_iter(),
+            stats.into_par_iter(),
+        );
+        self.pool.install(|| {
+            work.into_par_iter().enumerate().for_each(
+                |(c, ((st, ct, pr, ob, ma, re), (te, tr, il, se), (er, el, ep, sk, sr)))| {
+                    for j in 0..st.len() {
+                        let index = c * cs + j;
+                        let mut lane = Lane {
+                            index,
+                            state: &mut st[j],
+                            ctl: &mut ct[j],
+                            ply_rewards: &mut pr[j * p..(j + 1) * p],
+                            obs: &mut ob[j * d..(j + 1) * d],
+                            mask: &mut ma[j * a..(j + 1) * a],
+                            reward: &mut re[j],
+                            terminated: &mut te[j],
+                            truncated: &mut tr[j],
+                            illegal: &mut il[j],
+                            seat: &mut se[j],
+                            episode_return: &mut er[j],
+                            episode_length: &mut el[j],
+                            episodes: &mut ep[j],
+                            skipped: &mut sk[j],
+                            skipped_return: &mut sr[j],
+                        };
+                        f(&ctx, &mut lane, actions.get(index).copied().unwrap_or(0));
+                    }
+                },
+            )
+        });
+    }
+
+    /// Resets every lane with `seed`: lane `l` deals its game 0 from stream `(seed, l, 0)`
+    /// and the bots play until the learner's first decision (games that end before it are
+    /// counted and redealt). Rewards, episode counters and statistics restart from zero.
+    pub fn reset(&mut self, seed: u64) {
+        self.options.seed = seed;
+        self.for_each_lane(&[], |ctx, lane, _| {
+            lane.ctl.game = 0;
+            lane.ctl.carry = 0.0;
+            *lane.reward = 0.0;
+            *lane.illegal = ActionStatus::Applied as u8;
+            *lane.episodes = 0;
+            *lane.skipped = 0;
+            *lane.skipped_return = 0.0;
+            ctx.start_episode(lane);
+        });
+    }
+
+    /// Steps every lane with the learner's action (one per lane; any `u32`, an illegal one
+    /// is a flagged no-op): see the module documentation. A wrong length is an error that
+    /// changes nothing.
+    pub fn step(&mut self, actions: &[u32]) -> Result<()> {
+        Error::check_len("actions", self.num_envs(), actions.len())?;
+        self.for_each_lane(actions, |ctx, lane, action| ctx.step(lane, action));
+        Ok(())
+    }
+
+    /// The action `bot` picks for the learner's seat in every lane selected by `selected`
+    /// (`None`: every lane) that is at a decision, into `out`
+    /// ([`NO_ACTION`](super::policy::NO_ACTION) for the others), as
+    /// [`VecEnv::bot_actions`](super::VecEnv::bot_actions) does: a baseline to play in the
+    /// learner's place.
+    pub fn bot_actions(
+        &self,
+        bot: &dyn Bot<G>,
+        selected: Option<&[bool]>,
+        seed: u64,
+        out: &mut [i64],
+    ) -> Result<()> {
+        let lanes = LaneBatch {
+            states: &self.states,
+            masks: &self.mask,
+            terminated: &self.terminated,
+            truncated: &self.truncated,
+        };
+        let cs = self.options.chunk_size;
+        self.pool
+            .install(|| act_lanes(&self.game, bot, &lanes, selected, seed, cs, out))
+    }
+
+    /// The game's configuration.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+    /// The options the environment was built with (the seed is the last reset's).
+    pub fn options(&self) -> &EnvOptions {
+        &self.options
+    }
+    /// Number of lanes.
+    pub fn num_envs(&self) -> usize {
+        self.options.num_envs
+    }
+    /// The names of the bots of the other seats, in seat order (skipping the learner's).
+    pub fn opponents(&self) -> &[String] {
+        &self.opponents
+    }
+    /// Which seat the learner plays.
+    pub fn seat_rule(&self) -> LearnerSeat {
+        self.seat_rule
+    }
+    /// The lane states.
+    pub fn states(&self) -> &[G::State] {
+        &self.states
+    }
+    /// Observations `[N, obs_dim]` as seen by the learner's seat (at a finished lane, the
+    /// final observation).
+    pub fn obs(&self) -> &[f32] {
+        &self.obs
+    }
+    /// Legal masks of the learner `[N, num_actions]` (all zero at a finished lane).
+    pub fn legal_mask(&self) -> &[u8] {
+        &self.mask
+    }
+    /// The learner's reward of the last step `[N]`.
+    pub fn rewards(&self) -> &[f32] {
+        &self.rewards
+    }
+    /// Natural end flags `[N]`.
+    pub fn terminated(&self) -> &[bool] {
+        &self.terminated
+    }
+    /// Cut-off flags `[N]`.
+    pub fn truncated(&self) -> &[bool] {
+        &self.truncated
+    }
+    /// What happened to each lane's last action `[N]`, as [`ActionStatus`] codes.
+    pub fn illegal(&self) -> &[u8] {
+        &self.illegal
+    }
+    /// The learner's seat in each lane's current game `[N]`.
+    pub fn seat(&self) -> &[i32] {
+        &self.seat
+    }
+    /// The learner's return in each lane's current episode so far `[N]`: at a finished
+    /// lane, the whole episode's.
+    pub fn episode_return(&self) -> &[f32] {
+        &self.episode_return
+    }
+    /// The learner's decisions (actions applied) in each lane's current episode so far
+    /// `[N]`: at a finished lane, the whole episode's.
+    pub fn episode_length(&self) -> &[i32] {
+        &self.episode_length
+    }
+    /// Games finished in each lane since the reset `[N]`, skipped ones included.
+    pub fn episodes(&self) -> &[u64] {
+        &self.episodes
+    }
+    /// Games of each lane since the reset that ended before the learner's first decision
+    /// and were never shown `[N]`.
+    pub fn skipped(&self) -> &[u64] {
+        &self.skipped
+    }
+    /// The learner seat's total reward in the skipped games of each lane `[N]`.
+    pub fn skipped_return(&self) -> &[f64] {
+        &self.skipped_return
+    }
+}
+
+impl<G: GameSpec> LearnerEnv<G> {
+    /// A learner view with the game's built-in bots by name ([`GameSpec::bot`]):
+    /// `opponents` holds one name (every other seat) or one per other seat, in seat order
+    /// skipping the learner's. See [`LearnerEnv::new`] for the rest.
+    pub fn with_bots<S: AsRef<str>>(
+        game: G,
+        opponents: &[S],
+        seat: LearnerSeat,
+        options: EnvOptions,
+    ) -> Result<Self> {
+        let others = game.num_players() - 1;
+        let names: Vec<String> = match opponents {
+            [one] => vec![one.as_ref().to_string(); others],
+            many if many.len() == others => many.iter().map(|s| s.as_ref().to_string()).collect(),
+            many => {
+                return Err(Error::Invalid {
+                    what: "opponents",
+                    reason: format!(
+                        "the game has {} seats: give one bot name for every other seat, or a \
+                         list of {others}, got a list of {}",
+                        others + 1,
+                        many.len()
+                    ),
+                })
+            }
+        };
+        let bots = names
+            .iter()
+            .map(|name| game.bot(name))
+            .collect::<Result<Vec<_>>>()?;
+        LearnerEnv::new(game, bots, names, seat, options)
+    }
+}
+
+/// A [`LearnerEnv`] of any registered game behind one object type (what Python holds).
+pub trait DynLearner: Send + Sync {
+    /// The game's registry entry.
+    fn info(&self) -> &'static GameInfo;
+    /// The game's configuration, every option given.
+    fn config(&self) -> Options;
+    /// Number of lanes.
+    fn num_envs(&self) -> usize;
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+    /// Size of the action space.
+    fn num_actions(&self) -> usize;
+    /// Length of one observation row.
+    fn obs_dim(&self) -> usize;
+    /// See [`LearnerEnv::options`].
+    fn env_options(&self) -> &EnvOptions;
+    /// See [`LearnerEnv::opponents`].
+    fn opponents(&self) -> &[String];
+    /// See [`LearnerEnv::seat_rule`].
+    fn seat_rule(&self) -> LearnerSeat;
+    /// See [`LearnerEnv::reset`].
+    fn reset(&mut self, seed: u64);
+    /// See [`LearnerEnv::step`].
+    fn step(&mut self, actions: &[u32]) -> Result<()>;
+    /// The game's built-in bot `bot` (by name) in the learner's place: see
+    /// [`LearnerEnv::bot_actions`].
+    fn bot_actions(
+        &self,
+        bot: &str,
+        selected: Option<&[bool]>,
+        seed: u64,
+        out: &mut [i64],
+    ) -> Result<()>;
+    /// See [`LearnerEnv::obs`].
+    fn obs(&self) -> &[f32];
+    /// See [`LearnerEnv::legal_mask`].
+    fn legal_mask(&self) -> &[u8];
+    /// See [`LearnerEnv::rewards`].
+    fn rewards(&self) -> &[f32];
+    /// See [`LearnerEnv::terminated`].
+    fn terminated(&self) -> &[bool];
+    /// See [`LearnerEnv::truncated`].
+    fn truncated(&self) -> &[bool];
+    /// See [`LearnerEnv::illegal`].
+    fn illegal(&self) -> &[u8];
+    /// See [`LearnerEnv::seat`].
+    fn seat(&self) -> &[i32];
+    /// See [`LearnerEnv::episode_return`].
+    fn episode_return(&self) -> &[f32];
+    /// See [`LearnerEnv::episode_length`].
+    fn episode_length(&self) -> &[i32];
+    /// See [`LearnerEnv::episodes`].
+    fn episodes(&self) -> &[u64];
+    /// See [`LearnerEnv::skipped`].
+    fn skipped(&self) -> &[u64];
+    /// See [`LearnerEnv::skipped_return`].
+    fn skipped_return(&self) -> &[f64];
+    /// The environment itself, to downcast to its [`LearnerEnv`] type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<G: GameSpec> DynLearner for LearnerEnv<G> {
+    fn info(&self) -> &'static GameInfo {
+        &G::INFO
+    }
+    fn config(&self) -> Options {
+        self.game.options()
+    }
+    fn num_envs(&self) -> usize {
+        LearnerEnv::num_envs(self)
+    }
+    fn num_players(&self) -> usize {
+        self.game.num_players()
+    }
+    fn num_actions(&self) -> usize {
+        self.game.num_actions()
+    }
+    fn obs_dim(&self) -> usize {
+        self.game.obs_dim()
+    }
+    fn env_options(&self) -> &EnvOptions {
+        &self.options
+    }
+    fn opponents(&self) -> &[String] {
+        &self.opponents
+    }
+    fn seat_rule(&self) -> LearnerSeat {
+        self.seat_rule
+    }
+    fn reset(&mut self, seed: u64) {
+        LearnerEnv::reset(self, seed)
+    }
+    fn step(&mut self, actions: &[u32]) -> Result<()> {
+        LearnerEnv::step(self, actions)
+    }
+    fn bot_actions(
+        &self,
+        bot: &str,
+        selected: Option<&[bool]>,
+        seed: u64,
+        out: &mut [i64],
+    ) -> Result<()> {
+        let bot = self.game.bot(bot)?;
+        LearnerEnv::bot_actions(self, &*bot, selected, seed, out)
+    }
+    fn obs(&self) -> &[f32] {
+        &self.obs
+    }
+    fn legal_mask(&self) -> &[u8] {
+        &self.mask
+    }
+    fn rewards(&self) -> &[f32] {
+        &self.rewards
+    }
+    fn terminated(&self) -> &[bool] {
+        &self.terminated
+    }
+    fn truncated(&self) -> &[bool] {
+        &self.truncated
+    }
+    fn illegal(&self) -> &[u8] {
+        &self.illegal
+    }
+    fn seat(&self) -> &[i32] {
+        &self.seat
+    }
+    fn episode_return(&self) -> &[f32] {
+        &self.episode_return
+    }
+    fn episode_length(&self) -> &[i32] {
+        &self.episode_length
+    }
+    fn episodes(&self) -> &[u64] {
+        &self.episodes
+    }
+    fn skipped(&self) -> &[u64] {
+        &self.skipped
+    }
+    fn skipped_return(&self) -> &[f64] {
+        &self.skipped_return
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -330,7 +330,7 @@ unsafe fn view2<'py, T: Element>(
 ///
 /// # Safety
 /// `arr` must be such a view: its memory lives as long as `arr` does.
-unsafe fn writable_alias<T: Element, D: numpy::ndarray::Dimension>(
+pub(crate) unsafe fn writable_alias<T: Element, D: numpy::ndarray::Dimension>(
     dict: &Bound<'_, PyDict>,
     name: &str,
     arr: &Py<PyArray<T, D>>,
@@ -342,7 +342,7 @@ unsafe fn writable_alias<T: Element, D: numpy::ndarray::Dimension>(
 
 /// `cardvec._torch.tensors(arrays, mask)`: the `torch()` methods' result (see there).
 /// `mask=None` is the default, `"bool"`.
-fn torch_tensors<'py>(
+pub(crate) fn torch_tensors<'py>(
     arrays: &Bound<'py, PyDict>,
     mask: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {

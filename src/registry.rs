@@ -14,7 +14,7 @@ use crate::core::dyn_env::DynEnv;
 use crate::core::env::{EnvOptions, VecEnv};
 use crate::core::error::{Error, Result};
 use crate::core::fuzz::StateCheckReport;
-use crate::core::learner::{DynLearner, LearnerEnv, LearnerSeat};
+use crate::core::learner::{DynLearner, LearnerEnv, LearnerSeat, Opponents};
 use crate::core::spec::{GameInfo, GameSpec, OptionValue, Options};
 
 /// A computation over one registered game, generic in the game's type.
@@ -119,7 +119,7 @@ pub fn make(
 
 struct MakeLearner<'a> {
     pairs: Vec<(String, OptionValue)>,
-    opponents: &'a [String],
+    opponents: &'a Opponents,
     seat: LearnerSeat,
     env: EnvOptions,
 }
@@ -139,12 +139,11 @@ impl Visitor for MakeLearner<'_> {
 }
 
 /// A learner view ([`LearnerEnv`]) of game `id` configured by `options`, its other seats
-/// played by the game's built-in bots `opponents` (one name for every other seat, or one
-/// per other seat in seat order), the learner at `seat`, built with `env`.
+/// played by the game's built-in bots `opponents`, the learner at `seat`, built with `env`.
 pub fn make_learner(
     id: &str,
     options: Vec<(String, OptionValue)>,
-    opponents: &[String],
+    opponents: &Opponents,
     seat: LearnerSeat,
     env: EnvOptions,
 ) -> Result<Box<dyn DynLearner>> {

@@ -7,7 +7,7 @@
 //! `BatchEnv`, two objects: [`LearnerEngine`] (private) owns the environment and is the
 //! `base` of every view; [`LearnerEnv`] (frozen) holds it and the views, created once.
 
-use cardvec::core::learner::{DynLearner, LearnerSeat};
+use cardvec::core::learner::{DynLearner, LearnerSeat, Opponents};
 use cardvec::core::spec::{GameInfo, GameSpec, Options};
 use cardvec::core::Error as CoreError;
 use cardvec::registry::{self, Visitor};
@@ -183,9 +183,9 @@ fn learner_seat(
 }
 
 /// The `opponents` argument: one bot name, or a list (or tuple) of names.
-fn opponent_names(opponents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+fn opponent_names(opponents: &Bound<'_, PyAny>) -> PyResult<Opponents> {
     if opponents.is_instance_of::<PyString>() {
-        return Ok(vec![opponents.extract::<String>()?]);
+        return Ok(Opponents::Every(opponents.extract::<String>()?));
     }
     if opponents.is_instance_of::<PyList>() || opponents.is_instance_of::<PyTuple>() {
         let mut names = Vec::new();
@@ -199,7 +199,7 @@ fn opponent_names(opponents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
             }
             names.push(item.extract::<String>()?);
         }
-        return Ok(names);
+        return Ok(Opponents::Each(names));
     }
     Err(PyTypeError::new_err(format!(
         "opponents must be a bot name or a list of bot names, got {}",
@@ -300,7 +300,7 @@ impl LearnerEnv {
         let config = options::from_kwargs(info, options)?;
         let names = match opponents.filter(|o| !o.is_none()) {
             Some(o) => opponent_names(o)?,
-            None => vec!["random".to_string()],
+            None => Opponents::Every("random".to_string()),
         };
         let seat_rule = match seat.filter(|s| !s.is_none()) {
             Some(s) => learner_seat(s, info, &config)?,

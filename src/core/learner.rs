@@ -365,11 +365,13 @@ impl<G: Game> LearnerEnv<G> {
     ) -> Result<Self> {
         let n = options.num_envs;
         let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
-        let rows = |width: usize, what: &'static str| {
+        // Rows of `width` values of `size` bytes for each of `n` lanes; a product beyond
+        // `usize` asks for more than any address space holds.
+        let rows = |width: usize, size: usize, what: &'static str| {
             n.checked_mul(width).ok_or(Error::OutOfMemory {
                 context: String::new(),
                 what,
-                bytes: n as u128 * width as u128 * 4,
+                bytes: n as u128 * width as u128 * size as u128,
             })
         };
         let mut rng0 = LaneRng::for_lane(options.seed, 0, 0);
@@ -381,10 +383,10 @@ impl<G: Game> LearnerEnv<G> {
             carry: 0.0,
         };
         Ok(LearnerEnv {
-            obs: HugeBuf::try_filled(rows(d, "observations")?, 0.0, "observations")?,
+            obs: HugeBuf::try_filled(rows(d, 4, "observations")?, 0.0, "observations")?,
             states: HugeBuf::try_filled(n, blank, "lane states")?,
-            mask: try_vec(rows(a, "legal masks")?, 0, "legal masks")?,
-            ply_rewards: try_vec(rows(p, "rewards")?, 0.0, "rewards")?,
+            mask: try_vec(rows(a, 1, "legal masks")?, 0, "legal masks")?,
+            ply_rewards: try_vec(rows(p, 4, "rewards")?, 0.0, "rewards")?,
             ctl: try_vec(n, ctl0, "lane streams")?,
             rewards: try_vec(n, 0.0, "rewards")?,
             terminated: try_vec(n, false, "terminated flags")?,
@@ -607,28 +609,37 @@ impl<G: Game> LearnerEnv<G> {
     }
 }
 
+/// The bots of the seats other than the learner's, by name ([`GameSpec::bot`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opponents {
+    /// The same bot at every other seat.
+    Every(String),
+    /// One bot per other seat, in seat order skipping the learner's (`num_players - 1`).
+    Each(Vec<String>),
+}
+
 impl<G: GameSpec> LearnerEnv<G> {
-    /// A learner view with the game's built-in bots by name ([`GameSpec::bot`]):
-    /// `opponents` holds one name (every other seat) or one per other seat, in seat order
-    /// skipping the learner's. See [`LearnerEnv::new`] for the rest.
-    pub fn with_bots<S: AsRef<str>>(
+    /// A learner view with the game's built-in bots by name ([`GameSpec::bot`]). A list
+    /// ([`Opponents::Each`]) of another length than `num_players - 1`, or an unknown name,
+    /// is an error. See [`LearnerEnv::new`] for the rest.
+    pub fn with_bots(
         game: G,
-        opponents: &[S],
+        opponents: &Opponents,
         seat: LearnerSeat,
         options: EnvOptions,
     ) -> Result<Self> {
         let others = game.num_players() - 1;
         let names: Vec<String> = match opponents {
-            [one] => vec![one.as_ref().to_string(); others],
-            many if many.len() == others => many.iter().map(|s| s.as_ref().to_string()).collect(),
-            many => {
+            Opponents::Every(name) => vec![name.clone(); others],
+            Opponents::Each(names) if names.len() == others => names.clone(),
+            Opponents::Each(names) => {
                 return Err(Error::Invalid {
                     what: "opponents",
                     reason: format!(
                         "the game has {} seats: give one bot name for every other seat, or a \
                          list of {others}, got a list of {}",
                         others + 1,
-                        many.len()
+                        names.len()
                     ),
                 })
             }

@@ -36,7 +36,7 @@ pub use dyn_env::DynEnv;
 pub use env::{EnvOptions, VecEnv, MAX_ENVS};
 pub use error::{Error, Integer, Result};
 pub use game::{ActionStatus, Game, LaneOutcome, Playable, SingleLane};
-pub use learner::{DynLearner, LearnerEnv, LearnerSeat};
+pub use learner::{DynLearner, LearnerEnv, LearnerSeat, Opponents};
 pub use mem::try_vec;
 pub use policy::{Bot, RandomBot};
 pub use pool::{ForkSafePool, MAX_THREADS};

@@ -109,23 +109,30 @@ pub const NO_ACTION: i64 = -1;
 /// Key that keeps the streams of batched bots apart from the lanes' own streams.
 const BOT_STREAM_KEY: u64 = 0x626f_7473_2d61_6374;
 
-/// A 64-bit hash of `bytes` (a lane state): SplitMix64 chained over its little-endian
-/// words, the length first. Not for adversaries; for keying random streams.
+/// A 64-bit hash of `bytes` (a lane state), for keying random streams (not for
+/// adversaries): four independent multiply-rotate accumulators over the little-endian
+/// 64-bit words (the last one zero-padded), so that a long state costs about one
+/// multiplication per word, then SplitMix64 over the accumulators and the length.
 pub fn state_hash(bytes: &[u8]) -> u64 {
-    let mut h = splitmix64(bytes.len() as u64);
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(w);
-        h = splitmix64(h ^ u64::from_le_bytes(word));
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    #[inline(always)]
+    fn mix(acc: u64, word: &[u8]) -> u64 {
+        let mut w = [0u8; 8];
+        w[..word.len()].copy_from_slice(word);
+        (acc.rotate_left(29) ^ u64::from_le_bytes(w)).wrapping_mul(K)
     }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        h = splitmix64(h ^ u64::from_le_bytes(word));
+    let mut acc = [1u64, 2, 3, 4];
+    let mut blocks = bytes.chunks_exact(32);
+    for block in &mut blocks {
+        for (a, word) in acc.iter_mut().zip(block.chunks_exact(8)) {
+            *a = mix(*a, word);
+        }
     }
-    h
+    for (a, word) in acc.iter_mut().zip(blocks.remainder().chunks(8)) {
+        *a = mix(*a, word);
+    }
+    acc.iter()
+        .fold(splitmix64(bytes.len() as u64), |h, &a| splitmix64(h ^ a))
 }
 
 /// The stream a batched bot draws from for lane `lane` in the state whose bytes are
@@ -203,8 +210,7 @@ pub struct RandomDriver {
 }
 
 impl RandomDriver {
-    /// A driver for `num_envs` lanes;
-    /// [`Error::OutOfMemory`](crate::core::Error::OutOfMemory) if its buffers cannot be
+    /// A driver for `num_envs` lanes; [`Error::OutOfMemory`] if its buffers cannot be
     /// allocated.
     pub fn new(num_envs: usize, seed: u64) -> Result<Self> {
         let mut rngs = try_vec(num_envs, LaneRng::from_seed(seed), "policy streams")
@@ -248,6 +254,20 @@ impl RandomDriver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn state_hash_sees_every_byte() {
+        let base = [7u8; 45];
+        let h = state_hash(&base);
+        for i in 0..base.len() {
+            let mut other = base;
+            other[i] ^= 1;
+            assert_ne!(state_hash(&other), h, "byte {i}");
+        }
+        assert_ne!(state_hash(&base[..44]), h);
+        assert_ne!(state_hash(&[0u8; 8]), state_hash(&[0u8; 16]));
+        assert_eq!(state_hash(&base), h);
+    }
 
     #[test]
     fn random_legal_is_uniform_over_legal_entries() {

@@ -1,6 +1,6 @@
 """Timings of the cardvec.holdem Python bindings (docs/holdem-evaluator.md, section Python).
 
-Run after `maturin develop --release --manifest-path python/Cargo.toml`:
+Run after `pip install .` or `maturin develop --release` (docs/python.md):
     python scripts/holdem_python_bench.py
 """
 

@@ -4,11 +4,12 @@
 # Runs every check on a fresh machine (Rust toolchain and Python 3.11; no venv needed):
 # formatting, clippy, the Rust tests (the conformance suite over every registered game
 # included), the differential CI profile (100,000 games of every game, one process), then
-# builds the Python extension into .venv and runs the Python tests (oracles included) on
-# every core.
+# builds the Python wheel once, installs it into a fresh .venv with its test extra (the
+# dependency bounds of pyproject.toml), checks the type stubs (stubtest, mypy --strict) and
+# runs the Python tests (oracles included) against the installed wheel on every core.
 #
-# Tests and the differential runs use the `ci` profile (optimized, no LTO: the test binaries
-# link fast, the runs are as fast as release); the Python extension is built once.
+# Tests, the differential runs and the wheel use the `ci` profile (optimized, no LTO: the
+# test binaries link fast, the runs are as fast as release).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -35,19 +36,33 @@ cargo build --profile ci -p cardvec-cli
 export CARDVEC_BIN="$ROOT/target/ci/cardvec"
 "$CARDVEC_BIN" diff all --games 100000 --quiet
 
-section "python venv (.venv) and test dependencies"
-"$PYTHON" -m venv .venv
+section "python: a fresh venv (.venv) and the wheel, built once (maturin build --profile ci)"
+"$PYTHON" -m venv --clear .venv
 export VIRTUAL_ENV="$ROOT/.venv"
 export PATH="$VIRTUAL_ENV/bin:$PATH"
-python -m pip install --quiet --disable-pip-version-check \
-    maturin "numpy<2.4" pytest pytest-xdist \
-    pokerkit phevaluator eval7 treys "gymnasium<2" "pettingzoo>=1.24.3,<2"
+python -m pip install --quiet --disable-pip-version-check "maturin>=1.9,<2"
+rm -rf dist
+maturin build --profile ci --out dist
+WHEELS=(dist/cardvec-*.whl)
+if [ "${#WHEELS[@]}" -ne 1 ]; then
+    echo "expected one wheel in dist/, found: ${WHEELS[*]}" >&2
+    exit 1
+fi
+WHEEL="${WHEELS[0]}"
+
+section "python: install the wheel with its test extra (numpy and every bound from pyproject.toml)"
+python -m pip install --quiet --disable-pip-version-check "$WHEEL[test]"
 # These two declare Python >= 3.14 but run on 3.11 (see shared oracles notes).
 python -m pip install --quiet --disable-pip-version-check \
     --no-deps --ignore-requires-python game-room==0.1.0 i151-engine==0.2.4
+# The tests import the installed wheel, never the source tree python/cardvec
+# (python/tests/test_packaging.py checks it when this is set).
+export CARDVEC_WHEEL_TEST=1
+python -c 'import cardvec, numpy; print("cardvec", cardvec.__version__, "from", cardvec.__file__, "| numpy", numpy.__version__)'
 
-section "build the cardvec Python extension (maturin develop --profile ci)"
-maturin develop --profile ci --manifest-path python/Cargo.toml
+section "type stubs: stubtest against the installed package, mypy --strict on a typed user"
+python -m mypy.stubtest --allowlist python/stubtest-allowlist.txt cardvec
+python -m mypy --strict --enable-error-code deprecated python/tests/typing_check.py
 
 section "pytest python/tests (on $JOBS workers)"
 python -m pytest -q -n "$JOBS" python/tests

@@ -86,7 +86,7 @@ impl Flip7Game {
     /// Starts a new game (see `reset`).
     fn restart(&mut self, seed: Option<u64>) {
         if let Some(seed) = seed {
-            self.rng = LaneRng::from_seed(seed);
+            self.rng = LaneRng::for_lane(seed, 0, 0);
         }
         self.shuffles.clear();
         let log = &mut self.shuffles;
@@ -99,7 +99,9 @@ impl Flip7Game {
 
 #[pymethods]
 impl Flip7Game {
-    /// A game with flip7_v0's options, dealt from `seed` (`None` is 0).
+    /// A game with flip7_v0's options, dealt from `seed` (`None` is 0): the stream of lane 0
+    /// of the batch environment after `reset(seed)`, so the same seed and actions play the
+    /// same game in both.
     #[new]
     #[pyo3(
         signature = (num_players=None, target_score=None, max_rounds=None, seed=None),
@@ -116,7 +118,7 @@ impl Flip7Game {
         let mut g = Flip7Game {
             game,
             state: game.reset(&mut LaneRng::from_seed(0)),
-            rng: LaneRng::from_seed(seed),
+            rng: LaneRng::for_lane(seed, 0, 0),
             rewards: vec![0.0; game.num_players()],
             scratch: vec![0.0; game.num_players()],
             shuffles: Vec::new(),
@@ -125,8 +127,9 @@ impl Flip7Game {
         Ok(g)
     }
 
-    /// Starts a new game. With a seed, the stream restarts from it; without, the game's
-    /// stream goes on (as `np_random` does in flip7_v0). Clears the shuffle log first.
+    /// Starts a new game. With a seed, the stream restarts from it (lane 0's stream of the
+    /// batch environment after `reset(seed)`); without, the game's stream goes on (as
+    /// `np_random` does in flip7_v0). Clears the shuffle log first.
     #[pyo3(signature = (seed=None))]
     fn reset(&mut self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let seed = args::opt_seed(seed)?;

@@ -16,9 +16,8 @@ use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
 use cardvec::core::{ForkSafePool, StopFlag};
-use pyo3::exceptions::{PyTimeoutError, PyValueError};
+use pyo3::exceptions::{PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBool;
 
 /// How often the waiting thread looks for signals and the time limit.
 pub const POLL: Duration = Duration::from_millis(50);
@@ -141,17 +140,25 @@ fn bad_value(rule: &str, obj: &Bound<'_, PyAny>) -> PyErr {
     PyValueError::new_err(format!("{rule}, got {given}"))
 }
 
-/// A `time_limit=` argument: `None`, or a number of seconds, finite and > 0 (a bool is not a
-/// number here). Anything else is a `ValueError` showing the value given.
+/// A `time_limit=` argument: `None`, or a number of seconds, finite and > 0. A bool, NaN, a
+/// number <= 0 or too large is a `ValueError` showing the value given; a value that is not a
+/// number (`"10"`) a `TypeError`, as for every argument (`crate::args`).
 pub fn time_limit_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
     let bad = || bad_value("time_limit must be a number of seconds > 0 (or None)", obj);
-    if obj.is_instance_of::<PyBool>() {
+    if crate::args::is_bool(obj) {
         return Err(bad());
     }
-    let seconds: f64 = obj.extract().map_err(|_| bad())?;
+    let seconds: f64 = obj.extract().map_err(|_| {
+        let given = obj
+            .repr()
+            .map_or_else(|_| "?".to_string(), |r| r.to_string());
+        PyTypeError::new_err(format!(
+            "time_limit must be a number of seconds > 0 (or None), got {given}"
+        ))
+    })?;
     if seconds.is_nan() || seconds <= 0.0 {
         return Err(bad());
     }
@@ -160,24 +167,14 @@ pub fn time_limit_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duratio
         .map_err(|_| bad())
 }
 
-/// A `max_work=`-style argument: `None`, or an integer in `1..=2**64 - 1` (not a bool).
-/// Anything else is a `ValueError` showing the value given.
+/// A `max_work=`-style argument: `None`, or an integer in `1..=2**64 - 1`, checked by the
+/// rule every integer argument follows (`crate::args`): a bool or a value out of range is a
+/// `ValueError` showing the value given, another type (`1.5`, `"10"`) a `TypeError`.
 pub fn positive_u64_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u64>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    let bad = || {
-        bad_value(
-            &format!("{what} must be an integer in 1..=18446744073709551615 (or None)"),
-            obj,
-        )
-    };
-    if obj.is_instance_of::<PyBool>() {
-        return Err(bad());
-    }
-    // Negative, too large, fractional or not a number: the same error.
-    match obj.extract::<u64>() {
-        Ok(v) if v >= 1 => Ok(Some(v)),
-        _ => Err(bad()),
+    match obj.filter(|o| !o.is_none()) {
+        None => Ok(None),
+        Some(obj) => Ok(Some(
+            crate::args::int_in(obj, what, 1, u64::MAX as i128)? as u64
+        )),
     }
 }

@@ -864,5 +864,20 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ACTION_ILLEGAL", ActionStatus::Illegal as u8)?;
     m.add("ACTION_FINISHED", ActionStatus::Finished as u8)?;
     m.add("ACTION_RESET", ActionStatus::Reset as u8)?;
+    register_submodules(m)
+}
+
+/// Makes every submodule of `m` importable by its full name (`import
+/// cardvec._cardvec.holdem`), as type checkers and `stubtest` expect of the stub package
+/// `cardvec/_cardvec/`: PyO3 adds a submodule as an attribute only, so it is put in
+/// `sys.modules` too. Runs last, so it covers every submodule added above.
+fn register_submodules(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let modules = m.py().import("sys")?.getattr("modules")?;
+    let parent = m.name()?;
+    for (name, value) in m.dict().iter() {
+        if value.is_instance_of::<PyModule>() {
+            modules.set_item(format!("{parent}.{name}"), value)?;
+        }
+    }
     Ok(())
 }

@@ -78,7 +78,9 @@ impl NoLimitHoldemGame {
 
 #[pymethods]
 impl NoLimitHoldemGame {
-    /// A table with the options of `NoLimitHoldem`, the first hand dealt from `seed`. A
+    /// A table with the options of `NoLimitHoldem`, the first hand dealt from `seed` (the
+    /// stream of lane 0 of the batch environment after `reset(seed)`, so the same seed and
+    /// actions play the same hand in both). A
     /// hand in which nobody has a decision (stacks no larger than the forced bets) is played
     /// out at the deal: `terminated` at once, its results in `rewards`.
     #[new]
@@ -87,7 +89,7 @@ impl NoLimitHoldemGame {
         let seed = args::opt_seed(seed)?.unwrap_or(0);
         let game = options::configure::<NoLimitHoldem>(options)?;
         let n = game.num_players();
-        let mut rng = LaneRng::from_seed(seed);
+        let mut rng = LaneRng::for_lane(seed, 0, 0);
         let state = game.reset(&mut rng);
         let mut rewards = vec![0.0; n];
         game.deal_rewards(&state, &mut rewards);
@@ -100,12 +102,13 @@ impl NoLimitHoldemGame {
         })
     }
 
-    /// Deals a new hand. With a seed, the stream restarts from it; without, it goes on. A
+    /// Deals a new hand. With a seed, the stream restarts from it (as lane 0's after the
+    /// batch environment's `reset(seed)`); without, it goes on. A
     /// hand decided at the deal is over at once, its results in `rewards` (else they are 0).
     #[pyo3(signature = (seed=None))]
     fn reset(&mut self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         if let Some(seed) = args::opt_seed(seed)? {
-            self.rng = LaneRng::from_seed(seed);
+            self.rng = LaneRng::for_lane(seed, 0, 0);
         }
         self.deal();
         Ok(())

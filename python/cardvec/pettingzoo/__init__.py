@@ -1,5 +1,12 @@
 """PettingZoo environments backed by cardvec's engines (``pettingzoo`` must be installed).
 
-``cardvec.pettingzoo.flip7_v0`` is a drop-in for game-room 0.1.0's ``game_room.flip7_v0``.
-``cardvec.pettingzoo.holdem_v0`` is no-limit hold'em for 2 to 10 players (docs/holdem.md).
+- ``cardvec.pettingzoo.lost_cities_v0``: Lost Cities, two players.
+- ``cardvec.pettingzoo.flip7_v0``: Flip 7, a drop-in for game-room 0.1.0's
+  ``game_room.flip7_v0``.
+- ``cardvec.pettingzoo.i151_v0``: 151, 2 to 4 players, one match per episode.
+- ``cardvec.pettingzoo.holdem_v0``: no-limit hold'em for 2 to 10 players (docs/holdem.md).
+
+Each has ``env()`` (AEC, wrapped), ``raw_env()`` and ``parallel_env()`` (the Parallel API
+for turn-based games: every agent is observed, only the agent to act has a nonzero action
+mask and only its action is applied). Conventions, seeds and pickling: docs/python.md.
 """

@@ -1,8 +1,16 @@
 """The AEC bookkeeping cardvec's PettingZoo environments share: spaces, seeding and reset,
-the action mask of the agent to act, the legality check before a step, and what follows a
-step. Each game supplies ``self.game`` (a one-game engine with ``reset(seed=None)``,
-``current_player``, ``legal_mask()``), its spaces, ``_apply(agent, action)`` and
-``_render_text()``.
+the action mask of the agent to act, the legality check before a step, what follows a step,
+and pickling. Each game supplies ``self.game`` (a one-game engine with ``reset(seed)``,
+``step(action) -> bool``, ``current_player``, ``legal_mask()``), its spaces,
+``_apply(agent, action)``, ``_render_text()`` and, for pickling, its constructor's keyword
+arguments (``_init_config``).
+
+Seeds: ``reset(seed=S)`` deals the game that lane 0 of the game's batch environment deals
+after ``reset(S)``; every ``reset()`` without a seed deals the next game from a seed derived
+from ``(S, k)`` (the k-th game since ``S``; ``episode_seed`` gives it). So the state of an
+environment is its configuration, ``(S, k)`` and the actions applied since the last reset,
+which is what it pickles: a copy (``copy.deepcopy``, ``pickle``, SuperSuit's
+``concat_vec_envs_v1``) replays them and goes on exactly as the original would.
 """
 
 import numpy as np
@@ -26,17 +34,39 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         super().reset(seed=seed, options=options)
 
 
+def episode_seed(seed: int, episode: int) -> int:
+    """The engine seed of the ``episode``-th game after ``reset(seed=seed)``: ``seed``
+    itself for the first game, then seeds derived by numpy's ``SeedSequence``."""
+    if episode == 0:
+        return seed
+    sequence = np.random.SeedSequence(seed, spawn_key=(episode,))
+    return int(sequence.generate_state(1, np.uint64)[0])
+
+
+def _restore(cls, config, snapshot):
+    """Unpickles an environment: built from its configuration, then replayed."""
+    env = cls(**config)
+    if snapshot is not None:
+        env._replay(snapshot)
+    return env
+
+
 class CardvecAEC(AECEnv):
     """Base of cardvec's AEC environments (one engine game per environment)."""
 
-    def _init_agents(self, num_players: int):
+    def _init_agents(self, num_players: int, config: dict):
+        """Agents ``player_0`` .. for the seats; ``config`` is the constructor's keyword
+        arguments, kept to rebuild the environment when it is unpickled."""
+        self._init_config = dict(config)
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self._indices = {agent: i for i, agent in enumerate(self.possible_agents)}
-        self._seeded = False
+        self._root_seed = None
+        self._episode = 0
+        self._log = []
 
     def _set_render_mode(self, render_mode):
         if render_mode not in (None, "ansi", "human"):
-            raise ValueError("render_mode must be None, 'ansi', or 'human'")
+            raise ValueError(f"render_mode must be None, 'ansi', or 'human', got {render_mode!r}")
         self.render_mode = render_mode
 
     def render(self):
@@ -55,22 +85,35 @@ class CardvecAEC(AECEnv):
     def action_space(self, agent):
         return self.action_spaces[agent]
 
+    @property
+    def episode_seed(self):
+        """The engine seed of the current game (``None`` before the first reset): the game
+        ``cardvec.make(game_id, n, seed=episode_seed, **options)`` deals in lane 0."""
+        if self._root_seed is None:
+            return None
+        return episode_seed(self._root_seed, self._episode)
+
     def reset(self, seed=None, options=None):
         """Starts a new game. ``seed`` is ``None`` (a fresh seed the first time, else the
-        game's stream goes on) or an integer in ``0..2**64`` (a Python or numpy integer).
-        A seed of another type (``"1"``, ``1.0``) is a ``TypeError``; a bool or an integer
-        out of range is a ``ValueError``. Either is raised before anything changes.
-        ``options`` is accepted but unused."""
+        next game of the current seed's sequence) or an integer in ``0..2**64`` (a Python
+        or numpy integer). A seed of another type (``"1"``, ``1.0``) is a ``TypeError``; a
+        bool or an integer out of range is a ``ValueError``. Either is raised before
+        anything changes. ``options`` is accepted but unused."""
         seed = seed_arg(seed)
         if seed is not None:
-            self.game.reset(seed)
+            self._root_seed, self._episode = seed, 0
             for i, agent in enumerate(self.possible_agents):
                 self.action_space(agent).seed(seed + i)
-        elif not self._seeded:
-            self.game.reset(int(np.random.SeedSequence().entropy % 2**64))
+        elif self._root_seed is None:
+            self._root_seed = int(np.random.SeedSequence().entropy % 2**64)
         else:
-            self.game.reset()
-        self._seeded = True
+            self._episode += 1
+        self._deal()
+
+    def _deal(self):
+        """Deals the game of ``episode_seed`` and starts the AEC bookkeeping."""
+        self.game.reset(self.episode_seed)
+        self._log = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -78,8 +121,20 @@ class CardvecAEC(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        self.agent_selection = self.possible_agents[0]
+        self._select_to_act()
+        self._after_deal()
         self._accumulate_rewards()
+
+    def _select_to_act(self):
+        """``agent_selection`` is the engine's seat to act (kept as it is when the engine
+        names no seat, as a game over may)."""
+        seat = self.game.current_player
+        if 0 <= seat < len(self.possible_agents):
+            self.agent_selection = self.possible_agents[seat]
+
+    def _after_deal(self):
+        """What a game does once dealt (hold'em ends a hand decided at the deal)."""
 
     def _mask(self, agent):
         if (
@@ -92,9 +147,13 @@ class CardvecAEC(AECEnv):
         return self.game.legal_mask()
 
     def step(self, action):
+        """Applies ``action`` for ``agent_selection``. An action outside the action space
+        or not in the mask (a bool included) is a ``ValueError`` that changes nothing; a
+        terminated or truncated agent takes only ``None``, which removes it."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
+            self._log.append(None)
             return
         if (
             isinstance(action, (bool, np.bool_))
@@ -102,14 +161,48 @@ class CardvecAEC(AECEnv):
             or not self._mask(agent)[action]
         ):
             raise ValueError(f"Illegal action {action!r} for {agent}")
-        self._apply(agent, int(action))
+        self._play(agent, int(action))
+
+    def _play(self, agent, action: int):
+        """Applies an engine action (checked by the engine too) and logs it for pickling."""
+        self._apply(agent, action)
+        self._log.append(action)
 
     def _after_step(self):
         """The next agent, rewards accumulated, and a human render after a step."""
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._select_to_act()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def close(self):
         pass
+
+    def __reduce__(self):
+        snapshot = None
+        if self._root_seed is not None:
+            snapshot = {
+                "root_seed": self._root_seed,
+                "episode": self._episode,
+                "log": list(self._log),
+                "action_spaces": self.action_spaces,
+                "observation_spaces": self.observation_spaces,
+            }
+        return (_restore, (type(self), self._init_config, snapshot))
+
+    def _replay(self, snapshot):
+        """Deals the pickled game again and replays its actions (silently), then takes the
+        pickled spaces (their random streams included)."""
+        render_mode, self.render_mode = self.render_mode, None
+        try:
+            self._root_seed, self._episode = snapshot["root_seed"], snapshot["episode"]
+            self._deal()
+            for action in snapshot["log"]:
+                if action is None:
+                    self.step(None)
+                else:
+                    self._play(self.agent_selection, action)
+        finally:
+            self.render_mode = render_mode
+        self.action_spaces = snapshot["action_spaces"]
+        self.observation_spaces = snapshot["observation_spaces"]

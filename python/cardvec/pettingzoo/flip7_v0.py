@@ -6,9 +6,13 @@ agents (``player_0`` ..), action ids (0 Hit, 1 Stay, 2 + seat), observation dict
 each round's end), infos (``scores``, ``round_scores``, ``completed_round``, ``winners``
 after a round ends), termination/truncation, and ``ValueError`` on an illegal action
 (nothing changes). The rules run in cardvec's Rust engine; only the random stream differs
-from game-room (the same seed deals different cards). Rendering lists each seat's cards by
-card id (game-room lists them in arrival order).
+from game-room (the same seed deals different cards: ``reset(seed=S)`` deals what lane 0
+of ``cardvec.Flip7(n, seed=S)`` deals). Rendering lists each seat's cards by card id
+(game-room lists them in arrival order). ``parallel_env(...)`` takes the same arguments
+(the Parallel API, see ``cardvec.pettingzoo._parallel``).
 """
+
+from __future__ import annotations
 
 from typing import ClassVar
 
@@ -16,6 +20,7 @@ import numpy as np
 from gymnasium import spaces
 from .._cardvec import Flip7Game
 from ._aec import CardvecAEC, wrap
+from ._parallel import CardvecParallel
 
 HIT = 0
 STAY = 1
@@ -40,6 +45,12 @@ def env(**kwargs):
     return wrap(raw_env(**kwargs))
 
 
+def parallel_env(**kwargs):
+    """Create a Parallel environment (turn-based: only the agent to act's action is
+    applied; see ``cardvec.pettingzoo._parallel``)."""
+    return CardvecParallel(raw_env(**kwargs))
+
+
 class raw_env(CardvecAEC):
     metadata: ClassVar[dict] = {
         "name": "flip7_v0",
@@ -62,7 +73,15 @@ class raw_env(CardvecAEC):
         self.num_players = num_players
         self.target_score = target_score
         self.max_rounds = max_rounds
-        self._init_agents(num_players)
+        self._init_agents(
+            num_players,
+            {
+                "num_players": num_players,
+                "target_score": target_score,
+                "max_rounds": max_rounds,
+                "render_mode": render_mode,
+            },
+        )
         self.action_spaces = {
             agent: spaces.Discrete(TARGET_OFFSET + num_players) for agent in self.possible_agents
         }

@@ -17,7 +17,13 @@ hand unless fixed. Agents ``player_0`` .. ``player_{n-1}`` are seats 0 .. n-1.
   ``infos[agent]["stacks"]``), and steps with ``None`` remove the agents as for any ended
   hand.
 - An illegal action raises ``ValueError`` and changes nothing.
+- ``reset(seed=S)`` deals what lane 0 of ``cardvec.make("holdem", n, seed=S, ...)`` deals.
+
+``parallel_env(...)`` takes the same arguments (the Parallel API, see
+``cardvec.pettingzoo._parallel``; a hand decided at the deal is paid by its first step).
 """
+
+from __future__ import annotations
 
 from typing import ClassVar
 
@@ -25,6 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from .._cardvec import NoLimitHoldemGame, holdem as _h
 from ._aec import CardvecAEC, wrap
+from ._parallel import CardvecParallel
 
 _STREETS = ["preflop", "flop", "turn", "river", "over"]
 
@@ -32,6 +39,12 @@ _STREETS = ["preflop", "flop", "turn", "river", "over"]
 def env(**kwargs):
     """Create a wrapped AEC environment; illegal actions raise an exception."""
     return wrap(raw_env(**kwargs))
+
+
+def parallel_env(**kwargs):
+    """Create a Parallel environment (turn-based: only the agent to act's action is
+    applied; see ``cardvec.pettingzoo._parallel``)."""
+    return CardvecParallel(raw_env(**kwargs))
 
 
 class raw_env(CardvecAEC):
@@ -69,7 +82,20 @@ class raw_env(CardvecAEC):
             button=button,
         )
         self.num_players = self.game.num_players
-        self._init_agents(self.num_players)
+        self._init_agents(
+            self.num_players,
+            {
+                "num_players": num_players,
+                "stack": stack,
+                "stacks": stacks,
+                "small_blind": small_blind,
+                "big_blind": big_blind,
+                "ante": ante,
+                "raise_fractions": raise_fractions,
+                "button": button,
+                "render_mode": render_mode,
+            },
+        )
         n_actions = self.game.num_actions
         self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
         self.observation_spaces = {
@@ -84,12 +110,10 @@ class raw_env(CardvecAEC):
             for agent in self.possible_agents
         }
 
-    def reset(self, seed=None, options=None):
-        super().reset(seed=seed, options=options)
+    def _after_deal(self):
         if self.game.terminated:
             # Decided at the deal: the hand is over, its results paid now.
             self._end_hand()
-            self._accumulate_rewards()
 
     def _end_hand(self):
         """Every agent terminated, with its result (big blinds) and the final stacks."""
@@ -123,7 +147,7 @@ class raw_env(CardvecAEC):
             or not legal["min_raise_to"] <= chips <= legal["max_raise_to"]
         ):
             raise ValueError(f"Illegal raise to {chips!r} for {agent}")
-        self._apply(agent, _h.EXACT_RAISE | int(chips))
+        self._play(agent, _h.EXACT_RAISE | int(chips))
 
     def _apply(self, agent, action):
         if not self.game.step(action):

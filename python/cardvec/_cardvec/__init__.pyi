@@ -1,0 +1,294 @@
+"""Types of the compiled module ``cardvec._cardvec`` (python/src/lib.rs); its submodules
+``lost_cities``, ``flip7``, ``i151``, ``holdem`` and ``arena`` have a stub each beside this
+one. Checked against the runtime by ``python -m mypy.stubtest cardvec`` (scripts/test.sh)."""
+
+from typing import Any, Literal, SupportsIndex, TypedDict, final, type_check_only
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import Self, TypeAlias, disjoint_base
+
+from . import arena as arena
+from . import flip7 as flip7
+from . import holdem as holdem
+from . import i151 as i151
+from . import lost_cities as lost_cities
+
+__all__ = [
+    "BatchEnv",
+    "_BatchEngine",
+    "games",
+    "lost_cities",
+    "Flip7Game",
+    "flip7",
+    "i151",
+    "NoLimitHoldemGame",
+    "holdem",
+    "arena",
+    "__version__",
+    "ACTION_APPLIED",
+    "ACTION_ILLEGAL",
+    "ACTION_FINISHED",
+    "ACTION_RESET",
+]
+
+__version__: str
+ACTION_APPLIED: int
+ACTION_ILLEGAL: int
+ACTION_FINISHED: int
+ACTION_RESET: int
+
+# A game option's value: an integer, a number, a word, None, or a list of integers or
+# numbers (a 1-D numpy array too).
+_OptionValue: TypeAlias = (
+    SupportsIndex | float | str | None | list[SupportsIndex] | list[float]
+    | tuple[SupportsIndex, ...] | tuple[float, ...] | npt.NDArray[Any]
+)
+
+@type_check_only
+class OptionInfo(TypedDict):
+    """One option of a registered game (``GameInfo["options"]``)."""
+
+    name: str
+    kind: str
+    type: Literal["int", "optional int", "int list", "float list", "choice"]
+    min: int | float | None
+    max: int | float | None
+    choices: list[str] | None
+    default: Any
+    doc: str
+
+@type_check_only
+class GameInfo(TypedDict):
+    """One registered game (``cardvec.games()``)."""
+
+    id: str
+    title: str
+    summary: str
+    players: tuple[int, int]
+    python_class: str
+    docs: str
+    oracle: str | None
+    options: list[OptionInfo]
+    bots: list[str]
+    configurations: list[dict[str, Any]]
+
+def games() -> list[GameInfo]: ...
+
+@final
+class _BatchEngine:
+    """The engine behind a ``BatchEnv``: the ``base`` of its views (``BatchEnv._engine``)."""
+
+@disjoint_base
+class BatchEnv:
+    """The batch environment of a registered game: ``num_envs`` lanes stepped together."""
+
+    def __new__(
+        cls,
+        game_id: str,
+        num_envs: SupportsIndex,
+        seed: SupportsIndex | None = None,
+        num_threads: SupportsIndex | None = None,
+        autoreset: bool = False,
+        observe: bool = True,
+        chunk_size: SupportsIndex | None = None,
+        **options: _OptionValue,
+    ) -> Self: ...
+    def reset(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.float32]:
+        """Resets every lane; returns ``obs``."""
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """Steps every lane; returns ``(obs, rewards, terminated, truncated)``."""
+    def observe(self) -> npt.NDArray[np.float32]:
+        """Computes the observation of the seat to act in every lane; returns ``obs``."""
+    def reset_lanes(self, mask: npt.ArrayLike) -> None:
+        """Resets the lanes where ``mask`` (bool [num_envs]) is true."""
+    def reset_lane_from_order(self, lane: SupportsIndex, order: npt.ArrayLike) -> None:
+        """Deals lane ``lane`` from an explicit card order."""
+    def gather(self, sources: npt.ArrayLike) -> None:
+        """Afterwards lane i holds what lane ``sources[i]`` held."""
+    def observe_as(self, lane: SupportsIndex, player: SupportsIndex) -> npt.NDArray[np.float32]:
+        """A new array: the observation of lane ``lane`` as seen by seat ``player``."""
+    def get_state(self, lane: SupportsIndex) -> bytes:
+        """The state of lane ``lane`` (``state_size`` bytes)."""
+    def set_state(self, lane: SupportsIndex, state: bytes | bytearray) -> None:
+        """Replaces the state of lane ``lane`` (bytes from ``get_state``)."""
+    @property
+    def obs(self) -> npt.NDArray[np.float32]:
+        """float32 [num_envs, obs_dim], a read-only view."""
+    @property
+    def legal_mask(self) -> npt.NDArray[np.uint8]:
+        """uint8 [num_envs, num_actions], a read-only view."""
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]:
+        """float32 [num_envs, num_players], a read-only view."""
+    @property
+    def terminated(self) -> npt.NDArray[np.bool_]:
+        """bool [num_envs], a read-only view."""
+    @property
+    def truncated(self) -> npt.NDArray[np.bool_]:
+        """bool [num_envs], a read-only view."""
+    @property
+    def current_player(self) -> npt.NDArray[np.int32]:
+        """int32 [num_envs], a read-only view."""
+    @property
+    def illegal(self) -> npt.NDArray[np.uint8]:
+        """uint8 [num_envs]: 0 applied, 1 illegal, 2 finished, 3 autoreset."""
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def config(self) -> dict[str, Any]: ...
+    @property
+    def zero_sum(self) -> bool: ...
+    @property
+    def state_size(self) -> int: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def obs_dim(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def autoreset(self) -> bool: ...
+    @autoreset.setter
+    def autoreset(self, on: bool) -> None: ...
+    @property
+    def observe_on_step(self) -> bool: ...
+    @observe_on_step.setter
+    def observe_on_step(self, on: bool) -> None: ...
+    @property
+    def _engine(self) -> _BatchEngine: ...
+    def __len__(self) -> int: ...
+
+@final
+class Flip7Game:
+    """One game of Flip 7 stepped one decision at a time (``cardvec.pettingzoo.flip7_v0``)."""
+
+    def __new__(
+        cls,
+        num_players: SupportsIndex = 3,
+        target_score: SupportsIndex = 200,
+        max_rounds: SupportsIndex | None = None,
+        seed: SupportsIndex | None = 0,
+    ) -> Self: ...
+    def reset(self, seed: SupportsIndex | None = None) -> None: ...
+    def step(self, action: SupportsIndex) -> bool: ...
+    def observe(self, seat: SupportsIndex) -> npt.NDArray[np.float64]: ...
+    def legal_mask(self) -> npt.NDArray[np.int8]: ...
+    def take_shuffles(self) -> list[bytes]: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def target_score(self) -> int: ...
+    @property
+    def max_rounds(self) -> int | None: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def obs_dim(self) -> int: ...
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def terminated(self) -> bool: ...
+    @property
+    def truncated(self) -> bool: ...
+    @property
+    def rewards(self) -> list[float]: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def round_scores(self) -> list[int]: ...
+    @property
+    def completed_round(self) -> int: ...
+    @property
+    def winners(self) -> list[int]: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def status(self) -> bytes: ...
+    @property
+    def hands(self) -> list[bytes]: ...
+    @property
+    def pending_card(self) -> int | None: ...
+    @property
+    def draw_pile(self) -> bytes: ...
+
+# ``NoLimitHoldemGame.legal()``: the decision of the seat to act, in chips ("raise" is a
+# keyword, hence the functional syntax).
+_LegalDecision = TypedDict(
+    "_LegalDecision",
+    {
+        "seat": int,
+        "fold": bool,
+        "check": bool,
+        "call_amount": int,
+        "raise": bool,
+        "min_raise_to": int,
+        "max_raise_to": int,
+    },
+)
+
+@final
+class NoLimitHoldemGame:
+    """One hand of no-limit hold'em after another (``cardvec.pettingzoo.holdem_v0``)."""
+
+    def __new__(
+        cls,
+        seed: SupportsIndex | None = 0,
+        *,
+        num_players: SupportsIndex = 2,
+        small_blind: SupportsIndex = 1,
+        big_blind: SupportsIndex = 2,
+        ante: SupportsIndex = 0,
+        stack: SupportsIndex | None = None,
+        stacks: list[SupportsIndex] | tuple[SupportsIndex, ...] | npt.NDArray[np.integer[Any]] | None = None,
+        raise_fractions: list[float] | tuple[float, ...] | npt.NDArray[np.floating[Any]] = ...,
+        button: SupportsIndex | None = None,
+    ) -> Self: ...
+    def reset(self, seed: SupportsIndex | None = None) -> None: ...
+    def step(self, action: SupportsIndex) -> bool: ...
+    def observe(self, seat: SupportsIndex) -> npt.NDArray[np.float32]: ...
+    def legal_mask(self) -> npt.NDArray[np.int8]: ...
+    def legal(self) -> _LegalDecision | None: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def obs_dim(self) -> int: ...
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def terminated(self) -> bool: ...
+    @property
+    def rewards(self) -> list[float]: ...
+    @property
+    def stacks(self) -> list[int]: ...
+    @property
+    def bets(self) -> list[int]: ...
+    @property
+    def pot(self) -> int: ...
+    @property
+    def folded(self) -> list[bool]: ...
+    @property
+    def button(self) -> int: ...
+    @property
+    def street(self) -> int: ...
+    @property
+    def board(self) -> bytes: ...
+    @property
+    def hole_cards(self) -> list[bytes]: ...
+    @property
+    def big_blind(self) -> int: ...

@@ -1,0 +1,125 @@
+"""One game of any registered game, played in lane 0 of a one-lane batch environment
+(``cardvec.make(game_id, 1, ...)``), and the AEC environment over it: the engine of the
+PettingZoo environments that have no single-game class of their own (``lost_cities_v0``,
+``i151_v0``). Options are checked by the registry, as for the batch classes (a bad one is a
+``ValueError`` naming the accepted ones).
+"""
+
+import numpy as np
+from gymnasium import spaces
+
+from .._games import make
+from ._aec import CardvecAEC
+
+
+class LaneGame:
+    """The interface ``CardvecAEC`` expects of ``self.game``, over lane 0 of a batch
+    environment: ``reset(seed)``, ``step(action) -> bool``, ``observe(seat)``,
+    ``legal_mask()``, ``current_player``, ``rewards``, ``terminated``, ``truncated``."""
+
+    def __init__(self, game_id: str, **options):
+        # observe=False: the wrappers observe each seat on demand (observe_as).
+        self.env = make(game_id, 1, observe=False, **options)
+        self._action = np.zeros(1, dtype=np.int64)
+
+    @property
+    def num_players(self) -> int:
+        return self.env.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return self.env.num_actions
+
+    @property
+    def obs_dim(self) -> int:
+        return self.env.obs_dim
+
+    @property
+    def config(self) -> dict:
+        """The game's options, every one of them (the batch environment's ``config``)."""
+        return self.env.config
+
+    def reset(self, seed: int) -> None:
+        """Deals the game lane 0 of ``cardvec.make(game_id, n, seed=seed)`` deals."""
+        self.env.reset(seed)
+
+    def step(self, action: int) -> bool:
+        """Applies ``action`` for the seat to act; False (nothing changed) if illegal."""
+        self._action[0] = action
+        self.env.step(self._action)
+        return int(self.env.illegal[0]) == 0
+
+    def observe(self, seat: int) -> np.ndarray:
+        """A new float32 array: the observation as seen by ``seat``."""
+        return self.env.observe_as(0, seat)
+
+    def legal_mask(self) -> np.ndarray:
+        """A new int8 array: the legal actions of the seat to act (all zero once over)."""
+        return self.env.legal_mask[0].astype(np.int8)
+
+    @property
+    def current_player(self) -> int:
+        return int(self.env.current_player[0])
+
+    @property
+    def rewards(self) -> list:
+        """Every seat's reward of the last step, as Python floats."""
+        return [float(r) for r in self.env.rewards[0]]
+
+    @property
+    def terminated(self) -> bool:
+        return bool(self.env.terminated[0])
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.env.truncated[0])
+
+    @property
+    def over(self) -> bool:
+        return self.terminated or self.truncated
+
+
+class LaneAEC(CardvecAEC):
+    """Base of the AEC environments over a ``LaneGame``: observations are the batch
+    environment's (float32) as seen by each seat; after each step every seat's reward is
+    the batch reward of that step, and every agent is terminated or truncated when the
+    game is."""
+
+    def _init_lane(self, game_id: str, render_mode, options: dict, obs_low, obs_high):
+        """Builds the game (options checked by the registry), the agents and the spaces:
+        ``Discrete(num_actions)`` actions, ``{"observation": Box(obs_low, obs_high),
+        "action_mask": MultiBinary(num_actions)}`` observations."""
+        self._set_render_mode(render_mode)
+        self.game = LaneGame(game_id, **options)
+        self.num_players = self.game.num_players
+        self._init_agents(self.num_players, {"render_mode": render_mode, **options})
+        n_actions = self.game.num_actions
+        low = np.broadcast_to(np.float32(obs_low), (self.game.obs_dim,))
+        self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, obs_high, dtype=np.float32),
+                    "action_mask": spaces.MultiBinary(n_actions),
+                }
+            )
+            for agent in self.possible_agents
+        }
+
+    def observe(self, agent):
+        return {
+            "observation": self.game.observe(self._indices[agent]),
+            "action_mask": self._mask(agent),
+        }
+
+    def _apply(self, agent, action):
+        if not self.game.step(action):
+            raise ValueError(f"Illegal action {action!r} for {agent}")
+        self._cumulative_rewards[agent] = 0
+        self._clear_rewards()
+        rewards = self.game.rewards
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] = rewards[i]
+            self.terminations[a] = self.game.terminated
+            self.truncations[a] = self.game.truncated
+        self._after_step()

@@ -1,0 +1,39 @@
+from typing import Any, ClassVar
+
+from .._cardvec import Flip7Game
+from ._aec import CardvecAEC, _OrderEnforcing
+
+HIT: int
+STAY: int
+TARGET_OFFSET: int
+CARD_COUNT: int
+ACTIVE: int
+STAYED: int
+BUSTED: int
+FROZEN: int
+
+def env(
+    *,
+    num_players: int = 3,
+    target_score: int = 200,
+    max_rounds: int | None = None,
+    render_mode: str | None = None,
+) -> _OrderEnforcing: ...
+
+class raw_env(CardvecAEC):
+    metadata: ClassVar[dict[str, Any]]
+    game: Flip7Game
+    num_players: int
+    target_score: int
+    max_rounds: int | None
+    def __init__(
+        self,
+        num_players: int = 3,
+        target_score: int = 200,
+        max_rounds: int | None = None,
+        render_mode: str | None = None,
+    ) -> None: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def winners(self) -> list[str]: ...

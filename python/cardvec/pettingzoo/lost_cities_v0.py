@@ -1,0 +1,115 @@
+"""Lost Cities (the classic two-player round, docs/lost-cities.md) as PettingZoo
+environments: ``env()`` / ``raw_env()`` (AEC) and ``parallel_env()`` (Parallel, turn-based:
+see ``cardvec.pettingzoo._parallel``).
+
+``env(render_mode=None, **options)``: the game has no options today; any other keyword is a
+``ValueError`` naming the accepted options (the registry checks them, as for
+``cardvec.make("lost-cities", ...)``). Agents ``player_0`` (moves first) and ``player_1``.
+
+- Actions: ``Discrete(96)``, ``hand_slot * 12 + place_type * 6 + draw_source``
+  (docs/lost-cities.md).
+- Observations: ``{"observation": float32 [454], "action_mask": int8 [96]}``, the batch
+  environment's observation as seen by that player; the mask is all zero except for the
+  agent to act.
+- Rewards: at the end of the round, each player's board score minus the other's
+  (zero-sum); 0 on every other step.
+- The round ends for both players at once: ``terminated`` when the last deck card is
+  drawn, ``truncated`` after 400 plies (scored the same).
+- An illegal action raises ``ValueError`` and changes nothing.
+- ``reset(seed=S)`` deals what lane 0 of ``cardvec.make("lost-cities", n, seed=S)`` deals.
+"""
+
+from typing import ClassVar
+
+import numpy as np
+
+from .. import lost_cities as _lc
+from ._aec import wrap
+from ._lane import LaneAEC
+from ._parallel import CardvecParallel
+
+GAME_ID = "lost-cities"
+HANDSHAKE_SLOTS = 3
+#: Observation offsets (docs/lost-cities.md): channels of 60 cards, then scalars.
+HAND, BOARD, DISCARD_TOP, DISCARD_BELOW = 0, 1, 3, 4
+DECK_LEFT, PLIES, SCORE_DIFF = 420, 422, 453
+
+
+def env(**kwargs):
+    """Create a wrapped AEC environment; illegal actions raise an exception."""
+    return wrap(raw_env(**kwargs))
+
+
+def parallel_env(**kwargs):
+    """Create a Parallel environment (turn-based: only the agent to act's action is
+    applied; see ``cardvec.pettingzoo._parallel``)."""
+    return CardvecParallel(raw_env(**kwargs))
+
+
+def _card(card: int) -> str:
+    """A card as text: ``H`` for a handshake, else its number."""
+    slot = card % _lc.SLOTS_PER_COLOR
+    return "H" if slot < HANDSHAKE_SLOTS else str(slot - 1)
+
+
+def _color(card: int) -> int:
+    return card // _lc.SLOTS_PER_COLOR
+
+
+def _cards_by_color(cards) -> str:
+    """Cards grouped by colour: ``0[H 4 7] 3[9]``, or ``-`` for none."""
+    groups = []
+    for color in range(_lc.N_COLORS):
+        mine = [_card(c) for c in cards if _color(c) == color]
+        if mine:
+            groups.append(f"{color}[{' '.join(mine)}]")
+    return " ".join(groups) or "-"
+
+
+class raw_env(LaneAEC):
+    """The AEC environment of Lost Cities (see the module documentation)."""
+
+    metadata: ClassVar[dict] = {
+        "name": "lost_cities_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, render_mode: str | None = None, **options):
+        super().__init__()
+        low = np.zeros(_lc.OBS_DIM, dtype=np.float32)
+        low[SCORE_DIFF] = -1.0
+        self._init_lane(GAME_ID, render_mode, options, low, 1.0)
+
+    def _render_text(self):
+        views = [self.game.observe(i) for i in range(self.num_players)]
+        first = views[0]
+
+        def channel(view, c):
+            return np.flatnonzero(view[c * _lc.DECK_SIZE : (c + 1) * _lc.DECK_SIZE])
+
+        below = [_color(c) for c in channel(first, DISCARD_BELOW)]
+        piles = [
+            f"{_color(c)}[{_card(c)} +{below.count(_color(c))}]"
+            for c in channel(first, DISCARD_TOP)
+        ]
+        plies = round(float(first[PLIES]) * _lc.MAX_STEPS)
+        deck = round(float(first[DECK_LEFT]) * _lc.DECK_AFTER_DEAL)
+        difference = round(float(first[SCORE_DIFF]) * _lc.MAX_BOARD_SCORE)
+        player_0, player_1 = self.possible_agents
+        lines = [
+            (
+                f"Lost Cities | ply {plies} | deck {deck}"
+                f" | board score {player_0} - {player_1}: {difference:+d}"
+            )
+        ]
+        for agent, view in zip(self.possible_agents, views):
+            lines.append(
+                f"{agent}: hand {_cards_by_color(channel(view, HAND))}"
+                f" | expeditions {_cards_by_color(channel(view, BOARD))}"
+            )
+        lines.append(f"discard piles (top +below): {' '.join(piles) or '-'}")
+        if not self.game.over and self.agents:
+            lines.append(f"to act: {self.agent_selection}")
+        return "\n".join(lines)

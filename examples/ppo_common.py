@@ -457,21 +457,36 @@ def train(trainer: Trainer, minutes: float, max_updates: int | None, evaluate,
             trainer.evals.append({"minutes": trainer.train_time / 60, **evaluate(trainer)})
 
 
-def plot_curve(trainer: Trainer, path: str, title: str, train_label: str,
+def plot_curve(history: list, evals: list, path: str, title: str, train_label: str,
                train_key: str = "win_rate", final: dict | None = None) -> None:
     """The learning curve: the training metric per update (sampled policy, against the
-    training opponents) and the periodic evaluations with their 95% intervals."""
+    training opponents; a trailing mean over 2% of the updates) and the periodic
+    evaluations with their 95% intervals. ``history`` and ``evals`` are a trainer's (or a
+    summary.json's, to draw it again)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=110)
-    xs = [r["minutes"] for r in trainer.history]
-    ys = np.array([r[train_key] for r in trainer.history], dtype=float)
-    if len(ys):
-        k = max(1, len(ys) // 50)
-        smooth = np.convolve(np.nan_to_num(ys), np.ones(k) / k, mode="same") if k > 1 else ys
+    xs = [r["minutes"] for r in history]
+    ys = np.array([r[train_key] for r in history], dtype=float)
+
+    def trailing_mean(v):
+        k = max(1, len(v) // 50)
+        sums = np.concatenate([[0.0], np.cumsum(np.nan_to_num(v))])
+        idx = np.arange(len(v))
+        lo = np.maximum(0, idx - k + 1)
+        return (sums[idx + 1] - sums[lo]) / (idx + 1 - lo)
+
+    opponents = sorted({o for r in history for o in r.get("per_opponent", {})})
+    if len(ys) and train_key == "win_rate" and len(opponents) > 1:
+        for shade, o in zip(("0.35", "0.6", "0.75", "0.85"), opponents):
+            v = np.array([r.get("per_opponent", {}).get(o, np.nan) for r in history])
+            ax.plot(xs, trailing_mean(v), color=shade, lw=1.2, ls="--",
+                    label=f"{train_label}, vs {o}")
+    elif len(ys):
+        smooth = trailing_mean(ys)
         if train_key == "win_rate":
             ax.plot(xs, smooth, color="0.5", lw=1.2, label=train_label)
         else:  # another scale: its own axis on the right
@@ -480,7 +495,7 @@ def plot_curve(trainer: Trainer, path: str, title: str, train_label: str,
             ax2.set_ylabel(train_label, color="0.4")
             ax.plot([], [], color="0.5", lw=1.2, label=f"{train_label} (right axis)")
     series: dict = {}
-    for e in trainer.evals:
+    for e in evals:
         for name, res in e["results"].items():
             series.setdefault(name, []).append((e["minutes"], res))
     for name, pts in series.items():
@@ -612,7 +627,7 @@ def run(args, *, game_id: str, title: str, eval_sets: list, evaluator, options=N
         "machine": machine(),
     }
     write_json(os.path.join(args.out, "summary.json"), summary)
-    plot_curve(trainer, os.path.join(args.out, "curve.png"),
+    plot_curve(trainer.history, trainer.evals, os.path.join(args.out, "curve.png"),
                f"{title} vs {'; '.join(_label(o) for o in train_sets)}", train_label,
                train_key=train_key, final=final)
     trainer.save(os.path.join(args.out, "model.pt"))

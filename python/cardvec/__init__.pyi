@@ -3,9 +3,11 @@ against the runtime by ``python -m mypy.stubtest cardvec`` (scripts/test.sh)."""
 
 from . import _games as _games
 from . import arena as arena
+from . import bots as bots
 from . import flip7 as flip7
 from . import holdem as holdem
 from . import i151 as i151
+from . import learner as learner
 from . import lost_cities as lost_cities
 from ._cardvec import ACTION_APPLIED as ACTION_APPLIED
 from ._cardvec import ACTION_FINISHED as ACTION_FINISHED
@@ -13,6 +15,7 @@ from ._cardvec import ACTION_ILLEGAL as ACTION_ILLEGAL
 from ._cardvec import ACTION_RESET as ACTION_RESET
 from ._cardvec import BatchEnv as BatchEnv
 from ._cardvec import Flip7Game as Flip7Game
+from ._cardvec import LearnerEnv as LearnerEnv
 from ._cardvec import GameInfo as GameInfo
 from ._cardvec import OptionInfo as OptionInfo
 from ._cardvec import __version__ as __version__
@@ -34,6 +37,7 @@ __all__ = [
     "ACTION_RESET",
     "BatchEnv",
     "Flip7Game",
+    "LearnerEnv",
     "I151P2",
     "I151P3",
     "I151P4",
@@ -41,9 +45,11 @@ __all__ = [
     "games",
     "make",
     "arena",
+    "bots",
     "flip7",
     "holdem",
     "i151",
+    "learner",
     "lost_cities",
     "__version__",
     "LostCities",

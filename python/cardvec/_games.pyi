@@ -10,13 +10,23 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self, deprecated, overload
 
-from ._cardvec import BatchEnv, GameInfo
+from ._cardvec import BatchEnv, GameInfo, LearnerEnv
 
 CLASSES: dict[str, type[BatchEnv]]
 
 def games() -> list[GameInfo]: ...
 def register_class(cls: type[BatchEnv]) -> None: ...
 def game_class(game_id: str) -> type[BatchEnv]: ...
+@overload
+def make(
+    game_id: str,
+    num_envs: SupportsIndex,
+    *,
+    opponents: str | Sequence[str],
+    seat: SupportsIndex | Literal["rotate"] = 0,
+    **kwargs: Any,
+) -> LearnerEnv: ...
+@overload
 def make(game_id: str, num_envs: SupportsIndex, **kwargs: Any) -> BatchEnv: ...
 
 class LostCities(BatchEnv):

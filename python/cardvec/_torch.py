@@ -35,6 +35,11 @@ class TorchViews:
         self.__dict__.update(tensors)
         self.names = tuple(tensors)
 
+    def __getattr__(self, name: str):
+        # Only reached for a name that is not a tensor (the tensors are instance attributes).
+        names = self.__dict__.get("names", ())
+        raise AttributeError(f"TorchViews has no tensor {name!r}; it has: {', '.join(names)}")
+
     def as_dict(self) -> dict:
         """The tensors by name, in ``names`` order (a new dict)."""
         return {name: getattr(self, name) for name in self.names}

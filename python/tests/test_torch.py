@@ -106,3 +106,39 @@ def test_missing_torch_is_a_clear_import_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` now fails
     with pytest.raises(ImportError, match=r"env.torch\(\) needs PyTorch"):
         env.torch()
+
+
+def test_learner_env_tensors():
+    env = cardvec.LearnerEnv("lost-cities", 8, opponents="random", seat="rotate", seed=1)
+    env.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t = env.torch()
+    assert t.names == (
+        "obs",
+        "legal_mask",
+        "rewards",
+        "terminated",
+        "truncated",
+        "illegal",
+        "seat",
+        "episode_return",
+        "episode_length",
+        "episodes",
+        "skipped",
+        "skipped_return",
+    )
+    for name in t.names:
+        view, tensor = getattr(env, name), getattr(t, name)
+        assert tensor.data_ptr() == view.ctypes.data, f"{name} is a copy"
+        assert tuple(tensor.shape) == view.shape
+    assert t.legal_mask.dtype == torch.bool and t.episodes.dtype == torch.uint64
+    gen = torch.Generator().manual_seed(0)
+    for _ in range(200):
+        env.step(torch.multinomial(t.legal_mask.float() + 1e-9, 1, generator=gen).squeeze(1))
+        np.testing.assert_array_equal(t.obs.numpy(), env.obs)
+        np.testing.assert_array_equal(t.episode_return.numpy(), env.episode_return)
+        np.testing.assert_array_equal(t.episodes.numpy(), env.episodes)
+    assert env.episodes.sum() > 0
+    with pytest.raises(ValueError, match="mask must be one of"):
+        env.torch(mask="int64")

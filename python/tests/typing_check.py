@@ -12,6 +12,7 @@ import numpy.typing as npt
 from typing_extensions import assert_type
 
 import cardvec
+from cardvec import gym as cardvec_gym
 from cardvec import holdem, i151
 from cardvec.pettingzoo import flip7_v0
 
@@ -79,6 +80,25 @@ def main() -> None:
     mask = raw.observe(raw.agent_selection)["action_mask"]
     raw.step(int(np.flatnonzero(mask)[0]))
 
+    learner = cardvec.make("lost-cities", 4, opponents="safe-heuristic", seat="rotate")
+    assert_type(learner, cardvec.LearnerEnv)
+    assert_type(learner.reset(seed=1), npt.NDArray[np.float32])
+    bot_moves = cardvec.bots.act(learner, "random", seed=3)
+    assert_type(bot_moves, npt.NDArray[np.int64])
+    _, rewards, _, _ = learner.step(bot_moves)
+    assert_type(rewards, npt.NDArray[np.float32])
+    assert_type(learner.episode_return, npt.NDArray[np.float32])
+    assert_type(cardvec.bots.names("flip7"), list[str])
+    assert_type(cardvec.make("flip7", 4), cardvec.BatchEnv)
+
+    venv = cardvec_gym.make_vec("flip7", 4, opponents=["random", "expected-value"], seed=0)
+    obs, vinfo = venv.reset(seed=0)
+    assert_type(obs, npt.NDArray[np.float32])
+    venv.step(vinfo["action_mask"].argmax(axis=1))
+    single = cardvec_gym.make("lost-cities", opponents="random")
+    _, sinfo = single.reset(seed=0)
+    assert_type(single.step(int(sinfo["action_mask"].argmax()))[2], bool)
+
 
 
 def rejected(env: cardvec.LostCities) -> None:
@@ -89,6 +109,7 @@ def rejected(env: cardvec.LostCities) -> None:
     env.obs = env.obs  # type: ignore[misc]
     cardvec.I151P2(4)  # type: ignore[deprecated]
     holdem.evaluate(1.5)  # type: ignore[arg-type]
+    cardvec.LearnerEnv("lost-cities", 4, seat=1.5)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 ``lost_cities``, ``flip7``, ``i151``, ``holdem`` and ``arena`` have a stub each beside this
 one. Checked against the runtime by ``python -m mypy.stubtest cardvec`` (scripts/test.sh)."""
 
+from collections.abc import Sequence
 from typing import Any, Literal, SupportsIndex, TypedDict, final, type_check_only
 
 import numpy as np
@@ -13,10 +14,13 @@ from . import flip7 as flip7
 from . import holdem as holdem
 from . import i151 as i151
 from . import lost_cities as lost_cities
+from .._torch import TorchViews
 
 __all__ = [
     "BatchEnv",
     "_BatchEngine",
+    "LearnerEnv",
+    "_LearnerEngine",
     "games",
     "lost_cities",
     "Flip7Game",
@@ -119,6 +123,14 @@ class BatchEnv:
         """The state of lane ``lane`` (``state_size`` bytes)."""
     def set_state(self, lane: SupportsIndex, state: bytes | bytearray) -> None:
         """Replaces the state of lane ``lane`` (bytes from ``get_state``)."""
+    def torch(self, mask: Literal["bool", "uint8"] = "bool") -> TorchViews:
+        """The outputs as torch tensors sharing the views' memory (needs PyTorch)."""
+    def _bot_actions(
+        self,
+        bot: str,
+        lanes: npt.ArrayLike | None = None,
+        seed: SupportsIndex | None = None,
+    ) -> npt.NDArray[np.int64]: ...
     @property
     def obs(self) -> npt.NDArray[np.float32]:
         """float32 [num_envs, obs_dim], a read-only view."""
@@ -168,6 +180,92 @@ class BatchEnv:
     def observe_on_step(self, on: bool) -> None: ...
     @property
     def _engine(self) -> _BatchEngine: ...
+    def __len__(self) -> int: ...
+
+@final
+class _LearnerEngine:
+    """The engine behind a ``LearnerEnv``: the ``base`` of its views."""
+
+@final
+class LearnerEnv:
+    """The learner view of a registered game: the learner plays one seat of every lane,
+    built-in bots the others inside Rust (``cardvec.learner``, docs/python.md)."""
+
+    def __new__(
+        cls,
+        game_id: str,
+        num_envs: SupportsIndex,
+        opponents: str | Sequence[str] = "random",
+        seat: SupportsIndex | Literal["rotate"] = 0,
+        seed: SupportsIndex | None = None,
+        num_threads: SupportsIndex | None = None,
+        chunk_size: SupportsIndex | None = None,
+        **options: _OptionValue,
+    ) -> Self: ...
+    def reset(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.float32]:
+        """Deals a new game in every lane; returns ``obs``."""
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """One learner decision in every lane; returns ``(obs, rewards, terminated,
+        truncated)``."""
+    def _bot_actions(
+        self,
+        bot: str,
+        lanes: npt.ArrayLike | None = None,
+        seed: SupportsIndex | None = None,
+    ) -> npt.NDArray[np.int64]: ...
+    def torch(self, mask: Literal["bool", "uint8"] = "bool") -> TorchViews:
+        """The views as torch tensors sharing their memory (needs PyTorch)."""
+    @property
+    def obs(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def legal_mask(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def terminated(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def truncated(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def illegal(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def seat(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def episode_return(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def episode_length(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def episodes(self) -> npt.NDArray[np.uint64]: ...
+    @property
+    def skipped(self) -> npt.NDArray[np.uint64]: ...
+    @property
+    def skipped_return(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def config(self) -> dict[str, Any]: ...
+    @property
+    def opponents(self) -> list[str]: ...
+    @property
+    def learner_seat(self) -> int | str: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def obs_dim(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def _engine(self) -> _LearnerEngine: ...
     def __len__(self) -> int: ...
 
 @final

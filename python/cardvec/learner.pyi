@@ -1,0 +1,3 @@
+from ._cardvec import LearnerEnv as LearnerEnv
+
+__all__ = ["LearnerEnv"]

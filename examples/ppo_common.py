@@ -392,14 +392,17 @@ class Trainer:
             episodes=int(len(rets)),
             mean_return=float(rets.mean()) if len(rets) else float("nan"),
             win_rate=float((rets > 0).mean()) if len(rets) else float("nan"),
-            per_opponent={
-                _label(self.opponents[i]): float((rets[np.array(ep_opps) == i] > 0).mean())
-                for i in set(ep_opps)
-            },
+            per_opponent=self._per_opponent(rets, ep_opps),
             lr=self.opt.param_groups[0]["lr"],
         )
         self.history.append(row)
         return row
+
+    def _per_opponent(self, rets: np.ndarray, opps: list) -> dict:
+        """The training games' win rate against each opponent set, sets of the same bots
+        pooled."""
+        labels = np.array([_label(self.opponents[i]) for i in opps], dtype=object)
+        return {str(k): float((rets[labels == k] > 0).mean()) for k in sorted(set(labels))}
 
     def set_lr_fraction(self, frac: float) -> None:
         for g in self.opt.param_groups:
@@ -519,7 +522,7 @@ def plot_curve(history: list, evals: list, path: str, title: str, train_label: s
     plt.close(fig)
 
 
-def add_arguments(p, *, envs=256, steps=64, gamma=1.0, reward_scale=0.01,
+def add_arguments(p, *, envs=256, steps=64, gamma=1.0, reward_scale=0.01, lr=Config.lr,
                   train_opponents="random") -> None:
     """The command-line options every example takes (``--minutes``, ``--envs``, ``--seed``,
     ``--out``, the PPO hyper-parameters and the evaluation's size)."""
@@ -532,7 +535,7 @@ def add_arguments(p, *, envs=256, steps=64, gamma=1.0, reward_scale=0.01,
     p.add_argument("--train-opponents", default=train_opponents,
                    help="opponent sets separated by ';' (bots of one set by ','): the lanes "
                    "are split between the sets")
-    p.add_argument("--lr", type=float, default=Config.lr)
+    p.add_argument("--lr", type=float, default=lr)
     p.add_argument("--ent-coef", type=float, default=Config.ent_coef)
     p.add_argument("--hidden", type=int, default=Config.hidden)
     p.add_argument("--layers", type=int, default=Config.layers)

@@ -23,7 +23,8 @@ import ppo_common as kit  # noqa: E402
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description="Masked PPO on Flip 7 (cardvec LearnerEnv)")
+    p = argparse.ArgumentParser(description="Masked PPO on Flip 7 (cardvec LearnerEnv)",
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     kit.add_arguments(p, reward_scale=0.01, train_opponents="threshold-27,expected-value")
     args = p.parse_args(argv)
     args.out = args.out or "runs/ppo_flip7"

@@ -15,8 +15,8 @@ from ._cardvec import ACTION_ILLEGAL as ACTION_ILLEGAL
 from ._cardvec import ACTION_RESET as ACTION_RESET
 from ._cardvec import BatchEnv as BatchEnv
 from ._cardvec import Flip7Game as Flip7Game
-from ._cardvec import LearnerEnv as LearnerEnv
 from ._cardvec import GameInfo as GameInfo
+from ._cardvec import LearnerEnv as LearnerEnv
 from ._cardvec import OptionInfo as OptionInfo
 from ._cardvec import __version__ as __version__
 from ._games import Flip7 as Flip7

@@ -10,24 +10,31 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self, deprecated, overload
 
-from ._cardvec import BatchEnv, GameInfo, LearnerEnv
+from ._cardvec import BatchEnv, GameInfo, LearnerEnv, _OptionValue
 
 CLASSES: dict[str, type[BatchEnv]]
 
 def games() -> list[GameInfo]: ...
 def register_class(cls: type[BatchEnv]) -> None: ...
 def game_class(game_id: str) -> type[BatchEnv]: ...
+
+# make(...) is a LearnerEnv when opponents= is given (not None), else the game's BatchEnv.
 @overload
 def make(
     game_id: str,
     num_envs: SupportsIndex,
     *,
-    opponents: str | Sequence[str],
+    opponents: str | list[str] | tuple[str, ...],
     seat: SupportsIndex | Literal["rotate"] = 0,
-    **kwargs: Any,
+    seed: SupportsIndex | None = None,
+    num_threads: SupportsIndex | None = None,
+    chunk_size: SupportsIndex | None = None,
+    **options: _OptionValue,
 ) -> LearnerEnv: ...
 @overload
-def make(game_id: str, num_envs: SupportsIndex, **kwargs: Any) -> BatchEnv: ...
+def make(
+    game_id: str, num_envs: SupportsIndex, *, opponents: None = None, **kwargs: Any
+) -> BatchEnv: ...
 
 class LostCities(BatchEnv):
     """Lost Cities, the classic 2-player round (``cardvec.make("lost-cities", ...)``)."""

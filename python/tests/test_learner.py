@@ -136,12 +136,19 @@ def test_zero_sum_returns_are_the_seats_results():
         returns += list(env.episode_return[done])
     returns = np.array(returns)
     assert (returns > 0).any() and (returns < 0).any()
-    # A learner that folds at once loses its blind: never more than the big blind.
+    # Against a call station (never bets nor raises), a learner that folds whenever it may
+    # and checks otherwise never puts more than the big blind in: every result lies in
+    # [-1, 1] big blinds, and it loses its blind when it folds.
     env = cardvec.LearnerEnv("holdem", 64, opponents="call-station", seat=0, seed=2)
-    for _ in range(10):
-        env.step(np.zeros(64, dtype=np.int64))  # fold (or the ignored action of a reset)
-        done = env.terminated
-        assert (env.episode_return[done] <= 0).all() and (env.episode_return[done] >= -1).all()
+    results = []
+    for _ in range(100):
+        fold, check = cardvec.holdem.FOLD, cardvec.holdem.CHECK_CALL
+        env.step(np.where(env.legal_mask[:, fold] == 1, fold, check))
+        assert (env.illegal != cardvec.ACTION_ILLEGAL).all()
+        results += list(env.episode_return[env.terminated])
+    results = np.array(results)
+    assert len(results) > 100 and (np.abs(results) <= 1).all()
+    assert (results == -0.5).any() and (results == 1).any()
 
 
 @pytest.mark.parametrize("game_id", [g["id"] for g in GAMES])

@@ -115,6 +115,40 @@ def test_each_game_class_stub_lists_the_registry_options(info):
     assert f"import {info['python_class']} as {info['python_class']}" in init
 
 
+# The PettingZoo environments over a lane of the batch environment take the registry's
+# options as **options at run time (so stubtest cannot compare them): their stubs spell the
+# options out, which must be the registry's, in order, with its defaults and kinds.
+LANE_PETTINGZOO = {"lost_cities_v0": "lost-cities", "i151_v0": "151"}
+
+
+@pytest.mark.parametrize("module", sorted(LANE_PETTINGZOO))
+def test_lane_pettingzoo_stubs_list_the_registry_options(module):
+    registry = next(g for g in cardvec.games() if g["id"] == LANE_PETTINGZOO[module])["options"]
+    tree = ast.parse((PACKAGE / "pettingzoo" / f"{module}.pyi").read_text(encoding="utf-8"))
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    functions["raw_env"] = next(
+        n
+        for cls in tree.body
+        if isinstance(cls, ast.ClassDef) and cls.name == "raw_env"
+        for n in cls.body
+        if isinstance(n, ast.FunctionDef) and n.name == "__init__"
+    )
+    for name in ("env", "parallel_env", "raw_env"):
+        args = functions[name].args
+        assert args.vararg is None and args.kwarg is None, (module, name)
+        no_default = [None] * (len(args.args) - len(args.defaults))
+        positional = list(zip(args.args, no_default + args.defaults))
+        stub = [
+            (a.arg, ast.unparse(a.annotation), ast.literal_eval(d))
+            for a, d in positional + list(zip(args.kwonlyargs, args.kw_defaults))
+            if a.arg not in ("self", "render_mode")
+        ]
+        assert [n for n, _, _ in stub] == [o["name"] for o in registry], (module, name)
+        for (option_name, annotation, default), option in zip(stub, registry):
+            assert default == _expected_default(option), (module, name, option_name)
+            assert _annotation_admits(annotation, option), (module, name, option_name, annotation)
+
+
 def _requirements_by_extra() -> dict:
     """The installed metadata's requirements: extra name -> {(name, specifier, marker)},
     ``None`` for the unconditional ones."""

@@ -7,6 +7,8 @@ rejecting it fails the check)."""
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import assert_type
@@ -14,7 +16,8 @@ from typing_extensions import assert_type
 import cardvec
 from cardvec import gym as cardvec_gym
 from cardvec import holdem, i151
-from cardvec.pettingzoo import flip7_v0
+from cardvec.pettingzoo import flip7_v0, holdem_v0, i151_v0, lost_cities_v0
+from cardvec.pettingzoo._parallel import CardvecParallel
 
 
 def play_random(env: cardvec.BatchEnv, steps: int, seed: int) -> float:
@@ -79,17 +82,31 @@ def main() -> None:
     assert_type(raw.game, cardvec.Flip7Game)
     mask = raw.observe(raw.agent_selection)["action_mask"]
     raw.step(int(np.flatnonzero(mask)[0]))
+    assert_type(raw.episode_seed, "int | None")
+    assert raw.episode_seed == 2
 
-    learner = cardvec.make("lost-cities", 4, opponents="safe-heuristic", seat="rotate")
+    aec = lost_cities_v0.env(render_mode="ansi")
+    aec.reset(seed=np.uint64(7))
+    lc = lost_cities_v0.raw_env()
+    lc.reset(seed=7)
+    assert_type(lc.game.num_actions, int)
+    assert_type(lc.game.env, cardvec.BatchEnv)
+    assert_type(lc.observe("player_0")["observation"], npt.NDArray[Any])
+    assert_type(i151_v0.raw_env(num_players=3, reward="match-outcome").target_score, int)
+    i151_v0.env(num_players=4, target_score=60).reset(seed=1)
+
+    bots = cardvec.bots.names("lost-cities")
+    assert_type(bots, list[str])
+    picked = cardvec.bots.act(env, bots[0], lanes=np.ones(len(env), dtype=bool), seed=np.uint64(1))
+    assert_type(picked, npt.NDArray[np.int64])
+    learner = cardvec.make("flip7", 8, opponents=["random", "random"], seat="rotate", seed=2)
     assert_type(learner, cardvec.LearnerEnv)
-    assert_type(learner.reset(seed=1), npt.NDArray[np.float32])
-    bot_moves = cardvec.bots.act(learner, "random", seed=3)
-    assert_type(bot_moves, npt.NDArray[np.int64])
-    _, rewards, _, _ = learner.step(bot_moves)
-    assert_type(rewards, npt.NDArray[np.float32])
-    assert_type(learner.episode_return, npt.NDArray[np.float32])
-    assert_type(cardvec.bots.names("flip7"), list[str])
-    assert_type(cardvec.make("flip7", 4), cardvec.BatchEnv)
+    assert_type(cardvec.make("flip7", 8, opponents=None), cardvec.BatchEnv)
+    play_learner(learner, steps=30)
+    nlhe_learner = cardvec.learner.LearnerEnv("holdem", 4, opponents="random", seat=1, stack=50)
+    assert_type(nlhe_learner.learner_seat, "int | Literal['rotate']")
+    assert_type(cardvec.bots.act(nlhe_learner, "random"), npt.NDArray[np.int64])
+    play_learner(nlhe_learner, steps=10)
 
     venv = cardvec_gym.make_vec("flip7", 4, opponents=["random", "expected-value"], seed=0)
     obs, vinfo = venv.reset(seed=0)
@@ -99,6 +116,50 @@ def main() -> None:
     _, sinfo = single.reset(seed=0)
     assert_type(single.step(int(sinfo["action_mask"].argmax()))[2], bool)
 
+    for penv in (
+        lost_cities_v0.parallel_env(),
+        i151_v0.parallel_env(num_players=3, cards_per_player=5),
+        flip7_v0.parallel_env(num_players=4),
+        holdem_v0.parallel_env(num_players=3, stack=50),
+    ):
+        play_parallel(penv, seed=4)
+
+
+def play_learner(env: cardvec.LearnerEnv, steps: int) -> float:
+    """``steps`` steps of the learner's first legal action; the return of finished episodes."""
+    obs = env.reset(seed=0)
+    assert_type(obs, npt.NDArray[np.float32])
+    assert_type(env.opponents, list[str])
+    total = 0.0
+    for _ in range(steps):
+        obs, rewards, terminated, truncated = env.step(env.legal_mask.argmax(axis=1))
+        assert_type(rewards, npt.NDArray[np.float32])
+        done = terminated | truncated
+        total += float(env.episode_return[done].sum())
+    assert_type(env.episodes, npt.NDArray[np.uint64])
+    assert_type(env.skipped_return, npt.NDArray[np.float64])
+    assert len(env) == env.num_envs and env.seat.shape == (env.num_envs,)
+    return total
+
+
+def play_parallel(env: CardvecParallel, seed: int) -> float:
+    """One game of first-legal actions under the Parallel API; the total of all rewards."""
+    observations, infos = env.reset(seed=seed)
+    assert_type(infos, dict[str, dict[str, Any]])
+    assert_type(env.aec.episode_seed, "int | None")
+    total = 0.0
+    while env.agents:
+        agent = env.active_agent
+        assert_type(agent, "str | None")
+        actions: dict[str, int | None] = {a: None for a in env.agents}
+        if agent is not None:
+            actions[agent] = int(np.flatnonzero(observations[agent]["action_mask"])[0])
+        observations, rewards, terminations, truncations, infos = env.step(actions)
+        assert_type(rewards, dict[str, float])
+        assert_type(terminations, dict[str, bool])
+        total += sum(rewards.values())
+    env.close()
+    return total
 
 
 def rejected(env: cardvec.LostCities) -> None:
@@ -109,7 +170,15 @@ def rejected(env: cardvec.LostCities) -> None:
     env.obs = env.obs  # type: ignore[misc]
     cardvec.I151P2(4)  # type: ignore[deprecated]
     holdem.evaluate(1.5)  # type: ignore[arg-type]
-    cardvec.LearnerEnv("lost-cities", 4, seat=1.5)  # type: ignore[arg-type]
+    lost_cities_v0.env(num_players=2)  # type: ignore[call-arg]
+    cardvec.LearnerEnv("lost-cities", 4, seat="rotating")  # type: ignore[arg-type]
+    cardvec.make("flip7", 4, opponents=1)  # type: ignore[call-overload]
+    cardvec.bots.act(env, 3)  # type: ignore[arg-type]
+    cardvec.bots.act(env.obs, "random")  # type: ignore[arg-type]
+    cardvec.LearnerEnv("flip7", 4).rewards = env.rewards[:, 0]  # type: ignore[misc]
+    i151_v0.parallel_env(reward="points")  # type: ignore[arg-type]
+    i151_v0.raw_env(num_player=3)  # type: ignore[call-arg]
+    lost_cities_v0.parallel_env().step([0])  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -2,7 +2,6 @@
 ``lost_cities``, ``flip7``, ``i151``, ``holdem`` and ``arena`` have a stub each beside this
 one. Checked against the runtime by ``python -m mypy.stubtest cardvec`` (scripts/test.sh)."""
 
-from collections.abc import Sequence
 from typing import Any, Literal, SupportsIndex, TypedDict, final, type_check_only
 
 import numpy as np
@@ -19,8 +18,6 @@ from .._torch import TorchViews
 __all__ = [
     "BatchEnv",
     "_BatchEngine",
-    "LearnerEnv",
-    "_LearnerEngine",
     "games",
     "lost_cities",
     "Flip7Game",
@@ -29,6 +26,8 @@ __all__ = [
     "NoLimitHoldemGame",
     "holdem",
     "arena",
+    "LearnerEnv",
+    "_LearnerEngine",
     "__version__",
     "ACTION_APPLIED",
     "ACTION_ILLEGAL",
@@ -117,20 +116,18 @@ class BatchEnv:
         """Deals lane ``lane`` from an explicit card order."""
     def gather(self, sources: npt.ArrayLike) -> None:
         """Afterwards lane i holds what lane ``sources[i]`` held."""
+    def _bot_actions(
+        self, bot: str, lanes: npt.ArrayLike | None = None, seed: SupportsIndex | None = None
+    ) -> npt.NDArray[np.int64]:
+        """What ``cardvec.bots.act(env, bot, lanes, seed)`` returns."""
+    def torch(self, mask: Literal["bool", "uint8"] = "bool") -> TorchViews:
+        """The outputs as torch tensors sharing the views' memory (needs PyTorch)."""
     def observe_as(self, lane: SupportsIndex, player: SupportsIndex) -> npt.NDArray[np.float32]:
         """A new array: the observation of lane ``lane`` as seen by seat ``player``."""
     def get_state(self, lane: SupportsIndex) -> bytes:
         """The state of lane ``lane`` (``state_size`` bytes)."""
     def set_state(self, lane: SupportsIndex, state: bytes | bytearray) -> None:
         """Replaces the state of lane ``lane`` (bytes from ``get_state``)."""
-    def torch(self, mask: Literal["bool", "uint8"] = "bool") -> TorchViews:
-        """The outputs as torch tensors sharing the views' memory (needs PyTorch)."""
-    def _bot_actions(
-        self,
-        bot: str,
-        lanes: npt.ArrayLike | None = None,
-        seed: SupportsIndex | None = None,
-    ) -> npt.NDArray[np.int64]: ...
     @property
     def obs(self) -> npt.NDArray[np.float32]:
         """float32 [num_envs, obs_dim], a read-only view."""
@@ -180,92 +177,6 @@ class BatchEnv:
     def observe_on_step(self, on: bool) -> None: ...
     @property
     def _engine(self) -> _BatchEngine: ...
-    def __len__(self) -> int: ...
-
-@final
-class _LearnerEngine:
-    """The engine behind a ``LearnerEnv``: the ``base`` of its views."""
-
-@final
-class LearnerEnv:
-    """The learner view of a registered game: the learner plays one seat of every lane,
-    built-in bots the others inside Rust (``cardvec.learner``, docs/python.md)."""
-
-    def __new__(
-        cls,
-        game_id: str,
-        num_envs: SupportsIndex,
-        opponents: str | Sequence[str] = "random",
-        seat: SupportsIndex | Literal["rotate"] = 0,
-        seed: SupportsIndex | None = None,
-        num_threads: SupportsIndex | None = None,
-        chunk_size: SupportsIndex | None = None,
-        **options: _OptionValue,
-    ) -> Self: ...
-    def reset(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.float32]:
-        """Deals a new game in every lane; returns ``obs``."""
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[
-        npt.NDArray[np.float32],
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-    ]:
-        """One learner decision in every lane; returns ``(obs, rewards, terminated,
-        truncated)``."""
-    def _bot_actions(
-        self,
-        bot: str,
-        lanes: npt.ArrayLike | None = None,
-        seed: SupportsIndex | None = None,
-    ) -> npt.NDArray[np.int64]: ...
-    def torch(self, mask: Literal["bool", "uint8"] = "bool") -> TorchViews:
-        """The views as torch tensors sharing their memory (needs PyTorch)."""
-    @property
-    def obs(self) -> npt.NDArray[np.float32]: ...
-    @property
-    def legal_mask(self) -> npt.NDArray[np.uint8]: ...
-    @property
-    def rewards(self) -> npt.NDArray[np.float32]: ...
-    @property
-    def terminated(self) -> npt.NDArray[np.bool_]: ...
-    @property
-    def truncated(self) -> npt.NDArray[np.bool_]: ...
-    @property
-    def illegal(self) -> npt.NDArray[np.uint8]: ...
-    @property
-    def seat(self) -> npt.NDArray[np.int32]: ...
-    @property
-    def episode_return(self) -> npt.NDArray[np.float32]: ...
-    @property
-    def episode_length(self) -> npt.NDArray[np.int32]: ...
-    @property
-    def episodes(self) -> npt.NDArray[np.uint64]: ...
-    @property
-    def skipped(self) -> npt.NDArray[np.uint64]: ...
-    @property
-    def skipped_return(self) -> npt.NDArray[np.float64]: ...
-    @property
-    def game_id(self) -> str: ...
-    @property
-    def config(self) -> dict[str, Any]: ...
-    @property
-    def opponents(self) -> list[str]: ...
-    @property
-    def learner_seat(self) -> int | str: ...
-    @property
-    def num_envs(self) -> int: ...
-    @property
-    def num_actions(self) -> int: ...
-    @property
-    def obs_dim(self) -> int: ...
-    @property
-    def num_players(self) -> int: ...
-    @property
-    def seed(self) -> int: ...
-    @property
-    def _engine(self) -> _LearnerEngine: ...
     def __len__(self) -> int: ...
 
 @final
@@ -390,3 +301,100 @@ class NoLimitHoldemGame:
     def hole_cards(self) -> list[bytes]: ...
     @property
     def big_blind(self) -> int: ...
+
+@final
+class _LearnerEngine:
+    """The engine behind a ``LearnerEnv``: the ``base`` of its views (``LearnerEnv._engine``)."""
+
+@final
+class LearnerEnv:
+    """The learner view of a registered game: the learner plays one seat of every lane,
+    built-in bots play the others inside Rust (``cardvec.make(..., opponents=...)``)."""
+
+    def __new__(
+        cls,
+        game_id: str,
+        num_envs: SupportsIndex,
+        opponents: str | list[str] | tuple[str, ...] = "random",
+        seat: SupportsIndex | Literal["rotate"] = 0,
+        seed: SupportsIndex | None = None,
+        num_threads: SupportsIndex | None = None,
+        chunk_size: SupportsIndex | None = None,
+        **options: _OptionValue,
+    ) -> Self: ...
+    def reset(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.float32]:
+        """Resets every lane (the bots play until the learner's first decision); returns
+        ``obs``."""
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """Applies the learner's actions, then the bots play until the learner is to act
+        again; returns ``(obs, rewards, terminated, truncated)``."""
+    def _bot_actions(
+        self, bot: str, lanes: npt.ArrayLike | None = None, seed: SupportsIndex | None = None
+    ) -> npt.NDArray[np.int64]:
+        """What ``cardvec.bots.act(env, bot, lanes, seed)`` returns."""
+    def torch(self, mask: Literal["bool", "uint8"] = "bool") -> TorchViews:
+        """The views as torch tensors sharing their memory (needs PyTorch)."""
+    @property
+    def obs(self) -> npt.NDArray[np.float32]:
+        """float32 [num_envs, obs_dim] as seen by the learner's seat, a read-only view."""
+    @property
+    def legal_mask(self) -> npt.NDArray[np.uint8]:
+        """uint8 [num_envs, num_actions], a read-only view."""
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]:
+        """float32 [num_envs]: the learner's reward, a read-only view."""
+    @property
+    def terminated(self) -> npt.NDArray[np.bool_]:
+        """bool [num_envs], a read-only view."""
+    @property
+    def truncated(self) -> npt.NDArray[np.bool_]:
+        """bool [num_envs], a read-only view."""
+    @property
+    def illegal(self) -> npt.NDArray[np.uint8]:
+        """uint8 [num_envs]: 0 applied, 1 illegal, 3 autoreset."""
+    @property
+    def seat(self) -> npt.NDArray[np.int32]:
+        """int32 [num_envs]: the learner's seat in each lane's current game."""
+    @property
+    def episode_return(self) -> npt.NDArray[np.float32]:
+        """float32 [num_envs]: the learner's return in the current (or just ended) episode."""
+    @property
+    def episode_length(self) -> npt.NDArray[np.int32]:
+        """int32 [num_envs]: the learner's decisions in the current (or just ended) episode."""
+    @property
+    def episodes(self) -> npt.NDArray[np.uint64]:
+        """uint64 [num_envs]: games finished since the reset, skipped ones included."""
+    @property
+    def skipped(self) -> npt.NDArray[np.uint64]:
+        """uint64 [num_envs]: games that ended before the learner's first decision."""
+    @property
+    def skipped_return(self) -> npt.NDArray[np.float64]:
+        """float64 [num_envs]: the learner's total reward in the skipped games."""
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def config(self) -> dict[str, Any]: ...
+    @property
+    def opponents(self) -> list[str]: ...
+    @property
+    def learner_seat(self) -> int | Literal["rotate"]: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def obs_dim(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def _engine(self) -> _LearnerEngine: ...
+    def __len__(self) -> int: ...

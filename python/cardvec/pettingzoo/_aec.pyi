@@ -1,4 +1,4 @@
-from typing import Any, SupportsIndex
+from typing import Any, ClassVar, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -9,6 +9,8 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 def wrap(raw: CardvecAEC) -> _OrderEnforcing: ...
+def episode_seed(seed: int, episode: int) -> int:
+    """The engine seed of the ``episode``-th game after ``reset(seed=seed)``."""
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     def reset(
@@ -18,6 +20,8 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 class CardvecAEC(AECEnv):  # type: ignore[misc]
     """Base of cardvec's AEC environments (one engine game per environment)."""
 
+    metadata: ClassVar[dict[str, Any]]
+    num_players: int
     possible_agents: list[str]
     agents: list[str]
     agent_selection: str
@@ -31,6 +35,9 @@ class CardvecAEC(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None: ...
     def observation_space(self, agent: str) -> spaces.Dict: ...
     def action_space(self, agent: str) -> spaces.Discrete: ...
+    @property
+    def episode_seed(self) -> int | None:
+        """The engine seed of the current game (``None`` before the first reset)."""
     def reset(
         self, seed: SupportsIndex | None = None, options: dict[str, Any] | None = None
     ) -> None: ...

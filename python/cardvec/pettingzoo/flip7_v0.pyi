@@ -2,6 +2,7 @@ from typing import Any, ClassVar
 
 from .._cardvec import Flip7Game
 from ._aec import CardvecAEC, _OrderEnforcing
+from ._parallel import CardvecParallel
 
 HIT: int
 STAY: int
@@ -19,6 +20,13 @@ def env(
     max_rounds: int | None = None,
     render_mode: str | None = None,
 ) -> _OrderEnforcing: ...
+def parallel_env(
+    *,
+    num_players: int = 3,
+    target_score: int = 200,
+    max_rounds: int | None = None,
+    render_mode: str | None = None,
+) -> CardvecParallel: ...
 
 class raw_env(CardvecAEC):
     metadata: ClassVar[dict[str, Any]]

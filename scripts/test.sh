@@ -57,6 +57,12 @@ python -m pip install --quiet --disable-pip-version-check "$WHEEL[test]" "open-s
 # These two declare Python >= 3.14 but run on 3.11 (see shared oracles notes).
 python -m pip install --quiet --disable-pip-version-check \
     --no-deps --ignore-requires-python game-room==0.1.0 i151-engine==0.2.4
+# PyTorch, PufferLib and matplotlib: env.torch(), cardvec.puffer and the examples that learn
+# (python/tests/test_torch.py, test_puffer.py, test_examples.py; each skips without them).
+# pufferlib-core pins torch 2.9.0, the default build with its CUDA libraries (PyPI has no
+# CPU-only torch; 6.9 GB installed): 3 min 38 s here with the downloads, 1 min 26 s from
+# pip's cache (2 cores).
+python -m pip install --quiet --disable-pip-version-check "$WHEEL[puffer,examples]"
 # The tests import the installed wheel, never the source tree python/cardvec
 # (python/tests/test_packaging.py checks it when this is set).
 export CARDVEC_WHEEL_TEST=1

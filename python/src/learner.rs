@@ -17,8 +17,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use crate::{
-    args, array_1d, core_err, core_err_in, env_options, for_each_int, options, try_buffer,
-    value_err, view, view2,
+    args, array_1d, core_err, core_err_in, env_options, for_each_int, options, torch_tensors,
+    try_buffer, value_err, view, view2, writable_alias,
 };
 
 /// The `lanes` argument of the batched bots: `None` (every lane) or a bool array with one
@@ -86,6 +86,27 @@ struct LearnerViews {
 }
 
 impl LearnerViews {
+    /// Writable aliases of every view, by name (see [`writable_alias`]).
+    fn writable_aliases<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        // SAFETY: every field is a view made by `view`/`view2` in `LearnerViews::new`.
+        unsafe {
+            writable_alias(&d, "obs", &self.obs)?;
+            writable_alias(&d, "legal_mask", &self.legal_mask)?;
+            writable_alias(&d, "rewards", &self.rewards)?;
+            writable_alias(&d, "terminated", &self.terminated)?;
+            writable_alias(&d, "truncated", &self.truncated)?;
+            writable_alias(&d, "illegal", &self.illegal)?;
+            writable_alias(&d, "seat", &self.seat)?;
+            writable_alias(&d, "episode_return", &self.episode_return)?;
+            writable_alias(&d, "episode_length", &self.episode_length)?;
+            writable_alias(&d, "episodes", &self.episodes)?;
+            writable_alias(&d, "skipped", &self.skipped)?;
+            writable_alias(&d, "skipped_return", &self.skipped_return)?;
+        }
+        Ok(d)
+    }
+
     fn new(engine: &Bound<'_, LearnerEngine>) -> PyResult<Self> {
         let owner = engine.as_any();
         let guard = engine.borrow();
@@ -373,6 +394,23 @@ impl LearnerEnv {
         bot_actions(py, self.num_envs, lanes, seed, |mask, seed, out| {
             env.bot_actions(bot, mask, seed, out)
         })
+    }
+
+    /// The outputs as torch tensors sharing the views' memory (no copy, no warning):
+    /// `TorchViews` with one attribute per view (`obs`, `legal_mask`, `rewards`,
+    /// `terminated`, `truncated`, `illegal`, `seat`, `episode_return`, `episode_length`,
+    /// `episodes`, `skipped`, `skipped_return`). `mask="bool"` gives `legal_mask` as
+    /// `torch.bool`, `mask="uint8"` as `torch.uint8`. The tensors follow every call like the
+    /// views: make them once. Treat them as read-only (torch has no read-only tensors): an
+    /// in-place write changes the environment's outputs. Needs PyTorch (`ImportError`
+    /// otherwise). `step` takes a CPU integer tensor as its actions.
+    #[pyo3(signature = (mask=None), text_signature = "($self, mask='bool')")]
+    fn torch<'py>(
+        &self,
+        py: Python<'py>,
+        mask: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        torch_tensors(&self.views.writable_aliases(py)?, mask)
     }
 
     /// Observations as seen by the learner's seat, float32 [num_envs, obs_dim] (read-only

@@ -322,6 +322,38 @@ unsafe fn view2<'py, T: Element>(
     Ok(arr)
 }
 
+/// Adds to `dict` under `name` a writable numpy alias of `arr` (a view made by [`view`] or
+/// [`view2`]): the same memory, with `arr` as its base (so the engine stays alive). Only for
+/// the `torch()` methods, which hand the aliases to `torch.from_numpy` (that warns on a
+/// read-only array, and `torch.from_dlpack` refuses one unless numpy and torch both speak
+/// DLPack 1.0); the tensors share the engine's buffers, documented as not to be written.
+///
+/// # Safety
+/// `arr` must be such a view: its memory lives as long as `arr` does.
+pub(crate) unsafe fn writable_alias<T: Element, D: numpy::ndarray::Dimension>(
+    dict: &Bound<'_, PyDict>,
+    name: &str,
+    arr: &Py<PyArray<T, D>>,
+) -> PyResult<()> {
+    let arr = arr.bind(dict.py());
+    let alias = unsafe { PyArray::borrow_from_array(&arr.as_array(), arr.clone().into_any()) };
+    dict.set_item(name, alias)
+}
+
+/// `cardvec._torch.tensors(arrays, mask)`: the `torch()` methods' result (see there).
+/// `mask=None` is the default, `"bool"`.
+pub(crate) fn torch_tensors<'py>(
+    arrays: &Bound<'py, PyDict>,
+    mask: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = arrays.py();
+    let tensors = py.import("cardvec._torch")?.getattr("tensors")?;
+    match mask {
+        Some(mask) => tensors.call1((arrays, mask)),
+        None => tensors.call1((arrays, "bool")),
+    }
+}
+
 /// Numpy views of an engine's output buffers, created once.
 pub struct Views {
     obs: Py<PyArray2<f32>>,
@@ -354,6 +386,22 @@ impl Views {
                 illegal: view(owner, env.illegal())?.unbind(),
             })
         }
+    }
+
+    /// Writable aliases of every view, by name (see [`writable_alias`]).
+    fn writable_aliases<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        // SAFETY: every field is a view made by `view`/`view2` in `Views::new`.
+        unsafe {
+            writable_alias(&d, "obs", &self.obs)?;
+            writable_alias(&d, "legal_mask", &self.legal_mask)?;
+            writable_alias(&d, "rewards", &self.rewards)?;
+            writable_alias(&d, "terminated", &self.terminated)?;
+            writable_alias(&d, "truncated", &self.truncated)?;
+            writable_alias(&d, "current_player", &self.current_player)?;
+            writable_alias(&d, "illegal", &self.illegal)?;
+        }
+        Ok(d)
     }
 
     fn step_result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
@@ -593,6 +641,22 @@ impl BatchEnv {
             .env
             .set_state_bytes(lane, &state)
             .map_err(core_err)
+    }
+
+    /// The outputs as torch tensors sharing the views' memory (no copy, no warning):
+    /// `TorchViews` with the attributes `obs`, `legal_mask`, `rewards`, `terminated`,
+    /// `truncated`, `current_player`, `illegal`. `mask="bool"` gives `legal_mask` as
+    /// `torch.bool`, `mask="uint8"` as `torch.uint8`. The tensors follow every call like the
+    /// views: make them once. Treat them as read-only (torch has no read-only tensors): an
+    /// in-place write changes the environment's outputs. Needs PyTorch (`ImportError`
+    /// otherwise). `step` takes a CPU integer tensor as its actions.
+    #[pyo3(signature = (mask=None), text_signature = "($self, mask='bool')")]
+    fn torch<'py>(
+        &self,
+        py: Python<'py>,
+        mask: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        torch_tensors(&self.views.writable_aliases(py)?, mask)
     }
 
     /// Observations of the player to act, float32 [num_envs, obs_dim] (read-only view).

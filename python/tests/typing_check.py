@@ -14,6 +14,7 @@ import numpy.typing as npt
 from typing_extensions import assert_type
 
 import cardvec
+from cardvec import gym as cardvec_gym
 from cardvec import holdem, i151
 from cardvec.pettingzoo import flip7_v0, holdem_v0, i151_v0, kuhn_v0, leduc_v0, lost_cities_v0
 from cardvec.pettingzoo._parallel import CardvecParallel
@@ -110,6 +111,14 @@ def main() -> None:
     assert_type(nlhe_learner.learner_seat, "int | Literal['rotate']")
     assert_type(cardvec.bots.act(nlhe_learner, "random"), npt.NDArray[np.int64])
     play_learner(nlhe_learner, steps=10)
+
+    venv = cardvec_gym.make_vec("flip7", 4, opponents=["random", "expected-value"], seed=0)
+    obs, vinfo = venv.reset(seed=0)
+    assert_type(obs, npt.NDArray[np.float32])
+    venv.step(vinfo["action_mask"].argmax(axis=1))
+    single = cardvec_gym.make("lost-cities", opponents="random")
+    _, sinfo = single.reset(seed=0)
+    assert_type(single.step(int(sinfo["action_mask"].argmax()))[2], bool)
 
     for penv in (
         lost_cities_v0.parallel_env(),

@@ -13,6 +13,7 @@ from . import flip7 as flip7
 from . import holdem as holdem
 from . import i151 as i151
 from . import lost_cities as lost_cities
+from .._torch import TorchViews
 
 __all__ = [
     "BatchEnv",
@@ -119,6 +120,8 @@ class BatchEnv:
         self, bot: str, lanes: npt.ArrayLike | None = None, seed: SupportsIndex | None = None
     ) -> npt.NDArray[np.int64]:
         """What ``cardvec.bots.act(env, bot, lanes, seed)`` returns."""
+    def torch(self, mask: Literal["bool", "uint8"] = "bool") -> TorchViews:
+        """The outputs as torch tensors sharing the views' memory (needs PyTorch)."""
     def observe_as(self, lane: SupportsIndex, player: SupportsIndex) -> npt.NDArray[np.float32]:
         """A new array: the observation of lane ``lane`` as seen by seat ``player``."""
     def get_state(self, lane: SupportsIndex) -> bytes:
@@ -336,6 +339,8 @@ class LearnerEnv:
         self, bot: str, lanes: npt.ArrayLike | None = None, seed: SupportsIndex | None = None
     ) -> npt.NDArray[np.int64]:
         """What ``cardvec.bots.act(env, bot, lanes, seed)`` returns."""
+    def torch(self, mask: Literal["bool", "uint8"] = "bool") -> TorchViews:
+        """The views as torch tensors sharing their memory (needs PyTorch)."""
     @property
     def obs(self) -> npt.NDArray[np.float32]:
         """float32 [num_envs, obs_dim] as seen by the learner's seat, a read-only view."""

@@ -1,0 +1,233 @@
+"""Gymnasium adapters over the learner view (optional: needs ``gymnasium>=1.0``).
+
+``make_vec(game_id, num_envs, opponents="random", seat=0, seed=None, copy=True, **options)``
+is a ``gymnasium.vector.VectorEnv`` over ``cardvec.LearnerEnv``: the learner plays one seat
+of every lane, the built-in bots ``opponents`` play the others inside Rust, and each step
+returns the learner's next decision::
+
+    envs = cardvec.gym.make_vec("lost-cities", 1024, opponents="safe-heuristic", seat="rotate")
+    obs, info = envs.reset(seed=0)
+    obs, rewards, terminated, truncated, info = envs.step(actions)   # actions: int [N]
+    info["action_mask"]        # bool [N, num_actions], the legal actions of the next step
+    info["episode"]["r"]       # where info["_episode"]: the finished episodes' returns
+
+- Spaces: ``single_observation_space`` ``Box(-inf, inf, (obs_dim,), float32)`` (the games'
+  observations have no common bound), ``single_action_space`` ``Discrete(num_actions)``;
+  ``observation_space`` and ``action_space`` are their batched forms (``Box`` [N, obs_dim],
+  ``MultiDiscrete([num_actions] * N)``).
+- Autoreset: ``metadata["autoreset_mode"]`` is ``AutoresetMode.NEXT_STEP``: the step after a
+  lane finished deals a new game and ignores its action (reward 0, not done).
+- ``info``: ``"action_mask"`` (bool [N, A]) and ``"seat"`` (int32 [N], the learner's seat),
+  each with its ``"_key"`` mask (all true); when some lane finished, ``"episode"``
+  (``{"r", "l", "t"}``: return, learner decisions, seconds since the episode's deal, 0 where
+  not finished) and ``"_episode"`` (bool [N]), the format of Gymnasium's
+  ``RecordEpisodeStatistics`` vector wrapper. A game that ended before the learner's first
+  decision is never shown and not in these statistics (see ``LearnerEnv.skipped``).
+- ``copy=True`` (Gymnasium's default) returns new arrays every call; ``copy=False`` returns
+  the learner view's own read-only arrays (no copy; overwritten by the next step).
+- Seeds: ``reset(seed=s)`` deals lane ``l`` from the stream ``(s, l)``, exactly as
+  ``LearnerEnv.reset(seed=s)``; the first ``reset()`` without a seed uses ``seed`` of
+  ``make_vec`` (``None``: a random one), and each later one a seed drawn from ``np_random``,
+  so every unseeded reset deals new games, reproducibly after a seeded one.
+
+``make(game_id, opponents="random", seat=0, **options)`` is a single ``gymnasium.Env`` (one
+lane of the same view; ``info["action_mask"]`` bool [A]); call ``reset()`` after the end
+of a game. Both pass Gymnasium's checkers (python/tests/test_gym.py).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as e:  # pragma: no cover - exercised only without gymnasium
+    raise ImportError(
+        "cardvec.gym needs Gymnasium 1.x, which is not installed (pip install 'gymnasium>=1,<2')"
+    ) from e
+
+from ._args import seed_arg
+from ._cardvec import LearnerEnv
+
+__all__ = ["CardvecEnv", "CardvecVectorEnv", "make", "make_vec"]
+
+_SEED_SPAN = 2**63  # unseeded resets draw their seed in 0..2**63
+
+
+def _spaces(env: LearnerEnv):
+    obs = spaces.Box(-np.inf, np.inf, (env.obs_dim,), np.float32)
+    return obs, spaces.Discrete(env.num_actions)
+
+
+def _check_options(options) -> None:
+    if options:
+        raise ValueError(
+            f"reset options are not supported (no partial reset), got {options!r}"
+        )
+
+
+class CardvecVectorEnv(VectorEnv):
+    """A ``gymnasium.vector.VectorEnv`` over ``cardvec.LearnerEnv``; see ``cardvec.gym``
+    (``make_vec`` builds one)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, game_id: str, num_envs: int, opponents="random", seat=0, seed=None,
+                 copy: bool = True, **options):
+        if not isinstance(copy, bool):
+            raise TypeError(f"copy must be a bool, got {copy!r}")
+        self._first_seed = seed_arg(seed)
+        self.env = LearnerEnv(game_id, num_envs, opponents=opponents, seat=seat,
+                              seed=self._first_seed, **options)
+        self.num_envs = self.env.num_envs
+        self.copy = copy
+        self.single_observation_space, self.single_action_space = _spaces(self.env)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.metadata = dict(self.metadata)
+        self._ones = np.ones(self.num_envs, dtype=bool)
+        self._start = np.zeros(self.num_envs)
+        self._prev_done = np.zeros(self.num_envs, dtype=bool)
+        self._reset_done = False
+
+    @property
+    def game_id(self) -> str:
+        """The game's registry id."""
+        return self.env.game_id
+
+    def _out(self, arr: np.ndarray) -> np.ndarray:
+        return arr.copy() if self.copy else arr
+
+    def _info(self) -> dict[str, Any]:
+        return {
+            "action_mask": self.env.legal_mask.astype(bool),
+            "_action_mask": self._ones.copy(),
+            "seat": self.env.seat.copy(),
+            "_seat": self._ones.copy(),
+        }
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Deals a new game in every lane; returns ``(obs, info)`` (see ``cardvec.gym``)."""
+        _check_options(options)
+        seed = seed_arg(seed)
+        if seed is None:
+            if self._np_random is None:
+                seed = self._first_seed
+                self._np_random, self._np_random_seed = seeding.np_random(seed)
+                if seed is None:
+                    seed = int(self._np_random.integers(_SEED_SPAN))
+            else:
+                seed = int(self._np_random.integers(_SEED_SPAN))
+        else:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        obs = self.env.reset(seed=seed)
+        self._start[:] = time.perf_counter()
+        self._prev_done[:] = False
+        self._reset_done = True
+        return self._out(obs), self._info()
+
+    def step(self, actions):
+        """One learner decision in every lane; returns ``(obs, rewards, terminated,
+        truncated, info)`` (see ``cardvec.gym``)."""
+        if not self._reset_done:
+            raise RuntimeError("call reset() before step()")
+        obs, rewards, terminated, truncated = self.env.step(np.asarray(actions))
+        now = time.perf_counter()
+        self._start[self._prev_done] = now  # autoreset steps deal new games
+        done = terminated | truncated
+        info = self._info()
+        if done.any():
+            info["episode"] = {
+                "r": np.where(done, self.env.episode_return, 0.0).astype(np.float32),
+                "l": np.where(done, self.env.episode_length, 0).astype(np.int32),
+                "t": np.where(done, np.round(now - self._start, 6), 0.0).astype(np.float32),
+            }
+            info["_episode"] = done.copy()
+        self._prev_done = done.copy()
+        return (
+            self._out(obs),
+            self._out(rewards),
+            self._out(terminated),
+            self._out(truncated),
+            info,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"CardvecVectorEnv({self.env.game_id!r}, num_envs={self.num_envs}, "
+            f"opponents={self.env.opponents!r})"
+        )
+
+
+class CardvecEnv(gymnasium.Env):
+    """A single ``gymnasium.Env`` over one lane of ``cardvec.LearnerEnv``; see
+    ``cardvec.gym`` (``make`` builds one)."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, game_id: str, opponents="random", seat=0, **options):
+        self.env = LearnerEnv(game_id, 1, opponents=opponents, seat=seat, num_threads=1,
+                              **options)
+        self.observation_space, self.action_space = _spaces(self.env)
+        self._reset_done = False
+
+    @property
+    def game_id(self) -> str:
+        """The game's registry id."""
+        return self.env.game_id
+
+    def _info(self) -> dict[str, Any]:
+        return {
+            "action_mask": self.env.legal_mask[0].astype(bool),
+            "seat": int(self.env.seat[0]),
+        }
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Deals a new game; returns ``(obs, info)``. ``seed`` seeds ``np_random``, from
+        which every reset draws the game's seed."""
+        _check_options(options)
+        super().reset(seed=seed_arg(seed))
+        self.env.reset(seed=int(self.np_random.integers(_SEED_SPAN)))
+        self._reset_done = True
+        return self.env.obs[0].copy(), self._info()
+
+    def step(self, action):
+        """The learner's action, then the bots' until its next decision; returns ``(obs,
+        reward, terminated, truncated, info)``; ``info["illegal"]`` is true when the action
+        was illegal (a no-op)."""
+        if not self._reset_done:
+            raise RuntimeError("call reset() before step()")
+        self.env.step(np.asarray([action]))
+        info = self._info()
+        info["illegal"] = bool(self.env.illegal[0] != 0)
+        return (
+            self.env.obs[0].copy(),
+            float(self.env.rewards[0]),
+            bool(self.env.terminated[0]),
+            bool(self.env.truncated[0]),
+            info,
+        )
+
+    def __repr__(self) -> str:
+        return f"CardvecEnv({self.env.game_id!r}, opponents={self.env.opponents!r})"
+
+
+def make_vec(game_id: str, num_envs: int, opponents="random", seat=0, seed=None,
+             copy: bool = True, **options) -> CardvecVectorEnv:
+    """A ``gymnasium.vector.VectorEnv`` of ``num_envs`` lanes of game ``game_id`` against
+    ``opponents`` (see ``cardvec.gym``; the other arguments as for ``cardvec.LearnerEnv``)."""
+    return CardvecVectorEnv(game_id, num_envs, opponents=opponents, seat=seat, seed=seed,
+                            copy=copy, **options)
+
+
+def make(game_id: str, opponents="random", seat=0, **options) -> CardvecEnv:
+    """A single ``gymnasium.Env`` of game ``game_id`` against ``opponents`` (see
+    ``cardvec.gym``)."""
+    return CardvecEnv(game_id, opponents=opponents, seat=seat, **options)

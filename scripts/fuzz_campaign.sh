@@ -75,6 +75,9 @@ count_files() { find "$1" -maxdepth 1 -type f ! -name '.*' | wc -l; }
 count_bytes() { find "$1" -maxdepth 1 -type f ! -name '.*' -printf '%s\n' | awk '{s += $1} END {print s + 0}'; }
 failures() { find "$ARTIFACTS" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | sort; }
 
+# The commit of the code fuzzed: the one built (the checkout may move on during a long run).
+COMMIT=$(git rev-parse --short HEAD)
+git diff --quiet HEAD -- src fuzz/fuzz_targets fuzz/Cargo.toml || COMMIT="$COMMIT+dirty"
 echo "== build: cargo fuzz build ${BUILD_FLAGS[*]} $TARGET"
 nice -n 10 cargo fuzz build "${BUILD_FLAGS[@]}" "$TARGET"
 TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
@@ -120,8 +123,6 @@ AFTER_BYTES=$(count_bytes "$CORPUS")
 NEW_FAILURES=$(comm -13 <(echo "$BEFORE_FAILURES") <(failures) | sed '/^$/d')
 CRASHES=$(printf '%s' "$NEW_FAILURES" | grep -c . || true)
 
-COMMIT=$(git rev-parse --short HEAD)
-git diff --quiet HEAD -- src fuzz/fuzz_targets fuzz/Cargo.toml || COMMIT="$COMMIT+dirty"
 if [[ ! -s $LOG ]]; then
     printf 'date\tcommit\ttarget\tminutes\tjobs\texecutions\tcorpus_before\tcorpus_after\tcorpus_bytes\tfailures\tfuzzer_status\n' >"$LOG"
 fi

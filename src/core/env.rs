@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use super::error::{Error, Result};
 use super::game::{ActionStatus, Game};
-use super::mem::{try_to_vec, try_vec, try_with_capacity, HugeBuf};
+use super::mem::{lane_rows, try_to_vec, try_vec, try_with_capacity, HugeBuf};
 use super::pool::ForkSafePool;
 use super::rng::LaneRng;
 use super::simd;
@@ -138,24 +138,15 @@ impl<G: Game> VecEnv<G> {
     /// yet reset.
     fn allocate(game: G, options: EnvOptions, pool: ForkSafePool) -> Result<Self> {
         let n = options.num_envs;
-        // Rows of `width` values of `T` for each of `n` lanes; a product beyond `usize`
-        // asks for more than any address space holds.
-        fn rows<T>(n: usize, width: usize, what: &'static str) -> Result<usize> {
-            n.checked_mul(width).ok_or(Error::OutOfMemory {
-                context: String::new(),
-                what,
-                bytes: n as u128 * width as u128 * std::mem::size_of::<T>() as u128,
-            })
-        }
         let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
         let mut rng0 = LaneRng::for_lane(options.seed, 0, 0);
         let blank = game.reset(&mut rng0);
         Ok(VecEnv {
-            obs: HugeBuf::try_filled(rows::<f32>(n, d, "observations")?, 0.0, "observations")?,
+            obs: HugeBuf::try_filled(lane_rows::<f32>(n, d, "observations")?, 0.0, "observations")?,
             states: HugeBuf::try_filled(n, blank, "lane states")?,
             scratch_states: HugeBuf::try_filled(n, blank, "lane states")?,
-            mask: try_vec(rows::<u8>(n, a, "legal masks")?, 0, "legal masks")?,
-            rewards: try_vec(rows::<f32>(n, p, "rewards")?, 0.0, "rewards")?,
+            mask: try_vec(lane_rows::<u8>(n, a, "legal masks")?, 0, "legal masks")?,
+            rewards: try_vec(lane_rows::<f32>(n, p, "rewards")?, 0.0, "rewards")?,
             rngs: try_vec(n, rng0, "lane streams")?,
             scratch_rngs: try_with_capacity(n, "lane streams")?,
             episodes: try_vec(n, 0, "episode counters")?,

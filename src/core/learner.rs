@@ -55,7 +55,7 @@ use rayon::prelude::*;
 use super::env::{EnvOptions, MAX_ENVS};
 use super::error::{Error, Result};
 use super::game::{ActionStatus, Game};
-use super::mem::{try_vec, HugeBuf};
+use super::mem::{lane_rows, try_vec, HugeBuf};
 use super::policy::{act_lanes, check_batchable, Bot, LaneBatch};
 use super::pool::ForkSafePool;
 use super::rng::LaneRng;
@@ -365,15 +365,6 @@ impl<G: Game> LearnerEnv<G> {
     ) -> Result<Self> {
         let n = options.num_envs;
         let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
-        // Rows of `width` values of `size` bytes for each of `n` lanes; a product beyond
-        // `usize` asks for more than any address space holds.
-        let rows = |width: usize, size: usize, what: &'static str| {
-            n.checked_mul(width).ok_or(Error::OutOfMemory {
-                context: String::new(),
-                what,
-                bytes: n as u128 * width as u128 * size as u128,
-            })
-        };
         let mut rng0 = LaneRng::for_lane(options.seed, 0, 0);
         let blank = game.reset(&mut rng0);
         let ctl0 = LaneCtl {
@@ -383,10 +374,10 @@ impl<G: Game> LearnerEnv<G> {
             carry: 0.0,
         };
         Ok(LearnerEnv {
-            obs: HugeBuf::try_filled(rows(d, 4, "observations")?, 0.0, "observations")?,
+            obs: HugeBuf::try_filled(lane_rows::<f32>(n, d, "observations")?, 0.0, "observations")?,
             states: HugeBuf::try_filled(n, blank, "lane states")?,
-            mask: try_vec(rows(a, 1, "legal masks")?, 0, "legal masks")?,
-            ply_rewards: try_vec(rows(p, 4, "rewards")?, 0.0, "rewards")?,
+            mask: try_vec(lane_rows::<u8>(n, a, "legal masks")?, 0, "legal masks")?,
+            ply_rewards: try_vec(lane_rows::<f32>(n, p, "rewards")?, 0.0, "rewards")?,
             ctl: try_vec(n, ctl0, "lane streams")?,
             rewards: try_vec(n, 0.0, "rewards")?,
             terminated: try_vec(n, false, "terminated flags")?,

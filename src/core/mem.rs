@@ -86,6 +86,17 @@ pub fn try_vec<T: Clone>(len: usize, value: T, what: &'static str) -> Result<Vec
     Ok(v)
 }
 
+/// The number of values in rows of `width` values of `T` for each of `lanes` lanes (the
+/// length of a `[lanes, width]` buffer); [`Error::OutOfMemory`] (naming the buffer `what`)
+/// when the product overflows `usize`: it asks for more than any address space holds.
+pub fn lane_rows<T>(lanes: usize, width: usize, what: &'static str) -> Result<usize> {
+    lanes.checked_mul(width).ok_or(Error::OutOfMemory {
+        context: String::new(),
+        what,
+        bytes: lanes as u128 * width as u128 * std::mem::size_of::<T>() as u128,
+    })
+}
+
 /// An empty `Vec` with room for `len` values, allocated fallibly (see [`try_vec`]).
 pub fn try_with_capacity<T>(len: usize, what: &'static str) -> Result<Vec<T>> {
     let mut v = Vec::new();

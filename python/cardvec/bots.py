@@ -19,7 +19,7 @@ same actions).
 import numpy as np
 
 from ._cardvec import BatchEnv, LearnerEnv
-from ._games import games
+from ._games import game_class, games
 
 
 def names(game_id: str) -> list:
@@ -27,12 +27,8 @@ def names(game_id: str) -> list:
     ``ValueError`` for an unknown game."""
     if not isinstance(game_id, str):
         raise TypeError(f"game_id must be a str, got {game_id!r}")
-    known = []
-    for info in games():
-        if info["id"] == game_id:
-            return list(info["bots"])
-        known.append(info["id"])
-    raise ValueError(f"unknown game {game_id!r}; expected one of: {', '.join(known)}")
+    game_class(game_id)  # the ValueError for an unknown id, listing the known ones
+    return next(list(info["bots"]) for info in games() if info["id"] == game_id)
 
 
 def act(env, bot: str, lanes=None, seed=0) -> np.ndarray:

@@ -8,7 +8,8 @@
 //! A tool that needs the game's types implements [`Visitor`] and is called back with them
 //! ([`visit`] for the game an id names, [`visit_all`] for every game); a tool that only
 //! needs a batch environment takes a [`DynEnv`] from [`make`] (a learner view, the other
-//! seats played by bots: a [`DynLearner`] from [`make_learner`]).
+//! seats played by bots: a [`DynLearner`] from [`make_learner`]). A solver reaches a game
+//! with the [`GameTree`] capability through [`visit_tree`].
 
 use crate::core::dyn_env::DynEnv;
 use crate::core::env::{EnvOptions, VecEnv};
@@ -16,6 +17,7 @@ use crate::core::error::{Error, Result};
 use crate::core::fuzz::StateCheckReport;
 use crate::core::learner::{DynLearner, LearnerEnv, LearnerSeat, Opponents};
 use crate::core::spec::{GameInfo, GameSpec, OptionValue, Options};
+use crate::core::tree::{GameTree, TreeVisitor};
 
 /// A computation over one registered game, generic in the game's type.
 pub trait Visitor {
@@ -158,6 +160,69 @@ pub fn make_learner(
     )?
 }
 
+struct VisitTree<'a, V> {
+    pairs: Vec<(String, OptionValue)>,
+    visitor: &'a mut V,
+}
+
+impl<V: TreeVisitor> Visitor for VisitTree<'_, V> {
+    type Output = Result<V::Output>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let options = Options::new(G::INFO.options, std::mem::take(&mut self.pairs))?;
+        let game = G::configure(&options)?;
+        game.visit_tree(self.visitor).ok_or_else(|| Error::Invalid {
+            what: "game",
+            reason: format!(
+                "{} has no game tree for solvers (games with one: {})",
+                G::INFO.id,
+                tree_ids().join(", ")
+            ),
+        })
+    }
+}
+
+/// Runs `visitor` on game `id` configured by `options`, as a [`GameTree`]: what a solver
+/// calls. An unknown id, a bad option or a game without the capability is an error.
+pub fn visit_tree<V: TreeVisitor>(
+    id: &str,
+    options: Vec<(String, OptionValue)>,
+    visitor: &mut V,
+) -> Result<V::Output> {
+    visit(
+        id,
+        &mut VisitTree {
+            pairs: options,
+            visitor,
+        },
+    )?
+}
+
+struct HasTree;
+
+impl TreeVisitor for HasTree {
+    type Output = ();
+    fn visit<G: GameTree>(&mut self, _: &G) {}
+}
+
+impl Visitor for HasTree {
+    type Output = bool;
+    fn visit<G: GameSpec>(&mut self) -> bool {
+        G::configure(&Options::defaults(G::INFO.options))
+            .map(|g| g.visit_tree(&mut HasTree).is_some())
+            .unwrap_or(false)
+    }
+}
+
+/// The ids of the games with the [`GameTree`] capability (in their default configuration).
+pub fn tree_ids() -> Vec<&'static str> {
+    GAMES
+        .iter()
+        .zip(visit_all(&mut HasTree))
+        .filter(|(_, has)| *has)
+        .map(|(g, _)| g.id)
+        .collect()
+}
+
 struct Fuzz<'a>(&'a [u8]);
 
 impl Visitor for Fuzz<'_> {
@@ -220,6 +285,32 @@ mod tests {
             assert_eq!(info(id).unwrap().id, *id);
         }
         assert!(matches!(info("chess"), Err(Error::Unknown { .. })));
+    }
+
+    struct Root;
+
+    impl TreeVisitor for Root {
+        type Output = bool;
+        fn visit<G: GameTree>(&mut self, game: &G) -> bool {
+            game.is_chance(&game.root())
+        }
+    }
+
+    #[test]
+    fn tree_games_are_reached_by_id_and_others_refused_with_the_list() {
+        assert!(tree_ids().contains(&"kuhn"));
+        assert!(visit_tree("kuhn", vec![], &mut Root).unwrap());
+        let err = visit_tree("lost-cities", vec![], &mut Root)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("no game tree") && err.contains("kuhn"),
+            "{err}"
+        );
+        assert!(matches!(
+            visit_tree("chess", vec![], &mut Root),
+            Err(Error::Unknown { .. })
+        ));
     }
 
     #[test]

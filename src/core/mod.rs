@@ -8,7 +8,8 @@
 //! left public are tools in their own right: [`spec`] (what a game registers), [`policy`]
 //! (bots, batched bots and the random policy), [`learner`] (the learner view: the other
 //! seats played by bots), [`progress`], [`diff`] (the differential runner),
-//! [`fuzz`] (the generic fuzz and state-corruption checks), [`mod@matches`] (bot matches) and
+//! [`fuzz`] (the generic fuzz and state-corruption checks), [`tree`] (information states and
+//! chance nodes for solvers), [`mod@matches`] (bot matches) and
 //! [`stats`].
 
 pub(crate) mod bits;
@@ -30,6 +31,7 @@ pub mod spec;
 pub mod stats;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod tree;
 
 pub use bits::{CardIter, CardSet64};
 pub use dyn_env::DynEnv;
@@ -43,3 +45,4 @@ pub use pool::{ForkSafePool, MAX_THREADS};
 pub use progress::{Progress, StopFlag};
 pub use rng::LaneRng;
 pub use spec::{GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
+pub use tree::{GameTree, InfoStateFns, InfoStates, TreeVisitor};

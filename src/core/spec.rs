@@ -15,6 +15,7 @@ use super::error::{Error, Result};
 use super::game::{Game, Playable, SingleLane};
 use super::policy::Bot;
 use super::rng::LaneRng;
+use super::tree::{InfoStateFns, TreeVisitor};
 
 /// The kind and range of one option.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -604,6 +605,22 @@ pub trait GameSpec: Game + Sized {
     /// compares (masks, outcomes, rewards, observations, [`Game::check_state`]): hidden
     /// state agreement, score bookkeeping, conservation laws.
     fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String>;
+
+    /// The game's information states ([`super::tree::InfoStates`]) as a table of function
+    /// pointers, if it has that capability: what lets a batch environment write them for
+    /// every lane. The default: none. A game that implements the trait returns
+    /// `Some(InfoStateFns::of())`.
+    fn info_states() -> Option<InfoStateFns<Self>> {
+        None
+    }
+
+    /// Runs `visitor` on this configuration as a [`super::tree::GameTree`], if the game has
+    /// that capability (`None`, the default, if not). A game that implements the trait
+    /// returns `Some(visitor.visit(self))`.
+    fn visit_tree<V: TreeVisitor>(&self, visitor: &mut V) -> Option<V::Output> {
+        let _ = visitor;
+        None
+    }
 }
 
 #[cfg(test)]

@@ -16,10 +16,12 @@ pub mod bots;
 pub mod checks;
 pub mod fast;
 pub mod reference;
+pub mod tree;
 
 pub use fast::KuhnPokerState;
 
 use crate::core::spec::{FuzzStep, GameInfo, GameSpec, Options};
+use crate::core::tree::{InfoStateFns, TreeVisitor};
 use crate::core::{Bot, LaneRng, Result, SingleLane};
 
 /// Kuhn poker, the value the core batches. The game has no options.
@@ -84,6 +86,14 @@ impl GameSpec for KuhnPoker {
 
     fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
         checks::fuzz_invariants(step.reference, step.fast)
+    }
+
+    fn info_states() -> Option<InfoStateFns<Self>> {
+        Some(InfoStateFns::of())
+    }
+
+    fn visit_tree<V: TreeVisitor>(&self, visitor: &mut V) -> Option<V::Output> {
+        Some(visitor.visit(self))
     }
 }
 

@@ -31,6 +31,14 @@ fn holdem(data: &[u8]) -> Result<(), String> {
     cardvec::registry::fuzz_check("holdem", data)
 }
 
+fn kuhn(data: &[u8]) -> Result<(), String> {
+    cardvec::registry::fuzz_check("kuhn", data)
+}
+
+fn leduc(data: &[u8]) -> Result<(), String> {
+    cardvec::registry::fuzz_check("leduc", data)
+}
+
 fn states(data: &[u8]) -> Result<(), String> {
     cardvec::registry::state_check_any(data).map(|_| ())
 }
@@ -42,6 +50,8 @@ const TARGETS: &[(&str, Check)] = &[
     ("flip7", flip7),
     ("i151", i151),
     ("holdem", holdem),
+    ("kuhn", kuhn),
+    ("leduc", leduc),
     ("games", cardvec::registry::fuzz_check_any),
     ("states", states),
     ("phh", cardvec::games::holdem::phh::fuzz_check),

@@ -223,6 +223,32 @@ pub fn tree_ids() -> Vec<&'static str> {
         .collect()
 }
 
+struct TreeCheck<'a>(&'a [u8]);
+
+impl TreeVisitor for TreeCheck<'_> {
+    type Output = std::result::Result<(), String>;
+    fn visit<G: GameTree>(&mut self, game: &G) -> Self::Output {
+        crate::core::tree::check_tree(game, self.0)
+    }
+}
+
+/// The game-tree check ([`crate::core::tree::check_tree`]) of game `id` in its default
+/// configuration on fuzz input `data`. `Err` for a failed invariant or a game without a tree.
+pub fn tree_check(id: &str, data: &[u8]) -> std::result::Result<(), String> {
+    visit_tree(id, vec![], &mut TreeCheck(data)).map_err(|e| e.to_string())?
+}
+
+/// The game-tree check on fuzz input `data` for every game with a tree: the first byte picks
+/// the game (modulo their number), the rest drives [`tree_check`]. What the `trees` fuzz
+/// target runs.
+pub fn tree_check_any(data: &[u8]) -> std::result::Result<(), String> {
+    let ids = tree_ids();
+    let (pick, rest) = data
+        .split_first()
+        .map_or((0, data), |(b, r)| (*b as usize, r));
+    tree_check(ids[pick % ids.len()], rest)
+}
+
 struct Fuzz<'a>(&'a [u8]);
 
 impl Visitor for Fuzz<'_> {
@@ -311,6 +337,21 @@ mod tests {
             visit_tree("chess", vec![], &mut Root),
             Err(Error::Unknown { .. })
         ));
+    }
+
+    #[test]
+    fn every_tree_game_passes_the_tree_check_on_random_paths() {
+        let mut rng = crate::core::LaneRng::from_seed(16);
+        for id in tree_ids() {
+            for len in 0..600 {
+                let data: Vec<u8> = (0..len % 40).map(|_| rng.below(256) as u8).collect();
+                tree_check(id, &data).unwrap_or_else(|e| panic!("{id} {data:?}: {e}"));
+            }
+        }
+        assert!(tree_check("flip7", &[1, 2])
+            .unwrap_err()
+            .contains("no game tree"));
+        tree_check_any(&[]).unwrap();
     }
 
     #[test]

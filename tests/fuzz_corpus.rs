@@ -54,6 +54,7 @@ const TARGETS: &[(&str, Check)] = &[
     ("leduc", leduc),
     ("games", cardvec::registry::fuzz_check_any),
     ("states", states),
+    ("trees", cardvec::registry::tree_check_any),
     ("phh", cardvec::games::holdem::phh::fuzz_check),
     ("cards", cardvec::poker::fuzz_check_cards),
     ("replay", cardvec::arena::fuzz_check_replay),

@@ -106,3 +106,164 @@ pub trait TreeVisitor {
     /// Runs the computation on `game`.
     fn visit<G: GameTree>(&mut self, game: &G) -> Self::Output;
 }
+
+/// What one information state looked like the first time a check met it.
+struct Seen {
+    mask: Vec<u8>,
+    tensor: Vec<f32>,
+    /// The seat's earlier information states on the way there, in order.
+    past: Vec<Vec<u8>>,
+}
+
+/// The invariants of a [`GameTree`], checked along paths that `data` chooses (one byte per
+/// chance outcome or action, taken modulo the number of choices): what the `trees` fuzz
+/// target and each tree game's tests run.
+///
+/// Checked: chance outcomes are distinct with positive probabilities summing to 1, and
+/// `apply_chance` refuses anything else without changing the state; a decision node has a
+/// legal action, a refused action changes nothing, a terminal node is no chance node; the
+/// rewards of the steps along a path add up to [`GameTree::returns`]; two nodes with the
+/// same information-state key for the seat to act have the same legal mask and tensor and
+/// the same earlier keys for that seat (perfect recall), over all paths of one call (four
+/// paths: the bytes read forwards, and from three other offsets).
+pub fn check_tree<G: GameTree>(game: &G, data: &[u8]) -> Result<(), String> {
+    use super::rng::LaneRng;
+    use std::collections::HashMap;
+
+    const MAX_DEPTH: usize = 100_000;
+    let n = game.num_players();
+    let actions = game.num_actions();
+    let dim = game.info_state_dim();
+    let mut seen: HashMap<Vec<u8>, Seen> = HashMap::new();
+    let mut outcomes = Vec::new();
+    let mut mask = vec![0u8; actions];
+    let mut tensor = vec![0f32; dim];
+    let mut rewards = vec![0f32; n];
+    let mut returns = vec![0f64; n];
+    let mut rng = LaneRng::from_seed(0);
+    let paths = if data.is_empty() { 1 } else { 4 };
+    for path in 0..paths {
+        let start = path * data.len() / 4;
+        let byte = |i: usize| -> usize {
+            if data.is_empty() {
+                0
+            } else {
+                data[(start + i) % data.len()] as usize
+            }
+        };
+        let mut s = game.root();
+        let mut total = vec![0f64; n];
+        let mut past: Vec<Vec<Vec<u8>>> = vec![Vec::new(); n];
+        let mut depth = 0;
+        loop {
+            depth += 1;
+            if depth > MAX_DEPTH {
+                return Err(format!("no terminal node after {MAX_DEPTH} steps"));
+            }
+            if game.is_chance(&s) {
+                outcomes.clear();
+                game.chance_outcomes(&s, &mut outcomes);
+                if outcomes.is_empty() {
+                    return Err(format!("a chance node without outcomes: {s:?}"));
+                }
+                let sum: f64 = outcomes.iter().map(|o| o.1).sum();
+                if (sum - 1.0).abs() > 1e-9
+                    || outcomes.iter().any(|o| o.1 <= 0.0 || !o.1.is_finite())
+                {
+                    return Err(format!("chance probabilities {outcomes:?} at {s:?}"));
+                }
+                let mut ids: Vec<u32> = outcomes.iter().map(|o| o.0).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                if ids.len() != outcomes.len() {
+                    return Err(format!("repeated chance outcomes {outcomes:?}"));
+                }
+                // An outcome that is not listed is refused and changes nothing.
+                let missing = (0..=ids.len() as u32 + 1).find(|o| ids.binary_search(o).is_err());
+                if let Some(o) = missing {
+                    let before = s;
+                    if game.apply_chance(&mut s, o) || s != before {
+                        return Err(format!(
+                            "apply_chance accepted unlisted outcome {o} at {before:?}"
+                        ));
+                    }
+                }
+                let o = outcomes[byte(depth) % outcomes.len()].0;
+                if !game.apply_chance(&mut s, o) {
+                    return Err(format!("apply_chance refused listed outcome {o} at {s:?}"));
+                }
+                continue;
+            }
+            let (terminated, truncated) = game.finished(&s);
+            if terminated || truncated {
+                game.returns(&s, &mut returns);
+                for p in 0..n {
+                    if (returns[p] - total[p]).abs() > 1e-6 * (1.0 + total[p].abs()) {
+                        return Err(format!(
+                            "returns {returns:?} differ from the rewards along the path {total:?}"
+                        ));
+                    }
+                }
+                break;
+            }
+            let p = game.current_player(&s);
+            if p >= n {
+                return Err(format!("seat {p} to act of {n}"));
+            }
+            mask.fill(0);
+            game.legal_mask(&s, &mut mask);
+            let legal: Vec<u32> = (0..actions as u32)
+                .filter(|&a| mask[a as usize] != 0)
+                .collect();
+            if legal.is_empty() {
+                return Err(format!("a decision node without legal actions: {s:?}"));
+            }
+            tensor.fill(f32::NAN);
+            game.info_state_tensor(&s, p, &mut tensor);
+            if tensor.iter().any(|x| !x.is_finite()) {
+                return Err(format!(
+                    "information-state tensor not written in full: {tensor:?}"
+                ));
+            }
+            let mut key = vec![p as u8];
+            game.info_state_key(&s, p, &mut key);
+            match seen.get(&key) {
+                Some(first) => {
+                    if first.mask != mask || first.tensor != tensor || first.past != past[p] {
+                        return Err(format!(
+                            "two nodes share seat {p}'s key {key:?} but differ in legal mask, \
+                             tensor or earlier keys (perfect recall): {s:?}"
+                        ));
+                    }
+                }
+                None => {
+                    seen.insert(
+                        key.clone(),
+                        Seen {
+                            mask: mask.clone(),
+                            tensor: tensor.clone(),
+                            past: past[p].clone(),
+                        },
+                    );
+                }
+            }
+            past[p].push(key);
+            if let Some(bad) = (0..actions as u32).find(|a| mask[*a as usize] == 0) {
+                let before = s;
+                rewards.fill(0.0);
+                if game.step(&mut s, bad, &mut rng, &mut rewards).applied || s != before {
+                    return Err(format!("illegal action {bad} applied at {before:?}"));
+                }
+            }
+            let a = legal[byte(depth) % legal.len()];
+            rewards.fill(0.0);
+            if !game.step(&mut s, a, &mut rng, &mut rewards).applied {
+                return Err(format!("legal action {a} refused at {s:?}"));
+            }
+            for (t, r) in total.iter_mut().zip(&rewards) {
+                *t += *r as f64;
+            }
+        }
+    }
+    Ok(())
+}

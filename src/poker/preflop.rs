@@ -889,4 +889,141 @@ mod tests {
         let pairs = combo_pair_counts();
         assert_eq!(pairs.iter().map(|&p| u64::from(p)).sum::<u64>(), HOLE_PAIRS);
     }
+
+    fn class(name: &str) -> HandClass {
+        HandClass::parse(name).unwrap()
+    }
+
+    /// (wins, ties, deals) of `a` against `b` by dealing every disjoint hole pair and every
+    /// board: nothing shared with the sweep but the evaluator.
+    fn direct(a: HandClass, b: HandClass) -> (u64, u64, u64) {
+        let mut pairs = Vec::new();
+        for h in a.holes() {
+            for g in b.holes() {
+                let (hm, gm) = (h[0].bit().0 | h[1].bit().0, g[0].bit().0 | g[1].bit().0);
+                if hm & gm == 0 {
+                    pairs.push((hm, gm));
+                }
+            }
+        }
+        pairs
+            .par_iter()
+            .map(|&(hm, gm)| {
+                let rest: Vec<u64> = (0..52)
+                    .map(|i| 1u64 << i)
+                    .filter(|bit| bit & (hm | gm) == 0)
+                    .collect();
+                let (mut w, mut t, mut n) = (0, 0, 0);
+                let k = rest.len();
+                for i in 0..k {
+                    for j in i + 1..k {
+                        for l in j + 1..k {
+                            for m in l + 1..k {
+                                for o in m + 1..k {
+                                    let board = rest[i] | rest[j] | rest[l] | rest[m] | rest[o];
+                                    let x = rank_of_set(CardSet64(board | hm));
+                                    let y = rank_of_set(CardSet64(board | gm));
+                                    n += 1;
+                                    if x > y {
+                                        w += 1;
+                                    } else if x == y {
+                                        t += 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                (w, t, n)
+            })
+            .reduce(|| (0, 0, 0), |p, q| (p.0 + q.0, p.1 + q.1, p.2 + q.2))
+    }
+
+    #[test]
+    fn the_builtin_table_equals_direct_enumeration_on_sample_pairs() {
+        let table = EquityTable::builtin().unwrap();
+        // A pair over a pair, two hands sharing an ace, two suited connectors.
+        for (a, b) in [("AA", "KK"), ("AKs", "AQo"), ("T9s", "87s")] {
+            let (a, b) = (class(a), class(b));
+            let (w, t, n) = direct(a, b);
+            assert_eq!(n, table.deals(a, b), "{a} {b}");
+            assert_eq!((w, t), (table.wins(a, b), table.ties(a, b)), "{a} {b}");
+            assert_eq!(n - w - t, table.losses(a, b), "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn the_builtin_table_is_the_published_one_and_consistent() {
+        let table = EquityTable::builtin().unwrap();
+        // The checksum printed in docs/pushfold.md.
+        assert_eq!(table.checksum(), 0xc71a_4033_5574_f35e);
+        let mut total = 0u64;
+        for a in HandClass::all() {
+            for b in HandClass::all() {
+                let sum = table.equity(a, b) + table.equity(b, a);
+                assert!((sum - 1.0).abs() < 1e-12, "{a} {b} {sum}");
+                assert_eq!(table.combo_pairs(a, b), table.combo_pairs(b, a));
+                assert_eq!(table.ties(a, b), table.ties(b, a));
+                total += u64::from(table.combo_pairs(a, b));
+            }
+            assert_eq!(table.equity(a, a), 0.5);
+        }
+        assert_eq!(total, HOLE_PAIRS);
+        let w: f64 = HandClass::all()
+            .flat_map(|a| HandClass::all().map(move |b| (a, b)))
+            .map(|(a, b)| table.pair_weight(a, b))
+            .sum();
+        assert!((w - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_builtin_table_matches_published_equities() {
+        let table = EquityTable::builtin().unwrap();
+        let pct = |a: &str, b: &str| (100.0 * table.equity(class(a), class(b))).round();
+        // The reference (AA vs KK 81.95%, PokerStove/Equilab to two decimals).
+        assert_eq!(
+            (10_000.0 * table.equity(class("AA"), class("KK"))).round(),
+            8195.0
+        );
+        // Equilab, whole percents (splitsuit.com "Ace King all-in preflop quiz").
+        assert_eq!(pct("AKo", "TT"), 43.0);
+        assert_eq!(pct("AKs", "TT"), 46.0);
+        // pokerstrategy.com forum "AK or AKs vs AA or QQ", whole percents.
+        assert_eq!(pct("AKs", "AA"), 12.0);
+        assert_eq!(pct("AKo", "AA"), 7.0);
+        assert_eq!(pct("AKs", "QQ"), 46.0);
+    }
+
+    #[test]
+    fn a_table_file_round_trips_and_tampering_is_caught() {
+        let table = EquityTable::builtin().unwrap();
+        let text = table.to_json();
+        assert_eq!(&EquityTable::from_json(&text).unwrap(), table);
+        // One win count of AA against KK changed: the sums no longer add up.
+        let aa_kk = table.wins(class("AA"), class("KK")).to_string();
+        let bad = text.replacen(
+            &aa_kk,
+            &(table.wins(class("AA"), class("KK")) + 1).to_string(),
+            1,
+        );
+        assert_ne!(bad, text);
+        assert!(EquityTable::from_json(&bad).is_err());
+        // A deal moved from AKs's wins to AA's keeps every sum: the checksum catches it.
+        let mut moved = table.clone();
+        moved.wins[1] += 1;
+        moved.wins[CLASSES] -= 1;
+        let forged = moved.to_json().replace(
+            &format!("{:016x}", moved.checksum()),
+            &format!("{:016x}", table.checksum()),
+        );
+        let e = EquityTable::from_json(&forged).unwrap_err().to_string();
+        assert!(e.contains("checksum"), "{e}");
+        assert!(EquityTable::from_json("{}").is_err());
+        let dir = std::env::temp_dir().join(format!("cardvec-preflop-{}", std::process::id()));
+        let path = dir.join("t.json");
+        table.save(&path).unwrap();
+        assert_eq!(&EquityTable::load(&path).unwrap(), table);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(EquityTable::load(&path).is_err());
+    }
 }

@@ -20,7 +20,7 @@ pub enum TableSource {
     Builtin,
     /// The cached table (`$CARDVEC_CACHE` or ~/.cache/cardvec), computed and cached if absent.
     Cache,
-    /// Compute it now (about a minute of CPU), cache it and compare it with the built-in one.
+    /// Compute it now (about 5 s of CPU), cache it and compare it with the built-in one.
     Compute,
 }
 
@@ -65,31 +65,24 @@ fn parse_depths(text: &str) -> Result<Vec<f64>> {
     };
     let mut out = Vec::new();
     for part in text.split(',').map(str::trim) {
-        if let Some((lo, hi)) = part.split_once('-').filter(|(lo, _)| !lo.is_empty()) {
-            let lo: u32 = lo
-                .trim()
-                .parse()
-                .map_err(|_| bad(format!("{part:?} is not a range like 1-20")))?;
-            let hi: u32 = hi
-                .trim()
-                .parse()
-                .map_err(|_| bad(format!("{part:?} is not a range like 1-20")))?;
-            if lo > hi || hi > 1000 {
-                return Err(bad(format!("{part:?} is not a range like 1-20")));
-            }
-            out.extend((lo..=hi).map(f64::from));
-        } else {
-            let d: f64 = part
-                .parse()
-                .map_err(|_| bad(format!("{part:?} is not a number")))?;
-            out.push(d);
+        let depths: Vec<f64> =
+            if let Some((lo, hi)) = part.split_once('-').filter(|(lo, _)| !lo.is_empty()) {
+                let not_range = || bad(format!("{part:?} is not a range like 1-20"));
+                let lo: u32 = lo.trim().parse().map_err(|_| not_range())?;
+                let hi: u32 = hi.trim().parse().map_err(|_| not_range())?;
+                if lo > hi || hi > 1000 {
+                    return Err(not_range());
+                }
+                (lo..=hi).map(f64::from).collect()
+            } else {
+                vec![part
+                    .parse()
+                    .map_err(|_| bad(format!("{part:?} is not a number")))?]
+            };
+        for &d in &depths {
+            check_depth(d).map_err(|e| bad(format!("{part:?}: {e}")))?;
         }
-    }
-    for &d in &out {
-        check_depth(d)?;
-    }
-    if out.is_empty() {
-        return Err(bad("no depth".into()));
+        out.extend(depths);
     }
     Ok(out)
 }

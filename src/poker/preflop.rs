@@ -28,7 +28,7 @@
 //! `b` (inclusion–exclusion over its two cards `c1`, `c2`; no passed hole holds both). Ties
 //! follow from the totals: `ties(a, b) = deals(a, b) - wins(a, b) - wins(b, a)`. The boards
 //! are spread over the caller's rayon pool; the result is the same integer table whatever
-//! the number of threads. It takes about a minute of CPU (`docs/pushfold.md` has the
+//! the number of threads. It takes about 5 s of CPU (`docs/pushfold.md` has the
 //! measured time).
 //!
 //! # Storage
@@ -518,7 +518,7 @@ const FORMAT: &str = "cardvec-preflop-equity";
 static BUILTIN: OnceLock<std::result::Result<EquityTable, String>> = OnceLock::new();
 
 impl EquityTable {
-    /// Computes the table exactly (about a minute of CPU; see the module documentation) on
+    /// Computes the table exactly (about 5 s of CPU; see the module documentation) on
     /// the caller's rayon pool. `progress` is told the 134,459 canonical boards as they are
     /// done and may stop the call ([`Error::Cancelled`]).
     pub fn compute(progress: &dyn Progress) -> Result<EquityTable> {

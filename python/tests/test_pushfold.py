@@ -8,6 +8,9 @@ from cardvec import pushfold as pf
 
 eval7 = pytest.importorskip("eval7")
 
+# eval7 parses ranges with a pyparsing call that newer pyparsing deprecates.
+pytestmark = pytest.mark.filterwarnings("ignore:.*parseString.*:DeprecationWarning")
+
 # eval7 trials per class pair. One trial's result is 0, 1/2 or 1 (variance <= 1/4), so the
 # standard error is <= 0.5 / sqrt(TRIALS) = 0.00035 and the 0.2% bound is 5.7 standard
 # errors: the chance that one of the pairs below misses it by bad luck is below 1e-6.

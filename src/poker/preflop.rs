@@ -854,6 +854,19 @@ mod tests {
     }
 
     #[test]
+    fn the_sweep_does_not_depend_on_the_thread_count() {
+        let boards: Vec<(u64, u8)> = canonical_boards().into_iter().step_by(4099).collect();
+        let on = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| strict_wins(&boards, &Silent).unwrap())
+        };
+        assert_eq!(on(1), on(3));
+    }
+
+    #[test]
     fn canonical_boards_cover_every_board_once() {
         let boards = canonical_boards();
         assert_eq!(boards.len(), 134_459);

@@ -23,6 +23,7 @@ pub mod core;
 pub mod games;
 pub mod poker;
 pub mod registry;
+pub mod solve;
 
 pub use crate::core::{
     ActionStatus, Bot, CardSet64, DynEnv, DynLearner, EnvOptions, Error, Game, GameInfo, GameSpec,

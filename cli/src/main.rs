@@ -10,6 +10,7 @@ mod games;
 mod holdem;
 mod matches;
 mod progress;
+mod pushfold;
 mod trace;
 
 use clap::{Parser, Subcommand};
@@ -46,6 +47,9 @@ enum Command {
     Eval(holdem::EvalArgs),
     /// Hold'em: win, tie and equity of 2 to 10 players (hole cards or ranges).
     Equity(holdem::EquityArgs),
+    /// Heads-up push/fold hold'em: the CFR+ equilibrium at stack depths of 1 to 20 big
+    /// blinds on the exact preflop equity table, with its exploitability.
+    Pushfold(pushfold::PushFoldArgs),
 }
 
 /// Builds a rayon pool with `threads` workers (`None`: one per core).
@@ -73,6 +77,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Arena(args) => arena::run(args),
         Command::Eval(args) => holdem::run_eval(args),
         Command::Equity(args) => holdem::run_equity(args),
+        Command::Pushfold(args) => pushfold::run(args),
     }
 }
 

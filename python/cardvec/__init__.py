@@ -40,6 +40,7 @@ learner's with built-in bots inside Rust and shows the learner's decisions only;
 
 from . import _games
 from . import arena, bots, flip7, holdem, i151, learner, lost_cities
+from . import pushfold
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,
@@ -77,6 +78,7 @@ __all__ = [
     "i151",
     "learner",
     "lost_cities",
+    "pushfold",
     "__version__",
     *(cls.__name__ for cls in _games.CLASSES.values()),
 ]

@@ -7,6 +7,7 @@
 //! - `eval`: [`Hand`], [`HandRank`], [`Category`], [`evaluate`], [`best_five`], hand names.
 //! - `batch`: many card sets at once, in parallel.
 //! - `reference`: the rules written for clarity, to check `eval` against.
+//! - `preflop`: the 169 starting-hand classes and the exact heads-up all-in equity table.
 //! - `range`: hole-card ranges in the usual notation (`AKs`, `TT+`, `A5s-A2s`).
 //! - `equity`: exact enumeration and seeded Monte Carlo for 2 to 10 players.
 //! - `fuzz`: the fuzz check of the card and range parsers ([`fuzz_check_cards`]).
@@ -16,6 +17,7 @@ pub mod cards;
 pub mod equity;
 pub mod eval;
 mod fuzz;
+pub mod preflop;
 pub mod range;
 pub mod reference;
 mod tables;

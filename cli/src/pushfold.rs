@@ -1,0 +1,275 @@
+//! `cardvec pushfold`: heads-up push/fold hold'em solved by CFR+ at several stack depths,
+//! on the exact preflop equity table (built in, cached or computed now).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use cardvec::core::{Error, Result};
+use cardvec::poker::preflop::{class_names, EquityTable, HandClass, CLASSES};
+use cardvec::solve::pushfold::{
+    check_depth, check_options, PushFoldGame, PushFoldOptions, PushFoldSolution,
+};
+use serde::Serialize;
+
+use crate::progress::Bar;
+
+/// Where the equity table comes from.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableSource {
+    /// The table shipped in the library (docs/data/preflop-equity.json), checksum verified.
+    Builtin,
+    /// The cached table (`$CARDVEC_CACHE` or ~/.cache/cardvec), computed and cached if absent.
+    Cache,
+    /// Compute it now (about 5 s of CPU), cache it and compare it with the built-in one.
+    Compute,
+}
+
+/// Options of `cardvec pushfold`.
+#[derive(clap::Args, Debug)]
+pub struct PushFoldArgs {
+    /// Stack depths in big blinds: a range of whole numbers ("1-20"), a list ("5,7.5,10")
+    /// or both ("1-5,10,15").
+    #[arg(long, default_value = "1-20")]
+    depths: String,
+    /// Target exploitability (NashConv / 2) in big blinds per hand.
+    #[arg(long, default_value_t = 1e-3)]
+    target: f64,
+    /// Most CFR+ iterations per depth.
+    #[arg(long, default_value_t = 1_000_000)]
+    max_iterations: u64,
+    /// The equity table to use.
+    #[arg(long, value_enum, default_value = "builtin")]
+    table: TableSource,
+    /// Also write the equity table (JSON) here.
+    #[arg(long)]
+    table_out: Option<PathBuf>,
+    /// Print one JSON object per depth instead of the text table.
+    #[arg(long)]
+    json: bool,
+    /// Write every depth's strategies and figures as one JSON file here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Worker threads for the table computation (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Parses `--depths`.
+fn parse_depths(text: &str) -> Result<Vec<f64>> {
+    let bad = |why: String| Error::Invalid {
+        what: "--depths",
+        reason: format!("{text:?}: {why}"),
+    };
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim) {
+        let depths: Vec<f64> =
+            if let Some((lo, hi)) = part.split_once('-').filter(|(lo, _)| !lo.is_empty()) {
+                let not_range = || bad(format!("{part:?} is not a range like 1-20"));
+                let lo: u32 = lo.trim().parse().map_err(|_| not_range())?;
+                let hi: u32 = hi.trim().parse().map_err(|_| not_range())?;
+                if lo > hi || hi > 1000 {
+                    return Err(not_range());
+                }
+                (lo..=hi).map(f64::from).collect()
+            } else {
+                vec![part
+                    .parse()
+                    .map_err(|_| bad(format!("{part:?} is not a number")))?]
+            };
+        for &d in &depths {
+            check_depth(d).map_err(|e| bad(format!("{part:?}: {e}")))?;
+        }
+        out.extend(depths);
+    }
+    Ok(out)
+}
+
+/// One depth's record (the `--json` lines and the entries of `--out`).
+#[derive(Serialize)]
+struct DepthRecord {
+    depth_bb: f64,
+    iterations: u64,
+    seconds: f64,
+    exploitability: f64,
+    converged: bool,
+    sb_value: f64,
+    /// Share of the 1,326 holes the small blind shoves.
+    push_share: f64,
+    /// Share of the 1,326 holes the big blind calls with.
+    call_share: f64,
+    push: Vec<f64>,
+    call: Vec<f64>,
+}
+
+#[derive(Serialize)]
+struct OutFile<'a> {
+    format: &'static str,
+    version: u32,
+    about: &'static str,
+    classes: Vec<String>,
+    equity_table_checksum: String,
+    target: f64,
+    command: String,
+    depths: &'a [DepthRecord],
+}
+
+fn share(s: &[f64; CLASSES]) -> f64 {
+    HandClass::all()
+        .map(|c| s[c.index()] * f64::from(c.combos()))
+        .sum::<f64>()
+        / 1326.0
+}
+
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+fn record(s: &PushFoldSolution, seconds: f64) -> DepthRecord {
+    DepthRecord {
+        depth_bb: s.depth_bb,
+        iterations: s.iterations,
+        seconds: (seconds * 1e4).round() / 1e4,
+        exploitability: s.exploitability,
+        converged: s.converged,
+        sb_value: s.sb_value,
+        push_share: share(&s.push),
+        call_share: share(&s.call),
+        push: s.push.iter().map(|&x| round6(x)).collect(),
+        call: s.call.iter().map(|&x| round6(x)).collect(),
+    }
+}
+
+fn get_table(args: &PushFoldArgs) -> Result<EquityTable> {
+    let bar = Bar::new(args.quiet);
+    let pool = crate::pool(args.threads)?;
+    let started = Instant::now();
+    let (table, computed) = match args.table {
+        TableSource::Builtin => (EquityTable::builtin()?.clone(), false),
+        TableSource::Cache => pool.install(|| EquityTable::cached_or_compute(&bar))?,
+        TableSource::Compute => {
+            let t = pool.install(|| EquityTable::compute(&bar))?;
+            if let Some(p) = cardvec::poker::preflop::cache_path() {
+                t.save(&p)?;
+            }
+            (t, true)
+        }
+    };
+    if computed {
+        let same = match EquityTable::builtin() {
+            Ok(b) => {
+                if *b == table {
+                    "equal to the built-in table"
+                } else {
+                    "DIFFERENT from the built-in table"
+                }
+            }
+            Err(_) => "the built-in table is missing or invalid",
+        };
+        eprintln!(
+            "equity table computed in {:.1} s on {} threads, checksum fnv1a64:{:016x}, {same}",
+            started.elapsed().as_secs_f64(),
+            pool.current_num_threads(),
+            table.checksum()
+        );
+    }
+    if let Some(p) = &args.table_out {
+        table.save(p)?;
+    }
+    Ok(table)
+}
+
+/// Runs `cardvec pushfold`.
+pub fn run(args: PushFoldArgs) -> Result<()> {
+    let depths = parse_depths(&args.depths)?;
+    let options = PushFoldOptions {
+        target: args.target,
+        max_iterations: args.max_iterations,
+    };
+    // Checks the options before the long table step.
+    check_options(&options)?;
+    let table = get_table(&args)?;
+    let bar = Bar::new(args.quiet || args.json);
+    use cardvec::core::progress::Progress;
+    bar.start(depths.len() as u64, "depths");
+    let mut records = Vec::new();
+    if !args.json {
+        bar.suspend(|| {
+            println!(
+                "{:>6} {:>10} {:>9} {:>14} {:>10} {:>7} {:>7}",
+                "depth", "iterations", "seconds", "exploitability", "sb value", "push %", "call %"
+            )
+        });
+    }
+    for &d in &depths {
+        let started = Instant::now();
+        let s = PushFoldGame::new(d, &table)?.solve(&options)?;
+        let r = record(&s, started.elapsed().as_secs_f64());
+        bar.suspend(|| {
+            if args.json {
+                println!("{}", serde_json::to_string(&r).unwrap_or_default());
+            } else {
+                println!(
+                    "{:>6} {:>10} {:>9.3} {:>14.3e} {:>10.5} {:>7.2} {:>7.2}",
+                    d,
+                    r.iterations,
+                    r.seconds,
+                    r.exploitability,
+                    r.sb_value,
+                    100.0 * r.push_share,
+                    100.0 * r.call_share
+                )
+            }
+        });
+        bar.advance(1);
+        records.push(r);
+    }
+    bar.finish();
+    if let Some(path) = &args.out {
+        let file = OutFile {
+            format: "cardvec-pushfold",
+            version: 1,
+            about: "heads-up push/fold no-limit hold'em equilibria (CFR+ average strategies) per stack depth in big blinds: \
+                    push[i] = small blind's shove probability, call[i] = big blind's call probability for class classes[i]; \
+                    exploitability = NashConv/2 in big blinds per hand; sb_value = small blind's expected result in big blinds per hand; \
+                    seconds = solve time on the machine that wrote the file",
+            classes: class_names(),
+            equity_table_checksum: format!("fnv1a64:{:016x}", table.checksum()),
+            target: args.target,
+            command: std::env::args().collect::<Vec<_>>().join(" "),
+            depths: &records,
+        };
+        let text = serde_json::to_string(&file).map_err(|e| Error::Invalid {
+            what: "--out",
+            reason: e.to_string(),
+        })?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::Invalid {
+                what: "--out",
+                reason: format!("cannot create {}: {e}", dir.display()),
+            })?;
+        }
+        std::fs::write(path, text + "\n").map_err(|e| Error::Invalid {
+            what: "--out",
+            reason: format!("cannot write {}: {e}", path.display()),
+        })?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depths_parse_and_refuse_bad_text() {
+        assert_eq!(parse_depths("1-3,7.5").unwrap(), vec![1.0, 2.0, 3.0, 7.5]);
+        assert_eq!(parse_depths("10").unwrap(), vec![10.0]);
+        for bad in ["", "0.5", "3-1", "a", "1-x", "nan", "-2"] {
+            let e = parse_depths(bad).unwrap_err().to_string();
+            assert!(e.contains(bad), "{bad:?}: {e}");
+        }
+    }
+}

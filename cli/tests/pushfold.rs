@@ -1,0 +1,69 @@
+//! `cardvec pushfold`: the JSON lines, the `--out` file, and bad options refused before any
+//! work with the value typed.
+
+use std::process::{Command, Output};
+
+fn cardvec(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardvec"))
+        .args(args)
+        .output()
+        .expect("the cardvec binary runs")
+}
+
+#[test]
+fn json_lines_and_the_out_file() {
+    let path = std::env::temp_dir().join(format!("cardvec-pushfold-{}.json", std::process::id()));
+    let out = cardvec(&[
+        "pushfold",
+        "--depths",
+        "2,10",
+        "--json",
+        "--quiet",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for (line, depth) in lines.iter().zip([2.0, 10.0]) {
+        assert_eq!(line["depth_bb"].as_f64(), Some(depth));
+        assert!(line["exploitability"].as_f64().unwrap() < 1e-3);
+        assert_eq!(line["converged"].as_bool(), Some(true));
+        assert_eq!(line["push"].as_array().unwrap().len(), 169);
+        assert!(line["push"][0].as_f64().unwrap() > 0.99, "AA shoves");
+    }
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(file["format"], "cardvec-pushfold");
+    assert_eq!(file["classes"][13], "AKo");
+    assert_eq!(file["equity_table_checksum"], "fnv1a64:c71a40335574f35e");
+    assert_eq!(file["depths"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn bad_options_are_refused_with_the_value_typed() {
+    for (args, part) in [
+        (&["pushfold", "--depths", "0.5"][..], "got 0.5"),
+        (&["pushfold", "--depths", "3-1"][..], "\"3-1\""),
+        (&["pushfold", "--depths", "ten"][..], "\"ten\""),
+        (&["pushfold", "--target", "0"][..], "got 0"),
+        (&["pushfold", "--target", "NaN"][..], "got NaN"),
+        (&["pushfold", "--max-iterations", "0"][..], "got 0"),
+        (&["pushfold", "--threads", "0"][..], "got 0"),
+    ] {
+        let out = cardvec(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(part), "{args:?}: {stderr:?} lacks {part:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -1,0 +1,471 @@
+//! Heads-up push/fold no-limit hold'em, solved by CFR+ on the exact preflop equity table
+//! ([`crate::poker::preflop::EquityTable`]).
+//!
+//! # The game
+//!
+//! Both players start with `depth` big blinds (the blinds included). The small blind posts
+//! 0.5, the big blind 1; each is dealt two cards. The small blind shoves (bets its whole
+//! stack) or folds (losing 0.5); facing a shove the big blind calls (the five board cards
+//! are dealt and the better hand takes the pot of `2 × depth`, a tie splits it) or folds
+//! (losing 1). In big blinds for the small blind, with `e` its all-in equity:
+//! fold `-0.5`; shove, fold `+1`; shove, call `depth × (2e - 1)`.
+//!
+//! A strategy is a probability per hand class (the 169 classes of
+//! [`crate::poker::preflop`], in their index order): `push[a]` for the small blind holding
+//! `a`, `call[b]` for the big blind holding `b`. The deal of classes `(a, b)` has
+//! probability [`EquityTable::pair_weight`] (card removal exact: disjoint hole pairs out of
+//! 1,326 × 1,225) and the showdown the exact equity of the table, so values and
+//! exploitability are exact (up to floating-point rounding).
+//!
+//! # The solver
+//!
+//! CFR+ vectorized over the 169 classes of each player: regret matching+, alternating
+//! updates (the small blind, then the big blind against the small blind's new strategy),
+//! the average strategy weighted by the iteration number (linear averaging, as CFR+ does).
+//! After every iteration the exact best response to each average strategy gives the
+//! exploitability, NashConv / 2 in big blinds per hand; the solver stops at the first
+//! iteration where it is below the target.
+//!
+//! ```
+//! use cardvec::solve::pushfold::{solve_pushfold, PushFoldOptions};
+//! let s = solve_pushfold(10.0, &PushFoldOptions::default()).unwrap();
+//! assert!(s.exploitability < 1e-3);
+//! assert!(s.push[0] > 0.99); // AA shoves
+//! assert!(solve_pushfold(0.25, &PushFoldOptions::default()).is_err());
+//! ```
+
+use crate::core::{Error, Result};
+use crate::poker::preflop::{EquityTable, HandClass, CLASSES};
+
+/// The solver's options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PushFoldOptions {
+    /// Stop once the exploitability of the average strategies is below this (big blinds per
+    /// hand; finite and > 0). Default 0.001.
+    pub target: f64,
+    /// Stop after this many iterations at most (1..=10,000,000). Default 1,000,000.
+    pub max_iterations: u64,
+}
+
+impl Default for PushFoldOptions {
+    fn default() -> PushFoldOptions {
+        PushFoldOptions {
+            target: 1e-3,
+            max_iterations: 1_000_000,
+        }
+    }
+}
+
+/// Largest `max_iterations`.
+pub const MAX_ITERATIONS: u64 = 10_000_000;
+/// Largest stack depth accepted, in big blinds.
+pub const MAX_DEPTH_BB: f64 = 1_000_000.0;
+
+/// An (approximate) equilibrium of the push/fold game at one depth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PushFoldSolution {
+    /// The stack depth in big blinds.
+    pub depth_bb: f64,
+    /// The small blind's probability of shoving, per hand class.
+    pub push: [f64; CLASSES],
+    /// The big blind's probability of calling a shove, per hand class.
+    pub call: [f64; CLASSES],
+    /// NashConv / 2 of (`push`, `call`), in big blinds per hand.
+    pub exploitability: f64,
+    /// The small blind's expected result under (`push`, `call`), in big blinds per hand.
+    pub sb_value: f64,
+    /// CFR+ iterations run.
+    pub iterations: u64,
+    /// Whether `exploitability` is below the target (false: `max_iterations` ran out).
+    pub converged: bool,
+}
+
+/// The push/fold game at one depth: the payoff matrices built from an equity table.
+#[derive(Clone, Debug)]
+pub struct PushFoldGame {
+    depth_bb: f64,
+    /// `w[b][a]` (transposed): probability of the deal (a, b).
+    w_t: Vec<f64>,
+    /// `w[a][b] × depth × (2e - 1)` transposed (`[b][a]`): the small blind's showdown result.
+    g_t: Vec<f64>,
+    /// `w[a][b] × (depth × (2e - 1) - 1)`: a shove's gain from a call over a fold.
+    d: Vec<f64>,
+    /// Probability of each small-blind class.
+    m_sb: Vec<f64>,
+}
+
+/// Checks a depth: finite, at least 1 big blind (both blinds posted in full), at most
+/// [`MAX_DEPTH_BB`].
+pub fn check_depth(depth_bb: f64) -> Result<()> {
+    if depth_bb.is_finite() && (1.0..=MAX_DEPTH_BB).contains(&depth_bb) {
+        Ok(())
+    } else {
+        Err(Error::Invalid {
+            what: "depth",
+            reason: format!(
+                "the stack depth must be a finite number of big blinds in 1..={MAX_DEPTH_BB} \
+                 (both blinds posted in full), got {depth_bb}"
+            ),
+        })
+    }
+}
+
+/// Checks the solver's options: `target` finite and > 0, `max_iterations` in
+/// 1..=[`MAX_ITERATIONS`].
+pub fn check_options(options: &PushFoldOptions) -> Result<()> {
+    if !(options.target.is_finite() && options.target > 0.0) {
+        return Err(Error::Invalid {
+            what: "target",
+            reason: format!(
+                "the target exploitability must be a finite number > 0, got {}",
+                options.target
+            ),
+        });
+    }
+    Error::check_range("max_iterations", 1, MAX_ITERATIONS, options.max_iterations)
+}
+
+fn check_strategy(what: &'static str, s: &[f64]) -> Result<()> {
+    Error::check_len(what, CLASSES, s.len())?;
+    if let Some((i, x)) = s
+        .iter()
+        .enumerate()
+        .find(|(_, x)| !(x.is_finite() && (0.0..=1.0).contains(*x)))
+    {
+        return Err(Error::Invalid {
+            what,
+            reason: format!(
+                "probabilities must be in [0, 1], got {x} for {}",
+                HandClass::from_index(i)
+                    .map(|c| c.name())
+                    .unwrap_or_default()
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn regret_match(pos: f64, neg: f64) -> f64 {
+    let sum = pos + neg;
+    if sum > 0.0 {
+        pos / sum
+    } else {
+        0.5
+    }
+}
+
+impl PushFoldGame {
+    /// The game at `depth_bb` big blinds on `table` (the depth checked by [`check_depth`]).
+    pub fn new(depth_bb: f64, table: &EquityTable) -> Result<PushFoldGame> {
+        check_depth(depth_bb)?;
+        let n = CLASSES;
+        let mut w_t = vec![0.0; n * n];
+        let mut g_t = vec![0.0; n * n];
+        let mut d = vec![0.0; n * n];
+        let mut m_sb = vec![0.0; n];
+        for a in HandClass::all() {
+            for b in HandClass::all() {
+                let (i, j) = (a.index(), b.index());
+                let weight = table.pair_weight(a, b);
+                let showdown = depth_bb * (2.0 * table.equity(a, b) - 1.0);
+                w_t[j * n + i] = weight;
+                g_t[j * n + i] = weight * showdown;
+                d[i * n + j] = weight * (showdown - 1.0);
+                m_sb[i] += weight;
+            }
+        }
+        Ok(PushFoldGame {
+            depth_bb,
+            w_t,
+            g_t,
+            d,
+            m_sb,
+        })
+    }
+
+    /// The stack depth in big blinds.
+    pub fn depth_bb(&self) -> f64 {
+        self.depth_bb
+    }
+
+    /// The small blind's counterfactual values of shoving and folding per class against
+    /// `call`.
+    fn sb_values(&self, call: &[f64], push_v: &mut [f64], fold_v: &mut [f64]) {
+        for a in 0..CLASSES {
+            let row = &self.d[a * CLASSES..(a + 1) * CLASSES];
+            let dot: f64 = row.iter().zip(call).map(|(x, c)| x * c).sum();
+            push_v[a] = self.m_sb[a] + dot;
+            fold_v[a] = -0.5 * self.m_sb[a];
+        }
+    }
+
+    /// The big blind's counterfactual values (its own payoffs) of calling and folding per
+    /// class against `push`.
+    fn bb_values(&self, push: &[f64], call_v: &mut [f64], fold_v: &mut [f64]) {
+        for b in 0..CLASSES {
+            let g = &self.g_t[b * CLASSES..(b + 1) * CLASSES];
+            let w = &self.w_t[b * CLASSES..(b + 1) * CLASSES];
+            let (mut gc, mut wf) = (0.0, 0.0);
+            for a in 0..CLASSES {
+                gc += g[a] * push[a];
+                wf += w[a] * push[a];
+            }
+            call_v[b] = -gc;
+            fold_v[b] = -wf;
+        }
+    }
+
+    /// The small blind's expected result of (`push`, `call`) in big blinds per hand (both
+    /// 169 probabilities, checked).
+    pub fn value(&self, push: &[f64], call: &[f64]) -> Result<f64> {
+        check_strategy("push", push)?;
+        check_strategy("call", call)?;
+        Ok(self.value_unchecked(push, call))
+    }
+
+    fn value_unchecked(&self, push: &[f64], call: &[f64]) -> f64 {
+        let (mut pv, mut fv) = ([0.0; CLASSES], [0.0; CLASSES]);
+        self.sb_values(call, &mut pv, &mut fv);
+        (0..CLASSES)
+            .map(|a| push[a] * pv[a] + (1.0 - push[a]) * fv[a])
+            .sum()
+    }
+
+    /// The best responses' values: (the small blind's best result against `call`, the big
+    /// blind's best result against `push`), each in big blinds per hand for that player.
+    pub fn best_response_values(&self, push: &[f64], call: &[f64]) -> Result<(f64, f64)> {
+        check_strategy("push", push)?;
+        check_strategy("call", call)?;
+        Ok(self.best_responses_unchecked(push, call))
+    }
+
+    fn best_responses_unchecked(&self, push: &[f64], call: &[f64]) -> (f64, f64) {
+        let (mut pv, mut fv) = ([0.0; CLASSES], [0.0; CLASSES]);
+        self.sb_values(call, &mut pv, &mut fv);
+        let sb: f64 = (0..CLASSES).map(|a| pv[a].max(fv[a])).sum();
+        let (mut cv, mut bfv) = ([0.0; CLASSES], [0.0; CLASSES]);
+        self.bb_values(push, &mut cv, &mut bfv);
+        let walks: f64 = (0..CLASSES)
+            .map(|a| 0.5 * (1.0 - push[a]) * self.m_sb[a])
+            .sum();
+        let bb: f64 = walks + (0..CLASSES).map(|b| cv[b].max(bfv[b])).sum::<f64>();
+        (sb, bb)
+    }
+
+    /// The exploitability of (`push`, `call`): NashConv / 2, the mean of what each player's
+    /// best response gains over the profile, in big blinds per hand (0 at an equilibrium).
+    pub fn exploitability(&self, push: &[f64], call: &[f64]) -> Result<f64> {
+        let (sb, bb) = self.best_response_values(push, call)?;
+        Ok(0.5 * (sb + bb))
+    }
+
+    /// Runs CFR+ until the average strategies' exploitability is below `options.target` or
+    /// `options.max_iterations` ran (see the module documentation).
+    pub fn solve(&self, options: &PushFoldOptions) -> Result<PushFoldSolution> {
+        check_options(options)?;
+        let n = CLASSES;
+        // Regrets+ of (push, fold) and (call, fold), the current and summed strategies.
+        let (mut r_push, mut r_sfold) = (vec![0.0; n], vec![0.0; n]);
+        let (mut r_call, mut r_bfold) = (vec![0.0; n], vec![0.0; n]);
+        let (mut push, mut call) = ([0.5; CLASSES], [0.5; CLASSES]);
+        let (mut sum_push, mut sum_call) = ([0.0; CLASSES], [0.0; CLASSES]);
+        let (mut v1, mut v2) = ([0.0; CLASSES], [0.0; CLASSES]);
+        let (mut avg_push, mut avg_call) = ([0.0; CLASSES], [0.0; CLASSES]);
+        let mut weights = 0.0;
+        let mut exploitability = f64::INFINITY;
+        let mut iterations = 0;
+        while iterations < options.max_iterations {
+            iterations += 1;
+            let t = iterations as f64;
+            // Small blind against the big blind's current strategy.
+            for a in 0..n {
+                push[a] = regret_match(r_push[a], r_sfold[a]);
+                sum_push[a] += t * push[a];
+            }
+            self.sb_values(&call, &mut v1, &mut v2);
+            for a in 0..n {
+                let ev = push[a] * v1[a] + (1.0 - push[a]) * v2[a];
+                r_push[a] = (r_push[a] + v1[a] - ev).max(0.0);
+                r_sfold[a] = (r_sfold[a] + v2[a] - ev).max(0.0);
+                push[a] = regret_match(r_push[a], r_sfold[a]);
+            }
+            // Big blind against the small blind's updated strategy.
+            for b in 0..n {
+                call[b] = regret_match(r_call[b], r_bfold[b]);
+                sum_call[b] += t * call[b];
+            }
+            self.bb_values(&push, &mut v1, &mut v2);
+            for b in 0..n {
+                let ev = call[b] * v1[b] + (1.0 - call[b]) * v2[b];
+                r_call[b] = (r_call[b] + v1[b] - ev).max(0.0);
+                r_bfold[b] = (r_bfold[b] + v2[b] - ev).max(0.0);
+                call[b] = regret_match(r_call[b], r_bfold[b]);
+            }
+            weights += t;
+            for a in 0..n {
+                avg_push[a] = sum_push[a] / weights;
+                avg_call[a] = sum_call[a] / weights;
+            }
+            let (sb, bb) = self.best_responses_unchecked(&avg_push, &avg_call);
+            exploitability = 0.5 * (sb + bb);
+            if exploitability < options.target {
+                break;
+            }
+        }
+        Ok(PushFoldSolution {
+            depth_bb: self.depth_bb,
+            push: avg_push,
+            call: avg_call,
+            exploitability,
+            sb_value: self.value_unchecked(&avg_push, &avg_call),
+            iterations,
+            converged: exploitability < options.target,
+        })
+    }
+}
+
+/// Solves the push/fold game at `depth_bb` big blinds on the built-in equity table
+/// ([`EquityTable::builtin`]).
+pub fn solve_pushfold(depth_bb: f64, options: &PushFoldOptions) -> Result<PushFoldSolution> {
+    check_depth(depth_bb)?;
+    check_options(options)?;
+    PushFoldGame::new(depth_bb, EquityTable::builtin()?)?.solve(options)
+}
+
+/// The exploitability (NashConv / 2, big blinds per hand) of any push/fold strategy pair at
+/// `depth_bb` big blinds on the built-in equity table: `push` and `call` are 169
+/// probabilities each, in class index order.
+pub fn exploitability(depth_bb: f64, push: &[f64], call: &[f64]) -> Result<f64> {
+    check_depth(depth_bb)?;
+    check_strategy("push", push)?;
+    check_strategy("call", call)?;
+    PushFoldGame::new(depth_bb, EquityTable::builtin()?)?.exploitability(push, call)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_inputs_are_clear_errors() {
+        for d in [0.5, 0.99, -1.0, f64::NAN, f64::INFINITY, 2e6] {
+            let e = check_depth(d).unwrap_err().to_string();
+            assert!(e.contains(&format!("{d}")), "{e}");
+        }
+        let o = PushFoldOptions {
+            target: 0.0,
+            ..Default::default()
+        };
+        assert!(check_options(&o).is_err());
+        let o = PushFoldOptions {
+            max_iterations: 0,
+            ..Default::default()
+        };
+        assert!(check_options(&o).is_err());
+        assert!(check_strategy("push", &[0.5; 168]).is_err());
+        let mut s = [0.5; CLASSES];
+        s[1] = 1.5;
+        let e = check_strategy("push", &s).unwrap_err().to_string();
+        assert!(e.contains("1.5") && e.contains("AKs"), "{e}");
+        s[1] = f64::NAN;
+        assert!(check_strategy("push", &s).is_err());
+    }
+
+    use crate::poker::preflop::HandClass;
+
+    fn class(name: &str) -> usize {
+        HandClass::parse(name).unwrap().index()
+    }
+
+    /// The small blind's value by the game's definition, pair by pair.
+    fn direct_value(depth: f64, push: &[f64], call: &[f64]) -> f64 {
+        let t = EquityTable::builtin().unwrap();
+        let mut v = 0.0;
+        for a in HandClass::all() {
+            for b in HandClass::all() {
+                let (p, c) = (push[a.index()], call[b.index()]);
+                let showdown = depth * (2.0 * t.equity(a, b) - 1.0);
+                let r = (1.0 - p) * -0.5 + p * ((1.0 - c) * 1.0 + c * showdown);
+                v += t.pair_weight(a, b) * r;
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn values_and_best_responses_follow_the_rules() {
+        let table = EquityTable::builtin().unwrap();
+        let game = PushFoldGame::new(7.0, table).unwrap();
+        let mut push = [0.0; CLASSES];
+        let mut call = [0.0; CLASSES];
+        for i in 0..CLASSES {
+            push[i] = ((i * 37) % 11) as f64 / 10.0;
+            call[i] = ((i * 53) % 7) as f64 / 6.0;
+        }
+        let v = game.value(&push, &call).unwrap();
+        assert!((v - direct_value(7.0, &push, &call)).abs() < 1e-12);
+        // Always folding loses the small blind; against a big blind that never calls,
+        // always shoving wins the big blind.
+        assert!((game.value(&[0.0; CLASSES], &call).unwrap() + 0.5).abs() < 1e-12);
+        assert!((game.value(&[1.0; CLASSES], &[0.0; CLASSES]).unwrap() - 1.0).abs() < 1e-12);
+        // A best response is worth at least every pure strategy, and is one.
+        let (sb, bb) = game.best_response_values(&push, &call).unwrap();
+        let mut best = [0.0; CLASSES];
+        let (mut pv, mut fv) = ([0.0; CLASSES], [0.0; CLASSES]);
+        game.sb_values(&call, &mut pv, &mut fv);
+        for a in 0..CLASSES {
+            best[a] = if pv[a] > fv[a] { 1.0 } else { 0.0 };
+        }
+        assert!((direct_value(7.0, &best, &call) - sb).abs() < 1e-12);
+        for cand in [[0.0; CLASSES], [1.0; CLASSES], call] {
+            assert!(direct_value(7.0, &push, &cand) >= -bb - 1e-12);
+            assert!(direct_value(7.0, &cand, &call) <= sb + 1e-12);
+        }
+        assert!(game.exploitability(&push, &call).unwrap() > 0.01);
+    }
+
+    #[test]
+    fn cfr_plus_reaches_the_target_with_sane_ranges() {
+        let table = EquityTable::builtin().unwrap();
+        let mut share = Vec::new();
+        for depth in [2.0, 10.0, 20.0] {
+            let game = PushFoldGame::new(depth, table).unwrap();
+            let s = game.solve(&PushFoldOptions::default()).unwrap();
+            assert!(s.converged && s.exploitability < 1e-3, "{depth}: {s:?}");
+            let e = game.exploitability(&s.push, &s.call).unwrap();
+            assert!((e - s.exploitability).abs() < 1e-12 && e >= 0.0);
+            assert!((s.sb_value - game.value(&s.push, &s.call).unwrap()).abs() < 1e-12);
+            assert!(s.push[class("AA")] > 0.99 && s.call[class("AA")] > 0.99);
+            share.push(s.push.iter().sum::<f64>());
+            if depth == 20.0 {
+                assert!(s.push[class("72o")] < 0.01 && s.call[class("72o")] < 0.01);
+            }
+        }
+        assert!(share[0] > share[1] && share[1] > share[2], "{share:?}");
+        // A tighter target takes more iterations and stays consistent.
+        let game = PushFoldGame::new(10.0, table).unwrap();
+        let coarse = game.solve(&PushFoldOptions::default()).unwrap();
+        let fine = game
+            .solve(&PushFoldOptions {
+                target: 1e-5,
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(fine.exploitability < 1e-5 && fine.iterations > coarse.iterations);
+        // The same answer through the free functions.
+        let s = solve_pushfold(10.0, &PushFoldOptions::default()).unwrap();
+        assert_eq!(
+            exploitability(10.0, &s.push, &s.call).unwrap(),
+            s.exploitability
+        );
+        let stopped = solve_pushfold(
+            20.0,
+            &PushFoldOptions {
+                target: 1e-9,
+                max_iterations: 3,
+            },
+        )
+        .unwrap();
+        assert!(!stopped.converged && stopped.iterations == 3);
+    }
+}

@@ -223,6 +223,38 @@ pub fn tree_ids() -> Vec<&'static str> {
         .collect()
 }
 
+struct HasInfoStates;
+
+impl Visitor for HasInfoStates {
+    type Output = bool;
+    fn visit<G: GameSpec>(&mut self) -> bool {
+        G::info_states().is_some()
+    }
+}
+
+/// The ids of the games with information states ([`GameSpec::info_states`]: the batch
+/// information-state calls of [`VecEnv`] and [`DynEnv`] work on them).
+pub fn info_state_ids() -> Vec<&'static str> {
+    GAMES
+        .iter()
+        .zip(visit_all(&mut HasInfoStates))
+        .filter(|(_, has)| *has)
+        .map(|(g, _)| g.id)
+        .collect()
+}
+
+/// The error of a batch information-state call on game `id`, which has none, naming the
+/// games that have them.
+pub fn no_info_states(id: &str) -> Error {
+    Error::Invalid {
+        what: "game",
+        reason: format!(
+            "{id} has no information states (games with them: {})",
+            info_state_ids().join(", ")
+        ),
+    }
+}
+
 struct Fuzz<'a>(&'a [u8]);
 
 impl Visitor for Fuzz<'_> {

@@ -9,7 +9,7 @@
 
 use cardvec::core::spec::GameSpec;
 use cardvec::core::{DynEnv, EnvOptions, InfoSeats, InfoStates, VecEnv};
-use cardvec::games::{kuhn::KuhnPoker, leduc::LeducHoldem};
+use cardvec::games::{holdem::NoLimitHoldem, kuhn::KuhnPoker, leduc::LeducHoldem};
 use cardvec::registry;
 
 fn env_options(n: usize, threads: usize, chunk: usize) -> EnvOptions {
@@ -125,6 +125,23 @@ fn rows_are_the_games<G: GameSpec + InfoStates + Clone>(game: G, obs_is_tensor: 
 fn kuhn_and_leduc_rows_are_their_observations() {
     rows_are_the_games(KuhnPoker, true);
     rows_are_the_games(LeducHoldem, true);
+}
+
+#[test]
+fn holdem_rows_start_with_the_observation() {
+    for players in [2, 6] {
+        let game = NoLimitHoldem::standard(players).unwrap();
+        rows_are_the_games(game, false);
+        let mut env = VecEnv::new(game, env_options(30, 2, 4)).unwrap();
+        play(&mut env, 4);
+        let d = game.info_state_dim();
+        let mut rows = vec![0f32; 30 * d];
+        env.write_info_states(InfoSeats::ToAct, &mut rows).unwrap();
+        let obs = game.obs_dim();
+        for (row, ob) in rows.chunks_exact(d).zip(env.obs().chunks_exact(obs)) {
+            assert_eq!(&row[..obs], ob);
+        }
+    }
 }
 
 #[test]

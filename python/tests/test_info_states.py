@@ -96,7 +96,7 @@ def test_tensor_of_the_seat_to_act_is_the_observation(game_id):
         env.step(np.maximum(actions, 0))
 
 
-@pytest.mark.parametrize("game_id", ["kuhn", "leduc"])
+@pytest.mark.parametrize("game_id", ["kuhn", "leduc", "holdem"])
 def test_results_do_not_depend_on_threads_or_chunks(game_id):
     def run(threads, chunk):
         env = cardvec.make(
@@ -111,6 +111,34 @@ def test_results_do_not_depend_on_threads_or_chunks(game_id):
     np.testing.assert_array_equal(a[0], b[0])
     np.testing.assert_array_equal(a[1], b[1])
     assert a[2] == b[2]
+
+
+def test_holdem_keys_recall_the_betting():
+    from cardvec import holdem
+
+    # Two lanes dealt alike: the button raises to 4 and the big blind calls, or the button
+    # limps, the big blind raises to 4 and the button calls; the same pot on the flop.
+    env = cardvec.make("holdem", 2, seed=0, button=0)
+    order = np.arange(9, dtype=np.uint8)
+    for lane in range(2):
+        env.reset_lane_from_order(lane, order)
+    call, raise4 = holdem.CHECK_CALL, holdem.raise_to(4)
+    for actions in ([raise4, call], [call, raise4]):
+        env.step(np.array(actions))
+        assert (env.illegal == 0).all()
+    # Lane 0 is on the flop (an illegal id is a no-op), lane 1's button calls.
+    env.step(np.array([99, call]))
+    assert env.illegal[0] != 0 and env.illegal[1] == 0
+    assert env.get_state(0) != env.get_state(1)
+    for seat in range(2):
+        assert env.info_state_key(0, seat) != env.info_state_key(1, seat)
+    assert env.info_state_string(1, 0) == (
+        "seat 0 (button 0) 2c3c | board 6c7c8c | preflop: s0 call 1, s1 raise 4, s0 call 2"
+    )
+    rows = env.info_state_tensor(0)
+    observed = np.stack([env.observe_as(lane, 0) for lane in range(2)])
+    np.testing.assert_array_equal(rows[:, : env.obs_dim], observed)
+    assert rows.shape == (2, env.info_state_dim) and env.info_state_dim > env.obs_dim
 
 
 def test_bad_calls_are_errors():

@@ -4,10 +4,10 @@
 //! sample every chance outcome.
 //!
 //! A game opts in by implementing the traits and by overriding two hooks of its
-//! [`GameSpec`](super::spec::GameSpec): [`GameSpec::info_states`](super::spec::GameSpec::info_states)
+//! [`GameSpec`]: [`GameSpec::info_states`]
 //! (a table of function pointers, so a batch environment can write information states for
 //! every lane without knowing the game) and
-//! [`GameSpec::visit_tree`](super::spec::GameSpec::visit_tree) (typed access for solvers,
+//! [`GameSpec::visit_tree`] (typed access for solvers,
 //! reached from a game id through `registry::visit_tree`).
 //!
 //! Nothing here knows any particular game.
@@ -71,7 +71,7 @@ pub trait GameTree: InfoStates {
 /// Batch access to a game's information states without its [`InfoStates`] bound: the
 /// trait's methods as function pointers on the game's own types. Built by
 /// [`InfoStateFns::of`], returned by
-/// [`GameSpec::info_states`](super::spec::GameSpec::info_states).
+/// [`GameSpec::info_states`].
 pub struct InfoStateFns<G: Game> {
     /// [`InfoStates::info_state_dim`].
     pub dim: fn(&G) -> usize,

@@ -587,20 +587,28 @@ impl NoLimitHoldem {
 /// The action ids of a recorded history (as [`NoLimitHoldemState::history`] gives it), or
 /// `None` if it ends inside an exact raise-to.
 pub fn history_actions(bytes: &[u8]) -> Option<Vec<u32>> {
-    let mut out = Vec::with_capacity(bytes.len());
+    let ids: Vec<u32> = decode_history(bytes).collect();
+    let used: usize = ids
+        .iter()
+        .map(|&a| if a & super::EXACT_RAISE != 0 { 4 } else { 1 })
+        .sum();
+    (used == bytes.len()).then_some(ids)
+}
+
+/// The action ids of a recorded history in order, without allocating; stops before an
+/// exact raise-to cut short.
+pub fn decode_history(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
     let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] < EXACT_HISTORY {
-            out.push(bytes[i] as u32);
+    std::iter::from_fn(move || {
+        let &b = bytes.get(i)?;
+        if b < EXACT_HISTORY {
             i += 1;
-        } else {
-            let word = bytes.get(i..i + 4)?;
-            let chips = u32::from_be_bytes(word.try_into().ok()?) & 0x3FFF_FFFF;
-            out.push(super::EXACT_RAISE | chips);
-            i += 4;
+            return Some(b as u32);
         }
-    }
-    Some(out)
+        let word: [u8; 4] = bytes.get(i..i + 4)?.try_into().ok()?;
+        i += 4;
+        Some(super::EXACT_RAISE | (u32::from_be_bytes(word) & 0x3FFF_FFFF))
+    })
 }
 
 /// FNV-1a 64: the offset basis.

@@ -4,7 +4,7 @@
 //! and the exact raise-to ids), recovered by replaying the state's action history
 //! ([`NoLimitHoldemState::history`]) from the deal. See `docs/holdem.md`.
 
-use super::fast::{history_actions, NoLimitHoldemState};
+use super::fast::{decode_history, NoLimitHoldemState, HISTORY_BYTES};
 use super::{NoLimitHoldem, CHECK_CALL, FOLD, MAX_PLAYERS};
 use crate::core::{Game, InfoStates, LaneRng};
 use crate::poker::Card;
@@ -39,6 +39,16 @@ pub struct PastAction {
     pub amount: u32,
 }
 
+impl PastAction {
+    /// A placeholder (a fold of seat 0 preflop, 0 chips).
+    const NONE: PastAction = PastAction {
+        street: 0,
+        seat: 0,
+        kind: ActionKind::Fold,
+        amount: 0,
+    };
+}
+
 /// Actions of each street shown in the information-state tensor (the last ones of the
 /// street when there were more).
 pub const TENSOR_ACTIONS: usize = 6;
@@ -51,14 +61,20 @@ impl NoLimitHoldem {
     /// when the history overflowed), and the hash of the actions that did not fit (`None`
     /// when none were lost).
     pub fn past_actions(&self, s: &NoLimitHoldemState) -> (Vec<PastAction>, Option<u64>) {
+        let mut out = Vec::new();
+        let lost = self.replay_actions(s, |a| out.push(a));
+        (out, lost)
+    }
+
+    /// [`Self::past_actions`] without allocating: calls `f` with each action in order and
+    /// returns the hash of the lost ones.
+    fn replay_actions(&self, s: &NoLimitHoldemState, mut f: impl FnMut(PastAction)) -> Option<u64> {
         let (bytes, lost) = s.history();
-        let ids = history_actions(bytes).unwrap_or_default();
         let n = s.num_players();
         let mut replay = self.deal(&s.hole_cards()[..n], s.full_board(), s.button());
-        let mut out = Vec::with_capacity(ids.len());
         let mut rng = LaneRng::from_seed(0);
         let mut rewards = [0f32; MAX_PLAYERS];
-        for a in ids {
+        for a in decode_history(bytes) {
             let Some(legal) = self.legal(&replay) else {
                 break;
             };
@@ -76,14 +92,14 @@ impl NoLimitHoldem {
             if !self.step(&mut replay, a, &mut rng, &mut rewards).applied {
                 break;
             }
-            out.push(PastAction {
+            f(PastAction {
                 street,
                 seat: legal.seat as u8,
                 kind,
                 amount,
             });
         }
-        (out, lost)
+        lost
     }
 
     /// Length of an information-state tensor: the observation, then
@@ -114,11 +130,10 @@ impl InfoStates for NoLimitHoldem {
         key.extend_from_slice(&s.hole_cards()[player]);
         key.push(board.len() as u8);
         key.extend_from_slice(board);
-        let (actions, lost) = self.past_actions(s);
-        for a in actions {
+        let lost = self.replay_actions(s, |a| {
             key.extend_from_slice(&[a.street, a.seat, a.kind as u8]);
             key.extend_from_slice(&a.amount.to_le_bytes());
-        }
+        });
         if let Some(hash) = lost {
             key.push(KEY_OVERFLOW);
             key.extend_from_slice(&hash.to_le_bytes());
@@ -136,17 +151,29 @@ impl InfoStates for NoLimitHoldem {
         self.observe(s, player, &mut out[..d]);
         let rest = &mut out[d..];
         rest.fill(0.0);
-        let (actions, _) = self.past_actions(s);
+        // At most one action per history byte: the whole hand fits on the stack.
+        let mut actions = [PastAction::NONE; HISTORY_BYTES];
+        let mut count = 0;
+        let mut per_street = [0usize; 4];
+        self.replay_actions(s, |a| {
+            actions[count] = a;
+            count += 1;
+            per_street[a.street as usize & 3] += 1;
+        });
         let bb = self.table.big_blind as f32;
-        for street in 0..4u8 {
-            let on: Vec<&PastAction> = actions.iter().filter(|a| a.street == street).collect();
-            let shown = &on[on.len().saturating_sub(TENSOR_ACTIONS)..];
-            for (i, a) in shown.iter().enumerate() {
-                let slot = &mut rest[(street as usize * TENSOR_ACTIONS + i) * w..][..w];
-                slot[(a.seat as usize + n - player) % n] = 1.0;
-                slot[n + a.kind as usize] = 1.0;
-                slot[n + ACTION_KINDS] = a.amount as f32 / bb;
+        let mut seen = [0usize; 4];
+        for a in &actions[..count] {
+            let street = a.street as usize & 3;
+            let skip = per_street[street].saturating_sub(TENSOR_ACTIONS);
+            let i = seen[street];
+            seen[street] += 1;
+            if i < skip {
+                continue;
             }
+            let slot = &mut rest[(street * TENSOR_ACTIONS + i - skip) * w..][..w];
+            slot[(a.seat as usize + n - player) % n] = 1.0;
+            slot[n + a.kind as usize] = 1.0;
+            slot[n + ACTION_KINDS] = a.amount as f32 / bb;
         }
     }
 
@@ -198,7 +225,6 @@ impl InfoStates for NoLimitHoldem {
 mod tests {
     use super::*;
     use crate::core::testing::refuse_edit;
-    use crate::games::holdem::fast::HISTORY_BYTES;
     use crate::games::holdem::{TableConfig, EXACT_RAISE, RAISE_BASE};
 
     /// Heads-up, blinds 1/2, `stack` chips each, button seat 0; the deal `order`.
@@ -314,6 +340,22 @@ mod tests {
         let mut actions: Vec<u32> = (0..raises as u32).map(|k| EXACT_RAISE | (4 + 2 * k)).collect();
         actions.push(last);
         play(game, &actions)
+    }
+
+    #[test]
+    fn the_tensor_shows_the_last_actions_of_a_long_street() {
+        let game = table(10_000);
+        // Raises to 4, 6, ..., 22 (10), then a call: 11 preflop actions, the last 6 shown.
+        let s = raise_war(&game, 10, CHECK_CALL);
+        let (d, w) = (game.obs_dim(), 2 + ACTION_KINDS + 1);
+        let mut tensor = vec![0f32; game.info_state_dim()];
+        game.info_state_tensor(&s, 0, &mut tensor);
+        let slot = |i: usize| &tensor[d + i * w..][..w];
+        // The 6th action from the end: seat 1's raise to 14 (7 big blinds).
+        assert_eq!(slot(0), [0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 7.0]);
+        assert_eq!(slot(4), [0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 11.0]);
+        // The call of seat 0: 22 - 20 chips.
+        assert_eq!(slot(5), [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0]);
     }
 
     #[test]

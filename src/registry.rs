@@ -249,6 +249,38 @@ pub fn tree_check_any(data: &[u8]) -> std::result::Result<(), String> {
     tree_check(ids[pick % ids.len()], rest)
 }
 
+struct HasInfoStates;
+
+impl Visitor for HasInfoStates {
+    type Output = bool;
+    fn visit<G: GameSpec>(&mut self) -> bool {
+        G::info_states().is_some()
+    }
+}
+
+/// The ids of the games with information states ([`GameSpec::info_states`]: the batch
+/// information-state calls of [`VecEnv`] and [`DynEnv`] work on them).
+pub fn info_state_ids() -> Vec<&'static str> {
+    GAMES
+        .iter()
+        .zip(visit_all(&mut HasInfoStates))
+        .filter(|(_, has)| *has)
+        .map(|(g, _)| g.id)
+        .collect()
+}
+
+/// The error of a batch information-state call on game `id`, which has none, naming the
+/// games that have them.
+pub fn no_info_states(id: &str) -> Error {
+    Error::Invalid {
+        what: "game",
+        reason: format!(
+            "{id} has no information states (games with them: {})",
+            info_state_ids().join(", ")
+        ),
+    }
+}
+
 struct Fuzz<'a>(&'a [u8]);
 
 impl Visitor for Fuzz<'_> {
@@ -324,8 +356,9 @@ mod tests {
 
     #[test]
     fn tree_games_are_reached_by_id_and_others_refused_with_the_list() {
-        assert!(tree_ids().contains(&"kuhn"));
+        assert_eq!(tree_ids(), ["kuhn", "leduc"]);
         assert!(visit_tree("kuhn", vec![], &mut Root).unwrap());
+        assert!(visit_tree("leduc", vec![], &mut Root).unwrap());
         let err = visit_tree("lost-cities", vec![], &mut Root)
             .unwrap_err()
             .to_string();

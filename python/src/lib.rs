@@ -32,7 +32,7 @@
 use cardvec::core::spec::{GameInfo, Options};
 use cardvec::core::DynEnv;
 use cardvec::core::MAX_ENVS;
-use cardvec::core::{ActionStatus, EnvOptions, Error as CoreError, Game};
+use cardvec::core::{ActionStatus, EnvOptions, Error as CoreError, Game, InfoSeats};
 use cardvec::games::i151;
 use cardvec::games::lost_cities;
 use numpy::ndarray::{ArrayView1, ArrayView2};
@@ -43,7 +43,7 @@ use numpy::{
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use pyo3::types::{PyBytes, PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 mod arena;
 mod args;
@@ -291,6 +291,41 @@ impl BatchEngine {
             .map_err(core_err)?;
         Ok(PyArray1::from_vec(py, out))
     }
+}
+
+impl BatchEngine {
+    /// The information-state tensors of every lane for `seats` (see
+    /// `BatchEnv.info_state_tensor`), `[num_envs, dim]`.
+    fn info_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        info: &GameInfo,
+        seats: InfoSeats<'_>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let n = self.env.num_envs();
+        let d = info_state_dim(&*self.env, info)?;
+        let len = n.checked_mul(d).ok_or_else(|| {
+            PyMemoryError::new_err(format!("info_state_tensor: {n} x {d} floats"))
+        })?;
+        let mut out = try_buffer(len, 0f32, "information-state tensors")?;
+        let env = &*self.env;
+        py.detach(|| env.write_info_states(seats, &mut out))
+            .map_err(core_err)?;
+        let arr = numpy::ndarray::Array2::from_shape_vec((n, d), out)
+            .map_err(|e| value_err(format!("info_state_tensor: {e}")))?;
+        Ok(PyArray2::from_owned_array(py, arr))
+    }
+}
+
+/// The information-state tensor length of `env`, or the `ValueError` of a game without
+/// information states naming those that have them.
+fn info_state_dim(env: &dyn DynEnv, info: &GameInfo) -> PyResult<usize> {
+    env.info_state_dim().ok_or_else(|| {
+        core_err_in(
+            &format!("{}: ", info.python_class),
+            cardvec::registry::no_info_states(info.id),
+        )
+    })
 }
 
 /// Builds a read-only 1-D numpy view of `data` whose base is `owner`.
@@ -612,6 +647,88 @@ impl BatchEnv {
         let lane = self.lane(lane)?;
         let player = args::size_in(player, "player", 0, self.num_players - 1)?;
         self.engine(py)?.observe_as(py, lane, player)
+    }
+
+    /// Length of one information-state tensor (`info_state_tensor`), or `None` for a game
+    /// without information states.
+    #[getter]
+    fn info_state_dim(&self, py: Python<'_>) -> PyResult<Option<usize>> {
+        Ok(self.engine(py)?.env.info_state_dim())
+    }
+
+    /// A new float32 array `[num_envs, info_state_dim]`: each lane's information-state
+    /// tensor (the perfect-recall information state, fixed length; Kuhn and Leduc:
+    /// OpenSpiel's `information_state_tensor`) for `player`: `None` (each lane's seat to
+    /// act), one seat for every lane, or an integer array `[num_envs]` of seats. Written in
+    /// parallel; the same for any thread count. A game without information states is a
+    /// `ValueError` naming those that have them.
+    #[pyo3(signature = (player=None))]
+    fn info_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let engine = self.engine(py)?;
+        let last = self.num_players - 1;
+        match player {
+            None => engine.info_state_tensor(py, self.info, InfoSeats::ToAct),
+            Some(p) if p.is_none() => engine.info_state_tensor(py, self.info, InfoSeats::ToAct),
+            Some(p)
+                if p.cast::<PyUntypedArray>().is_ok_and(|a| a.ndim() > 0)
+                    || p.cast::<PyList>().is_ok()
+                    || p.cast::<PyTuple>().is_ok() =>
+            {
+                info_state_dim(&*engine.env, self.info)?;
+                let arr = array_1d(p, "player", Some(self.num_envs))?;
+                let mut seats = try_buffer(self.num_envs, 0usize, "player")?;
+                let mut bad = None;
+                for_each_int(&arr, "player", |i, v| match usize::try_from(v) {
+                    Ok(s) if s <= last => seats[i] = s,
+                    _ => bad = bad.or(Some(v)),
+                })?;
+                if let Some(v) = bad {
+                    return Err(value_err(format!("player must be in 0..={last}, got {v}")));
+                }
+                engine.info_state_tensor(py, self.info, InfoSeats::PerLane(&seats))
+            }
+            Some(p) => {
+                let seat = args::size_in(p, "player", 0, last)?;
+                engine.info_state_tensor(py, self.info, InfoSeats::Seat(seat))
+            }
+        }
+    }
+
+    /// The perfect-recall information-state key of seat `player` in lane `lane` (bytes:
+    /// equal keys exactly when the seat cannot tell the states apart). A game without
+    /// information states is a `ValueError` naming those that have them.
+    fn info_state_key<'py>(
+        &self,
+        py: Python<'py>,
+        lane: &Bound<'py, PyAny>,
+        player: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let lane = self.lane(lane)?;
+        let player = args::size_in(player, "player", 0, self.num_players - 1)?;
+        let engine = self.engine(py)?;
+        info_state_dim(&*engine.env, self.info)?;
+        let key = engine.env.info_state_key(lane, player).map_err(core_err)?;
+        Ok(PyBytes::new(py, &key))
+    }
+
+    /// The information state of seat `player` in lane `lane` as text (Kuhn and Leduc:
+    /// OpenSpiel's `information_state_string`). A game without information states is a
+    /// `ValueError` naming those that have them.
+    fn info_state_string(
+        &self,
+        py: Python<'_>,
+        lane: &Bound<'_, PyAny>,
+        player: &Bound<'_, PyAny>,
+    ) -> PyResult<String> {
+        let lane = self.lane(lane)?;
+        let player = args::size_in(player, "player", 0, self.num_players - 1)?;
+        let engine = self.engine(py)?;
+        info_state_dim(&*engine.env, self.info)?;
+        engine.env.info_state_string(lane, player).map_err(core_err)
     }
 
     /// The state of lane `lane` as bytes (`state_size` of them): the game's state record,

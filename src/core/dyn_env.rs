@@ -7,6 +7,7 @@ use std::any::Any;
 use super::env::{EnvOptions, VecEnv};
 use super::error::Result;
 use super::spec::{GameInfo, GameSpec, Options};
+use super::tree::InfoSeats;
 
 /// A batch environment of some registered game: everything [`VecEnv`] offers, without its
 /// type parameter. Lane states cross this interface as bytes.
@@ -71,6 +72,14 @@ pub trait DynEnv: Send + Sync {
         seed: u64,
         out: &mut [i64],
     ) -> Result<()>;
+    /// See [`VecEnv::info_state_dim`] (`None`: the game has no information states).
+    fn info_state_dim(&self) -> Option<usize>;
+    /// See [`VecEnv::write_info_states`].
+    fn write_info_states(&self, seats: InfoSeats<'_>, out: &mut [f32]) -> Result<()>;
+    /// See [`VecEnv::info_state_key`].
+    fn info_state_key(&self, lane: usize, player: usize) -> Result<Vec<u8>>;
+    /// See [`VecEnv::info_state_string`].
+    fn info_state_string(&self, lane: usize, player: usize) -> Result<String>;
     /// Size in bytes of one lane state.
     fn state_len(&self) -> usize;
     /// See [`VecEnv::state_bytes`].
@@ -170,6 +179,18 @@ impl<G: GameSpec> DynEnv for VecEnv<G> {
     ) -> Result<()> {
         let bot = self.game().bot(bot)?;
         VecEnv::bot_actions(self, &*bot, selected, seed, out)
+    }
+    fn info_state_dim(&self) -> Option<usize> {
+        VecEnv::info_state_dim(self)
+    }
+    fn write_info_states(&self, seats: InfoSeats<'_>, out: &mut [f32]) -> Result<()> {
+        VecEnv::write_info_states(self, seats, out)
+    }
+    fn info_state_key(&self, lane: usize, player: usize) -> Result<Vec<u8>> {
+        VecEnv::info_state_key(self, lane, player)
+    }
+    fn info_state_string(&self, lane: usize, player: usize) -> Result<String> {
+        VecEnv::info_state_string(self, lane, player)
     }
     fn state_len(&self) -> usize {
         std::mem::size_of::<G::State>()

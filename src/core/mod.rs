@@ -45,4 +45,4 @@ pub use pool::{ForkSafePool, MAX_THREADS};
 pub use progress::{Progress, StopFlag};
 pub use rng::LaneRng;
 pub use spec::{GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
-pub use tree::{GameTree, InfoStateFns, InfoStates, TreeVisitor};
+pub use tree::{GameTree, InfoSeats, InfoStateFns, InfoStates, TreeVisitor};

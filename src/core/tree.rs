@@ -4,15 +4,20 @@
 //! sample every chance outcome.
 //!
 //! A game opts in by implementing the traits and by overriding two hooks of its
-//! [`GameSpec`](super::spec::GameSpec): [`GameSpec::info_states`](super::spec::GameSpec::info_states)
+//! [`GameSpec`]: [`GameSpec::info_states`]
 //! (a table of function pointers, so a batch environment can write information states for
 //! every lane without knowing the game) and
-//! [`GameSpec::visit_tree`](super::spec::GameSpec::visit_tree) (typed access for solvers,
+//! [`GameSpec::visit_tree`] (typed access for solvers,
 //! reached from a game id through `registry::visit_tree`).
 //!
 //! Nothing here knows any particular game.
 
+use rayon::prelude::*;
+
+use super::env::VecEnv;
+use super::error::{Error, Result};
 use super::game::Game;
+use super::spec::GameSpec;
 
 /// The information states of a game of imperfect information.
 ///
@@ -66,7 +71,7 @@ pub trait GameTree: InfoStates {
 /// Batch access to a game's information states without its [`InfoStates`] bound: the
 /// trait's methods as function pointers on the game's own types. Built by
 /// [`InfoStateFns::of`], returned by
-/// [`GameSpec::info_states`](super::spec::GameSpec::info_states).
+/// [`GameSpec::info_states`].
 pub struct InfoStateFns<G: Game> {
     /// [`InfoStates::info_state_dim`].
     pub dim: fn(&G) -> usize,
@@ -126,7 +131,7 @@ struct Seen {
 /// same information-state key for the seat to act have the same legal mask and tensor and
 /// the same earlier keys for that seat (perfect recall), over all paths of one call (four
 /// paths: the bytes read forwards, and from three other offsets).
-pub fn check_tree<G: GameTree>(game: &G, data: &[u8]) -> Result<(), String> {
+pub fn check_tree<G: GameTree>(game: &G, data: &[u8]) -> std::result::Result<(), String> {
     use super::rng::LaneRng;
     use std::collections::HashMap;
 
@@ -266,4 +271,117 @@ pub fn check_tree<G: GameTree>(game: &G, data: &[u8]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Which seat's information state each lane of a batch shows
+/// ([`VecEnv::write_info_states`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InfoSeats<'a> {
+    /// The seat to act in each lane (after the end: what [`Game::current_player`] says).
+    ToAct,
+    /// The same seat in every lane.
+    Seat(usize),
+    /// One seat per lane.
+    PerLane(&'a [usize]),
+}
+
+impl<G: GameSpec> VecEnv<G> {
+    /// The game's information-state table, or the error of a game without the capability.
+    fn info_fns(&self) -> Result<InfoStateFns<G>> {
+        G::info_states().ok_or_else(|| no_info_states(G::INFO.id))
+    }
+
+    /// Length of one information-state tensor, or `None` if the game has no information
+    /// states ([`GameSpec::info_states`]).
+    pub fn info_state_dim(&self) -> Option<usize> {
+        G::info_states().map(|f| (f.dim)(self.game()))
+    }
+
+    /// Writes, for every lane, the information-state tensor of the seat `seats` names into
+    /// row `lane` of `out` (`[num_envs, info_state_dim]`), in parallel over the lanes in
+    /// chunks of the environment's `chunk_size` (the rows do not depend on the thread count
+    /// or the chunk size). A game without information states, a wrong length or a seat out
+    /// of range is an error that writes nothing.
+    pub fn write_info_states(&self, seats: InfoSeats<'_>, out: &mut [f32]) -> Result<()> {
+        let fns = self.info_fns()?;
+        let game = self.game();
+        let (n, p, d) = (self.num_envs(), game.num_players(), (fns.dim)(game));
+        Error::check_len("information-state buffer", n.saturating_mul(d), out.len())?;
+        match seats {
+            InfoSeats::ToAct => {
+                if let Some(&bad) = self
+                    .current_player()
+                    .iter()
+                    .find(|&&s| s < 0 || s as usize >= p)
+                {
+                    Error::check_range("seat to act", 0, p - 1, bad)?;
+                }
+            }
+            InfoSeats::Seat(seat) => Error::check_range("player", 0, p - 1, seat)?,
+            InfoSeats::PerLane(seats) => {
+                Error::check_len("seats", n, seats.len())?;
+                if let Some(&bad) = seats.iter().find(|&&s| s >= p) {
+                    Error::check_range("player", 0, p - 1, bad)?;
+                }
+            }
+        }
+        if d == 0 {
+            return Ok(());
+        }
+        let cs = self.options().chunk_size;
+        let states = self.states();
+        let to_act = self.current_player();
+        self.install(|| {
+            out.par_chunks_mut(cs * d)
+                .enumerate()
+                .for_each(|(c, rows)| {
+                    for (j, row) in rows.chunks_exact_mut(d).enumerate() {
+                        let lane = c * cs + j;
+                        let seat = match seats {
+                            InfoSeats::ToAct => to_act[lane] as usize,
+                            InfoSeats::Seat(seat) => seat,
+                            InfoSeats::PerLane(seats) => seats[lane],
+                        };
+                        (fns.tensor)(game, &states[lane], seat, row);
+                    }
+                })
+        });
+        Ok(())
+    }
+
+    /// The information-state key of seat `player` in lane `lane`
+    /// ([`InfoStates::info_state_key`]). A game without information states, a bad lane or
+    /// a bad seat is an error.
+    pub fn info_state_key(&self, lane: usize, player: usize) -> Result<Vec<u8>> {
+        let fns = self.info_fns()?;
+        let state = self.info_lane(lane, player)?;
+        let mut key = Vec::new();
+        (fns.key)(self.game(), state, player, &mut key);
+        Ok(key)
+    }
+
+    /// The information state of seat `player` in lane `lane` as text
+    /// ([`InfoStates::info_state_string`]). A game without information states, a bad lane
+    /// or a bad seat is an error.
+    pub fn info_state_string(&self, lane: usize, player: usize) -> Result<String> {
+        let fns = self.info_fns()?;
+        let state = self.info_lane(lane, player)?;
+        Ok((fns.string)(self.game(), state, player))
+    }
+
+    /// The state of `lane`, after checking the lane and the seat `player`.
+    fn info_lane(&self, lane: usize, player: usize) -> Result<&G::State> {
+        let state = self.state(lane)?;
+        Error::check_range("player", 0, self.game().num_players() - 1, player)?;
+        Ok(state)
+    }
+}
+
+/// The error of a batch information-state call on game `id`, which has none (the core
+/// knows no other game; `registry::no_info_states` also names those that have them).
+fn no_info_states(id: &str) -> Error {
+    Error::Invalid {
+        what: "game",
+        reason: format!("{id} has no information states"),
+    }
 }

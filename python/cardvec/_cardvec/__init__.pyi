@@ -126,6 +126,18 @@ class BatchEnv:
         """The outputs as torch tensors sharing the views' memory (needs PyTorch)."""
     def observe_as(self, lane: SupportsIndex, player: SupportsIndex) -> npt.NDArray[np.float32]:
         """A new array: the observation of lane ``lane`` as seen by seat ``player``."""
+    @property
+    def info_state_dim(self) -> int | None:
+        """Length of one information-state tensor; ``None`` for a game without them."""
+    def info_state_tensor(
+        self, player: SupportsIndex | npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.float32]:
+        """A new float32 array [num_envs, info_state_dim]: each lane's information-state
+        tensor for ``player`` (``None``: the seat to act; a seat; or seats [num_envs])."""
+    def info_state_key(self, lane: SupportsIndex, player: SupportsIndex) -> bytes:
+        """The perfect-recall information-state key of seat ``player`` in lane ``lane``."""
+    def info_state_string(self, lane: SupportsIndex, player: SupportsIndex) -> str:
+        """The information state of seat ``player`` in lane ``lane`` as text."""
     def get_state(self, lane: SupportsIndex) -> bytes:
         """The state of lane ``lane`` (``state_size`` bytes)."""
     def set_state(self, lane: SupportsIndex, state: bytes | bytearray) -> None:

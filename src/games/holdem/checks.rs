@@ -2,13 +2,13 @@
 //! `VecEnv::set_state` require) and the game's part of the generic fuzz check (exact
 //! raise-to amounts around the legal bounds, hidden-state agreement, chip conservation).
 
-use super::fast::NoLimitHoldemState;
+use super::fast::{history_actions, NoLimitHoldemState, HISTORY_BYTES, HISTORY_OVERFLOW};
 use super::reference::{compare_hidden, Reference};
 use super::NO_SEAT;
 use super::{Chips, TableConfig, DECK_SIZE, MAX_PLAYERS};
 use super::{NoLimitHoldem, EXACT_RAISE};
 use crate::core::spec::FuzzStep;
-use crate::core::{CardSet64, LaneRng};
+use crate::core::{CardSet64, Game, LaneRng};
 
 /// Checks that `s` is a hand of this configuration the engine can reach, as far as its
 /// bytes tell, so that every method is safe on it and every step keeps it valid:
@@ -31,13 +31,53 @@ use crate::core::{CardSet64, LaneRng};
 ///   street raises within its hand raises, and (short of saturation) the counts agree;
 /// - a finished hand has no seat to act, nothing pending and a street of 4, and its whole
 ///   board dealt when two or more seats are still in (a hand decided at the deal included).
+///
+/// and then that the action history is the hand's: its length within the buffer, the bytes
+/// after it zero, the overflow hash zero unless the history overflowed, and replaying the
+/// recorded actions from the deal gives exactly `s` (every field); an overflowed history
+/// (more than [`super::fast::HISTORY_BYTES`] bytes of actions) only has its recorded
+/// actions replayed, each applied.
 pub fn check_state(game: &NoLimitHoldem, s: &NoLimitHoldemState) -> Result<(), String> {
+    check_fields(game, s)?;
+    check_history(game, s)
+}
+
+/// The history part of [`check_state`] (the fields are checked).
+fn check_history(game: &NoLimitHoldem, s: &NoLimitHoldemState) -> Result<(), String> {
+    let len = (s.hist_len & !HISTORY_OVERFLOW) as usize;
+    if len > HISTORY_BYTES {
+        return Err(format!("history length {len} above {HISTORY_BYTES}"));
+    }
+    if s.history[len..].iter().any(|&b| b != 0) {
+        return Err("a stale history byte".into());
+    }
+    let overflow = s.hist_len & HISTORY_OVERFLOW != 0;
+    if !overflow && s.hist_hash != [0; 2] {
+        return Err("an overflow hash without an overflow".into());
+    }
+    let Some(actions) = history_actions(&s.history[..len]) else {
+        return Err("a truncated exact raise in the history".into());
+    };
+    let n = s.num_players as usize;
+    let mut replay = game.deal(&s.hole[..n], s.board, s.button as usize);
+    let mut rng = LaneRng::from_seed(0);
+    let mut rewards = [0f32; MAX_PLAYERS];
+    for (i, &a) in actions.iter().enumerate() {
+        if replay.is_over() || !game.step(&mut replay, a, &mut rng, &mut rewards).applied {
+            return Err(format!("history action {i} ({a:#x}) cannot be played"));
+        }
+    }
+    if !overflow && replay != *s {
+        return Err("the state is not the replay of its history".into());
+    }
+    Ok(())
+}
+
+/// The fields part of [`check_state`].
+fn check_fields(game: &NoLimitHoldem, s: &NoLimitHoldemState) -> Result<(), String> {
     let n = game.num_players();
     if s.num_players as usize != n {
         return Err(format!("{} seats vs {n}", s.num_players));
-    }
-    if s.pad != [0; 2] {
-        return Err("padding bytes are not zero".into());
     }
     if s.button as usize >= n || game.button.is_some_and(|b| b != s.button) {
         return Err(format!("button {} is not this table's", s.button));

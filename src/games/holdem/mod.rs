@@ -10,6 +10,7 @@
 //!   [`Error`] and changes nothing), and [`reference::Reference`], that hand played through
 //!   the batch game's actions (the **reference engine** of `cardvec diff holdem`);
 //! - [`checks`]: [`checks::check_state`] and the fuzz check's part; [`bots`]: the bots;
+//!   [`info`]: the information states (the action history of the hand, for solvers);
 //!   `view`: the observation encoder (private to the crate);
 //! - [`trace`]: hands under a mixed random policy written as JSON lines, which
 //!   `python/tests/test_holdem_pokerkit.py` replays in pokerkit; [`phh`]: hand histories;
@@ -42,6 +43,7 @@
 pub mod bots;
 pub mod checks;
 pub mod fast;
+pub mod info;
 pub mod phh;
 pub mod reference;
 mod session;
@@ -60,6 +62,7 @@ use crate::core::spec::{
     FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options, TraceRequest,
     TraceSummary,
 };
+use crate::core::tree::InfoStateFns;
 use crate::core::{Bot, Error, LaneRng, Result, SingleLane};
 
 /// Chips are whole numbers.
@@ -441,6 +444,10 @@ impl GameSpec for NoLimitHoldem {
 
     fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
         checks::fuzz_invariants(step)
+    }
+
+    fn info_states() -> Option<InfoStateFns<Self>> {
+        Some(InfoStateFns::of())
     }
 
     /// Random tables and hands under a mixed random policy, for

@@ -19,7 +19,8 @@ but ``timing``)::
 with ``ray start --head`` on this machine; ``"<host>:<port>"`` joins that head. Ray is an
 optional dependency (``pip install "ray>=2.9"``), imported only when ``address`` is given.
 Each shard is a Ray task that takes ``num_cpus`` = the CPUs of the smallest node (the
-engine runs on that many threads, one engine per worker process); a task lost with its
+engine runs on that many threads, one engine per worker process; an ``oracle`` shard, a
+single-threaded Python replay, takes one CPU); a task lost with its
 worker or node is run again (``max_retries``); a shard that fails by itself (an error of
 the engine, a bad option) is not retried: it is reported in ``failed_shards`` with its
 range and the command that reproduces it. A mismatch is a result, not a failure.
@@ -88,6 +89,10 @@ class JobKind:
     unit = "games"
     #: Options of the kind itself (every other keyword is a game option).
     own_options: tuple = ()
+    #: Whether a shard runs on one core (a Python replay): its Ray task then takes one CPU,
+    #: so a node runs as many shards at once as it has CPUs. Otherwise a task takes the
+    #: CPUs of the smallest node and the engine runs on that many threads.
+    single_core = False
 
     def check(self, game_id: str, options: dict) -> dict:
         """Checks the game id and the options; returns them normalized (JSON values)."""
@@ -321,10 +326,16 @@ class ArenaLadder(JobKind):
         bots = _bots_list(options.get("bots")) or list(FULL_LADDER)
         if len(bots) < 2 or len(set(bots)) != len(bots):
             raise ValueError(f"arena-ladder: bots must be two or more distinct ids, got {bots!r}")
-        for b in bots:
-            _native.arena_shard(b, bots[0], 0, 0, 1, threads=1,
-                                max_steps=int(options.get("max_steps", 500)))
-        return {"bots": bots, "max_steps": int(options.get("max_steps", 500))}
+        from ._cardvec import arena
+
+        playable = [o["id"] for o in arena.opponent_catalog() if o["implemented"]]
+        for bot in bots:
+            if bot not in playable:
+                raise ValueError(f"arena-ladder: unknown or unplayable bot {bot!r}; "
+                                 f"playable: {', '.join(playable)}")
+        max_steps = options.get("max_steps", 500)
+        _check_count("max_steps", max_steps)
+        return {"bots": bots, "max_steps": max_steps}
 
     @staticmethod
     def pairs(n):
@@ -390,6 +401,7 @@ class Oracle(JobKind):
 
     name = "oracle"
     own_options = ("players", "fix")
+    single_core = True
 
     def check(self, game_id, options):
         from . import oracles
@@ -475,12 +487,13 @@ class Rollouts(JobKind):
     ``out/rollouts/shard_<first>.npz`` (``obs`` float32 [T, N, obs_dim], ``actions`` int64
     [T, N], ``rewards`` float32 [T, N, players], ``dones`` bool [T, N], ``legal_mask`` uint8
     [T, N, actions], ``current_player`` int32 [T, N]): the layout of a PPO/IMPALA learner's
-    batch. The data of a lane depends on the shard size (its environment): keep ``shard``
-    fixed to reproduce a data set."""
+    batch. ``compress=True`` writes ``np.savez_compressed`` files (observations are sparse:
+    much smaller, slower to write). The data of a lane depends on the shard size (its
+    environment): keep ``shard`` fixed to reproduce a data set."""
 
     name = "rollouts"
     unit = "lanes"
-    own_options = ("steps", "bot")
+    own_options = ("steps", "bot", "compress")
 
     def check(self, game_id, options):
         _check_game(game_id)
@@ -495,7 +508,10 @@ class Rollouts(JobKind):
 
         env = cardvec.make(game_id, 1, **game)
         _bots.act(env, bot)  # a ValueError naming the game's bots
-        return dict(game, steps=steps, bot=bot)
+        compress = options.get("compress", False)
+        if not isinstance(compress, bool):
+            raise ValueError(f"rollouts: compress must be True or False, got {compress!r}")
+        return dict(game, steps=steps, bot=bot, compress=compress)
 
     def run_shard(self, game_id, seed, label, first, count, options, threads, out):
         import cardvec
@@ -525,7 +541,8 @@ class Rollouts(JobKind):
         path = Path(out) / "rollouts" / f"shard_{first:012d}.npz"
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, obs=obs, actions=acts, rewards=rew, dones=dones, legal_mask=masks,
+        save = np.savez_compressed if options.get("compress") else np.savez
+        save(tmp, obs=obs, actions=acts, rewards=rew, dones=dones, legal_mask=masks,
                  current_player=player)
         os.replace(tmp, path)
         return {"lanes": count, "transitions": steps * count, "episodes": int(dones.sum()),
@@ -627,8 +644,9 @@ class _Progress:
 
 
 def _identity(kind, game_id, seed, games, shard, options):
-    return {"kind": kind, "game": game_id, "seed": seed, "games": games, "shard": shard,
-            "options": options}
+    # As it reads back from campaign.json (tuples become lists).
+    return json.loads(json.dumps({"kind": kind, "game": game_id, "seed": seed, "games": games,
+                                  "shard": shard, "options": options}))
 
 
 def _open_out(out, identity):
@@ -709,6 +727,9 @@ def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None
         label, f, c = p
         status, value, _seconds = outcome
         if status == "ok":
+            # As a resumed shard reads back from shards.jsonl, so merging never sees a
+            # difference between shards run now and shards run before.
+            value = json.loads(json.dumps(value))
             results[p] = value
             if log is not None:
                 log.write(json.dumps({"kind": kind, "game": game_id, "seed": seed,
@@ -720,7 +741,7 @@ def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None
                            "reproduce": job.reproduce(game_id, seed, label, f, c, options)})
         bar.update(c)
 
-    nodes, cpus = 1, threads or (os.cpu_count() or 1)
+    nodes, cpus = 1, 1 if job.single_core else threads or (os.cpu_count() or 1)
     try:
         if address is None:
             for p in todo:
@@ -767,7 +788,7 @@ def _run_ray(address, todo, finish, kind, game_id, seed, options, threads, out, 
             ray.init(address=address, **kwargs)
         started_here = True
     try:
-        cpus = _cluster_cpus(ray)
+        cpus = 1 if KINDS[kind].single_core else _cluster_cpus(ray)
         task = ray.remote(_run_shard).options(
             num_cpus=cpus, max_retries=max_retries, retry_exceptions=False
         )

@@ -16,6 +16,7 @@ class JobKind:
     name: str
     unit: str
     own_options: tuple[str, ...]
+    single_core: bool
     def check(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]: ...
     def plan(self, games: int, shard: int, options: dict[str, Any]) -> list[tuple[str, int, int]]: ...
     def run_shard(

@@ -260,6 +260,27 @@ mod tests {
     }
 
     #[test]
+    fn arena_ranges_add_up_to_the_whole_series() {
+        use crate::arena::ladder::{play_pair, play_pair_range, SeriesConfig};
+        use crate::arena::runner::{Clock, MatchConfig};
+        let config = |games| SeriesConfig {
+            match_config: MatchConfig::new(0),
+            clock: Clock::FREE,
+            games,
+            seed: 11,
+        };
+        let (a, b) = ("builtin:random", "builtin:greedy");
+        let whole = play_pair(&config(9), a, b, &Silent, &|_, _, _| Ok(())).unwrap();
+        let x = play_pair_range(&config(4), 0, a, b).unwrap();
+        let y = play_pair_range(&config(5), 4, a, b).unwrap();
+        assert_eq!(x.games + y.games, whole.games);
+        assert_eq!(x.a_wins + y.a_wins, whole.a_wins);
+        assert_eq!(x.actions + y.actions, whole.actions);
+        assert_eq!(x.normal + y.normal, whole.normal);
+        assert!(play_pair_range(&config(2), u64::MAX, a, b).is_err());
+    }
+
+    #[test]
     fn bad_ranges_and_ids_are_errors() {
         let config = DiffConfig {
             games: 0,

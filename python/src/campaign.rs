@@ -76,9 +76,7 @@ fn diff_shard<'py>(
         illegal_probe_every: probe_every,
     };
     let report = py
-        .detach(|| {
-            pool.install(|| cardvec::campaign::diff_shard(game_id, pairs, &config, plant))
-        })
+        .detach(|| pool.install(|| cardvec::campaign::diff_shard(game_id, pairs, &config, plant)))
         .map_err(core_err)?;
     let d = PyDict::new(py);
     d.set_item("games", report.games)?;

@@ -713,6 +713,8 @@ def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None
     options = job.check(game_id, options)
     if kind == "rollouts" and out is None:
         raise ValueError("rollouts writes .npz shards: give out=<directory>")
+    if out is not None:
+        out = os.path.abspath(out)  # the workers' working directory is not the driver's
     plan = [(label, first + f, c) for label, f, c in job.plan(games, shard, options)]
     identity = _identity(kind, game_id, seed, [first, games], shard, options)
     done = _open_out(out, identity) if out is not None else {}

@@ -27,14 +27,14 @@ def local(kind, game, games, shard, **kw):
 # ------------------------------------------------------------------ in one process
 
 
-@pytest.mark.parametrize("game", ["151", "kuhn", "flip7"])
-def test_diff_merges_exactly_whatever_the_shard_size(game):
-    whole = local("diff", game, 240, 240)
-    assert whole["games"] == 240 and whole["actions"] > 240 and whole["mismatches"] == []
+@pytest.mark.parametrize("game, games", [("151", 240), ("kuhn", 240), ("flip7", 120)])
+def test_diff_merges_exactly_whatever_the_shard_size(game, games):
+    whole = local("diff", game, games, games)
+    assert whole["games"] == games and whole["actions"] > games and whole["mismatches"] == []
     for shard in (1 if game == "kuhn" else 17, 100):
-        assert strip(local("diff", game, 240, shard)) == strip(whole)
+        assert strip(local("diff", game, games, shard)) == strip(whole)
     # The shard of the Rust engine is a slice of the run: the two halves add up.
-    a, b = native.diff_shard(game, 0, 0, 100), native.diff_shard(game, 0, 100, 140)
+    a, b = native.diff_shard(game, 0, 0, 100), native.diff_shard(game, 0, 100, games - 100)
     assert a["actions"] + b["actions"] == whole["actions"]
     assert a["rejected"] + b["rejected"] == whole["rejected"]
 
@@ -170,59 +170,60 @@ def test_the_console_script_prints_the_summary(capsys):
 
 # ------------------------------------------------------------------ on a simulated Ray cluster
 
-@pytest.fixture(scope="module")
-def cluster():
-    ray = pytest.importorskip("ray")
-    from ray.cluster_utils import Cluster
-
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
-    c.add_node(num_cpus=1)
-    c.wait_for_nodes()
-    ray.init(address=c.address, log_to_driver=False)
-    yield c
-    ray.shutdown()
-    c.shutdown()
-
-
 def on_ray(cluster, kind, game, games, shard, **kw):
     return campaign.run(kind, game, games=games, shard=shard, progress=False,
                         address=cluster.address, **kw)
 
 
-def test_ray_results_equal_the_single_process_results(cluster):
-    single = local("diff", "151", 200, 200, seed=5)
-    for shard in (30, 200):
-        summary = on_ray(cluster, "diff", "151", 200, shard, seed=5)
+def test_on_a_simulated_ray_cluster(monkeypatch):
+    """One cluster for every check (pytest-xdist may run tests in two processes; one test
+    keeps one cluster on the machine): 2 nodes of 1 CPU, then a third node removed after
+    the first shard of a run finishes."""
+    ray = pytest.importorskip("ray")
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    try:
+        cluster.add_node(num_cpus=1)
+        cluster.wait_for_nodes()
+        ray.init(address=cluster.address, log_to_driver=False)
+
+        # The merged results equal the single-process results, for any shard size.
+        single = local("diff", "151", 200, 200, seed=5)
+        for shard in (30, 200):
+            summary = on_ray(cluster, "diff", "151", 200, shard, seed=5)
+            assert strip(summary) == strip(single)
+            assert summary["timing"]["nodes"] == 2 and summary["timing"]["cpus_per_shard"] == 1
+        match = local("match", "lost-cities", 90, 90)
+        assert strip(on_ray(cluster, "match", "lost-cities", 90, 11)) == strip(match)
+        oracle = local("oracle", "151", 8, 8)
+        assert strip(on_ray(cluster, "oracle", "151", 8, 3)) == strip(oracle)
+
+        # A planted mismatch comes back with its game index and command.
+        summary = on_ray(cluster, "diff", "kuhn", 300, 40, seed=4, plant_mismatch_game=211)
+        assert [(m["game"], m["what"]) for m in summary["mismatches"]] == [(211, native.PLANTED)]
+        assert summary["mismatches"][0]["reproduce"] == (
+            "cardvec diff kuhn --seed 4 --first 211 --games 1")
+
+        # A node removed mid-run: its shards are run again elsewhere, the result is the same.
+        single = local("diff", "151", 300, 300, seed=6)
+        node = cluster.add_node(num_cpus=1)
+        cluster.wait_for_nodes()
+        update = campaign._Progress.update
+        killed = []
+
+        def kill_after_first_shard(self, games):
+            update(self, games)
+            if not killed:
+                killed.append(True)
+                cluster.remove_node(node)
+
+        monkeypatch.setattr(campaign._Progress, "update", kill_after_first_shard)
+        summary = on_ray(cluster, "diff", "151", 300, 20, seed=6)
+        assert killed
+        assert summary["failed_shards"] == []
         assert strip(summary) == strip(single)
-        assert summary["timing"]["nodes"] == 2 and summary["timing"]["cpus_per_shard"] == 1
-    match = local("match", "lost-cities", 90, 90)
-    assert strip(on_ray(cluster, "match", "lost-cities", 90, 11)) == strip(match)
-    oracle = local("oracle", "151", 8, 8)
-    assert strip(on_ray(cluster, "oracle", "151", 8, 3)) == strip(oracle)
-
-
-def test_ray_reports_a_planted_mismatch_with_its_game(cluster):
-    summary = on_ray(cluster, "diff", "kuhn", 300, 40, seed=4, plant_mismatch_game=211)
-    assert [(m["game"], m["what"]) for m in summary["mismatches"]] == [(211, native.PLANTED)]
-    assert summary["mismatches"][0]["reproduce"] == "cardvec diff kuhn --seed 4 --first 211 --games 1"
-
-
-def test_a_node_killed_mid_run_gives_the_identical_result(cluster, monkeypatch):
-    single = local("diff", "151", 300, 300, seed=6)
-    node = cluster.add_node(num_cpus=1)
-    cluster.wait_for_nodes()
-    update = campaign._Progress.update
-    killed = []
-
-    def kill_after_first_shard(self, games):
-        update(self, games)
-        if not killed:
-            killed.append(True)
-            cluster.remove_node(node)
-
-    monkeypatch.setattr(campaign._Progress, "update", kill_after_first_shard)
-    summary = on_ray(cluster, "diff", "151", 300, 20, seed=6)
-    assert killed
-    assert summary["failed_shards"] == []
-    assert strip(summary) == strip(single)
-    assert summary["timing"]["nodes"] == 2  # the third node is gone
+        assert summary["timing"]["nodes"] == 2  # the third node is gone
+    finally:
+        ray.shutdown()
+        cluster.shutdown()

@@ -397,7 +397,8 @@ class ArenaLadder(JobKind):
 
 class Oracle(JobKind):
     """The oracle comparisons: ``cardvec trace`` shards replayed in the external engine
-    (151: i151-engine 0.2.4; holdem: pokerkit 0.7; ``cardvec.oracles``)."""
+    (151: i151-engine 0.2.4; holdem: pokerkit 0.7), Flip 7 played step for step against
+    game-room 0.1.0 (``cardvec.oracles``)."""
 
     name = "oracle"
     own_options = ("players", "fix")
@@ -425,6 +426,10 @@ class Oracle(JobKind):
         from . import oracles
 
         module = importlib.import_module(oracles.require(game_id))
+        if game_id == "flip7":
+            r = dataclasses.asdict(module.replay_range(seed, first, count))
+            r["players"] = {str(k): v for k, v in r["players"].items()}
+            return r
         text, _ = _native.trace_shard(game_id, seed, first, count,
                                       players=options.get("players"), policy_seed=seed)
         lines = text.splitlines()
@@ -443,6 +448,9 @@ class Oracle(JobKind):
         return r
 
     def _repro(self, game_id, seed, first, count):
+        if game_id == "flip7":
+            return (f"python -c \"from cardvec.oracles import flip7; "
+                    f"print(flip7.replay_range({seed}, {first}, {count}).mismatches)\"")
         return (f"cardvec trace {game_id} --seed {seed} --policy-seed {seed} --first {first} "
                 f"--games {count} | python -c \"import sys; from cardvec.oracles import "
                 f"{'i151' if game_id == '151' else 'holdem'} as o; "

@@ -87,12 +87,12 @@ def test_arena_ladder_merges_exactly():
     assert whole["elo"][bots[0]] == 1000.0
 
 
-@pytest.mark.parametrize("game", ["151", "holdem"])
-def test_oracle_merges_exactly(game):
-    games = 12 if game == "151" else 60
+@pytest.mark.parametrize("game, games, count", [
+    ("151", 12, "matches"), ("holdem", 60, "hands"), ("flip7", 20, "games")])
+def test_oracle_merges_exactly(game, games, count):
     whole = local("oracle", game, games, games)
     assert whole["mismatches"] == [] and whole["failed_shards"] == []
-    assert whole["matches" if game == "151" else "hands"] == games
+    assert whole[count] == games
     assert strip(local("oracle", game, games, 5)) == strip(whole)
 
 

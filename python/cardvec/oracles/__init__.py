@@ -1,7 +1,8 @@
 """The external oracles cardvec is compared against, as importable replays (the Python
 tests and ``cardvec.campaign``'s ``oracle`` job kind use them): ``cardvec.oracles.i151``
 replays ``cardvec trace 151`` in i151-engine 0.2.4, ``cardvec.oracles.holdem`` replays
-``cardvec trace holdem`` in pokerkit 0.7. Each needs its engine installed (``ORACLES``
+``cardvec trace holdem`` in pokerkit 0.7, ``cardvec.oracles.flip7`` plays Flip 7 step
+for step against game-room 0.1.0's ``flip7_v0``. Each needs its engine installed (``ORACLES``
 gives the pip command); ``require(game_id)`` raises an ``ImportError`` naming it when it is
 missing. Importing this package imports no engine."""
 
@@ -16,6 +17,11 @@ ORACLES = {
         "pip install --no-deps --ignore-requires-python i151-engine==0.2.4",
     ),
     "holdem": ("cardvec.oracles.holdem", "pokerkit", 'pip install "pokerkit>=0.7,<0.8"'),
+    "flip7": (
+        "cardvec.oracles.flip7",
+        "game_room",
+        "pip install --no-deps --ignore-requires-python game-room==0.1.0",
+    ),
 }
 
 

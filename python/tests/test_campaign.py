@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -227,3 +228,12 @@ def test_on_a_simulated_ray_cluster(monkeypatch):
     finally:
         ray.shutdown()
         cluster.shutdown()
+
+
+def test_importing_cardvec_and_running_in_process_need_no_ray():
+    code = (
+        "import sys, cardvec, cardvec.campaign as c\n"
+        "s = c.run('diff', 'kuhn', games=10, shard=5, progress=False)\n"
+        "assert s['games'] == 10 and 'ray' not in sys.modules, sorted(sys.modules)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

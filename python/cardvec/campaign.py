@@ -753,7 +753,7 @@ def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None
 
     nodes, cpus = 1, 1 if job.single_core else threads or (os.cpu_count() or 1)
     try:
-        if address is None:
+        if address is None or not todo:
             for p in todo:
                 finish(p, _run_shard(kind, game_id, seed, p[0], p[1], p[2], options, threads,
                                      out))

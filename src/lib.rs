@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod arena;
+pub mod campaign;
 pub mod core;
 pub mod games;
 pub mod poker;

@@ -21,6 +21,10 @@ pub struct DiffArgs {
     /// Seed of the run (game `g` is dealt from stream `(seed, g, 0)`).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Index of the first game: plays games `first..first + games`, each dealt as in the
+    /// run from 0 (a shard of a larger run; `--first G --games 1` replays game `G`).
+    #[arg(long, default_value_t = 0)]
+    first: u64,
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
@@ -67,9 +71,8 @@ fn print(id: &'static str, report: &DiffReport, args: &DiffArgs, options: Option
     let with = options.map_or(String::new(), |o| format!(" -o {o}"));
     let reproduce = |g: u64| {
         format!(
-            "cardvec diff {id} --seed {} --games {}{with}",
-            args.seed,
-            g + 1
+            "cardvec diff {id} --seed {} --first {g} --games 1{with}",
+            args.seed
         )
     };
     if args.json {
@@ -131,6 +134,7 @@ impl Visitor for Diff<'_> {
     fn visit<G: GameSpec>(&mut self) -> Result<u64> {
         let config = DiffConfig {
             games: self.args.games,
+            first: self.args.first,
             seed: self.args.seed,
             illegal_probe_every: self.args.probe_every,
         };
@@ -153,6 +157,15 @@ impl Visitor for Diff<'_> {
 /// Runs `cardvec diff`; a mismatch is an error (exit status 2).
 pub fn run(args: DiffArgs) -> Result<()> {
     crate::game_args::check_count("--games", args.games)?;
+    if args.first.checked_add(args.games).is_none() {
+        return Err(Error::Invalid {
+            what: "--first",
+            reason: format!(
+                "{} + --games {} is past the last game index",
+                args.first, args.games
+            ),
+        });
+    }
     let pool = crate::pool(args.threads)?;
     let mut diff = Diff {
         args: &args,

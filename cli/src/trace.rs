@@ -25,6 +25,10 @@ pub struct TraceArgs {
     /// from stream `(seed, i, 0)`).
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     seed: i64,
+    /// Index of the first game: writes games `first..first + games`, each as in the trace
+    /// from 0 (a shard of a larger trace).
+    #[arg(long, default_value_t = 0)]
+    first: u64,
     /// Seed of the random legal policy (151).
     #[arg(long, default_value_t = 0)]
     policy_seed: u64,
@@ -65,6 +69,7 @@ pub fn run(args: TraceArgs) -> Result<()> {
     }
     let request = TraceRequest {
         games: args.games,
+        first: args.first,
         seed: args.seed,
         players,
         policy_seed: args.policy_seed,

@@ -47,6 +47,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 mod arena;
 mod args;
+mod campaign;
 mod flip7;
 mod holdem;
 mod interrupt;
@@ -977,6 +978,7 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_submodule(&holdem)?;
     m.add_submodule(&arena::module(m.py())?)?;
     m.add_submodule(&pushfold::module(m.py())?)?;
+    m.add_submodule(&campaign::module(m.py())?)?;
     learner::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ACTION_APPLIED", ActionStatus::Applied as u8)?;

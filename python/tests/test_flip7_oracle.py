@@ -12,7 +12,6 @@ the action mask, rewards, termination/truncation, scores and infos (``scores``,
 """
 
 import os
-from collections import Counter, deque
 
 import numpy as np
 import pytest
@@ -22,91 +21,9 @@ import cardvec
 game_room = pytest.importorskip("game_room.flip7_v0")
 
 GAMES = int(os.environ.get("FLIP7_ORACLE_GAMES", "3000"))
-PLAYERS = (3, 4, 6, 10, 18)
 
-
-class StubRandom:
-    """Stands in for game-room's ``np_random``: ``shuffle`` takes cardvec's next order."""
-
-    def __init__(self):
-        self.orders = deque()
-
-    def shuffle(self, items):
-        assert self.orders, "game-room shuffled but cardvec did not"
-        order = self.orders.popleft()
-        assert Counter(order) == Counter(int(c) for c in items), "not the same cards"
-        items[:] = order
-
-
-def options(g):
-    """Every fourth game has a round limit, every seventh a low target."""
-    target = 30 + g % 50 if g % 7 == 3 else 200
-    max_rounds = 1 + g // 4 % 5 if g % 4 == 1 else None
-    return target, max_rounds
-
-
-def compare(ref, cv, step, all_seats):
-    agents = ref.possible_agents
-    where = f"step {step}"
-    assert ref._indices[ref.agent_selection] == cv.current_player, where
-    seats = range(len(agents)) if all_seats else [cv.current_player]
-    for seat in seats:
-        expected = ref.observe(agents[seat])
-        if seat == cv.current_player:
-            np.testing.assert_array_equal(
-                expected["action_mask"], cv.legal_mask(), err_msg=f"{where}: mask"
-            )
-        np.testing.assert_array_equal(
-            expected["observation"], cv.observe(seat), err_msg=f"{where}: observation of {seat}"
-        )
-    assert [ref.rewards[a] for a in agents] == cv.rewards, f"{where}: rewards"
-    assert all(ref.terminations[a] == cv.terminated for a in agents), f"{where}: terminated"
-    assert all(ref.truncations[a] == cv.truncated for a in agents), f"{where}: truncated"
-    assert ref.scores == cv.scores, f"{where}: scores"
-    if cv.completed_round == 0:
-        assert all(ref.infos[a] == {} for a in agents), f"{where}: infos"
-    else:
-        info = {
-            "scores": dict(zip(agents, cv.scores)),
-            "round_scores": dict(zip(agents, cv.round_scores)),
-            "completed_round": cv.completed_round,
-            "winners": [agents[i] for i in cv.winners],
-        }
-        assert all(ref.infos[a] == info for a in agents), f"{where}: infos"
-
-
-def play(num_players, g):
-    target, max_rounds = options(g)
-    seed = 1_000_003 * num_players + g
-    rng = np.random.default_rng(seed)
-    hit_prob = (0.5, 0.8, 0.95)[g % 3]
-    cv = cardvec.Flip7Game(num_players, target, max_rounds, seed)
-    ref = game_room.raw_env(num_players=num_players, target_score=target, max_rounds=max_rounds)
-    stub = StubRandom()
-    ref.np_random = stub
-    stub.orders.extend(cv.take_shuffles())
-    ref.reset()
-    assert not stub.orders
-    compare(ref, cv, 0, all_seats=True)
-    step = 0
-    recycled = 0
-    while not (cv.terminated or cv.truncated):
-        mask = cv.legal_mask()
-        if mask[0] and mask[1]:
-            action = 0 if rng.random() < hit_prob else 1
-        else:
-            action = int(rng.choice(np.flatnonzero(mask)))
-        completed = cv.completed_round
-        assert cv.step(action)
-        shuffles = cv.take_shuffles()
-        recycled += len(shuffles)
-        stub.orders.extend(shuffles)
-        ref.step(action)
-        assert not stub.orders, "cardvec shuffled but game-room did not"
-        step += 1
-        compare(ref, cv, step, all_seats=cv.completed_round != completed)
-    assert all(ref.terminations.values()) or all(ref.truncations.values())
-    return step, recycled
+# The comparison lives in the package (cardvec.campaign runs it too).
+from cardvec.oracles.flip7 import PLAYERS, play  # noqa: E402
 
 
 @pytest.mark.parametrize("num_players", PLAYERS)

@@ -172,7 +172,7 @@ def _requirements_by_extra() -> dict:
 def test_the_test_extra_holds_the_adapter_and_oracle_extras():
     extras = _requirements_by_extra()
     assert {"gym", "pettingzoo", "torch", "oracles", "test"} <= set(extras)
-    for name in ("gym", "pettingzoo", "oracles"):
+    for name in ("gym", "pettingzoo", "oracles", "campaign"):
         assert extras[name] <= extras["test"], (name, extras[name] - extras["test"])
     numpy = [r for r in extras[None] if r[0] == "numpy"]
     assert len(numpy) == 1 and "<" in numpy[0][1] and ">=" in numpy[0][1], numpy

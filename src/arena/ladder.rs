@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::catalog::{self, FULL_LADDER};
 use super::runner::{play_series_match, Clock, EndReason, MatchConfig, MatchResult};
-use crate::core::progress::Progress;
+use crate::core::progress::{Progress, Silent};
 use crate::core::stats::{elo_ratings, wilson, Proportion};
 use crate::core::{Error, Result};
 
@@ -171,10 +171,12 @@ impl PairResult {
 /// result, and whether `a` was seat 0 (for example to write the replays).
 pub type OnMatch<'a> = &'a (dyn Fn(u64, &MatchResult, bool) -> Result<()> + Sync);
 
-/// The series of `config.games` matches between catalog bots `a` and `b`, in parallel on
-/// the caller's rayon pool; one `progress` unit per match, no start or finish.
+/// The series of `config.games` matches `first..first + config.games` between catalog bots
+/// `a` and `b`, in parallel on the caller's rayon pool; one `progress` unit per match, no
+/// start or finish.
 fn play_series(
     config: &SeriesConfig,
+    first: u64,
     a: &str,
     b: &str,
     progress: &dyn Progress,
@@ -198,7 +200,13 @@ fn play_series(
         actions: 0,
     };
     // Tallied as the matches end (no list of results: memory does not grow with `games`).
-    let mut pair = (0..config.games)
+    let end = first
+        .checked_add(config.games)
+        .ok_or_else(|| Error::Invalid {
+            what: "first match",
+            reason: format!("{first} + {} matches is past the last index", config.games),
+        })?;
+    let mut pair = (first..end)
         .into_par_iter()
         .try_fold(blank, |mut tally, g| {
             let (m, a_first) =
@@ -229,9 +237,20 @@ pub fn play_pair(
     catalog::resolve(a)?;
     catalog::resolve(b)?;
     progress.start(config.games, "matches");
-    let pair = play_series(config, a, b, progress, on_match);
+    let pair = play_series(config, 0, a, b, progress, on_match);
     progress.finish();
     pair
+}
+
+/// Matches `first..first + config.games` of the series [`play_pair`] plays (each exactly
+/// as there: same seats, seeds and bot streams), so the tallies of consecutive ranges
+/// (shards of a series, run anywhere) add up to the tally of the whole series; only
+/// `seconds` is each range's own. No progress is reported.
+pub fn play_pair_range(config: &SeriesConfig, first: u64, a: &str, b: &str) -> Result<PairResult> {
+    config.check()?;
+    catalog::resolve(a)?;
+    catalog::resolve(b)?;
+    play_series(config, first, a, b, &Silent, &|_, _, _| Ok(()))
 }
 
 /// The pairs of a ladder of `n` bots (indices `i < j`), neighbouring tiers first: the
@@ -274,7 +293,7 @@ pub fn play_ladder(
     let pairs = ladder_pairs(ids.len());
     progress.start(config.games.saturating_mul(pairs.len() as u64), "matches");
     let played = pairs.iter().try_for_each(|&(i, j)| {
-        let pair = play_series(config, ids[i], ids[j], progress, &|_, _, _| Ok(()))?;
+        let pair = play_series(config, 0, ids[i], ids[j], progress, &|_, _, _| Ok(()))?;
         standings.add(&pair);
         on_pair(&pair)
     });

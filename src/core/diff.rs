@@ -47,6 +47,10 @@ pub struct DiffReport {
 pub struct DiffConfig {
     /// How many games.
     pub games: u64,
+    /// The index of the first game: the run plays games `first..first + games`, each dealt
+    /// exactly as in a run from 0, so the runs of consecutive ranges (shards) add up to the
+    /// run of their union: same actions, rejections and mismatches.
+    pub first: u64,
     /// The run's seed: game `g` is dealt from stream `(seed, g, 0)`.
     pub seed: u64,
     /// One action in this many is drawn from all `u32` values near the action range
@@ -293,7 +297,8 @@ pub fn compare_game<A: Playable, B: Playable>(
     }
 }
 
-/// Runs `config.games` games in parallel (on the current rayon pool). `make(g, rng)` builds
+/// Runs games `config.first..config.first + config.games` in parallel (on the current rayon
+/// pool). `make(g, rng)` builds
 /// both engines for game `g` from the deal stream `rng` (the same deal for both). `progress`
 /// is told of every finished block of games.
 pub fn run<A, B, F>(config: &DiffConfig, progress: &dyn Progress, make: F) -> DiffReport
@@ -303,6 +308,10 @@ where
     F: Fn(u64, &mut LaneRng) -> (A, B) + Sync,
 {
     let start = Instant::now();
+    assert!(
+        config.first.checked_add(config.games).is_some(),
+        "game indices past u64::MAX"
+    );
     progress.start(config.games, "games");
     let mismatches = Mutex::new(Vec::new());
     const BLOCK: u64 = 1024;
@@ -312,7 +321,7 @@ where
         .map(|block| {
             let (mut actions, mut rejected, mut failed) = (0u64, 0u64, 0u64);
             let end = ((block + 1) * BLOCK).min(config.games);
-            for g in block * BLOCK..end {
+            for g in config.first + block * BLOCK..config.first + end {
                 let mut deal = LaneRng::for_lane(config.seed, g, 0);
                 let (a, b) = make(g, &mut deal);
                 let mut policy = policy_rng(config.seed, g);

@@ -213,3 +213,114 @@ pub fn free_for_all<G: Game>(game: &G, bots: &[&dyn Bot<G>], games: u64, seed: u
         plies,
     }
 }
+
+/// Fixed-point scale of the reward sums of a [`MatchTally`]: a reward `x` is added as the
+/// integer `round(x * REWARD_SCALE)`, so sums are exact integers whatever the order of
+/// addition (rewards finer than `1 / REWARD_SCALE` are rounded to that step).
+pub const REWARD_SCALE: f64 = (1u64 << 20) as f64;
+
+/// One bot's exact totals in a [`MatchTally`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotTally {
+    /// Seats the bot occupied.
+    pub seats: u64,
+    /// `leaders[k - 1]`: seats it occupied that had the highest total reward together with
+    /// `k - 1` other seats (`leaders[0]`: outright wins; a seat shared by `k` leaders wins
+    /// `1 / k`).
+    pub leaders: Vec<u64>,
+    /// Sum of its rewards, in units of `1 / REWARD_SCALE`.
+    pub reward_sum: i128,
+    /// Sum of its squared rewards, in units of `1 / REWARD_SCALE²`.
+    pub reward_sq_sum: i128,
+}
+
+/// Exact, order-free totals of the games `first..first + games` of a match (bots rotated
+/// over the seats as in [`play_rotated`]): only integers, so the tallies of consecutive
+/// ranges (shards of a match, played anywhere) add up ([`MatchTally::merge`]) to the
+/// tally of their union, bit for bit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchTally {
+    /// Games played.
+    pub games: u64,
+    /// One entry per bot, in the order given.
+    pub bots: Vec<BotTally>,
+    /// Plies summed over the games.
+    pub plies: u64,
+    /// Squared plies summed over the games.
+    pub plies_sq: u128,
+}
+
+impl MatchTally {
+    /// Adds the tally of another range of the same match.
+    pub fn merge(&mut self, other: &MatchTally) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.plies_sq += other.plies_sq;
+        if self.bots.len() < other.bots.len() {
+            self.bots.resize(other.bots.len(), BotTally::default());
+        }
+        for (a, b) in self.bots.iter_mut().zip(&other.bots) {
+            a.seats += b.seats;
+            if a.leaders.len() < b.leaders.len() {
+                a.leaders.resize(b.leaders.len(), 0);
+            }
+            for (x, y) in a.leaders.iter_mut().zip(&b.leaders) {
+                *x += y;
+            }
+            a.reward_sum += b.reward_sum;
+            a.reward_sq_sum += b.reward_sq_sum;
+        }
+    }
+}
+
+/// Plays games `first..first + games` of a match between `bots` rotated over the seats
+/// ([`play_rotated`]: game `g` dealt from stream `(seed, g, 0)`) on the current rayon pool
+/// and returns their exact tally. Game indices past `u64::MAX` are not played.
+pub fn tally_range<G: Game>(
+    game: &G,
+    bots: &[&dyn Bot<G>],
+    seed: u64,
+    first: u64,
+    games: u64,
+) -> MatchTally {
+    let b = bots.len();
+    let seats = game.num_players();
+    let end = first.saturating_add(games);
+    let blank = || MatchTally {
+        games: 0,
+        bots: vec![
+            BotTally {
+                leaders: vec![0; seats],
+                ..BotTally::default()
+            };
+            b
+        ],
+        plies: 0,
+        plies_sq: 0,
+    };
+    (first..end)
+        .into_par_iter()
+        .fold(blank, |mut t, g| {
+            let (rewards, n) = play_rotated(game, bots, seed, g);
+            let best = rewards.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let leaders = rewards.iter().filter(|&&r| r == best).count();
+            for (seat, &r) in rewards.iter().enumerate() {
+                let bot = &mut t.bots[(seat + (g % b as u64) as usize) % b];
+                bot.seats += 1;
+                let fixed = (r as f64 * REWARD_SCALE).round() as i128;
+                bot.reward_sum += fixed;
+                bot.reward_sq_sum += fixed * fixed;
+                if r == best {
+                    bot.leaders[leaders - 1] += 1;
+                }
+            }
+            t.games += 1;
+            t.plies += n as u64;
+            t.plies_sq += (n as u128) * (n as u128);
+            t
+        })
+        .reduce(blank, |mut x, y| {
+            x.merge(&y);
+            x
+        })
+}

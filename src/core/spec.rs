@@ -513,7 +513,10 @@ pub struct GameInfo {
 pub struct TraceRequest {
     /// Number of games.
     pub games: u64,
-    /// Seed of the first game (the game documents how later games derive theirs).
+    /// Index of the first game: the trace holds games `first..first + games`, each exactly
+    /// as in a trace from 0 (a shard of a larger trace).
+    pub first: u64,
+    /// Seed of game 0 (the game documents how later games derive theirs).
     pub seed: i64,
     /// Player counts used in turn (empty: the game's mix).
     pub players: Vec<usize>,

@@ -9,6 +9,7 @@ import numpy.typing as npt
 from typing_extensions import Self, TypeAlias, disjoint_base
 
 from . import arena as arena
+from . import campaign as campaign
 from . import flip7 as flip7
 from . import holdem as holdem
 from . import i151 as i151
@@ -28,6 +29,7 @@ __all__ = [
     "holdem",
     "arena",
     "pushfold",
+    "campaign",
     "LearnerEnv",
     "_LearnerEngine",
     "__version__",

@@ -463,6 +463,7 @@ impl GameSpec for NoLimitHoldem {
         }
         let config = trace::TraceConfig {
             hands: request.games,
+            first: request.first,
             players: if request.players.is_empty() {
                 vec![2, 3, 6, 10]
             } else {

@@ -29,6 +29,8 @@ use crate::poker::cards::Card;
 pub struct TraceConfig {
     /// Number of hands.
     pub hands: u64,
+    /// Index of the first hand: the trace holds hands `first..first + hands`.
+    pub first: u64,
     /// Player counts, used in turn.
     pub players: Vec<usize>,
     /// Seed: hand `i` draws from stream `(seed, i, 0)`.
@@ -228,7 +230,7 @@ pub fn trace_hand(config: &TraceConfig, index: u64) -> Result<TracedHand> {
 /// Writes `config.hands` hands as JSON lines to `w`.
 pub fn write_trace<W: Write>(config: &TraceConfig, w: &mut W) -> io::Result<TraceSummary> {
     let mut summary = TraceSummary::default();
-    for i in 0..config.hands {
+    for i in config.first..config.first.saturating_add(config.hands) {
         let hand = trace_hand(config, i)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
         serde_json::to_writer(&mut *w, &hand)?;
@@ -244,7 +246,7 @@ pub fn write_trace<W: Write>(config: &TraceConfig, w: &mut W) -> io::Result<Trac
 /// `hand_{i:06}.phh` in `dir` (which must exist).
 pub fn write_phh_files(config: &TraceConfig, dir: &std::path::Path) -> io::Result<TraceSummary> {
     let mut summary = TraceSummary::default();
-    for i in 0..config.hands {
+    for i in config.first..config.first.saturating_add(config.hands) {
         let seats = config.players[(i % config.players.len() as u64) as usize];
         let mut rng = LaneRng::for_lane(config.seed, i, 0);
         let mut hand = random_hand(seats, &mut rng)

@@ -337,6 +337,7 @@ impl GameSpec for I151 {
         }
         let config = trace::TraceConfig {
             matches: request.games,
+            first: request.first,
             first_seed: request.seed,
             players: request.players.clone(),
             policy_seed: request.policy_seed,

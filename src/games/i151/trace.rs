@@ -21,6 +21,8 @@ use crate::core::{Game, LaneRng};
 pub struct TraceConfig {
     /// Number of matches.
     pub matches: u64,
+    /// Index of the first match: the trace holds matches `first..first + matches`.
+    pub first: u64,
     /// Match `i` has seed `first_seed + i`.
     pub first_seed: i64,
     /// Seat counts used in turn (empty: 2, 3, 4 in turn).
@@ -162,7 +164,7 @@ pub struct TraceSummary {
 pub fn write_trace<W: Write>(config: &TraceConfig, out: &mut W) -> io::Result<TraceSummary> {
     let mut summary = TraceSummary::default();
     let mut mask = [0u8; N_ACTIONS];
-    for i in 0..config.matches {
+    for i in config.first..config.first.saturating_add(config.matches) {
         let game = trace_game(config, i);
         let n = game.num_players();
         let seed = config.first_seed.wrapping_add(i as i64);

@@ -1,0 +1,44 @@
+"""The external oracles cardvec is compared against, as importable replays (the Python
+tests and ``cardvec.campaign``'s ``oracle`` job kind use them): ``cardvec.oracles.i151``
+replays ``cardvec trace 151`` in i151-engine 0.2.4, ``cardvec.oracles.holdem`` replays
+``cardvec trace holdem`` in pokerkit 0.7, ``cardvec.oracles.flip7`` plays Flip 7 step
+for step against game-room 0.1.0's ``flip7_v0``. Each needs its engine installed (``ORACLES``
+gives the pip command); ``require(game_id)`` raises an ``ImportError`` naming it when it is
+missing. Importing this package imports no engine."""
+
+import importlib.util
+
+#: game id -> (the oracle's module in this package, the engine's import name, the pip
+#: command that installs it).
+ORACLES = {
+    "151": (
+        "cardvec.oracles.i151",
+        "i151_engine",
+        "pip install --no-deps --ignore-requires-python i151-engine==0.2.4",
+    ),
+    "holdem": ("cardvec.oracles.holdem", "pokerkit", 'pip install "pokerkit>=0.7,<0.8"'),
+    "flip7": (
+        "cardvec.oracles.flip7",
+        "game_room",
+        "pip install --no-deps --ignore-requires-python game-room==0.1.0",
+    ),
+}
+
+
+def require(game_id: str) -> str:
+    """The module name of ``game_id``'s oracle; ``ValueError`` for a game without an
+    oracle, ``ImportError`` naming the pip command when its engine is not installed."""
+    if game_id not in ORACLES:
+        raise ValueError(
+            f"no oracle for game {game_id!r}; oracles: {', '.join(sorted(ORACLES))}"
+        )
+    module, engine, pip = ORACLES[game_id]
+    if importlib.util.find_spec(engine) is None:
+        raise ImportError(
+            f"the {game_id} oracle needs the Python package {engine!r}, which is not "
+            f"installed: {pip}"
+        )
+    return module
+
+
+__all__ = ["ORACLES", "require"]

@@ -16,6 +16,8 @@
 //!   differential runner ([`core::diff`]), the fuzz checks ([`core::fuzz`]), statistics
 //!   ([`core::stats`]); the poker hand evaluator and equity ([`poker`]); the 151
 //!   competition arena ([`arena`]).
+//! - **Solvers**: CFR, CFR+, MCCFR, best response and exploitability over any game with
+//!   the [`core::tree`] capability ([`solve`], `docs/cfr.md`).
 #![deny(missing_docs)]
 
 pub mod arena;
@@ -23,6 +25,7 @@ pub mod core;
 pub mod games;
 pub mod poker;
 pub mod registry;
+pub mod solve;
 
 pub use crate::core::{
     ActionStatus, Bot, CardSet64, DynEnv, DynLearner, EnvOptions, Error, Game, GameInfo, GameSpec,

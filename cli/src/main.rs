@@ -1,5 +1,5 @@
 //! The `cardvec` command line: batch benchmarks, differential runs, bot matches, oracle
-//! traces, the 151 arena and the poker evaluator. A separate crate from the library, so the
+//! traces, the 151 arena, the poker evaluator and the solvers. A separate crate from the library, so the
 //! library and the Python extension carry no terminal dependencies (clap, indicatif).
 
 mod arena;
@@ -10,6 +10,7 @@ mod games;
 mod holdem;
 mod matches;
 mod progress;
+mod solve;
 mod trace;
 
 use clap::{Parser, Subcommand};
@@ -46,6 +47,9 @@ enum Command {
     Eval(holdem::EvalArgs),
     /// Hold'em: win, tie and equity of 2 to 10 players (hole cards or ranges).
     Equity(holdem::EquityArgs),
+    /// Solves a game with a game tree (kuhn, leduc, ...) by CFR, CFR+ or MCCFR and reports
+    /// the exploitability of the average policy and the first player's game value.
+    Solve(solve::SolveArgs),
 }
 
 /// Builds a rayon pool with `threads` workers (`None`: one per core).
@@ -73,6 +77,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Arena(args) => arena::run(args),
         Command::Eval(args) => holdem::run_eval(args),
         Command::Equity(args) => holdem::run_equity(args),
+        Command::Solve(args) => solve::run(args),
     }
 }
 

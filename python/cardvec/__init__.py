@@ -39,7 +39,7 @@ learner's with built-in bots inside Rust and shows the learner's decisions only;
 """
 
 from . import _games
-from . import arena, bots, flip7, holdem, i151, learner, lost_cities
+from . import arena, bots, flip7, holdem, i151, learner, lost_cities, solve
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,
@@ -77,6 +77,7 @@ __all__ = [
     "i151",
     "learner",
     "lost_cities",
+    "solve",
     "__version__",
     *(cls.__name__ for cls in _games.CLASSES.values()),
 ]

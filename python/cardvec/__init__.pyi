@@ -9,6 +9,7 @@ from . import holdem as holdem
 from . import i151 as i151
 from . import learner as learner
 from . import lost_cities as lost_cities
+from . import solve as solve
 from ._cardvec import ACTION_APPLIED as ACTION_APPLIED
 from ._cardvec import ACTION_FINISHED as ACTION_FINISHED
 from ._cardvec import ACTION_ILLEGAL as ACTION_ILLEGAL
@@ -53,6 +54,7 @@ __all__ = [
     "i151",
     "learner",
     "lost_cities",
+    "solve",
     "__version__",
     "LostCities",
     "Flip7",

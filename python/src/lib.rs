@@ -53,6 +53,7 @@ mod interrupt;
 mod learner;
 mod nlhe;
 mod options;
+mod solve;
 
 /// A core error as a Python exception: [`CoreError::OutOfMemory`] is a `MemoryError`, every
 /// other error (bad input) a `ValueError`.
@@ -858,6 +859,7 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nlhe::register(m, &holdem)?;
     m.add_submodule(&holdem)?;
     m.add_submodule(&arena::module(m.py())?)?;
+    m.add_submodule(&solve::module(m.py())?)?;
     learner::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ACTION_APPLIED", ActionStatus::Applied as u8)?;

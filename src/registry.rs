@@ -298,8 +298,9 @@ mod tests {
 
     #[test]
     fn tree_games_are_reached_by_id_and_others_refused_with_the_list() {
-        assert!(tree_ids().contains(&"kuhn"));
+        assert_eq!(tree_ids(), ["kuhn", "leduc"]);
         assert!(visit_tree("kuhn", vec![], &mut Root).unwrap());
+        assert!(visit_tree("leduc", vec![], &mut Root).unwrap());
         let err = visit_tree("lost-cities", vec![], &mut Root)
             .unwrap_err()
             .to_string();

@@ -45,10 +45,11 @@ impl LeducHoldemState {
         self.cards[seat]
     }
 
-    /// The public card once shown (from the second round on), else `None`.
+    /// The public card once shown (from the second round on), else `None` (also in a
+    /// game tree's state before the public card's chance node dealt it).
     #[inline]
     pub fn public_card(&self) -> Option<u8> {
-        (self.round == 1).then_some(self.public)
+        (self.round == 1 && (self.public as usize) < DECK_SIZE).then_some(self.public)
     }
 
     /// The betting round: 0 or 1.
@@ -113,7 +114,7 @@ pub fn deal(cards: [u8; 3]) -> LeducHoldemState {
 /// The showdown strength of a private card against the public card: a pair beats every
 /// unpaired card, otherwise the rank decides.
 #[inline]
-fn strength(card: u8, public: u8) -> u8 {
+pub fn strength(card: u8, public: u8) -> u8 {
     let paired = (rank_of(card) == rank_of(public)) as u8;
     paired * 4 + rank_of(card)
 }

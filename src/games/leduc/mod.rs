@@ -17,15 +17,20 @@
 //! The observation is OpenSpiel's `information_state_tensor` (30 floats): the observing seat
 //! one-hot (2), its card one-hot (6), the public card one-hot once revealed (6), then the
 //! betting of each round, 4 slots of 2 bits (call `10`, raise `01`, fold `00`).
+//!
+//! Leduc has the solver capabilities ([`crate::core::InfoStates`],
+//! [`crate::core::GameTree`]) in OpenSpiel's tree shape: see [`tree`].
 
 pub mod bots;
 pub mod checks;
 pub mod fast;
 pub mod reference;
+pub mod tree;
 
 pub use fast::LeducHoldemState;
 
 use crate::core::spec::{FuzzStep, GameInfo, GameSpec, Options};
+use crate::core::tree::{InfoStateFns, TreeVisitor};
 use crate::core::{Bot, LaneRng, Result, SingleLane};
 
 /// Leduc hold'em, the value the core batches. The game has no options.
@@ -91,6 +96,14 @@ impl GameSpec for LeducHoldem {
 
     fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
         checks::fuzz_invariants(step.reference, step.fast)
+    }
+
+    fn info_states() -> Option<InfoStateFns<Self>> {
+        Some(InfoStateFns::of())
+    }
+
+    fn visit_tree<V: TreeVisitor>(&self, visitor: &mut V) -> Option<V::Output> {
+        Some(visitor.visit(self))
     }
 }
 

@@ -303,6 +303,32 @@ mod tests {
         assert!(s.curve[0].exploitability > s.curve[3].exploitability);
     }
 
+    /// OpenSpiel 2.0's `CFRPlusSolver` and `CFRSolver` (Python and C++ alike) on
+    /// `leduc_poker`: the exploitability of the average policy after 1, 2 and 20 iterations.
+    #[test]
+    fn leduc_follows_openspiel_iteration_for_iteration() {
+        for (algorithm, iterations, openspiel) in [
+            (Algorithm::CfrPlus, 1, 2.373611111111111),
+            (Algorithm::CfrPlus, 2, 2.057916666666667),
+            (Algorithm::CfrPlus, 20, 0.17365537344197066),
+            (Algorithm::Cfr, 2, 2.0613194444444445),
+            (Algorithm::Cfr, 4, 1.6590264691929169),
+        ] {
+            let config = SolveConfig {
+                algorithm,
+                iterations,
+                ..SolveConfig::default()
+            };
+            let s = solve("leduc", vec![], &config, &StopFlag::new(), &mut |_| {}).unwrap();
+            let e = s.evaluation.exploitability;
+            assert!(
+                (e - openspiel).abs() < 1e-12,
+                "{algorithm:?} {iterations}: {e}"
+            );
+            assert_eq!((s.nodes, s.infosets), (9457, 936));
+        }
+    }
+
     #[test]
     fn kuhn_vanilla_cfr_converges() {
         let s = run(Algorithm::Cfr, 1000, 0);

@@ -105,6 +105,19 @@ def test_cfr_follows_openspiel_iteration_for_iteration(algorithm):
         assert abs(ours.curve[i][1] - theirs) < 1e-12, (i + 1, ours.curve[i], theirs)
 
 
+def test_leduc_cfr_plus_equals_openspiel_cpp_after_many_iterations():
+    """The same sums in the same order: equal long after regret matching+ has started to
+    amplify rounding differences (30 iterations of OpenSpiel's C++ solver: about a second)."""
+    if not hasattr(pyspiel, "CFRPlusSolver"):
+        pytest.skip("this OpenSpiel has no C++ CFRPlusSolver binding")
+    game = pyspiel.load_game("leduc_poker")
+    solver = pyspiel.CFRPlusSolver(game)
+    for _ in range(30):
+        solver.evaluate_and_update_policy()
+    theirs = pyspiel.exploitability(game, solver.average_policy())
+    assert abs(cs.cfr("leduc", 30).exploitability - theirs) < 1e-12
+
+
 def test_kuhn_cfr_plus_reaches_the_value_of_the_game():
     s = cs.cfr("kuhn", 1000)
     assert s.exploitability < 1e-3

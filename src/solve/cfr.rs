@@ -59,6 +59,12 @@ pub struct CfrSolver<'t> {
     reach: Vec<f64>,
     /// Per node, each player's value.
     values: Vec<f64>,
+    /// Per decision node the first slot of its information set (alternating passes).
+    slot: Vec<u32>,
+    /// Per node the updated player's value (alternating passes).
+    value: Vec<f64>,
+    /// Each player's information sets.
+    sets_of: Vec<Vec<u32>>,
 }
 
 impl<'t> CfrSolver<'t> {
@@ -73,8 +79,22 @@ impl<'t> CfrSolver<'t> {
             regrets: vec![0.0; slots],
             cumulative: vec![0.0; slots],
             current: Policy::uniform(tree).probs().to_vec(),
-            reach: vec![0.0; tree.num_nodes() * (players + 1)],
-            values: vec![0.0; tree.num_nodes() * players],
+            reach: Vec::new(),
+            values: Vec::new(),
+            slot: (0..tree.num_nodes())
+                .map(|n| match tree.kind(n) {
+                    NodeKind::Decision => tree.infosets()[tree.infoset(n)].offset as u32,
+                    _ => 0,
+                })
+                .collect(),
+            value: vec![0.0; tree.num_nodes()],
+            sets_of: (0..players)
+                .map(|p| {
+                    (0..tree.infosets().len() as u32)
+                        .filter(|&s| tree.infosets()[s as usize].player == p)
+                        .collect()
+                })
+                .collect(),
         }
     }
 
@@ -93,7 +113,7 @@ impl<'t> CfrSolver<'t> {
         self.iteration += 1;
         if self.config.alternating_updates {
             for player in 0..self.tree.num_players() {
-                self.pass(Some(player));
+                self.player_pass(player);
                 self.after_pass();
             }
         } else {
@@ -123,6 +143,100 @@ impl<'t> CfrSolver<'t> {
         }
     }
 
+    /// One pass updating player `u` only: every seat's reach and chance's forward, `u`'s
+    /// values backward, then `u`'s regrets and cumulative policy, set by set, each set's
+    /// nodes in depth-first order (as OpenSpiel's recursive traversal adds them: the same
+    /// floating-point sums, which keeps the curves equal long after regret matching+ has
+    /// started to amplify rounding).
+    fn player_pass(&mut self, u: usize) {
+        let tree = self.tree;
+        let nodes = tree.num_nodes();
+        let p = tree.num_players();
+        let w = p + 1;
+        if self.reach.is_empty() {
+            self.reach = vec![0.0; nodes * w];
+        }
+        let (reach, value) = (&mut self.reach, &mut self.value);
+        let current = &self.current;
+        reach[..w].fill(1.0);
+        for n in 0..nodes {
+            let children = tree.children(n);
+            if children.is_empty() {
+                continue;
+            }
+            let (head, rest) = reach.split_at_mut(children.start * w);
+            let parent = &head[n * w..(n + 1) * w];
+            let rows = &mut rest[..children.len() * w];
+            match tree.kind(n) {
+                NodeKind::Chance => {
+                    for (row, c) in rows.chunks_exact_mut(w).zip(children) {
+                        row.copy_from_slice(parent);
+                        row[p] *= tree.chance_prob(c);
+                    }
+                }
+                _ => {
+                    let q = tree.player(n);
+                    let slot = self.slot[n] as usize;
+                    let probs = &current[slot..slot + children.len()];
+                    for (row, &prob) in rows.chunks_exact_mut(w).zip(probs) {
+                        row.copy_from_slice(parent);
+                        row[q] *= prob;
+                    }
+                }
+            }
+        }
+        for n in (0..nodes).rev() {
+            let children = tree.children(n);
+            value[n] = match tree.kind(n) {
+                NodeKind::Terminal => tree.returns(n)[u],
+                NodeKind::Chance => {
+                    let mut v = 0.0;
+                    for c in children {
+                        v += tree.chance_prob(c) * value[c];
+                    }
+                    v
+                }
+                NodeKind::Decision => {
+                    let slot = self.slot[n] as usize;
+                    let probs = &current[slot..slot + children.len()];
+                    let mut v = 0.0;
+                    for (prob, vc) in probs.iter().zip(&value[children]) {
+                        v += prob * vc;
+                    }
+                    v
+                }
+            };
+        }
+        let weight = if self.config.linear_averaging {
+            self.iteration as f64
+        } else {
+            1.0
+        };
+        for &s in &self.sets_of[u] {
+            let set = &tree.infosets()[s as usize];
+            let k = set.actions.len();
+            let range = set.offset..set.offset + k;
+            let probs = &current[range.clone()];
+            let regrets = &mut self.regrets[range.clone()];
+            let cumulative = &mut self.cumulative[range];
+            for &h in tree.infoset_nodes(s as usize) {
+                let h = h as usize;
+                let r = &reach[h * w..(h + 1) * w];
+                // OpenSpiel: prod(reach[:u]) * prod(reach[u + 1:]), chance last.
+                let left: f64 = r[..u].iter().product();
+                let right: f64 = r[u + 1..].iter().product();
+                let cf = left * right;
+                let own = weight * r[u];
+                let v = value[h];
+                let first = tree.children(h).start;
+                for i in 0..k {
+                    regrets[i] += cf * (value[first + i] - v);
+                    cumulative[i] += own * probs[i];
+                }
+            }
+        }
+    }
+
     /// One pass: reach probabilities forward, values backward, then the updates of
     /// `update` (every player when `None`).
     fn pass(&mut self, update: Option<usize>) {
@@ -130,6 +244,10 @@ impl<'t> CfrSolver<'t> {
         let p = tree.num_players();
         let w = p + 1;
         let nodes = tree.num_nodes();
+        if self.reach.is_empty() {
+            self.reach = vec![0.0; nodes * w];
+            self.values = vec![0.0; nodes * p];
+        }
         self.reach[..w].fill(1.0);
         for n in 0..nodes {
             let kind = tree.kind(n);

@@ -304,13 +304,16 @@ mod tests {
     }
 
     /// OpenSpiel 2.0's `CFRPlusSolver` and `CFRSolver` (Python and C++ alike) on
-    /// `leduc_poker`: the exploitability of the average policy after 1, 2 and 20 iterations.
+    /// `leduc_poker`: the exploitability of the average policy after a few iterations.
     #[test]
     fn leduc_follows_openspiel_iteration_for_iteration() {
         for (algorithm, iterations, openspiel) in [
             (Algorithm::CfrPlus, 1, 2.373611111111111),
             (Algorithm::CfrPlus, 2, 2.057916666666667),
             (Algorithm::CfrPlus, 20, 0.17365537344197066),
+            // Long after regret matching+ amplifies rounding: the same sums in the same
+            // order give the same number.
+            (Algorithm::CfrPlus, 200, 0.0049631295504932865),
             (Algorithm::Cfr, 2, 2.0613194444444445),
             (Algorithm::Cfr, 4, 1.6590264691929169),
         ] {

@@ -219,7 +219,7 @@ fn evaluate<'py>(
     let num_actions =
         registry::visit_tree(game_id, pairs.clone(), &mut NumActions).map_err(core_err)?;
     let table = if let Ok(text) = policy.cast::<PyString>() {
-        if text.to_string() != "uniform" {
+        if *text != "uniform" {
             return Err(PyValueError::new_err(format!(
                 "policy must be \"uniform\" or a table {{info_state_string: probabilities}}, \
                  got {}",

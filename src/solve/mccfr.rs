@@ -50,6 +50,9 @@ pub struct McCfrConfig {
 /// The most lanes an iteration may run.
 pub const MAX_LANES: usize = 1 << 16;
 
+/// An information set's identity: the acting player and its information-state key.
+type SetKey = (u32, Vec<u8>);
+
 /// The tables of one information set.
 #[derive(Clone, Debug)]
 struct Set {
@@ -63,7 +66,7 @@ pub struct McCfrSolver<G: GameTree> {
     game: G,
     config: McCfrConfig,
     iteration: u64,
-    by_key: HashMap<(u32, Vec<u8>), u32>,
+    by_key: HashMap<SetKey, u32>,
     sets: Vec<Set>,
     regrets: Vec<f64>,
     average: Vec<f64>,
@@ -396,8 +399,8 @@ fn sample(rng: &mut LaneRng, probs: impl Iterator<Item = f64> + Clone) -> usize 
 struct Lane {
     rng: LaneRng,
     key: Vec<u8>,
-    new_sets: Vec<((u32, Vec<u8>), Vec<u32>)>,
-    new_index: HashMap<(u32, Vec<u8>), u32>,
+    new_sets: Vec<(SetKey, Vec<u32>)>,
+    new_index: HashMap<SetKey, u32>,
     deltas: Vec<Delta>,
 }
 

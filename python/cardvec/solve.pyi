@@ -1,6 +1,6 @@
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, SupportsFloat, SupportsIndex
+from typing import Any, Literal, SupportsIndex
 
 from typing_extensions import TypeAlias
 
@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 # A policy table: {info_state_string: probabilities over num_actions | {action: p}}.
-_Table: TypeAlias = Mapping[str, Sequence[SupportsFloat] | Mapping[SupportsIndex, SupportsFloat]]
+_Table: TypeAlias = Mapping[str, Sequence[float] | Mapping[int, float]]
 
 ALGORITHMS: tuple[str, ...]
 

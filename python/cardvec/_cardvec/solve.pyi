@@ -1,7 +1,7 @@
 """The solvers (``cardvec._cardvec.solve``); ``cardvec.solve`` wraps it."""
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, SupportsFloat, SupportsIndex
+from typing import Any, Literal, SupportsIndex
 
 from typing_extensions import TypeAlias
 
@@ -10,7 +10,7 @@ __all__ = ["solve", "evaluate", "tree_ids", "DEFAULT_MAX_NODES"]
 # A policy: "uniform", or {info_state_string: probabilities over num_actions | {action: p}}.
 _Policy: TypeAlias = (
     Literal["uniform"]
-    | Mapping[str, Sequence[SupportsFloat] | Mapping[SupportsIndex, SupportsFloat]]
+    | Mapping[str, Sequence[float] | Mapping[int, float]]
 )
 
 DEFAULT_MAX_NODES: int

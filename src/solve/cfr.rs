@@ -341,3 +341,37 @@ pub fn regret_matching(regrets: &[f64], out: &mut [f64]) {
         out.fill(1.0 / out.len() as f64);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kuhn::KuhnPoker;
+    use crate::games::leduc::LeducHoldem;
+    use crate::solve::exploit::exploitability;
+
+    /// OpenSpiel's `_CFRSolver(game, regret_matching_plus=False, alternating_updates=False,
+    /// linear_averaging=False)` (open-spiel 2.0.2): simultaneous updates.
+    #[test]
+    fn simultaneous_updates_follow_openspiel() {
+        let simultaneous = CfrConfig {
+            alternating_updates: false,
+            ..CfrConfig::CFR
+        };
+        let kuhn = FlatTree::build(&KuhnPoker, 1000).unwrap();
+        let mut solver = CfrSolver::new(&kuhn, simultaneous);
+        for (iterations, openspiel) in [(10, 0.09620850020140503), (100, 0.02567473584694785)] {
+            while solver.iteration() < iterations {
+                solver.iterate();
+            }
+            let e = exploitability(&kuhn, &solver.average_policy());
+            assert!((e - openspiel).abs() < 1e-12, "{iterations}: {e}");
+        }
+        let leduc = FlatTree::build(&LeducHoldem, 100_000).unwrap();
+        let mut solver = CfrSolver::new(&leduc, simultaneous);
+        for _ in 0..10 {
+            solver.iterate();
+        }
+        let e = exploitability(&leduc, &solver.average_policy());
+        assert!((e - 0.9270185719676691).abs() < 1e-12, "{e}");
+    }
+}

@@ -305,7 +305,7 @@ impl FlatTree {
             .map(|&s| s as usize)
     }
     /// The total number of legal actions over all information sets: the length of a
-    /// [`crate::solve::Policy`]'s table.
+    /// [`crate::solve::policy::Policy`]'s table.
     pub fn num_slots(&self) -> usize {
         self.num_slots
     }

@@ -1,6 +1,6 @@
 //! The solvers by game id and algorithm name: what `cardvec solve` and `cardvec.solve`
 //! call. [`solve`] runs an algorithm on a registered game with the
-//! [`GameTree`](crate::core::GameTree) capability and reports the exploitability of its
+//! [`GameTree`] capability and reports the exploitability of its
 //! average policy along the way; [`evaluate_table`] evaluates a policy given as a table.
 
 use std::time::Instant;

@@ -173,6 +173,11 @@ def test_bad_tables_are_value_errors_naming_the_state():
     assert "kuhn" in cs.tree_ids() and "leduc" in cs.tree_ids()
 
 
+def test_a_long_run_stops_at_its_time_limit():
+    with pytest.raises(TimeoutError):
+        cs.cfr("leduc", 10**12, time_limit=0.2)
+
+
 def test_the_example_runs():
     proc = subprocess.run(
         [sys.executable, os.path.join(ROOT, "examples", "cfr_leduc.py"), "--iterations", "100"],

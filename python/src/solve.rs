@@ -37,7 +37,7 @@ fn evaluation_dict<'py>(py: Python<'py>, e: &Evaluation) -> PyResult<Bound<'py, 
 }
 
 /// `solve(game_id, iterations, algorithm="cfr+", *, seed=0, every=0, lanes=1,
-/// epsilon=0.6, max_nodes=20000000, options=None, time_limit=None) -> dict`: runs the
+/// epsilon=0.6, max_nodes=10000000, options=None, time_limit=None) -> dict`: runs the
 /// algorithm (`cfr`, `cfr+`, `es-mccfr`, `os-mccfr`) and returns the average policy
 /// (`{info_state_string: {action: probability}}`), its evaluation, the curve of report
 /// points `(iteration, exploitability, seconds)` (every `every` iterations and at the end)
@@ -196,7 +196,7 @@ fn table_from_py(policy: &Bound<'_, PyDict>, num_actions: usize) -> PyResult<Pol
     Ok(table)
 }
 
-/// `evaluate(game_id, policy, *, max_nodes=20000000, options=None, time_limit=None) ->
+/// `evaluate(game_id, policy, *, max_nodes=10000000, options=None, time_limit=None) ->
 /// dict`: the exact evaluation of `policy` (`"uniform"`, or a table keyed by every
 /// information-state string): `exploitability`, `nash_conv`, `values` (each seat's return
 /// under the policy) and `best_response_values`. A bad table is a `ValueError` naming the

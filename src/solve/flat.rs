@@ -7,7 +7,7 @@
 //! Every decision node points at its information set; an information set is one
 //! `(player, info_state_key)` with its legal actions, the same at each of its nodes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use crate::core::{Error, GameTree, LaneRng, Result};
 
@@ -40,7 +40,7 @@ pub struct InfoSet {
 }
 
 /// The default largest tree [`FlatTree::build`] accepts, in nodes.
-pub const DEFAULT_MAX_NODES: usize = 20_000_000;
+pub const DEFAULT_MAX_NODES: usize = 10_000_000;
 
 /// A game tree as flat arrays (see the module documentation).
 #[derive(Clone, Debug)]
@@ -104,7 +104,9 @@ impl FlatTree {
                  es-mccfr or os-mccfr, or a larger node limit)"
             ),
         };
-        let mut states: Vec<G::State> = vec![game.root()];
+        // The states of the nodes not expanded yet (node `next` first): a node's state is
+        // dropped once its children are made.
+        let mut states: VecDeque<G::State> = VecDeque::from([game.root()]);
         tree.push_node(0, 1.0);
         let mut rng = LaneRng::from_seed(0);
         let mut outcomes = Vec::new();
@@ -115,9 +117,8 @@ impl FlatTree {
         // Breadth first: node `i` is expanded when the queue reaches it, its children
         // appended at the end.
         let mut next = 0usize;
-        while next < states.len() {
-            let state = states[next];
-            let first = states.len();
+        while let Some(state) = states.pop_front() {
+            let first = tree.kind.len();
             tree.first_child[next] = first as u32;
             if game.is_chance(&state) {
                 tree.kind[next] = NodeKind::Chance;
@@ -131,10 +132,10 @@ impl FlatTree {
                     if !game.apply_chance(&mut child, o) {
                         return Err(bad(format!("chance outcome {o} was refused")));
                     }
-                    if states.len() >= max_nodes {
+                    if tree.kind.len() >= max_nodes {
                         return Err(too_big());
                     }
-                    states.push(child);
+                    states.push_back(child);
                     tree.push_node(o, p);
                 }
                 tree.num_children[next] = outcomes.len() as u32;
@@ -198,10 +199,10 @@ impl FlatTree {
                     if !game.step(&mut child, a, &mut rng, &mut rewards).applied {
                         return Err(bad(format!("legal action {a} was refused")));
                     }
-                    if states.len() >= max_nodes {
+                    if tree.kind.len() >= max_nodes {
                         return Err(too_big());
                     }
-                    states.push(child);
+                    states.push_back(child);
                     tree.push_node(a, 1.0);
                 }
                 tree.num_children[next] = n as u32;

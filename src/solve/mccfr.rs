@@ -131,7 +131,8 @@ impl<G: GameTree> McCfrSolver<G> {
             (0..this.config.lanes as u64)
                 .into_par_iter()
                 .map(|l| {
-                    let mut lane = Lane::new(LaneRng::for_lane(this.config.seed, l, iteration));
+                    let rng = LaneRng::for_lane(this.config.seed, l, iteration);
+                    let mut lane = Lane::new(rng, this.game.num_players());
                     for player in 0..this.game.num_players() {
                         let root = this.game.root();
                         match this.config.sampling {
@@ -225,10 +226,11 @@ impl<G: GameTree> McCfrSolver<G> {
             let id = match lane.new_index.get(&k) {
                 Some(&i) => i,
                 None => {
-                    let mut mask = vec![0u8; self.game.num_actions()];
-                    self.game.legal_mask(state, &mut mask);
-                    let actions: Vec<u32> = (0..mask.len() as u32)
-                        .filter(|&a| mask[a as usize] != 0)
+                    lane.mask.clear();
+                    lane.mask.resize(self.game.num_actions(), 0);
+                    self.game.legal_mask(state, &mut lane.mask);
+                    let actions: Vec<u32> = (0..lane.mask.len() as u32)
+                        .filter(|&a| lane.mask[a as usize] != 0)
                         .collect();
                     let i = lane.new_sets.len() as u32;
                     lane.new_sets.push((k.clone(), actions));
@@ -244,31 +246,31 @@ impl<G: GameTree> McCfrSolver<G> {
         found
     }
 
-    fn child(&self, state: &G::State, action: u32) -> G::State {
+    fn child(&self, lane: &mut Lane, state: &G::State, action: u32) -> G::State {
         let mut child = *state;
-        let mut rewards = vec![0f32; self.game.num_players()];
-        let mut rng = LaneRng::from_seed(0);
-        self.game.step(&mut child, action, &mut rng, &mut rewards);
+        lane.rewards.fill(0.0);
+        self.game
+            .step(&mut child, action, &mut lane.unused_rng, &mut lane.rewards);
         child
     }
 
     fn sample_chance(&self, lane: &mut Lane, state: &G::State) -> (G::State, f64) {
-        let mut outcomes = Vec::new();
-        self.game.chance_outcomes(state, &mut outcomes);
-        let (o, p) = outcomes[sample(&mut lane.rng, outcomes.iter().map(|o| o.1))];
+        lane.outcomes.clear();
+        self.game.chance_outcomes(state, &mut lane.outcomes);
+        let i = sample(&mut lane.rng, lane.outcomes.iter().map(|o| o.1));
+        let (o, p) = lane.outcomes[i];
         let mut child = *state;
         self.game.apply_chance(&mut child, o);
         (child, p)
     }
 
-    fn terminal_return(&self, state: &G::State, player: usize) -> Option<f64> {
+    fn terminal_return(&self, lane: &mut Lane, state: &G::State, player: usize) -> Option<f64> {
         let (t, u) = self.game.finished(state);
         if !(t || u) {
             return None;
         }
-        let mut r = vec![0.0; self.game.num_players()];
-        self.game.returns(state, &mut r);
-        Some(r[player])
+        self.game.returns(state, &mut lane.returns);
+        Some(lane.returns[player])
     }
 
     fn external(&self, lane: &mut Lane, state: G::State, player: usize) -> f64 {
@@ -276,7 +278,7 @@ impl<G: GameTree> McCfrSolver<G> {
             let (child, _) = self.sample_chance(lane, &state);
             return self.external(lane, child, player);
         }
-        if let Some(r) = self.terminal_return(&state, player) {
+        if let Some(r) = self.terminal_return(lane, &state, player) {
             return r;
         }
         let q = self.game.current_player(&state);
@@ -284,12 +286,16 @@ impl<G: GameTree> McCfrSolver<G> {
         let value;
         if q != player {
             let a = sample(&mut lane.rng, policy.iter().copied());
-            value = self.external(lane, self.child(&state, actions[a]), player);
+            value = {
+                let child = self.child(lane, &state, actions[a]);
+                self.external(lane, child, player)
+            };
         } else {
             let mut child_values = vec![0.0; actions.len()];
             let mut v = 0.0;
             for (i, &a) in actions.iter().enumerate() {
-                child_values[i] = self.external(lane, self.child(&state, a), player);
+                let child = self.child(lane, &state, a);
+                child_values[i] = self.external(lane, child, player);
                 v += policy[i] * child_values[i];
             }
             for (i, cv) in child_values.iter().enumerate() {
@@ -328,7 +334,7 @@ impl<G: GameTree> McCfrSolver<G> {
                 p * sample_reach,
             );
         }
-        if let Some(r) = self.terminal_return(&state, player) {
+        if let Some(r) = self.terminal_return(lane, &state, player) {
             return r;
         }
         let q = self.game.current_player(&state);
@@ -348,9 +354,10 @@ impl<G: GameTree> McCfrSolver<G> {
         } else {
             (my_reach, opp_reach * policy[a])
         };
+        let child = self.child(lane, &state, actions[a]);
         let child_value = self.outcome(
             lane,
-            self.child(&state, actions[a]),
+            child,
             player,
             epsilon,
             new_my,
@@ -395,9 +402,16 @@ fn sample(rng: &mut LaneRng, probs: impl Iterator<Item = f64> + Clone) -> usize 
     last
 }
 
-/// One lane's traversals: its stream, the sets it found and its increments.
+/// One lane's traversals: its stream, the sets it found, its increments and scratch
+/// buffers.
 struct Lane {
     rng: LaneRng,
+    /// The stream `Game::step` is given (it draws nothing in a tree: see `GameTree`).
+    unused_rng: LaneRng,
+    rewards: Vec<f32>,
+    returns: Vec<f64>,
+    outcomes: Vec<(u32, f64)>,
+    mask: Vec<u8>,
     key: Vec<u8>,
     new_sets: Vec<(SetKey, Vec<u32>)>,
     new_index: HashMap<SetKey, u32>,
@@ -405,9 +419,14 @@ struct Lane {
 }
 
 impl Lane {
-    fn new(rng: LaneRng) -> Self {
+    fn new(rng: LaneRng, players: usize) -> Self {
         Lane {
             rng,
+            unused_rng: LaneRng::from_seed(0),
+            rewards: vec![0.0; players],
+            returns: vec![0.0; players],
+            outcomes: Vec::new(),
+            mask: Vec::new(),
             key: Vec::new(),
             new_sets: Vec::new(),
             new_index: HashMap::new(),

@@ -340,6 +340,110 @@ mod tests {
         }
     }
 
+    /// A one-card game that misreports its information states: chance deals card 0 or 1,
+    /// player 0 may stop (action 0) or, holding card 1, also go on (action 1); the key is
+    /// the card unless `blind` (then both deals share one key), the string always "?".
+    #[derive(Clone)]
+    struct Liar {
+        blind: bool,
+    }
+
+    impl crate::core::Game for Liar {
+        /// `[card + 1 (0: not dealt), done]`.
+        type State = [u8; 2];
+        fn num_players(&self) -> usize {
+            1
+        }
+        fn num_actions(&self) -> usize {
+            2
+        }
+        fn obs_dim(&self) -> usize {
+            0
+        }
+        fn reset(&self, _: &mut LaneRng) -> [u8; 2] {
+            [1, 0]
+        }
+        fn reset_from_order(&self, _: &[u8]) -> Result<[u8; 2]> {
+            Ok([1, 0])
+        }
+        fn current_player(&self, _: &[u8; 2]) -> usize {
+            0
+        }
+        fn finished(&self, s: &[u8; 2]) -> (bool, bool) {
+            (s[1] == 1, false)
+        }
+        fn check_state(&self, _: &[u8; 2]) -> std::result::Result<(), String> {
+            Ok(())
+        }
+        fn legal_mask(&self, s: &[u8; 2], mask: &mut [u8]) {
+            mask[0] = 1;
+            mask[1] = (s[0] == 2) as u8;
+        }
+        fn step(
+            &self,
+            s: &mut [u8; 2],
+            _: u32,
+            _: &mut LaneRng,
+            _: &mut [f32],
+        ) -> crate::core::LaneOutcome {
+            s[1] = 1;
+            crate::core::LaneOutcome {
+                applied: true,
+                terminated: true,
+                truncated: false,
+            }
+        }
+        fn observe(&self, _: &[u8; 2], _: usize, _: &mut [f32]) {}
+    }
+
+    impl crate::core::InfoStates for Liar {
+        fn info_state_dim(&self) -> usize {
+            0
+        }
+        fn info_state_key(&self, s: &[u8; 2], _: usize, key: &mut Vec<u8>) {
+            key.push(if self.blind { 0 } else { s[0] });
+        }
+        fn info_state_tensor(&self, _: &[u8; 2], _: usize, _: &mut [f32]) {}
+        fn info_state_string(&self, _: &[u8; 2], _: usize) -> String {
+            "?".into()
+        }
+    }
+
+    impl GameTree for Liar {
+        fn root(&self) -> [u8; 2] {
+            [0, 0]
+        }
+        fn is_chance(&self, s: &[u8; 2]) -> bool {
+            s[0] == 0
+        }
+        fn chance_outcomes(&self, _: &[u8; 2], out: &mut Vec<(u32, f64)>) {
+            out.extend([(0, 0.5), (1, 0.5)]);
+        }
+        fn apply_chance(&self, s: &mut [u8; 2], o: u32) -> bool {
+            s[0] = o as u8 + 1;
+            true
+        }
+        fn returns(&self, _: &[u8; 2], out: &mut [f64]) {
+            out[0] = 0.0;
+        }
+    }
+
+    #[test]
+    fn inconsistent_information_states_are_refused() {
+        let err = FlatTree::build(&Liar { blind: true }, 100)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("different legal actions"), "{err}");
+        // Consistent keys flatten, but the strings cannot key a policy.
+        let tree = FlatTree::build(&Liar { blind: false }, 100).unwrap();
+        assert_eq!(tree.infosets().len(), 2);
+        let err = crate::solve::policy::Policy::uniform(&tree)
+            .to_table(&tree)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("share the string \"?\""), "{err}");
+    }
+
     #[test]
     fn a_tree_above_the_limit_is_refused() {
         let err = FlatTree::build(&KuhnPoker, 20).unwrap_err().to_string();

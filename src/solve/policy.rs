@@ -175,7 +175,7 @@ fn check_distribution(string: &str, row: &[f64]) -> Result<()> {
 }
 
 /// The information sets of `tree` by string; an error if two share one.
-fn string_index(tree: &FlatTree) -> Result<HashMap<&str, usize>> {
+pub(crate) fn string_index(tree: &FlatTree) -> Result<HashMap<&str, usize>> {
     let mut index = HashMap::with_capacity(tree.infosets().len());
     for (s, set) in tree.infosets().iter().enumerate() {
         if index.insert(set.string.as_str(), s).is_some() {

@@ -158,6 +158,8 @@ impl TreeVisitor for Solve<'_> {
     type Output = Result<Solution>;
     fn visit<G: GameTree>(&mut self, game: &G) -> Result<Solution> {
         let tree = FlatTree::build(game, self.config.max_nodes)?;
+        // The policy is returned keyed by string: refuse before iterating, not after.
+        super::policy::string_index(&tree)?;
         let config = self.config;
         let mut stepper: Box<dyn Stepper + '_> = match config.algorithm {
             Algorithm::Cfr => Box::new(CfrSolver::new(&tree, CfrConfig::CFR)),

@@ -65,6 +65,10 @@ pub struct CfrSolver<'t> {
     value: Vec<f64>,
     /// Each player's information sets.
     sets_of: Vec<Vec<u32>>,
+    /// The chance and decision nodes, ascending (the passes skip terminals).
+    internal: Vec<u32>,
+    /// Per player, per node: the player's return at a terminal, 0 elsewhere.
+    terminal_values: Vec<Vec<f64>>,
 }
 
 impl<'t> CfrSolver<'t> {
@@ -88,6 +92,19 @@ impl<'t> CfrSolver<'t> {
                 })
                 .collect(),
             value: vec![0.0; tree.num_nodes()],
+            internal: (0..tree.num_nodes() as u32)
+                .filter(|&n| tree.kind(n as usize) != NodeKind::Terminal)
+                .collect(),
+            terminal_values: (0..players)
+                .map(|p| {
+                    (0..tree.num_nodes())
+                        .map(|n| match tree.kind(n) {
+                            NodeKind::Terminal => tree.returns(n)[p],
+                            _ => 0.0,
+                        })
+                        .collect()
+                })
+                .collect(),
             sets_of: (0..players)
                 .map(|p| {
                     (0..tree.infosets().len() as u32)
@@ -159,11 +176,9 @@ impl<'t> CfrSolver<'t> {
         let (reach, value) = (&mut self.reach, &mut self.value);
         let current = &self.current;
         reach[..w].fill(1.0);
-        for n in 0..nodes {
+        for &n in &self.internal {
+            let n = n as usize;
             let children = tree.children(n);
-            if children.is_empty() {
-                continue;
-            }
             let (head, rest) = reach.split_at_mut(children.start * w);
             let parent = &head[n * w..(n + 1) * w];
             let rows = &mut rest[..children.len() * w];
@@ -185,10 +200,12 @@ impl<'t> CfrSolver<'t> {
                 }
             }
         }
-        for n in (0..nodes).rev() {
+        value.copy_from_slice(&self.terminal_values[u]);
+        for &n in self.internal.iter().rev() {
+            let n = n as usize;
             let children = tree.children(n);
             value[n] = match tree.kind(n) {
-                NodeKind::Terminal => tree.returns(n)[u],
+                NodeKind::Terminal => unreachable!("terminals are not internal nodes"),
                 NodeKind::Chance => {
                     let mut v = 0.0;
                     for c in children {

@@ -16,6 +16,8 @@
 //!   differential runner ([`core::diff`]), the fuzz checks ([`core::fuzz`]), statistics
 //!   ([`core::stats`]); the poker hand evaluator and equity ([`poker`]); the 151
 //!   competition arena ([`arena`]).
+//! - **Solvers**: CFR, CFR+, MCCFR, best response and exploitability over any game with
+//!   the [`core::tree`] capability ([`solve`], `docs/cfr.md`).
 #![deny(missing_docs)]
 
 pub mod arena;

@@ -1,5 +1,5 @@
 //! The `cardvec` command line: batch benchmarks, differential runs, bot matches, oracle
-//! traces, the 151 arena and the poker evaluator. A separate crate from the library, so the
+//! traces, the 151 arena, the poker evaluator and the solvers. A separate crate from the library, so the
 //! library and the Python extension carry no terminal dependencies (clap, indicatif).
 
 mod arena;
@@ -11,6 +11,7 @@ mod holdem;
 mod matches;
 mod progress;
 mod pushfold;
+mod solve;
 mod trace;
 
 use clap::{Parser, Subcommand};
@@ -50,6 +51,9 @@ enum Command {
     /// Heads-up push/fold hold'em: the CFR+ equilibrium at stack depths of 1 to 20 big
     /// blinds on the exact preflop equity table, with its exploitability.
     Pushfold(pushfold::PushFoldArgs),
+    /// Solves a game with a game tree (kuhn, leduc, ...) by CFR, CFR+ or MCCFR and reports
+    /// the exploitability of the average policy and the first player's game value.
+    Solve(solve::SolveArgs),
 }
 
 /// Builds a rayon pool with `threads` workers (`None`: one per core).
@@ -78,6 +82,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(args) => holdem::run_eval(args),
         Command::Equity(args) => holdem::run_equity(args),
         Command::Pushfold(args) => pushfold::run(args),
+        Command::Solve(args) => solve::run(args),
     }
 }
 

@@ -27,19 +27,23 @@ Fork: environments and ``cardvec.holdem`` keep working in a process forked after
 used (``os.fork()``, ``multiprocessing`` "fork" pools, DataLoader workers).
 
 Ctrl-C stops the long calls (``holdem.equity``, large ``holdem.evaluate_batch``,
-``arena.play_catalog_match``) with ``KeyboardInterrupt``.
+``arena.play_catalog_match``, ``solve.cfr``) with ``KeyboardInterrupt``.
 
 Learner view: ``cardvec.LearnerEnv(game_id, num_envs, opponents="random", seat=0, ...)``
 (or ``cardvec.make(game_id, num_envs, opponents=..., seat=...)``) plays every seat but the
 learner's with built-in bots inside Rust and shows the learner's decisions only;
 ``cardvec.bots.act(env, bot)`` plays a built-in bot on a whole batch (``cardvec.bots``).
 
+Solvers: ``cardvec.solve.cfr("leduc", 1000)`` (CFR, CFR+, MCCFR) and
+``cardvec.solve.exploitability(game_id, policy)`` for the games with a game tree
+(``cardvec.solve.tree_ids()``; docs/cfr.md).
+
 ``illegal`` codes: 0 applied, 1 illegal action (no-op), 2 lane already finished (no-op),
 3 lane was autoreset (action ignored).
 """
 
 from . import _games
-from . import arena, bots, flip7, holdem, i151, learner, lost_cities
+from . import arena, bots, flip7, holdem, i151, learner, lost_cities, solve
 from . import pushfold
 from ._cardvec import (
     ACTION_APPLIED,
@@ -79,6 +83,7 @@ __all__ = [
     "learner",
     "lost_cities",
     "pushfold",
+    "solve",
     "__version__",
     *(cls.__name__ for cls in _games.CLASSES.values()),
 ]

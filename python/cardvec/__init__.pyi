@@ -10,6 +10,7 @@ from . import i151 as i151
 from . import learner as learner
 from . import lost_cities as lost_cities
 from . import pushfold as pushfold
+from . import solve as solve
 from ._cardvec import ACTION_APPLIED as ACTION_APPLIED
 from ._cardvec import ACTION_FINISHED as ACTION_FINISHED
 from ._cardvec import ACTION_ILLEGAL as ACTION_ILLEGAL
@@ -55,6 +56,7 @@ __all__ = [
     "learner",
     "lost_cities",
     "pushfold",
+    "solve",
     "__version__",
     "LostCities",
     "Flip7",

@@ -55,6 +55,7 @@ mod learner;
 mod nlhe;
 mod options;
 mod pushfold;
+mod solve;
 
 /// A core error as a Python exception: [`CoreError::OutOfMemory`] is a `MemoryError`, every
 /// other error (bad input) a `ValueError`.
@@ -979,6 +980,7 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_submodule(&arena::module(m.py())?)?;
     m.add_submodule(&pushfold::module(m.py())?)?;
     m.add_submodule(&campaign::module(m.py())?)?;
+    m.add_submodule(&solve::module(m.py())?)?;
     learner::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ACTION_APPLIED", ActionStatus::Applied as u8)?;

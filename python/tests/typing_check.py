@@ -60,6 +60,13 @@ def main() -> None:
     counts: int = len(env) + env.num_actions + env.obs_dim + env.state_size
     assert counts > 0 and env.game_id == "lost-cities" and env.num_players == 2
 
+    sol = cardvec.solve.cfr("kuhn", 50, "cfr+", every=10)
+    assert_type(sol, cardvec.solve.Solution)
+    assert_type(sol.curve, list[tuple[int, float, float]])
+    expl: float = cardvec.solve.exploitability("kuhn", sol.policy) + cardvec.solve.nash_conv("kuhn")
+    table: dict[str, list[float]] = {k: [d.get(0, 0.0), d.get(1, 0.0)] for k, d in sol.policy.items()}
+    assert expl > 0 and cardvec.solve.best_response_value("kuhn", table, 1) > -1
+
     value = holdem.evaluate("AsKsQsJsTs")
     assert_type(value.rank, int)
     assert value > holdem.evaluate([0, 1, 2, 3, 5])
@@ -187,6 +194,7 @@ def rejected(env: cardvec.LostCities) -> None:
     i151_v0.parallel_env(reward="points")  # type: ignore[arg-type]
     i151_v0.raw_env(num_player=3)  # type: ignore[call-arg]
     lost_cities_v0.parallel_env().step([0])  # type: ignore[arg-type]
+    cardvec.solve.exploitability("kuhn", "random")  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Types of the compiled module ``cardvec._cardvec`` (python/src/lib.rs); its submodules
-``lost_cities``, ``flip7``, ``i151``, ``holdem``, ``arena`` and ``pushfold`` have a stub each beside this
+``lost_cities``, ``flip7``, ``i151``, ``holdem``, ``arena``, ``pushfold``, ``solve`` and ``campaign`` have a stub each beside this
 one. Checked against the runtime by ``python -m mypy.stubtest cardvec`` (scripts/test.sh)."""
 
 from typing import Any, Literal, SupportsIndex, TypedDict, final, type_check_only
@@ -15,6 +15,7 @@ from . import holdem as holdem
 from . import i151 as i151
 from . import lost_cities as lost_cities
 from . import pushfold as pushfold
+from . import solve as solve
 from .._torch import TorchViews
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "arena",
     "pushfold",
     "campaign",
+    "solve",
     "LearnerEnv",
     "_LearnerEngine",
     "__version__",

@@ -1,0 +1,90 @@
+//! `cardvec solve`: the JSON lines (report points, then the summary with `exploitability`
+//! and `game_value`), the policy file, and the refusals (unknown game, game without a tree,
+//! unknown algorithm, zero iterations) with the value typed.
+
+use std::process::{Command, Output};
+
+fn cardvec(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardvec"))
+        .args(args)
+        .output()
+        .expect("the cardvec binary runs")
+}
+
+#[test]
+fn kuhn_cfr_plus_json_ends_with_the_summary() {
+    let dir = std::env::temp_dir().join(format!("cardvec-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let policy = dir.join("kuhn.json");
+    let out = cardvec(&[
+        "solve",
+        "kuhn",
+        "--iterations",
+        "1000",
+        "--every",
+        "500",
+        "--json",
+        "--quiet",
+        "--policy-out",
+        policy.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(lines[0]["iteration"], 500);
+    assert_eq!(lines[1]["iteration"], 1000);
+    let last = &lines[2];
+    assert_eq!(last["algorithm"], "cfr+");
+    assert_eq!(last["iterations"], 1000);
+    assert!(last["exploitability"].as_f64().unwrap() < 1e-3, "{last}");
+    assert!(
+        (last["game_value"].as_f64().unwrap() + 1.0 / 18.0).abs() < 1e-3,
+        "{last}"
+    );
+    assert!(last["seconds"].as_f64().unwrap() >= 0.0);
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&policy).unwrap()).unwrap();
+    assert_eq!(file["game"], "kuhn");
+    assert_eq!(file["policy"].as_object().unwrap().len(), 12);
+    let p = &file["policy"]["2pb"];
+    assert!(p["1"].as_f64().unwrap() > 0.99, "the king calls: {p}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_requests_are_refused_with_what_was_typed() {
+    for (args, parts) in [
+        (
+            &["solve", "lost-cities", "--quiet"][..],
+            &["lost-cities has no game tree", "kuhn", "leduc"][..],
+        ),
+        (&["solve", "chess", "--quiet"], &["unknown game \"chess\""]),
+        (
+            &["solve", "kuhn", "--algorithm", "cfr++", "--quiet"],
+            &["unknown algorithm \"cfr++\"", "os-mccfr"],
+        ),
+        (
+            &["solve", "kuhn", "--iterations", "0", "--quiet"],
+            &["--iterations", "got 0"],
+        ),
+        (
+            &["solve", "kuhn", "--max-nodes", "10", "--quiet"],
+            &["more than 10 nodes"],
+        ),
+    ] {
+        let out = cardvec(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        for part in parts {
+            assert!(stderr.contains(part), "{args:?}: {stderr:?} lacks {part:?}");
+        }
+    }
+}

@@ -11,6 +11,7 @@ mod holdem;
 mod matches;
 mod progress;
 mod trace;
+mod web;
 
 use clap::{Parser, Subcommand};
 
@@ -46,6 +47,8 @@ enum Command {
     Eval(holdem::EvalArgs),
     /// Hold'em: win, tie and equity of 2 to 10 players (hole cards or ranges).
     Equity(holdem::EquityArgs),
+    /// The web table: play every game against its bots in a browser, watch replays.
+    Serve(web::ServeArgs),
 }
 
 /// Builds a rayon pool with `threads` workers (`None`: one per core).
@@ -73,6 +76,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Arena(args) => arena::run(args),
         Command::Eval(args) => holdem::run_eval(args),
         Command::Equity(args) => holdem::run_equity(args),
+        Command::Serve(args) => web::run(args),
     }
 }
 

@@ -7,6 +7,9 @@ pub mod tables;
 pub mod view;
 pub mod watch;
 
+#[cfg(test)]
+mod tests;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -207,7 +210,9 @@ async fn static_file(Path(file): Path<String>) -> ApiResult {
 fn option_json(spec: &cardvec::core::OptionSpec) -> Value {
     let (kind, min, max, choices) = match spec.kind {
         OptionKind::Int { min, max } => ("int", json!(min), json!(max), Value::Null),
-        OptionKind::OptionalInt { min, max } => ("optional-int", json!(min), json!(max), Value::Null),
+        OptionKind::OptionalInt { min, max } => {
+            ("optional-int", json!(min), json!(max), Value::Null)
+        }
         OptionKind::IntList { min, max } => ("int-list", json!(min), json!(max), Value::Null),
         OptionKind::FloatList { min, max } => ("float-list", json!(min), json!(max), Value::Null),
         OptionKind::Choice(words) => ("choice", Value::Null, Value::Null, json!(words)),

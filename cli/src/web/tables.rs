@@ -207,7 +207,10 @@ impl Table {
             let range = view::view(&*self.env, seat, false)["legal"].clone();
             let raise = match (range["raise"].as_bool(), range["min_raise_to"].as_u64()) {
                 (Some(true), Some(lo)) => {
-                    format!("; raise to {lo}..={}", range["max_raise_to"].as_u64().unwrap_or(lo))
+                    format!(
+                        "; raise to {lo}..={}",
+                        range["max_raise_to"].as_u64().unwrap_or(lo)
+                    )
                 }
                 (Some(false), _) => "; no raise is legal".to_string(),
                 _ => String::new(),
@@ -339,7 +342,11 @@ impl Table {
             .map(|(i, m)| json!({ "n": i, "seat": m.seat, "by": m.by, "action": m.action, "label": m.label }))
             .collect();
         let result = done.then(|| {
-            let best = self.totals.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let best = self
+                .totals
+                .iter()
+                .cloned()
+                .fold(f64::NEG_INFINITY, f64::max);
             let winners: Vec<usize> = (0..self.totals.len())
                 .filter(|&p| self.totals[p] == best)
                 .collect();

@@ -171,9 +171,7 @@ fn leduc_view(s: &leduc::LeducHoldemState, seat: usize, reveal: bool) -> Value {
         })
         .collect();
     let board: Vec<Value> = s.public_card().map(leduc_card).into_iter().collect();
-    let history: Vec<Value> = (0..=s.round())
-        .map(|r| json!(s.round_history(r)))
-        .collect();
+    let history: Vec<Value> = (0..=s.round()).map(|r| json!(s.round_history(r))).collect();
     json!({
         "kind": "poker", "seats": seats, "board": board,
         "pot": s.contributed(0) as u32 + s.contributed(1) as u32,
@@ -271,7 +269,10 @@ fn i151_view(g: &I151, s: &i151::I151State, seat: usize, reveal: bool) -> Value 
         .map(|p| {
             let sv = v.seats[p];
             let hand: Vec<Value> = if p == seat || reveal {
-                cardvec::core::CardSet64(s.hand(p) as u64).iter().map(i151_card).collect()
+                cardvec::core::CardSet64(s.hand(p) as u64)
+                    .iter()
+                    .map(i151_card)
+                    .collect()
             } else {
                 Vec::new()
             };

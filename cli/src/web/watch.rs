@@ -89,7 +89,11 @@ pub fn phh_frames(text: &str) -> Result<Value> {
     let mut frames = vec![frame(&hand, "deal", None)];
     for &(seat, action) in done.history() {
         hand.apply_for(seat, action)?;
-        frames.push(frame(&hand, &format!("seat {seat}: {}", action_text(action)), Some(seat)));
+        frames.push(frame(
+            &hand,
+            &format!("seat {seat}: {}", action_text(action)),
+            Some(seat),
+        ));
     }
     let cfg = done.config();
     Ok(json!({

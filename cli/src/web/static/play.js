@@ -242,7 +242,8 @@ function i151(v, opts) {
   if (w.must_choose_suit) bits.push("a suit must be chosen");
   if (w.ace_effect) bits.push("ace active");
   root.append(el("div", { class: "info" }, ...bits.map((b) => el("span", { text: b }))));
-  root.append(el("h3", { text: "Table" }), el("div", { class: "cards" }, ...(w.recent.length ? w.recent : (w.top ? [w.top] : [])).map((c) => cardEl(c))));
+  const onTable = w.recent.length ? w.recent : (w.top ? [w.top] : []);
+  root.append(el("h3", { text: "Table" + (onTable.length ? "" : " (empty: any card may be played)") }), cardsEl(onTable));
   const seats = el("div", { class: "seats" });
   for (const s of w.seats) {
     if (s.seat === v.seat) continue;

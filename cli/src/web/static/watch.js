@@ -119,7 +119,7 @@ function heat(rate) { // 0 red .. 0.5 white .. 1 green
 
 function drawLadder(d) {
   const n = d.ids.length, short = d.ids.map((x) => x.replace(/^builtin:/, ""));
-  const cell = 46, left = 110, top = 90, W = left + n * cell + 10, H = top + n * cell + 10;
+  const cell = 46, left = 110, top = 90, W = left + n * cell + 60, H = top + n * cell + 10;
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "win-rate matrix" });
   short.forEach((id, j) => s.append(svg("text", { x: left + j * cell + cell / 2, y: top - 8, transform: `rotate(-40 ${left + j * cell + cell / 2} ${top - 8})`, "font-size": 12 }, id)));
   for (let i = 0; i < n; i++) {

@@ -237,11 +237,15 @@ async fn games() -> Json<Value> {
     Json(json!(list))
 }
 
-async fn create_table(State(tables): State<AppState>, body: Bytes) -> ApiResult {
+async fn create_table(
+    State(tables): State<AppState>,
+    Query(q): Query<LogFrom>,
+    body: Bytes,
+) -> ApiResult {
     let req: CreateTable = parse_json(&body)?;
     blocking(move || {
         let table = Table::new(&req)?;
-        let view = table.to_json("", 0);
+        let view = table.to_json("", 0, q.frames);
         let id = tables.insert(table)?;
         let mut view = view;
         view["id"] = json!(id);
@@ -254,6 +258,8 @@ async fn create_table(State(tables): State<AppState>, body: Bytes) -> ApiResult 
 struct LogFrom {
     #[serde(default)]
     log_from: usize,
+    #[serde(default)]
+    frames: bool,
 }
 
 async fn get_table(
@@ -263,7 +269,7 @@ async fn get_table(
 ) -> ApiResult {
     let table = tables.get(&id)?;
     let t = table.lock().unwrap_or_else(|e| e.into_inner());
-    Ok(Json(t.to_json(&id, q.log_from)).into_response())
+    Ok(Json(t.to_json(&id, q.log_from, q.frames)).into_response())
 }
 
 async fn delete_table(State(tables): State<AppState>, Path(id): Path<String>) -> ApiResult {
@@ -285,7 +291,7 @@ async fn post_action(
     blocking(move || {
         let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
         t.act(&req)?;
-        Ok(Json(t.to_json(&id, q.log_from)).into_response())
+        Ok(Json(t.to_json(&id, q.log_from, q.frames)).into_response())
     })
     .await
 }

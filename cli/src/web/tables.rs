@@ -76,6 +76,9 @@ pub struct Table {
     seed: u64,
     log: Vec<Move>,
     totals: Vec<f64>,
+    /// The table after each move of the last request (log index, view), for the page to
+    /// draw the bots' moves one by one.
+    frames: Vec<(usize, Value)>,
     last_used: Instant,
 }
 
@@ -185,6 +188,7 @@ impl Table {
             seed,
             log: Vec::new(),
             totals,
+            frames: Vec::new(),
             last_used: Instant::now(),
         };
         table.run_bots()?;
@@ -232,6 +236,9 @@ impl Table {
             action,
             label,
         });
+        let done = self.done();
+        self.frames
+            .push((self.log.len() - 1, view::view(&*self.env, self.seat, done)));
         Ok(())
     }
 
@@ -265,6 +272,7 @@ impl Table {
                 reason: "the game is over (start a new table)".into(),
             });
         }
+        self.frames.clear();
         let action = match (req.action, req.raise_to) {
             (Some(a), None) => a,
             (None, Some(chips)) if self.game == "holdem" => {
@@ -322,8 +330,9 @@ impl Table {
             .collect()
     }
 
-    /// What the page shows (`log_from`: the first log entry to include).
-    pub fn to_json(&self, id: &str, log_from: usize) -> Value {
+    /// What the page shows (`log_from`: the first log entry to include; `frames`: with the
+    /// table after each move of the last request).
+    pub fn to_json(&self, id: &str, log_from: usize, frames: bool) -> Value {
         let done = self.done();
         let info = self.env.info();
         let legal: Vec<Value> = if !done && self.to_act() == self.seat {
@@ -362,6 +371,11 @@ impl Table {
             "finished": done, "legal": legal, "log": log, "log_len": self.log.len(),
             "totals": self.totals, "reward_unit": view::reward_unit(self.game), "result": result,
             "view": view::view(&*self.env, self.seat, done),
+            "frames": if frames {
+                json!(self.frames.iter().map(|(n, v)| json!({ "n": n, "view": v })).collect::<Vec<_>>())
+            } else {
+                Value::Null
+            },
         })
     }
 }

@@ -491,3 +491,45 @@ fn replays_hands_and_the_ladder_are_served_for_watching() {
         assert_eq!(l2, l);
     });
 }
+
+#[test]
+fn frames_show_the_table_after_each_bot_move_without_hidden_cards() {
+    rt().block_on(async {
+        let app = app_with(4);
+        let body = r#"{"game":"flip7","seed":3,"seat":2,"options":{"num_players":6}}"#;
+        let (_, v, _) = call(&app, "POST", "/api/tables?frames=true", body).await;
+        let frames = v["frames"].as_array().unwrap();
+        assert_eq!(frames.len(), v["log_len"].as_u64().unwrap() as usize);
+        assert!(!frames.is_empty());
+        assert_eq!(frames.last().unwrap()["view"], v["view"]);
+        let (_, plain, _) = call(&app, "POST", "/api/tables", body).await;
+        assert_eq!(plain["frames"], Value::Null);
+        // Kuhn, the human at seat 1: the bot moves first; its card stays hidden.
+        let (_, k, _) = call(
+            &app,
+            "POST",
+            "/api/tables?frames=true",
+            r#"{"game":"kuhn","seat":1,"seed":2}"#,
+        )
+        .await;
+        let frames = k["frames"].as_array().unwrap();
+        assert_eq!(frames.len(), 1);
+        assert_eq!(frames[0]["view"]["seats"][0]["cards"], json!([null]));
+        assert!(frames[0]["view"]["seats"][1]["cards"][0].is_object());
+        // After the human's move the frames are that request's moves only.
+        let id = k["id"].as_str().unwrap();
+        let legal = k["legal"][0]["action"].clone();
+        let (_, after, _) = call(
+            &app,
+            "POST",
+            &format!("/api/tables/{id}/action?frames=true&log_from=1"),
+            &json!({ "action": legal }).to_string(),
+        )
+        .await;
+        let n = after["log_len"].as_u64().unwrap() as usize;
+        let frames = after["frames"].as_array().unwrap();
+        assert_eq!(frames.len(), n - 1);
+        assert_eq!(frames[0]["n"], json!(1));
+        assert_eq!(after["log"].as_array().unwrap().len(), n - 1);
+    });
+}

@@ -69,7 +69,7 @@ async function newGame() {
   $("log").textContent = "";
   shown = 0; selected = null;
   try {
-    const v = await api("POST", "/api/tables", {
+    const v = await api("POST", "/api/tables?frames=true", {
       game: GAME, seed: Number($("seed").value || 0), seat: Number($("seat").value || 0),
       bot: $("bot").value.trim() || undefined, options: gatherOptions(),
     });
@@ -80,7 +80,7 @@ async function newGame() {
 
 async function act(body) {
   if (busy || !view) return;
-  try { await show(await api("POST", "/api/tables/" + view.id + "/action", body)); }
+  try { await show(await api("POST", "/api/tables/" + view.id + "/action?frames=true", body)); }
   catch (e) { status("Not accepted: " + e.message, true); }
 }
 
@@ -105,7 +105,12 @@ async function show(v) {
     const li = el("li", { class: m.by === "you" ? "you" : "bot", text: seatName(m.seat) + ": " + m.label });
     log.append(li);
     li.scrollIntoView({ block: "nearest" });
-    if (m.by !== "you" && SPEED > 0) { status(seatName(m.seat) + ": " + m.label); await sleep(SPEED); }
+    if (m.by !== "you" && SPEED > 0) {
+      const f = (v.frames || []).find((x) => x.n === shown);
+      if (f) drawTable(Object.assign({}, v, { view: f.view, to_act: m.seat, finished: false }));
+      status(seatName(m.seat) + ": " + m.label);
+      await sleep(SPEED);
+    }
   }
   drawTable(v);
   busy = false;

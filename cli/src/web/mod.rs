@@ -146,6 +146,16 @@ pub fn run(args: ServeArgs) -> Result<()> {
         let listener = tokio::net::TcpListener::bind(addr).await.map_err(io)?;
         let local = listener.local_addr().map_err(io)?;
         println!("cardvec serve: http://{local}/ (Ctrl-C to stop)");
+        // Idle tables are dropped once a minute (and whenever the cap is reached).
+        let sweeper = tables.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                let t = sweeper.clone();
+                let _ = tokio::task::spawn_blocking(move || t.sweep()).await;
+            }
+        });
         axum::serve(listener, router(tables)).await.map_err(io)
     })
 }
@@ -268,7 +278,8 @@ async fn get_table(
     Query(q): Query<LogFrom>,
 ) -> ApiResult {
     let table = tables.get(&id)?;
-    let t = table.lock().unwrap_or_else(|e| e.into_inner());
+    let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
+    t.touch();
     Ok(Json(t.to_json(&id, q.log_from, q.frames)).into_response())
 }
 

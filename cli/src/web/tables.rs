@@ -262,10 +262,15 @@ impl Table {
         })
     }
 
+    /// Marks the table as used now (it expires after the server's idle time from then).
+    pub fn touch(&mut self) {
+        self.last_used = Instant::now();
+    }
+
     /// Plays the human seat's `req`, then the bots up to its next decision. An illegal
     /// action, or any action once the game is over, is an error that changes nothing.
     pub fn act(&mut self, req: &ActionRequest) -> Result<()> {
-        self.last_used = Instant::now();
+        self.touch();
         if self.done() {
             return Err(Error::Invalid {
                 what: "action",
@@ -424,20 +429,28 @@ impl Tables {
     /// Keeps `table` under a new id (dropping idle tables first); `Full` at the cap.
     pub fn insert(&self, table: Table) -> std::result::Result<String, TableError> {
         let id = self.next_id();
-        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= self.cap {
-            let idle = self.idle;
-            map.retain(|_, t| {
-                t.lock()
-                    .map(|t| t.last_used.elapsed() < idle)
-                    .unwrap_or(false)
-            });
+        if self.len() >= self.cap {
+            self.sweep();
         }
+        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() >= self.cap {
             return Err(TableError::Full(self.cap));
         }
         map.insert(id.clone(), Arc::new(Mutex::new(table)));
         Ok(id)
+    }
+
+    /// Drops the tables unused for longer than `idle` (a table busy right now is kept);
+    /// returns how many.
+    pub fn sweep(&self) -> usize {
+        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        let before = map.len();
+        let idle = self.idle;
+        map.retain(|_, t| match t.try_lock() {
+            Ok(t) => t.last_used.elapsed() < idle,
+            Err(_) => true,
+        });
+        before - map.len()
     }
 
     /// The table `id`.

@@ -533,3 +533,33 @@ fn frames_show_the_table_after_each_bot_move_without_hidden_cards() {
         assert_eq!(after["log"].as_array().unwrap().len(), n - 1);
     });
 }
+
+#[test]
+fn idle_tables_expire_and_busy_ones_stay() {
+    let tables = Tables::new(2, Duration::ZERO);
+    let req = super::tables::CreateTable {
+        game: "kuhn".into(),
+        ..Default::default()
+    };
+    let a = tables
+        .insert(super::tables::Table::new(&req).unwrap())
+        .ok()
+        .unwrap();
+    let busy = tables.get(&a).ok().unwrap();
+    let guard = busy.lock().unwrap();
+    let b = tables
+        .insert(super::tables::Table::new(&req).unwrap())
+        .ok()
+        .unwrap();
+    // At the cap, idle tables make room; the one in use right now stays.
+    let c = tables
+        .insert(super::tables::Table::new(&req).unwrap())
+        .ok()
+        .unwrap();
+    assert!(tables.get(&a).is_ok());
+    assert!(tables.get(&b).is_err());
+    assert!(tables.get(&c).is_ok());
+    drop(guard);
+    assert_eq!(tables.sweep(), 2);
+    assert_eq!(tables.len(), 0);
+}

@@ -563,3 +563,51 @@ fn idle_tables_expire_and_busy_ones_stay() {
     assert_eq!(tables.sweep(), 2);
     assert_eq!(tables.len(), 0);
 }
+
+#[test]
+fn every_bot_of_every_game_takes_a_seat_or_is_refused_with_the_reason() {
+    rt().block_on(async {
+        let app = app_with(100);
+        for info in registry::GAMES {
+            for pattern in info.bots {
+                let names: Vec<String> = match *pattern {
+                    "threshold-<K>" => vec!["threshold-20".into()],
+                    "equity-<N>" => vec!["equity-50".into()],
+                    "minmax_d<D>w<W>[t]" => vec!["minmax_d2w2".into(), "minmax_d2w2t".into()],
+                    p => {
+                        assert!(!p.contains('<'), "{}: pattern {p} not covered", info.id);
+                        vec![p.to_string()]
+                    }
+                };
+                for bot in names {
+                    let body = json!({ "game": info.id, "bot": bot, "seed": 1, "seat": 1 });
+                    let (status, mut v, text) =
+                        call(&app, "POST", "/api/tables", &body.to_string()).await;
+                    if bot.ends_with('t') && bot.starts_with("minmax") {
+                        assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+                        assert!(text.contains("remembers"), "{text}");
+                        continue;
+                    }
+                    assert_eq!(status, StatusCode::CREATED, "{} {bot}: {text}", info.id);
+                    let id = v["id"].as_str().unwrap().to_string();
+                    for _ in 0..5 {
+                        if v["finished"].as_bool().unwrap() {
+                            break;
+                        }
+                        let a = v["legal"][0]["action"].clone();
+                        let (status, next, text) = call(
+                            &app,
+                            "POST",
+                            &format!("/api/tables/{id}/action"),
+                            &json!({ "action": a }).to_string(),
+                        )
+                        .await;
+                        assert_eq!(status, StatusCode::OK, "{} {bot}: {text}", info.id);
+                        v = next;
+                    }
+                    call(&app, "DELETE", &format!("/api/tables/{id}"), "").await;
+                }
+            }
+        }
+    });
+}

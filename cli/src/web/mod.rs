@@ -138,7 +138,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
         what: "server",
         reason: e.to_string(),
     };
+    // Table work runs on the blocking pool; a bounded pool queues a burst of requests
+    // instead of starting a thread for each.
     let rt = tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(64)
         .enable_all()
         .build()
         .map_err(io)?;

@@ -39,6 +39,7 @@ async function setup() {
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
   document.addEventListener("keydown", onKey);
   $("raise-btn").addEventListener("click", () => act({ raise_to: Number($("raise-to").value) }));
+  $("raise-to").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); $("raise-btn").click(); } });
   if (params.has("seed")) { $("seed").value = params.get("seed"); newGame(); }
 }
 
@@ -144,6 +145,7 @@ function drawMoves(v) {
     const f = moves.filter((m) => m.label.includes(" " + selected + ",") || m.label.endsWith(" " + selected));
     if (f.length) moves = f;
   }
+  const hadFocus = document.activeElement === document.body || (document.activeElement && document.activeElement.classList.contains("move"));
   moves.forEach((m, i) => {
     const b = el("button", { type: "button", "data-action": m.action, class: "move" });
     if (i < 9) b.append(el("kbd", { text: String(i + 1) }));
@@ -151,6 +153,8 @@ function drawMoves(v) {
     b.addEventListener("click", () => act({ action: m.action }));
     box.append(b);
   });
+  // Keyboard players keep their place: the first move takes the focus the old ones had.
+  if (hadFocus && box.firstChild) box.firstChild.focus({ preventScroll: true });
   const L = v.view.legal;
   if (L && L.raise) {
     $("raise").hidden = false;

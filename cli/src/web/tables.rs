@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use cardvec::core::{DynEnv, EnvOptions, Error, OptionValue, Result};
-use cardvec::registry;
+use cardvec::core::{
+    Bot, DynEnv, EnvOptions, Error, GameSpec, LaneRng, OptionValue, Result, VecEnv,
+};
+use cardvec::registry::{self, Visitor};
 
 use super::view;
 
@@ -66,6 +68,47 @@ pub struct Move {
     pub label: String,
 }
 
+/// A bot at one seat of one table: the game's own bot object ([`GameSpec::bot`]), kept for
+/// the whole game, so that a bot that remembers between its decisions (151's tracking
+/// minmax) plays at the web table too.
+trait SeatBot: Send {
+    /// The bot's action in lane 0 of `env`, drawing from a stream seeded `seed`.
+    fn act(&self, env: &dyn DynEnv, seed: u64) -> Result<u32>;
+}
+
+struct TypedBot<G: GameSpec>(Box<dyn Bot<G>>);
+
+fn typed<G: GameSpec>(env: &dyn DynEnv) -> Result<&VecEnv<G>> {
+    env.as_any()
+        .downcast_ref::<VecEnv<G>>()
+        .ok_or_else(|| Error::Invalid {
+            what: "table",
+            reason: format!("the environment is not {}", G::INFO.id),
+        })
+}
+
+impl<G: GameSpec> SeatBot for TypedBot<G> {
+    fn act(&self, env: &dyn DynEnv, seed: u64) -> Result<u32> {
+        let venv = typed::<G>(env)?;
+        let mask = &venv.legal_mask()[..venv.game().num_actions()];
+        let mut rng = LaneRng::from_seed(seed);
+        Ok(self.0.act(venv.game(), venv.state(0)?, mask, &mut rng))
+    }
+}
+
+struct MakeBot<'a> {
+    env: &'a dyn DynEnv,
+    name: &'a str,
+}
+
+impl Visitor for MakeBot<'_> {
+    type Output = Result<Box<dyn SeatBot>>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let bot = typed::<G>(self.env)?.game().bot(self.name)?;
+        Ok(Box::new(TypedBot(bot)))
+    }
+}
+
 /// One game at the table.
 pub struct Table {
     env: Box<dyn DynEnv>,
@@ -73,6 +116,7 @@ pub struct Table {
     options: String,
     seat: usize,
     bots: Vec<Option<String>>,
+    players: Vec<Option<Box<dyn SeatBot>>>,
     seed: u64,
     log: Vec<Move>,
     totals: Vec<f64>,
@@ -172,11 +216,15 @@ impl Table {
         };
         let seed = req.seed.unwrap_or(0);
         env.reset(seed);
-        // Every bot name is checked before the first move (an unknown name lists the game's).
-        let mut out = [0i64];
-        for b in bots.iter().flatten() {
-            env.bot_actions(b, None, seed, &mut out)?;
-        }
+        // Every bot is made before the first move (an unknown name lists the game's).
+        let players = bots
+            .iter()
+            .map(|b| {
+                b.as_deref()
+                    .map(|name| registry::visit(info.id, &mut MakeBot { env: &*env, name })?)
+                    .transpose()
+            })
+            .collect::<Result<Vec<_>>>()?;
         let totals = env.rewards().iter().map(|&r| r as f64).collect();
         let options = env.config().to_string();
         let mut table = Table {
@@ -185,6 +233,7 @@ impl Table {
             options,
             seat,
             bots,
+            players,
             seed,
             log: Vec::new(),
             totals,
@@ -243,18 +292,25 @@ impl Table {
     }
 
     fn run_bots(&mut self) -> Result<()> {
-        let mut out = [0i64];
         for _ in 0..MAX_BOT_RUN {
             if self.done() || self.to_act() == self.seat {
                 return Ok(());
             }
             let seat = self.to_act();
-            let bot = self.bots[seat].clone().unwrap_or_else(|| "random".into());
+            let name = self.bots[seat].clone().unwrap_or_default();
             // Each bot decision draws from its own stream: (seed, move number).
             let k = self.log.len() as u64;
             let seed = self.seed ^ (k + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            self.env.bot_actions(&bot, None, seed, &mut out)?;
-            self.apply(out[0] as u32, bot)?;
+            let action = match &self.players[seat] {
+                Some(bot) => bot.act(&*self.env, seed)?,
+                None => {
+                    return Err(Error::Invalid {
+                        what: "table",
+                        reason: format!("seat {seat} has no bot"),
+                    })
+                }
+            };
+            self.apply(action, name)?;
         }
         Err(Error::Invalid {
             what: "table",

@@ -75,6 +75,15 @@ section "type stubs: stubtest against the installed package, mypy --strict on a 
 python -m mypy.stubtest --allowlist python/stubtest-allowlist.txt cardvec
 python -m mypy --strict --enable-error-code deprecated python/tests/typing_check.py
 
+section "web table: Debian's chromium for the browser tests (python/tests/test_web_table.py)"
+# Playwright drives the system browser (never a browser download of its own); the tests skip,
+# saying why, if it cannot be installed.
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ||
+        echo "chromium could not be installed: the browser tests will skip" >&2
+fi
+command -v chromium >/dev/null 2>&1 && chromium --version 2>/dev/null | tail -1 || true
+
 section "pytest python/tests (on $JOBS workers)"
 python -m pytest -q -n "$JOBS" python/tests
 

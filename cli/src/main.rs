@@ -13,6 +13,7 @@ mod progress;
 mod pushfold;
 mod solve;
 mod trace;
+mod web;
 
 use clap::{Parser, Subcommand};
 
@@ -54,6 +55,8 @@ enum Command {
     /// Solves a game with a game tree (kuhn, leduc, ...) by CFR, CFR+ or MCCFR and reports
     /// the exploitability of the average policy and the first player's game value.
     Solve(solve::SolveArgs),
+    /// The web table: play every game against its bots in a browser, watch replays.
+    Serve(web::ServeArgs),
 }
 
 /// Builds a rayon pool with `threads` workers (`None`: one per core).
@@ -83,6 +86,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Equity(args) => holdem::run_equity(args),
         Command::Pushfold(args) => pushfold::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Serve(args) => web::run(args),
     }
 }
 

@@ -105,6 +105,18 @@ impl LostCitiesState {
     pub fn hand(&self, player: usize) -> CardSet64 {
         CardSet64(self.hands[player])
     }
+
+    /// The expeditions of `player` (every colour), as a card set.
+    #[inline]
+    pub fn board(&self, player: usize) -> CardSet64 {
+        CardSet64(self.boards[player])
+    }
+
+    /// Discard pile `color`, bottom first.
+    #[inline]
+    pub fn pile(&self, color: usize) -> &[u8] {
+        &self.piles[color][..self.pile_len[color] as usize]
+    }
 }
 
 /// The expedition column of `color` in a board set (12 bits, slot order).

@@ -1,0 +1,358 @@
+//! `cardvec serve`: the web table. An HTTP server (axum on tokio) with one page per
+//! registered game to play against the registry's bots, a page to watch 151 replays, PHH
+//! hand histories and the arena ladder, and the JSON API those pages use. The pages are
+//! plain HTML, CSS and JavaScript embedded in the binary: no build step. See docs/web.md.
+
+pub mod tables;
+pub mod view;
+pub mod watch;
+
+#[cfg(test)]
+mod tests;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use clap::Args;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use cardvec::core::{Error, OptionKind, Result};
+use cardvec::registry;
+
+use tables::{ActionRequest, CreateTable, Table, TableError, Tables};
+
+/// `cardvec serve` arguments.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port to listen on.
+    #[arg(long, default_value_t = 8151)]
+    port: u16,
+    /// Most tables kept at once.
+    #[arg(long, default_value_t = 2000)]
+    max_tables: usize,
+    /// Minutes after which an unused table may be dropped.
+    #[arg(long, default_value_t = 60)]
+    idle_minutes: u64,
+}
+
+/// An API error: a status and a message, sent as `{"error": message}`.
+#[derive(Debug)]
+pub struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> ApiError {
+        ApiError(StatusCode::BAD_REQUEST, e.to_string())
+    }
+}
+
+impl From<TableError> for ApiError {
+    fn from(e: TableError) -> ApiError {
+        match e {
+            TableError::NotFound(id) => ApiError(StatusCode::NOT_FOUND, format!("no table {id:?}")),
+            TableError::Full(cap) => ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the server keeps at most {cap} tables; try again later"),
+            ),
+        }
+    }
+}
+
+type ApiResult = std::result::Result<Response, ApiError>;
+
+fn parse_json<T: DeserializeOwned>(body: &Bytes) -> std::result::Result<T, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("malformed JSON body: {e}")))
+}
+
+fn text_body(body: &Bytes) -> std::result::Result<&str, ApiError> {
+    std::str::from_utf8(body)
+        .map_err(|_| ApiError(StatusCode::BAD_REQUEST, "the body is not UTF-8 text".into()))
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> std::result::Result<T, ApiError> + Send + 'static,
+) -> std::result::Result<T, ApiError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the request failed: {e}"),
+        )
+    })?
+}
+
+/// The server's state: the tables.
+pub type AppState = Arc<Tables>;
+
+/// The router: pages, static files and the JSON API, over `tables`.
+pub fn router(tables: AppState) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/play/{game}", get(play_page))
+        .route("/watch", get(watch_page))
+        .route("/static/{file}", get(static_file))
+        .route("/api/games", get(games))
+        .route("/api/tables", post(create_table))
+        .route("/api/tables/{id}", get(get_table).delete(delete_table))
+        .route("/api/tables/{id}/action", post(post_action))
+        .route("/api/watch/151", post(watch_151))
+        .route("/api/watch/phh", post(watch_phh))
+        .route("/api/samples/151-replay", get(sample_replay))
+        .route("/api/samples/phh", get(sample_phh))
+        .route("/api/ladder", get(ladder_default).post(ladder_post))
+        .route("/api/stats", get(stats))
+        .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
+        .with_state(tables)
+}
+
+/// Runs the server until it is stopped.
+pub fn run(args: ServeArgs) -> Result<()> {
+    let addr: SocketAddr = format!("{}:{}", args.host, args.port)
+        .parse()
+        .map_err(|_| Error::Invalid {
+            what: "address",
+            reason: format!("{}:{} is not a host:port address", args.host, args.port),
+        })?;
+    let tables = Arc::new(Tables::new(
+        args.max_tables.max(1),
+        Duration::from_secs(args.idle_minutes.saturating_mul(60)),
+    ));
+    let io = |e: std::io::Error| Error::Invalid {
+        what: "server",
+        reason: e.to_string(),
+    };
+    // Table work runs on the blocking pool; a bounded pool queues a burst of requests
+    // instead of starting a thread for each.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(64)
+        .enable_all()
+        .build()
+        .map_err(io)?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(io)?;
+        let local = listener.local_addr().map_err(io)?;
+        println!("cardvec serve: http://{local}/ (Ctrl-C to stop)");
+        // Idle tables are dropped once a minute (and whenever the cap is reached).
+        let sweeper = tables.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                let t = sweeper.clone();
+                let _ = tokio::task::spawn_blocking(move || t.sweep()).await;
+            }
+        });
+        axum::serve(listener, router(tables)).await.map_err(io)
+    })
+}
+
+const INDEX_HTML: &str = include_str!("static/index.html");
+const PLAY_HTML: &str = include_str!("static/play.html");
+const WATCH_HTML: &str = include_str!("static/watch.html");
+const STYLE_CSS: &str = include_str!("static/style.css");
+const CARDS_JS: &str = include_str!("static/cards.js");
+const PLAY_JS: &str = include_str!("static/play.js");
+const WATCH_JS: &str = include_str!("static/watch.js");
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+async fn index() -> Html<String> {
+    let items: String = registry::GAMES
+        .iter()
+        .map(|g| {
+            format!(
+                "<li><a href=\"/play/{id}\">{title}</a> <code>{id}</code> <span class=\"muted\">{lo}–{hi} players · {summary}</span></li>\n",
+                id = escape(g.id),
+                title = escape(g.title),
+                lo = g.num_players.0,
+                hi = g.num_players.1,
+                summary = escape(g.summary),
+            )
+        })
+        .collect();
+    Html(INDEX_HTML.replace("{{GAMES}}", &items))
+}
+
+async fn play_page(Path(game): Path<String>) -> ApiResult {
+    let info = registry::info(&game).map_err(|e| ApiError(StatusCode::NOT_FOUND, e.to_string()))?;
+    Ok(Html(
+        PLAY_HTML
+            .replace("{{GAME}}", &escape(info.id))
+            .replace("{{TITLE}}", &escape(info.title)),
+    )
+    .into_response())
+}
+
+async fn watch_page() -> Html<&'static str> {
+    Html(WATCH_HTML)
+}
+
+async fn static_file(Path(file): Path<String>) -> ApiResult {
+    let (body, mime) = match file.as_str() {
+        "style.css" => (STYLE_CSS, "text/css; charset=utf-8"),
+        "cards.js" => (CARDS_JS, "text/javascript; charset=utf-8"),
+        "play.js" => (PLAY_JS, "text/javascript; charset=utf-8"),
+        "watch.js" => (WATCH_JS, "text/javascript; charset=utf-8"),
+        _ => return Err(ApiError(StatusCode::NOT_FOUND, format!("no file {file:?}"))),
+    };
+    Ok(([(header::CONTENT_TYPE, mime)], body).into_response())
+}
+
+fn option_json(spec: &cardvec::core::OptionSpec) -> Value {
+    let (kind, min, max, choices) = match spec.kind {
+        OptionKind::Int { min, max } => ("int", json!(min), json!(max), Value::Null),
+        OptionKind::OptionalInt { min, max } => {
+            ("optional-int", json!(min), json!(max), Value::Null)
+        }
+        OptionKind::IntList { min, max } => ("int-list", json!(min), json!(max), Value::Null),
+        OptionKind::FloatList { min, max } => ("float-list", json!(min), json!(max), Value::Null),
+        OptionKind::Choice(words) => ("choice", Value::Null, Value::Null, json!(words)),
+    };
+    json!({ "name": spec.name, "kind": kind, "min": min, "max": max, "choices": choices,
+            "default": spec.default, "doc": spec.doc })
+}
+
+async fn games() -> Json<Value> {
+    let list: Vec<Value> = registry::GAMES
+        .iter()
+        .map(|g| {
+            json!({
+                "id": g.id, "title": g.title, "summary": g.summary, "docs": g.docs,
+                "players": [g.num_players.0, g.num_players.1],
+                "options": g.options.iter().map(option_json).collect::<Vec<_>>(),
+                "bots": g.bots, "default_bot": g.match_bots.first(),
+                "reward_unit": g.reward_report.1,
+            })
+        })
+        .collect();
+    Json(json!(list))
+}
+
+async fn create_table(
+    State(tables): State<AppState>,
+    Query(q): Query<LogFrom>,
+    body: Bytes,
+) -> ApiResult {
+    let req: CreateTable = parse_json(&body)?;
+    blocking(move || {
+        let table = Table::new(&req)?;
+        let view = table.to_json("", 0, q.frames);
+        let id = tables.insert(table)?;
+        let mut view = view;
+        view["id"] = json!(id);
+        Ok((StatusCode::CREATED, Json(view)).into_response())
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct LogFrom {
+    #[serde(default)]
+    log_from: usize,
+    #[serde(default)]
+    frames: bool,
+}
+
+async fn get_table(
+    State(tables): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<LogFrom>,
+) -> ApiResult {
+    let table = tables.get(&id)?;
+    let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
+    t.touch();
+    Ok(Json(t.to_json(&id, q.log_from, q.frames)).into_response())
+}
+
+async fn delete_table(State(tables): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    if tables.remove(&id) {
+        Ok(StatusCode::NO_CONTENT.into_response())
+    } else {
+        Err(TableError::NotFound(id).into())
+    }
+}
+
+async fn post_action(
+    State(tables): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<LogFrom>,
+    body: Bytes,
+) -> ApiResult {
+    let table = tables.get(&id)?;
+    let req: ActionRequest = parse_json(&body)?;
+    blocking(move || {
+        let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
+        t.act(&req)?;
+        Ok(Json(t.to_json(&id, q.log_from, q.frames)).into_response())
+    })
+    .await
+}
+
+async fn watch_151(body: Bytes) -> ApiResult {
+    let text = text_body(&body)?.to_string();
+    blocking(move || Ok(Json(watch::replay_151(&text)?).into_response())).await
+}
+
+async fn watch_phh(body: Bytes) -> ApiResult {
+    let text = text_body(&body)?.to_string();
+    blocking(move || Ok(Json(watch::phh_frames(&text)?).into_response())).await
+}
+
+#[derive(Deserialize)]
+struct SampleQuery {
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    players: Option<usize>,
+}
+
+async fn sample_replay(Query(q): Query<SampleQuery>) -> ApiResult {
+    blocking(move || {
+        let text = watch::sample_replay(q.seed)?;
+        Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+    })
+    .await
+}
+
+async fn sample_phh(Query(q): Query<SampleQuery>) -> ApiResult {
+    blocking(move || {
+        let text = watch::sample_phh(q.seed, q.players.unwrap_or(3))?;
+        Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+    })
+    .await
+}
+
+async fn stats(State(tables): State<AppState>) -> Json<Value> {
+    Json(json!({ "tables": tables.len(), "cap": tables.cap }))
+}
+
+async fn ladder_default() -> ApiResult {
+    Ok(Json(watch::ladder(watch::LADDER_LOG)?).into_response())
+}
+
+async fn ladder_post(body: Bytes) -> ApiResult {
+    let text = text_body(&body)?.to_string();
+    blocking(move || Ok(Json(watch::ladder(&text)?).into_response())).await
+}

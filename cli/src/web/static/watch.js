@@ -1,0 +1,162 @@
+// The watch page: a 151 replay and a PHH hand stepped frame by frame (buttons, slider, arrow
+// keys), and the arena ladder drawn as SVG (win-rate heat map, Elo bars).
+"use strict";
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text != null) e.textContent = text;
+  return e;
+}
+
+function error(msg) { $("watch-error").textContent = msg || ""; }
+
+async function post(url, text) {
+  const r = await fetch(url, { method: "POST", body: text });
+  const data = await r.json().catch(() => ({ error: "HTTP " + r.status }));
+  if (!r.ok) throw new Error(data.error || ("HTTP " + r.status));
+  return data;
+}
+
+// A stepper over `count` frames calling draw(i).
+function stepper(boxId, count, draw) {
+  const box = $(boxId);
+  box.hidden = false;
+  const range = box.querySelector("input[type=range]");
+  const pos = box.querySelector(".pos");
+  range.max = count - 1;
+  let i = 0;
+  const go = (j) => { i = Math.max(0, Math.min(count - 1, j)); range.value = i; pos.textContent = "step " + i + " / " + (count - 1); box.dataset.pos = i; box.dataset.count = count; draw(i); };
+  box.querySelectorAll("button").forEach((b) => {
+    b.onclick = () => go({ first: 0, prev: i - 1, next: i + 1, last: count - 1 }[b.dataset.step]);
+  });
+  range.oninput = () => go(Number(range.value));
+  box.onkeydown = (e) => { if (e.key === "ArrowRight") { go(i + 1); e.preventDefault(); } if (e.key === "ArrowLeft") { go(i - 1); e.preventDefault(); } };
+  go(0);
+}
+
+function readFile(inputId, textId) {
+  $(inputId).addEventListener("change", async (e) => {
+    const f = e.target.files[0];
+    if (f) $(textId).value = await f.text();
+  });
+}
+
+// ---- 151 replay
+function parseCode(code) { return { rank: code.slice(0, -1), suit: code.slice(-1), text: code }; }
+
+async function loadReplay() {
+  error();
+  try {
+    const r = await post("/api/watch/151", $("replay-text").value);
+    const frames = [{ label: "start", round: r.rounds.length ? r.rounds[0].round_number : 1, snap: null }];
+    for (const round of r.rounds) for (const s of round.steps) {
+      const a = s.action;
+      const what = a.type === "PLAY_CARD" ? "plays " + a.card : a.type === "CHOOSE_SUIT" ? "chooses " + a.chosen_suit : a.type === "DRAW_CARD" ? "draws" : "passes";
+      frames.push({ label: s.player_id + " " + what, round: round.round_number, snap: s.snapshot, winner: round.winner_id });
+    }
+    frames.push({ label: "result: " + (r.result.winner_id || "no winner") + " (" + r.result.reason + ")", final: r.result, snap: frames[frames.length - 1].snap, round: frames[frames.length - 1].round });
+    const names = Object.fromEntries(r.players.map((p) => [p.id, p.name]));
+    stepper("replay-stepper", frames.length, (i) => drawReplay(frames[i], names));
+  } catch (e) { error("Replay not loaded: " + e.message); }
+}
+
+function drawReplay(f, names) {
+  const v = $("replay-view");
+  v.textContent = "";
+  v.append(el("p", { class: "info" }, el("span", { text: "Round " + f.round }), el("strong", { text: f.label })));
+  const s = f.snap;
+  if (!s) return;
+  const t = s.table, bits = ["bank " + t.bank_size, "pile " + t.played_pile_size];
+  if (t.required_suit) bits.push("suit " + (SUITS[t.required_suit] || t.required_suit));
+  if (t.ace_effect_active) bits.push("ace active");
+  v.append(el("div", { class: "info" }, ...bits.map((b) => el("span", { text: b }))));
+  v.append(el("h3", { text: "Table" }), cardsEl(t.recent_cards.map(parseCode)));
+  const seats = el("div", { class: "seats" });
+  for (const id of Object.keys(s.hands)) {
+    const box = el("div", { class: "seat" + (id === s.current_player_id ? " acting" : "") });
+    const score = f.final ? f.final.final_scores[id] : s.scores[id];
+    box.append(el("h3", { text: id + " · " + (names[id] || "") }), el("div", { class: "small", text: "score " + score + " · hand points " + s.hand_points[id] }));
+    box.append(cardsEl(s.hands[id].map(parseCode), "mini"));
+    seats.append(box);
+  }
+  v.append(seats);
+}
+
+async function sampleReplay() {
+  const r = await fetch("/api/samples/151-replay?seed=" + (Math.floor(Math.random() * 1000)));
+  $("replay-text").value = await r.text();
+  loadReplay();
+}
+
+// ---- PHH
+async function loadPhh() {
+  error();
+  try {
+    const h = await post("/api/watch/phh", $("phh-text").value);
+    stepper("phh-stepper", h.frames.length, (i) => {
+      const f = h.frames[i], v = $("phh-view");
+      v.textContent = "";
+      v.append(el("p", {}, el("strong", { text: f.label })));
+      v.append(pokerTable(f, { me: -1, toAct: f.to_act, names: (p) => "Seat " + p, over: f.over }));
+    });
+  } catch (e) { error("Hand not loaded: " + e.message); }
+}
+
+async function samplePhh() {
+  const r = await fetch("/api/samples/phh?players=4&seed=" + (Math.floor(Math.random() * 1000)));
+  $("phh-text").value = await r.text();
+  loadPhh();
+}
+
+// ---- ladder charts
+function heat(rate) { // 0 red .. 0.5 white .. 1 green
+  const a = Math.abs(rate - 0.5) * 2, c = Math.round(255 * (1 - a));
+  return rate >= 0.5 ? `rgb(${c},${Math.round(160 + 95 * (1 - a))},${c})` : `rgb(${Math.round(200 + 55 * (1 - a))},${c},${c})`;
+}
+
+function drawLadder(d) {
+  const n = d.ids.length, short = d.ids.map((x) => x.replace(/^builtin:/, ""));
+  const cell = 46, left = 110, top = 90, W = left + n * cell + 60, H = top + n * cell + 10;
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "win-rate matrix" });
+  short.forEach((id, j) => s.append(svg("text", { x: left + j * cell + cell / 2, y: top - 8, transform: `rotate(-40 ${left + j * cell + cell / 2} ${top - 8})`, "font-size": 12 }, id)));
+  for (let i = 0; i < n; i++) {
+    s.append(svg("text", { x: left - 6, y: top + i * cell + cell / 2 + 4, "text-anchor": "end", "font-size": 12 }, short[i]));
+    for (let j = 0; j < n; j++) {
+      const w = d.win_rate[i][j], x = left + j * cell, y = top + i * cell;
+      const r = svg("rect", { x, y, width: cell - 2, height: cell - 2, fill: w ? heat(w.rate) : "#ddd", class: "cell" });
+      if (w) r.append(svg("title", {}, `${short[i]} vs ${short[j]}: ${(100 * w.rate).toFixed(1)}% [${(100 * w.low).toFixed(1)}, ${(100 * w.high).toFixed(1)}] over ${w.games}`));
+      s.append(r);
+      if (w) s.append(svg("text", { x: x + cell / 2 - 1, y: y + cell / 2 + 4, "text-anchor": "middle", "font-size": 12 }, Math.round(100 * w.rate)));
+    }
+  }
+  $("heatmap").textContent = ""; $("heatmap").append(s);
+  const lo = Math.min(...d.elo), hi = Math.max(...d.elo), bw = 300, bh = 26;
+  const e = svg("svg", { viewBox: `0 0 ${left + bw + 70} ${n * bh + 20}`, role: "img", "aria-label": "Elo ratings" });
+  const base = Math.min(lo, 1000) - 100;
+  d.elo.forEach((r, i) => {
+    const w = Math.max(2, (bw * (r - base)) / (hi - base || 1));
+    e.append(svg("text", { x: left - 6, y: 10 + i * bh + 16, "text-anchor": "end", "font-size": 12 }, short[i]));
+    e.append(svg("rect", { x: left, y: 10 + i * bh + 3, width: w, height: bh - 8, fill: "#1d5e3a", class: "bar" }));
+    e.append(svg("text", { x: left + w + 4, y: 10 + i * bh + 16, "font-size": 12 }, Math.round(r)));
+  });
+  $("elo").textContent = ""; $("elo").append(e);
+}
+
+async function loadLadder(text) {
+  try {
+    const d = text == null ? await (await fetch("/api/ladder")).json() : await post("/api/ladder", text);
+    drawLadder(d);
+  } catch (e) { error("Ladder not charted: " + e.message); }
+}
+
+readFile("replay-file", "replay-text");
+readFile("phh-file", "phh-text");
+$("replay-load").onclick = loadReplay;
+$("replay-sample").onclick = sampleReplay;
+$("phh-load").onclick = loadPhh;
+$("phh-sample").onclick = samplePhh;
+$("ladder-load").onclick = () => loadLadder($("ladder-text").value);
+loadLadder();

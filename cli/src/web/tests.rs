@@ -1,0 +1,608 @@
+//! The web table's API, in process (`tower::ServiceExt::oneshot` on the router): every game
+//! played to its end through HTTP with the final scores checked against the engine replaying
+//! the same seed and actions, and the 4xx answers.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use cardvec::core::{EnvOptions, LaneRng, OptionValue};
+use cardvec::registry;
+
+use super::router;
+use super::tables::Tables;
+
+fn app_with(cap: usize) -> Router {
+    router(Arc::new(Tables::new(cap, Duration::from_secs(3600))))
+}
+
+async fn call(app: &Router, method: &str, uri: &str, body: &str) -> (StatusCode, Value, String) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    let value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    (status, value, text)
+}
+
+/// The engine's totals for `game` with `options`, dealt from `seed`, after `actions`.
+fn engine_totals(game: &str, options: &Value, seed: u64, actions: &[u32]) -> Vec<f64> {
+    let pairs: Vec<(String, OptionValue)> = options
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), OptionValue::Int(v.as_i64().unwrap())))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut env = registry::make(game, pairs, EnvOptions::new(1)).unwrap();
+    env.set_autoreset(false);
+    env.reset(seed);
+    let mut totals: Vec<f64> = env.rewards().iter().map(|&r| r as f64).collect();
+    for &a in actions {
+        env.step(&[a]).unwrap();
+        assert_eq!(env.illegal()[0], 0, "{game}: action {a} refused on replay");
+        for (t, &r) in totals.iter_mut().zip(env.rewards()) {
+            *t += r as f64;
+        }
+    }
+    assert!(
+        env.terminated()[0] || env.truncated()[0],
+        "{game}: replay not over"
+    );
+    totals
+}
+
+/// Plays one game through the API, the human seat choosing among the legal moves with
+/// `rng` (hold'em: an exact raise-to when raising is legal, one time in three), and checks
+/// the result against the engine.
+async fn play_through(app: &Router, game: &str, options: Value, seat: usize, seed: u64) -> usize {
+    let body = json!({ "game": game, "options": options, "seat": seat, "seed": seed });
+    let (status, mut v, text) = call(app, "POST", "/api/tables", &body.to_string()).await;
+    assert_eq!(status, StatusCode::CREATED, "{game}: {text}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let mut rng = LaneRng::from_seed(seed ^ 0xabc);
+    let mut moves = 0;
+    while !v["finished"].as_bool().unwrap() {
+        assert_eq!(v["to_act"], json!(seat), "{game}: not the human's turn");
+        let legal = v["legal"].as_array().unwrap();
+        assert!(!legal.is_empty(), "{game}: no legal move");
+        let range = &v["view"]["legal"];
+        let body = if range["raise"].as_bool() == Some(true) && rng.below(3) == 0 {
+            let (lo, hi) = (
+                range["min_raise_to"].as_u64().unwrap(),
+                range["max_raise_to"].as_u64().unwrap(),
+            );
+            json!({ "raise_to": lo + rng.below((hi - lo + 1).min(1 << 20) as u32) as u64 })
+        } else {
+            let pick = &legal[rng.below(legal.len() as u32) as usize];
+            assert!(pick["label"].as_str().is_some_and(|l| !l.is_empty()));
+            json!({ "action": pick["action"] })
+        };
+        let (status, next, text) = call(
+            app,
+            "POST",
+            &format!("/api/tables/{id}/action"),
+            &body.to_string(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{game}: {body} -> {text}");
+        v = next;
+        moves += 1;
+        assert!(moves < 100_000, "{game}: no end");
+    }
+    let actions: Vec<u32> = v["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["action"].as_u64().unwrap() as u32)
+        .collect();
+    assert_eq!(v["log_len"].as_u64().unwrap() as usize, actions.len());
+    let scores: Vec<f64> = v["result"]["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let engine = engine_totals(game, &options, seed, &actions);
+    assert_eq!(
+        scores, engine,
+        "{game} seed {seed}: scores differ from the engine"
+    );
+    // The finished table still answers, and refuses any further move.
+    let (status, again, _) = call(app, "GET", &format!("/api/tables/{id}"), "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(again["result"], v["result"]);
+    let (status, err, _) = call(
+        app,
+        "POST",
+        &format!("/api/tables/{id}/action"),
+        r#"{"action":0}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(err["error"].as_str().unwrap().contains("over"), "{err}");
+    moves
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn every_game_plays_to_its_end_over_http_with_the_engines_scores() {
+    rt().block_on(async {
+        let app = app_with(100);
+        let cases: Vec<(&str, Value, usize)> = vec![
+            ("kuhn", json!({}), 0),
+            ("kuhn", json!({}), 1),
+            ("leduc", json!({}), 1),
+            ("lost-cities", json!({}), 0),
+            ("flip7", json!({ "num_players": 3 }), 2),
+            ("flip7", json!({ "num_players": 18, "target_score": 60 }), 7),
+            ("151", json!({ "num_players": 2 }), 0),
+            ("151", json!({ "num_players": 4 }), 3),
+            ("holdem", json!({ "num_players": 2 }), 0),
+            ("holdem", json!({ "num_players": 10 }), 4),
+        ];
+        for id in registry::ids() {
+            assert!(cases.iter().any(|c| c.0 == id), "{id} has no web test");
+        }
+        for (game, options, seat) in cases {
+            for seed in 0..3 {
+                play_through(&app, game, options.clone(), seat, seed).await;
+            }
+        }
+    });
+}
+
+#[test]
+fn holdem_takes_exact_raise_amounts_and_refuses_others_with_the_range() {
+    rt().block_on(async {
+        let app = app_with(10);
+        // Seat 0 of a heads-up table whose bot only calls: the human acts first preflop or
+        // after a call.
+        for seed in 0..20 {
+            let body = json!({ "game": "holdem", "seed": seed, "bot": "call-station", "options": { "num_players": 2 } });
+            let (status, v, text) = call(&app, "POST", "/api/tables", &body.to_string()).await;
+            assert_eq!(status, StatusCode::CREATED, "{text}");
+            let range = &v["view"]["legal"];
+            if v["finished"].as_bool().unwrap() || range["raise"].as_bool() != Some(true) {
+                continue;
+            }
+            let id = v["id"].as_str().unwrap();
+            let (lo, hi) = (range["min_raise_to"].as_u64().unwrap(), range["max_raise_to"].as_u64().unwrap());
+            let url = format!("/api/tables/{id}/action");
+            for bad in [lo - 1, hi + 1] {
+                let (status, err, _) = call(&app, "POST", &url, &json!({ "raise_to": bad }).to_string()).await;
+                assert_eq!(status, StatusCode::BAD_REQUEST);
+                let msg = err["error"].as_str().unwrap();
+                assert!(msg.contains(&format!("raise to {lo}..={hi}")), "{msg}");
+            }
+            let to = lo + 1;
+            let (status, after, text) = call(&app, "POST", &url, &json!({ "raise_to": to }).to_string()).await;
+            assert_eq!(status, StatusCode::OK, "{text}");
+            let mine = &after["log"].as_array().unwrap().iter().find(|m| m["by"] == "you").unwrap()["label"];
+            assert_eq!(mine.as_str().unwrap(), format!("raise to {to}"));
+            return;
+        }
+        panic!("no seed gave a raise");
+    });
+}
+
+#[test]
+fn bad_requests_get_a_4xx_with_a_message_and_change_nothing() {
+    rt().block_on(async {
+        let app = app_with(2);
+        let (status, v, _) = call(
+            &app,
+            "POST",
+            "/api/tables",
+            r#"{"game":"lost-cities","seed":5}"#,
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED);
+        let id = v["id"].as_str().unwrap().to_string();
+        let url = format!("/api/tables/{id}/action");
+        let cases: Vec<(&str, &str, &str, StatusCode, &str)> = vec![
+            (
+                "POST",
+                "/api/tables/0123456789abcdef/action",
+                r#"{"action":0}"#,
+                StatusCode::NOT_FOUND,
+                "no table",
+            ),
+            (
+                "GET",
+                "/api/tables/nope",
+                "",
+                StatusCode::NOT_FOUND,
+                "no table",
+            ),
+            (
+                "DELETE",
+                "/api/tables/nope",
+                "",
+                StatusCode::NOT_FOUND,
+                "no table",
+            ),
+            (
+                "POST",
+                &url,
+                r#"{"action":"#,
+                StatusCode::BAD_REQUEST,
+                "malformed JSON",
+            ),
+            (
+                "POST",
+                &url,
+                "nope",
+                StatusCode::BAD_REQUEST,
+                "malformed JSON",
+            ),
+            ("POST", &url, r#"[1,2]"#, StatusCode::BAD_REQUEST, ""),
+            (
+                "POST",
+                &url,
+                r#"{"action":-1}"#,
+                StatusCode::BAD_REQUEST,
+                "malformed JSON",
+            ),
+            (
+                "POST",
+                &url,
+                r#"{"act":1}"#,
+                StatusCode::BAD_REQUEST,
+                "unknown field",
+            ),
+            (
+                "POST",
+                &url,
+                r#"{}"#,
+                StatusCode::BAD_REQUEST,
+                "exactly one",
+            ),
+            (
+                "POST",
+                &url,
+                r#"{"action":95}"#,
+                StatusCode::BAD_REQUEST,
+                "not legal",
+            ),
+            (
+                "POST",
+                &url,
+                r#"{"action":4000000000}"#,
+                StatusCode::BAD_REQUEST,
+                "not legal",
+            ),
+            (
+                "POST",
+                &url,
+                r#"{"raise_to":10}"#,
+                StatusCode::BAD_REQUEST,
+                "no raise-to",
+            ),
+            (
+                "POST",
+                "/api/tables",
+                r#"{"game":"chess"}"#,
+                StatusCode::BAD_REQUEST,
+                "chess",
+            ),
+            (
+                "POST",
+                "/api/tables",
+                r#"{"game":"flip7","options":{"num_players":19}}"#,
+                StatusCode::BAD_REQUEST,
+                "got 19",
+            ),
+            (
+                "POST",
+                "/api/tables",
+                r#"{"game":"flip7","options":"num_players=2"}"#,
+                StatusCode::BAD_REQUEST,
+                "got 2",
+            ),
+            (
+                "POST",
+                "/api/tables",
+                r#"{"game":"flip7","options":7}"#,
+                StatusCode::BAD_REQUEST,
+                "expected an object",
+            ),
+            (
+                "POST",
+                "/api/tables",
+                r#"{"game":"kuhn","bot":"oracle"}"#,
+                StatusCode::BAD_REQUEST,
+                "oracle",
+            ),
+            (
+                "POST",
+                "/api/tables",
+                r#"{"game":"kuhn","seat":2}"#,
+                StatusCode::BAD_REQUEST,
+                "seat",
+            ),
+            (
+                "POST",
+                "/api/tables",
+                r#"{"game":"151","bots":["random"],"options":{"num_players":4}}"#,
+                StatusCode::BAD_REQUEST,
+                "got 1",
+            ),
+            (
+                "POST",
+                "/api/watch/151",
+                r#"{"version":1}"#,
+                StatusCode::BAD_REQUEST,
+                "151 replay",
+            ),
+            (
+                "POST",
+                "/api/watch/phh",
+                "variant = 'FT'",
+                StatusCode::BAD_REQUEST,
+                "",
+            ),
+            (
+                "POST",
+                "/api/ladder",
+                "not json",
+                StatusCode::BAD_REQUEST,
+                "",
+            ),
+            ("GET", "/play/chess", "", StatusCode::NOT_FOUND, "chess"),
+            (
+                "GET",
+                "/static/secret.txt",
+                "",
+                StatusCode::NOT_FOUND,
+                "secret",
+            ),
+            ("GET", "/nowhere", "", StatusCode::NOT_FOUND, "no such page"),
+        ];
+        for (method, uri, body, want, needle) in cases {
+            let (status, v, text) = call(&app, method, uri, body).await;
+            assert_eq!(status, want, "{method} {uri} {body}: {text}");
+            let msg = v["error"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{uri} {body}: no message: {text}"));
+            assert!(msg.contains(needle), "{uri} {body}: {msg}");
+        }
+        // Nothing changed at the table.
+        let (_, now, _) = call(&app, "GET", &format!("/api/tables/{id}"), "").await;
+        assert_eq!(now["log_len"], v["log_len"]);
+        assert_eq!(now["view"], v["view"]);
+        // The cap: a second table fits, a third does not; deleting one makes room.
+        let (status, second, _) = call(&app, "POST", "/api/tables", r#"{"game":"kuhn"}"#).await;
+        assert_eq!(status, StatusCode::CREATED);
+        let (status, full, _) = call(&app, "POST", "/api/tables", r#"{"game":"kuhn"}"#).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{full}");
+        let sid = second["id"].as_str().unwrap();
+        let (status, _, _) = call(&app, "DELETE", &format!("/api/tables/{sid}"), "").await;
+        assert_eq!(status, StatusCode::NO_CONTENT);
+        let (status, _, _) = call(&app, "POST", "/api/tables", r#"{"game":"kuhn"}"#).await;
+        assert_eq!(status, StatusCode::CREATED);
+    });
+}
+
+#[test]
+fn many_tables_play_at_once() {
+    rt().block_on(async {
+        let app = app_with(1000);
+        let mut tasks = Vec::new();
+        for k in 0..24u64 {
+            let app = app.clone();
+            let (game, options) = [
+                ("kuhn", json!({})),
+                ("leduc", json!({})),
+                ("flip7", json!({"num_players": 4, "target_score": 50})),
+                ("holdem", json!({"num_players": 6})),
+            ][k as usize % 4]
+                .clone();
+            tasks.push(tokio::spawn(async move {
+                play_through(&app, game, options, 1, 100 + k).await
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let (_, stats, _) = call(&app, "GET", "/api/stats", "").await;
+        assert_eq!(stats["tables"], json!(24));
+    });
+}
+
+#[test]
+fn pages_list_every_game_and_embed_their_scripts() {
+    rt().block_on(async {
+        let app = app_with(1);
+        let (status, _, index) = call(&app, "GET", "/", "").await;
+        assert_eq!(status, StatusCode::OK);
+        for id in registry::ids() {
+            assert!(
+                index.contains(&format!("href=\"/play/{id}\"")),
+                "{id} not listed"
+            );
+            let (status, _, page) = call(&app, "GET", &format!("/play/{id}"), "").await;
+            assert_eq!(status, StatusCode::OK);
+            assert!(page.contains(&format!("data-game=\"{id}\"")));
+        }
+        for file in ["style.css", "cards.js", "play.js", "watch.js"] {
+            let (status, _, _) = call(&app, "GET", &format!("/static/{file}"), "").await;
+            assert_eq!(status, StatusCode::OK, "{file}");
+        }
+        let (_, games, _) = call(&app, "GET", "/api/games", "").await;
+        assert_eq!(games.as_array().unwrap().len(), registry::ids().len());
+    });
+}
+
+#[test]
+fn replays_hands_and_the_ladder_are_served_for_watching() {
+    rt().block_on(async {
+        let app = app_with(1);
+        let (status, _, replay) = call(&app, "GET", "/api/samples/151-replay?seed=4", "").await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, r, text) = call(&app, "POST", "/api/watch/151", &replay).await;
+        assert_eq!(status, StatusCode::OK, "{text}");
+        assert!(r["total_steps"].as_u64().unwrap() > 10);
+        assert!(r["result"]["final_scores"].is_object());
+
+        let (status, _, phh) = call(&app, "GET", "/api/samples/phh?seed=9&players=5", "").await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, h, text) = call(&app, "POST", "/api/watch/phh", &phh).await;
+        assert_eq!(status, StatusCode::OK, "{text}");
+        let frames = h["frames"].as_array().unwrap();
+        let last = frames.last().unwrap();
+        assert_eq!(last["over"], json!(true));
+        let hand = cardvec::games::holdem::read_phh(&phh).unwrap();
+        assert_eq!(frames.len(), hand.history().len() + 1);
+        for (p, seat) in last["seats"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(seat["net"].as_i64().unwrap(), hand.net()[p]);
+        }
+        let (status, _, _) = call(&app, "GET", "/api/samples/phh?players=11", "").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+
+        let (status, l, _) = call(&app, "GET", "/api/ladder", "").await;
+        assert_eq!(status, StatusCode::OK);
+        let n = l["ids"].as_array().unwrap().len();
+        assert!(n >= 2);
+        assert_eq!(l["elo"].as_array().unwrap().len(), n);
+        assert_eq!(l["win_rate"][0][1]["games"], json!(2000));
+        let (status, l2, _) = call(&app, "POST", "/api/ladder", super::watch::LADDER_LOG).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(l2, l);
+    });
+}
+
+#[test]
+fn frames_show_the_table_after_each_bot_move_without_hidden_cards() {
+    rt().block_on(async {
+        let app = app_with(4);
+        let body = r#"{"game":"flip7","seed":3,"seat":2,"options":{"num_players":6}}"#;
+        let (_, v, _) = call(&app, "POST", "/api/tables?frames=true", body).await;
+        let frames = v["frames"].as_array().unwrap();
+        assert_eq!(frames.len(), v["log_len"].as_u64().unwrap() as usize);
+        assert!(!frames.is_empty());
+        assert_eq!(frames.last().unwrap()["view"], v["view"]);
+        let (_, plain, _) = call(&app, "POST", "/api/tables", body).await;
+        assert_eq!(plain["frames"], Value::Null);
+        // Kuhn, the human at seat 1: the bot moves first; its card stays hidden.
+        let (_, k, _) = call(
+            &app,
+            "POST",
+            "/api/tables?frames=true",
+            r#"{"game":"kuhn","seat":1,"seed":2}"#,
+        )
+        .await;
+        let frames = k["frames"].as_array().unwrap();
+        assert_eq!(frames.len(), 1);
+        assert_eq!(frames[0]["view"]["seats"][0]["cards"], json!([null]));
+        assert!(frames[0]["view"]["seats"][1]["cards"][0].is_object());
+        // After the human's move the frames are that request's moves only.
+        let id = k["id"].as_str().unwrap();
+        let legal = k["legal"][0]["action"].clone();
+        let (_, after, _) = call(
+            &app,
+            "POST",
+            &format!("/api/tables/{id}/action?frames=true&log_from=1"),
+            &json!({ "action": legal }).to_string(),
+        )
+        .await;
+        let n = after["log_len"].as_u64().unwrap() as usize;
+        let frames = after["frames"].as_array().unwrap();
+        assert_eq!(frames.len(), n - 1);
+        assert_eq!(frames[0]["n"], json!(1));
+        assert_eq!(after["log"].as_array().unwrap().len(), n - 1);
+    });
+}
+
+#[test]
+fn idle_tables_expire_and_busy_ones_stay() {
+    let tables = Tables::new(2, Duration::ZERO);
+    let req = super::tables::CreateTable {
+        game: "kuhn".into(),
+        ..Default::default()
+    };
+    let a = tables
+        .insert(super::tables::Table::new(&req).unwrap())
+        .ok()
+        .unwrap();
+    let busy = tables.get(&a).ok().unwrap();
+    let guard = busy.lock().unwrap();
+    let b = tables
+        .insert(super::tables::Table::new(&req).unwrap())
+        .ok()
+        .unwrap();
+    // At the cap, idle tables make room; the one in use right now stays.
+    let c = tables
+        .insert(super::tables::Table::new(&req).unwrap())
+        .ok()
+        .unwrap();
+    assert!(tables.get(&a).is_ok());
+    assert!(tables.get(&b).is_err());
+    assert!(tables.get(&c).is_ok());
+    drop(guard);
+    assert_eq!(tables.sweep(), 2);
+    assert_eq!(tables.len(), 0);
+}
+
+#[test]
+fn every_bot_of_every_game_takes_a_seat_even_one_that_remembers() {
+    rt().block_on(async {
+        let app = app_with(100);
+        for info in registry::GAMES {
+            for pattern in info.bots {
+                let names: Vec<String> = match *pattern {
+                    "threshold-<K>" => vec!["threshold-20".into()],
+                    "equity-<N>" => vec!["equity-50".into()],
+                    "minmax_d<D>w<W>[t]" => vec!["minmax_d2w2".into(), "minmax_d2w2t".into()],
+                    p => {
+                        assert!(!p.contains('<'), "{}: pattern {p} not covered", info.id);
+                        vec![p.to_string()]
+                    }
+                };
+                for bot in names {
+                    let body = json!({ "game": info.id, "bot": bot, "seed": 1, "seat": 1 });
+                    let (status, mut v, text) =
+                        call(&app, "POST", "/api/tables", &body.to_string()).await;
+                    assert_eq!(status, StatusCode::CREATED, "{} {bot}: {text}", info.id);
+                    let id = v["id"].as_str().unwrap().to_string();
+                    for _ in 0..5 {
+                        if v["finished"].as_bool().unwrap() {
+                            break;
+                        }
+                        let a = v["legal"][0]["action"].clone();
+                        let (status, next, text) = call(
+                            &app,
+                            "POST",
+                            &format!("/api/tables/{id}/action"),
+                            &json!({ "action": a }).to_string(),
+                        )
+                        .await;
+                        assert_eq!(status, StatusCode::OK, "{} {bot}: {text}", info.id);
+                        v = next;
+                    }
+                    call(&app, "DELETE", &format!("/api/tables/{id}"), "").await;
+                }
+            }
+        }
+    });
+}

@@ -1,0 +1,161 @@
+//! Watching what others played: a 151 replay (the official recorder's JSON), a PHH hand
+//! history stepped action by action, and the arena ladder's standings for the charts.
+
+use serde_json::{json, Value};
+
+use cardvec::arena::ladder::{read_log, Standings};
+use cardvec::arena::runner::{play_series_match, Clock, MatchConfig, Replay};
+use cardvec::core::{Error, LaneRng, Result};
+use cardvec::games::holdem::{read_phh, write_phh, Action, NlHand, TableConfig};
+use cardvec::poker::cards::Card;
+
+/// The ladder log shipped in docs/ (what `GET /api/ladder` charts).
+pub const LADDER_LOG: &str = include_str!("../../../docs/data/151-arena-ladder.jsonl");
+
+/// A 151 replay checked and returned as JSON (the page steps through its snapshots).
+pub fn replay_151(text: &str) -> Result<Value> {
+    let replay = Replay::from_json(text)?;
+    let steps: usize = replay.rounds.iter().map(|r| r.steps.len()).sum();
+    let mut v = serde_json::to_value(&replay).map_err(|e| Error::Invalid {
+        what: "151 replay",
+        reason: e.to_string(),
+    })?;
+    v["total_steps"] = json!(steps);
+    Ok(v)
+}
+
+/// A sample 151 replay: one arena match between two built-in bots, seeded `seed`.
+pub fn sample_replay(seed: u64) -> Result<String> {
+    let config = MatchConfig::new(0);
+    let (result, _) = play_series_match(
+        &config,
+        Clock::FREE,
+        "builtin:greedy",
+        "builtin:medium",
+        seed,
+        0,
+    )?;
+    Ok(result.replay.to_json())
+}
+
+fn card_json(c: Card) -> Value {
+    let t = c.to_string();
+    json!({ "rank": &t[..1], "suit": &t[1..], "text": t })
+}
+
+fn frame(hand: &NlHand, label: &str, actor: Option<usize>) -> Value {
+    let n = hand.num_players();
+    let over = hand.is_over();
+    let seats: Vec<Value> = (0..n)
+        .map(|p| {
+            json!({
+                "seat": p, "cards": hand.hole_cards()[p].iter().map(|&c| card_json(c)).collect::<Vec<_>>(),
+                "stack": hand.stacks()[p], "bet": hand.bets()[p],
+                "in_pot": hand.committed()[p] + hand.bets()[p], "folded": hand.folded()[p],
+                "button": p == hand.button(),
+                "net": if over { json!(hand.net()[p]) } else { Value::Null },
+            })
+        })
+        .collect();
+    json!({
+        "label": label, "actor": actor, "to_act": hand.to_act(), "over": over,
+        "board": hand.board().iter().map(|&c| card_json(c)).collect::<Vec<_>>(),
+        "pot": hand.pot_total(), "seats": seats,
+        "street": format!("{:?}", hand.street()).to_lowercase(),
+    })
+}
+
+fn action_text(a: Action) -> String {
+    match a {
+        Action::Fold => "fold".into(),
+        Action::Check => "check".into(),
+        Action::Call => "call".into(),
+        Action::RaiseTo(c) => format!("raise to {c}"),
+        Action::AllIn => "all-in".into(),
+    }
+}
+
+/// A PHH hand history read and replayed: one frame after the deal, then one after every
+/// action (seats are cardvec's: the button's number is kept when the file has it).
+pub fn phh_frames(text: &str) -> Result<Value> {
+    let done = read_phh(text)?;
+    let mut hand = NlHand::new(
+        done.config(),
+        done.starting_stacks(),
+        done.button(),
+        done.hole_cards(),
+        done.full_board(),
+    )?;
+    let mut frames = vec![frame(&hand, "deal", None)];
+    for &(seat, action) in done.history() {
+        hand.apply_for(seat, action)?;
+        frames.push(frame(
+            &hand,
+            &format!("seat {seat}: {}", action_text(action)),
+            Some(seat),
+        ));
+    }
+    let cfg = done.config();
+    Ok(json!({
+        "num_players": done.num_players(), "button": done.button(),
+        "blinds": [cfg.small_blind, cfg.big_blind], "ante": cfg.ante,
+        "net": done.net(), "frames": frames,
+    }))
+}
+
+/// A sample PHH hand: `players` seats of 200 chips, blinds 1/2, random legal play seeded
+/// `seed` (checks and calls mostly, some raises, few folds).
+pub fn sample_phh(seed: u64, players: usize) -> Result<String> {
+    Error::check_range("players", 2, 10, players as i64)?;
+    let mut rng = LaneRng::from_seed(seed);
+    let mut deck: Vec<u8> = (0..52).collect();
+    rng.shuffle(&mut deck);
+    let card = |i: usize| Card::from_id(deck[i]).expect("a deck card");
+    let hole: Vec<[Card; 2]> = (0..players)
+        .map(|p| [card(2 * p), card(2 * p + 1)])
+        .collect();
+    let board = [0, 1, 2, 3, 4].map(|i| card(2 * players + i));
+    let config = TableConfig::new(1, 2, 0)?;
+    let button = rng.below(players as u32) as usize;
+    let mut hand = NlHand::new(config, &vec![200; players], button, &hole, board)?;
+    while let Some(legal) = hand.legal() {
+        let roll = rng.below(10);
+        let action = if legal.raise && roll < 2 {
+            let span = (legal.max_raise_to - legal.min_raise_to).min(20);
+            Action::RaiseTo(legal.min_raise_to + rng.below(span as u32 + 1) as u64)
+        } else if legal.fold && roll == 9 {
+            Action::Fold
+        } else if legal.check {
+            Action::Check
+        } else {
+            Action::Call
+        };
+        hand.apply(action)?;
+    }
+    Ok(write_phh(&hand, Some(seed)))
+}
+
+/// The standings of a ladder log (JSON lines as `cardvec arena ladder` writes): the bots,
+/// games and win rates of every pair (row against column), Elo ratings.
+pub fn ladder(text: &str) -> Result<Value> {
+    let pairs = read_log(text)?;
+    if pairs.is_empty() {
+        return Err(Error::Invalid {
+            what: "ladder log",
+            reason: "no result line".into(),
+        });
+    }
+    let st = Standings::from_pairs(&pairs);
+    let n = st.ids().len();
+    let rate: Vec<Vec<Value>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| match st.win_rate(i, j) {
+                    Some(p) if i != j => json!({ "rate": p.rate, "low": p.low, "high": p.high, "games": st.games(i, j) }),
+                    _ => Value::Null,
+                })
+                .collect()
+        })
+        .collect();
+    Ok(json!({ "ids": st.ids(), "win_rate": rate, "elo": st.elo() }))
+}

@@ -1,0 +1,237 @@
+"""The web table (``cardvec serve``) in headless Chromium, through Playwright: for every
+game a full game played through its page (keyboard and clicks) against a bot to the end,
+the final scores checked against the engine (the ``cardvec`` package replaying the same
+seed and actions) and against the JSON API; a 151 replay and a PHH hand stepped to the end;
+the ladder charts; the phone-width layout.
+
+Needs the ``cardvec`` binary (``CARDVEC_BIN``, else ``target/ci/cardvec`` ...) and
+Chromium (``CHROMIUM``, else ``/usr/bin/chromium``, Debian's package, which scripts/test.sh
+installs); skipped with the reason when either is missing. ``CARDVEC_WEB_SCREENSHOTS=1``
+writes the screenshots of docs/img/web/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import tomllib
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "img" / "web"
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+
+def _binary() -> Path | None:
+    if os.environ.get("CARDVEC_BIN"):
+        return Path(os.environ["CARDVEC_BIN"])
+    for profile in ("ci", "release", "debug"):
+        p = ROOT / "target" / profile / "cardvec"
+        if p.exists():
+            return p
+    return None
+
+
+def _chromium() -> str | None:
+    return os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def server():
+    binary = _binary()
+    if binary is None or not binary.exists():
+        pytest.skip("the cardvec binary is not built (cargo build --profile ci -p cardvec-cli)")
+    proc = subprocess.Popen(
+        [str(binary), "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        line = proc.stdout.readline()
+        assert "http://" in line, line
+        yield line.split("http://")[1].split("/")[0].join(["http://", ""])
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    exe = _chromium()
+    if exe is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def api(base: str, path: str, body: str | None = None):
+    req = urllib.request.Request(base + path, data=body.encode() if body is not None else None)
+    with urllib.request.urlopen(req) as r:
+        text = r.read().decode()
+    return json.loads(text) if text.lstrip().startswith(("{", "[")) else text
+
+
+def engine_scores(game: str, options: dict, seed: int, actions: list[int]) -> list[float]:
+    """The totals the engine pays for `actions` from the deal of `seed` (Python package)."""
+    import cardvec
+
+    env = cardvec.make(game, 1, **options)
+    env.reset(seed)
+    totals = np.array(env.rewards[0], dtype=np.float64)
+    for a in actions:
+        env.step(np.array([a], dtype=np.uint32))
+        totals += env.rewards[0]
+    assert env.terminated[0] or env.truncated[0]
+    return totals.tolist()
+
+
+GAMES = [
+    ("lost-cities", {}, 0, 11),
+    ("flip7", {"num_players": 5, "target_score": 60}, 3, 12),
+    ("151", {"num_players": 3}, 1, 13),
+    ("holdem", {"num_players": 6}, 2, 14),
+    ("kuhn", {}, 1, 15),
+    ("leduc", {}, 0, 16),
+]
+
+
+def _cardvec_available() -> bool:
+    try:
+        import cardvec  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("game", "options", "seat", "seed"), GAMES, ids=[g[0] for g in GAMES])
+def test_a_full_game_through_the_page_matches_the_engine(server, browser, game, options, seat, seed):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/play/{game}?speed=0")
+    page.wait_for_selector("#seat option", state="attached")
+    page.fill("#seed", str(seed))
+    for name, value in options.items():
+        page.fill(f"#opt-{name}", str(value))
+    page.select_option("#seat", str(seat))
+    page.click("#start")
+    rng = random.Random(seed)
+    shot = False
+    for _ in range(5000):
+        page.wait_for_selector("body[data-state=playing], body[data-state=finished]")
+        if page.get_attribute("body", "data-state") == "finished":
+            break
+        if not shot:
+            if os.environ.get("CARDVEC_WEB_SCREENSHOTS") == "1":
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / f"{game}.png"))
+            shot = True
+        moves = page.query_selector_all("#moves button")
+        assert moves, "no legal move shown while it is the human's turn"
+        raise_box = page.query_selector("#raise:not([hidden])")
+        before = page.evaluate("window.cardvecView.log_len")
+        if raise_box is not None and rng.random() < 0.25:
+            lo = int(page.get_attribute("#raise-to", "min"))
+            hi = int(page.get_attribute("#raise-to", "max"))
+            page.fill("#raise-to", str(rng.randint(lo, min(hi, lo + 40))))
+            page.click("#raise-btn")
+        else:
+            k = rng.randrange(len(moves))
+            if k < 9 and rng.random() < 0.5:
+                page.keyboard.press(str(k + 1))  # the keyboard shortcut
+            else:
+                moves[k].focus()
+                page.keyboard.press("Enter")
+        page.wait_for_function(f"window.cardvecView.log_len > {before}")
+    else:
+        pytest.fail("the game did not end")
+    assert page.get_attribute("body", "data-state") == "finished"
+    scores = json.loads(page.get_attribute("#result", "data-scores"))
+    actions = json.loads(page.get_attribute("#result", "data-actions"))
+    table_id = page.evaluate("window.cardvecView.id")
+    assert api(server, f"/api/tables/{table_id}")["result"]["scores"] == scores
+    assert "Game over" in page.inner_text("#result")
+    assert len(page.query_selector_all("#log li")) == len(actions)
+    if _cardvec_available():
+        assert engine_scores(game, options, seed, actions) == pytest.approx(scores, abs=1e-4)
+    assert errors == []
+    page.close()
+
+
+def test_a_151_replay_steps_to_its_end(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    replay = api(server, "/api/samples/151-replay?seed=5")
+    page.goto(f"{server}/watch")
+    page.fill("#replay-text", json.dumps(replay))
+    page.click("#replay-load")
+    page.wait_for_selector("#replay-stepper:not([hidden])")
+    count = int(page.get_attribute("#replay-stepper", "data-count"))
+    steps = sum(len(r["steps"]) for r in replay["rounds"])
+    assert count == steps + 2
+    page.focus("#replay-stepper button[data-step=next]")
+    for i in range(1, count):
+        page.keyboard.press("ArrowRight")
+    assert int(page.get_attribute("#replay-stepper", "data-pos")) == count - 1
+    text = page.inner_text("#replay-view")
+    assert "result:" in text
+    for pid, score in replay["result"]["final_scores"].items():
+        assert f"score {score}" in text, (pid, score, text)
+    if os.environ.get("CARDVEC_WEB_SCREENSHOTS") == "1":
+        page.screenshot(path=str(SHOTS / "watch-151.png"))
+    page.close()
+
+
+def test_a_phh_hand_steps_to_its_end(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    phh = api(server, "/api/samples/phh?seed=8&players=4")
+    hand = tomllib.loads(phh)
+    net = [f - s for f, s in zip(hand["finishing_stacks"], hand["starting_stacks"])]
+    page.goto(f"{server}/watch")
+    page.fill("#phh-text", phh)
+    page.click("#phh-load")
+    page.wait_for_selector("#phh-stepper:not([hidden])")
+    count = int(page.get_attribute("#phh-stepper", "data-count"))
+    for _ in range(count - 1):
+        page.click("#phh-stepper button[data-step=next]")
+    assert int(page.get_attribute("#phh-stepper", "data-pos")) == count - 1
+    text = page.inner_text("#phh-view")
+    # PHH players p1..pn run from the seat left of the button; every result is shown.
+    for n in net:
+        assert f"net {'+' if n > 0 else ''}{n}" in text, (n, text)
+    page.fill("#phh-text", "variant = 'FT'")
+    page.click("#phh-load")
+    page.wait_for_function("document.getElementById('watch-error').textContent.length > 0")
+    page.close()
+
+
+def test_the_ladder_is_charted(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server}/watch")
+    page.wait_for_selector("#elo svg")
+    ladder = api(server, "/api/ladder")
+    n = len(ladder["ids"])
+    cells = page.query_selector_all("#heatmap rect.cell")
+    assert len(cells) == n * n
+    assert len(page.query_selector_all("#elo rect.bar")) == n
+    if os.environ.get("CARDVEC_WEB_SCREENSHOTS") == "1":
+        page.screenshot(path=str(SHOTS / "watch-ladder.png"), full_page=True)
+    page.close()
+
+
+def test_the_table_fits_a_phone_width_window(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{server}/play/holdem?speed=0&seed=4")
+    page.wait_for_selector("body[data-state=playing], body[data-state=finished]")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 392, width
+    if os.environ.get("CARDVEC_WEB_SCREENSHOTS") == "1":
+        page.screenshot(path=str(SHOTS / "holdem-phone.png"))
+    page.close()

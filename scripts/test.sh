@@ -77,12 +77,17 @@ python -m mypy --strict --enable-error-code deprecated python/tests/typing_check
 
 section "web table: Debian's chromium for the browser tests (python/tests/test_web_table.py)"
 # Playwright drives the system browser (never a browser download of its own); the tests skip,
-# saying why, if it cannot be installed.
+# saying why, if it cannot be installed (on CI, CI=true, a missing chromium fails the run).
 if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ||
         echo "chromium could not be installed: the browser tests will skip" >&2
 fi
-command -v chromium >/dev/null 2>&1 && chromium --version 2>/dev/null | tail -1 || true
+if command -v chromium >/dev/null 2>&1; then
+    chromium --version 2>/dev/null | tail -1 || true
+elif [ "${CI:-}" = true ]; then
+    echo "CI: chromium is missing, so the browser tests would only skip; failing instead" >&2
+    exit 1
+fi
 
 section "pytest python/tests (on $JOBS workers)"
 python -m pytest -q -n "$JOBS" python/tests

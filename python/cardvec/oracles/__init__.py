@@ -2,7 +2,8 @@
 tests and ``cardvec.campaign``'s ``oracle`` job kind use them): ``cardvec.oracles.i151``
 replays ``cardvec trace 151`` in i151-engine 0.2.4, ``cardvec.oracles.holdem`` replays
 ``cardvec trace holdem`` in pokerkit 0.7, ``cardvec.oracles.flip7`` plays Flip 7 step
-for step against game-room 0.1.0's ``flip7_v0``. Each needs its engine installed (``ORACLES``
+for step against game-room 0.1.0's ``flip7_v0``, ``cardvec.oracles.openspiel`` plays
+Kuhn and Leduc step for step against OpenSpiel's ``kuhn_poker`` and ``leduc_poker``. Each needs its engine installed (``ORACLES``
 gives the pip command); ``require(game_id)`` raises an ``ImportError`` naming it when it is
 missing. Importing this package imports no engine."""
 
@@ -22,6 +23,8 @@ ORACLES = {
         "game_room",
         "pip install --no-deps --ignore-requires-python game-room==0.1.0",
     ),
+    "kuhn": ("cardvec.oracles.openspiel", "pyspiel", 'pip install "open-spiel>=1.5,<3"'),
+    "leduc": ("cardvec.oracles.openspiel", "pyspiel", 'pip install "open-spiel>=1.5,<3"'),
 }
 
 

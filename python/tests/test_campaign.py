@@ -126,6 +126,29 @@ def test_openspiel_oracle_merges_exactly_and_reports_a_planted_difference(game, 
     assert "seat 0 information state" in m["what"] and "openspiel.replay_range" in m["reproduce"]
 
 
+def test_holdem_eval_oracle_merges_exactly_and_reports_a_planted_difference(monkeypatch):
+    pytest.importorskip("phevaluator")
+    from cardvec.oracles import holdem_eval
+
+    whole = local("oracle", "holdem-eval", 3000, 3000, seed=2)
+    assert whole["mismatches"] == [] and whole["failed_shards"] == []
+    assert whole["hands"] == 3000 and whole["cards"] == {"5": 1000, "6": 1000, "7": 1000}
+    assert sum(whole["categories"].values()) == 3000 and len(whole["categories"]) >= 7
+    assert strip(local("oracle", "holdem-eval", 3000, 700, seed=2)) == strip(whole)
+    assert len(set(map(tuple, (holdem_eval.hand(2, g) for g in range(3, 9))))) == 6
+    assert [len(holdem_eval.hand(2, g)) for g in range(6)] == [5, 6, 7, 5, 6, 7]
+
+    # phevaluator's rank of one hand off by one: reported with that hand's index.
+    real = holdem_eval.phevaluator_rank
+    planted = holdem_eval.hand(2, 1234)
+    monkeypatch.setattr(holdem_eval, "phevaluator_rank",
+                        lambda cards: real(cards) + (cards == planted))
+    bad = local("oracle", "holdem-eval", 3000, 700, seed=2)
+    assert [(m["game"], m["what"].split(" != ")[0]) for m in bad["mismatches"]] == [
+        (1234, f"rank {real(planted)}")]
+    assert "holdem_eval.replay_range(2, 1234, 1)" in bad["mismatches"][0]["reproduce"]
+
+
 def test_rollouts_write_npz_shards_a_learner_reads(tmp_path):
     summary = local("rollouts", "kuhn", 48, 16, out=tmp_path, steps=20)
     assert summary["transitions"] == 48 * 20 and summary["episodes"] > 0
@@ -166,6 +189,7 @@ def test_resume_skips_finished_shards_and_refuses_another_campaign(tmp_path):
         (lambda: local("diff", "flip7", 10, 5, num_players=99), "99"),
         (lambda: local("oracle", "lost-cities", 10, 5),
          "no oracle for game 'lost-cities'|unknown game 'lost-cities'"),
+        (lambda: local("diff", "holdem-eval", 10, 5), "unknown game 'holdem-eval'"),
         (lambda: local("rollouts", "kuhn", 10, 5), "out="),
     ],
 )
@@ -229,8 +253,9 @@ def test_on_a_simulated_ray_cluster(monkeypatch):
         assert strip(on_ray(cluster, "match", "lost-cities", 90, 11)) == strip(match)
         oracle = local("oracle", "151", 8, 8)
         assert strip(on_ray(cluster, "oracle", "151", 8, 3)) == strip(oracle)
-        # The OpenSpiel oracle too (when installed, as on CI).
-        for game, games, shard, engine in (("leduc", 30, 8, "pyspiel"),):
+        # The OpenSpiel and phevaluator oracles too (when installed, as on CI).
+        for game, games, shard, engine in (("leduc", 30, 8, "pyspiel"),
+                                           ("holdem-eval", 900, 250, "phevaluator")):
             if importlib.util.find_spec(engine) is not None:
                 oracle = local("oracle", game, games, games, seed=1)
                 assert oracle["mismatches"] == []

@@ -398,7 +398,9 @@ class ArenaLadder(JobKind):
 class Oracle(JobKind):
     """The oracle comparisons: ``cardvec trace`` shards replayed in the external engine
     (151: i151-engine 0.2.4; holdem: pokerkit 0.7), Flip 7 played step for step against
-    game-room 0.1.0 (``cardvec.oracles``)."""
+    game-room 0.1.0, Kuhn and Leduc step for step against OpenSpiel, and (game id
+    ``holdem-eval``, accepted by this kind only) ``cardvec.holdem``'s hand evaluator
+    against phevaluator (``cardvec.oracles``)."""
 
     name = "oracle"
     own_options = ("players", "fix")
@@ -430,6 +432,10 @@ class Oracle(JobKind):
             r = dataclasses.asdict(module.replay_range(seed, first, count))
             r["players"] = {str(k): v for k, v in r["players"].items()}
             return r
+        if game_id in ("kuhn", "leduc"):
+            return dataclasses.asdict(module.replay_range(game_id, seed, first, count))
+        if game_id == "holdem-eval":
+            return dataclasses.asdict(module.replay_range(seed, first, count))
         text, _ = _native.trace_shard(game_id, seed, first, count,
                                       players=options.get("players"), policy_seed=seed)
         lines = text.splitlines()
@@ -451,6 +457,12 @@ class Oracle(JobKind):
         if game_id == "flip7":
             return (f"python -c \"from cardvec.oracles import flip7; "
                     f"print(flip7.replay_range({seed}, {first}, {count}).mismatches)\"")
+        if game_id in ("kuhn", "leduc"):
+            return (f"python -c \"from cardvec.oracles import openspiel; print(openspiel."
+                    f"replay_range({game_id!r}, {seed}, {first}, {count}).mismatches)\"")
+        if game_id == "holdem-eval":
+            return (f"python -c \"from cardvec.oracles import holdem_eval; print(holdem_eval."
+                    f"replay_range({seed}, {first}, {count}).mismatches)\"")
         return (f"cardvec trace {game_id} --seed {seed} --policy-seed {seed} --first {first} "
                 f"--games {count} | python -c \"import sys; from cardvec.oracles import "
                 f"{'i151' if game_id == '151' else 'holdem'} as o; "

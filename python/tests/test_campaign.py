@@ -3,6 +3,7 @@ Ray cluster of several nodes, with a node killed mid-run), a planted mismatch is
 with its game index and reproduction command, finished shards are skipped on a rerun, and
 bad input is refused before anything runs. Small runs only (seconds each)."""
 
+import importlib.util
 import json
 import os
 import shutil
@@ -97,6 +98,57 @@ def test_oracle_merges_exactly(game, games, count):
     assert strip(local("oracle", game, games, 5)) == strip(whole)
 
 
+@pytest.mark.parametrize("game, games", [("kuhn", 60), ("leduc", 40)])
+def test_openspiel_oracle_merges_exactly_and_reports_a_planted_difference(game, games,
+                                                                          monkeypatch):
+    pytest.importorskip("pyspiel", reason="OpenSpiel (pip install open-spiel) is the oracle")
+    from cardvec.oracles import openspiel
+
+    whole = local("oracle", game, games, games, seed=3)
+    assert whole["mismatches"] == [] and whole["failed_shards"] == []
+    assert whole["games"] == games and whole["steps"] >= games and whole["dealt"] >= 2 * games
+    assert sum(whole["endings"].values()) == games and len(whole["endings"]) >= 3
+    assert strip(local("oracle", game, games, 7, seed=3)) == strip(whole)
+    assert strip(local("oracle", game, games, games, seed=4)) != strip(whole)
+    # A game depends on its seed and index only.
+    assert openspiel.deal(game, 3, 17)[0] == openspiel.deal(game, 3, 17)[0]
+    one, before, both = (openspiel.replay_range(game, 3, f, n) for f, n in
+                         ((17, 1), (10, 7), (10, 8)))
+    assert one.steps + before.steps == both.steps and one.games == 1
+
+    # A wrong information-state string for one seat is reported with its game index.
+    real = openspiel.info_state_string(game)
+    monkeypatch.setattr(openspiel, "info_state_string",
+                        lambda g: lambda obs, p, r: real(obs, p, r) + ("x" if obs[0] else ""))
+    bad = local("oracle", game, 6, 4, seed=3)
+    assert [m["game"] for m in bad["mismatches"]] == list(range(6))
+    m = bad["mismatches"][0]
+    assert "seat 0 information state" in m["what"] and "openspiel.replay_range" in m["reproduce"]
+
+
+def test_holdem_eval_oracle_merges_exactly_and_reports_a_planted_difference(monkeypatch):
+    pytest.importorskip("phevaluator")
+    from cardvec.oracles import holdem_eval
+
+    whole = local("oracle", "holdem-eval", 3000, 3000, seed=2)
+    assert whole["mismatches"] == [] and whole["failed_shards"] == []
+    assert whole["hands"] == 3000 and whole["cards"] == {"5": 1000, "6": 1000, "7": 1000}
+    assert sum(whole["categories"].values()) == 3000 and len(whole["categories"]) >= 7
+    assert strip(local("oracle", "holdem-eval", 3000, 700, seed=2)) == strip(whole)
+    assert len(set(map(tuple, (holdem_eval.hand(2, g) for g in range(3, 9))))) == 6
+    assert [len(holdem_eval.hand(2, g)) for g in range(6)] == [5, 6, 7, 5, 6, 7]
+
+    # phevaluator's rank of one hand off by one: reported with that hand's index.
+    real = holdem_eval.phevaluator_rank
+    planted = holdem_eval.hand(2, 1234)
+    monkeypatch.setattr(holdem_eval, "phevaluator_rank",
+                        lambda cards: real(cards) + (cards == planted))
+    bad = local("oracle", "holdem-eval", 3000, 700, seed=2)
+    assert [(m["game"], m["what"].split(" != ")[0]) for m in bad["mismatches"]] == [
+        (1234, f"rank {real(planted)}")]
+    assert "holdem_eval.replay_range(2, 1234, 1)" in bad["mismatches"][0]["reproduce"]
+
+
 def test_rollouts_write_npz_shards_a_learner_reads(tmp_path):
     summary = local("rollouts", "kuhn", 48, 16, out=tmp_path, steps=20)
     assert summary["transitions"] == 48 * 20 and summary["episodes"] > 0
@@ -135,7 +187,9 @@ def test_resume_skips_finished_shards_and_refuses_another_campaign(tmp_path):
         (lambda: local("diff", "kuhn", 10, 0), "shard must be >= 1, got 0"),
         (lambda: local("match", "kuhn", 10, 5, bots="nobot"), "nobot"),
         (lambda: local("diff", "flip7", 10, 5, num_players=99), "99"),
-        (lambda: local("oracle", "kuhn", 10, 5), "no oracle for game 'kuhn'|unknown game 'kuhn'"),
+        (lambda: local("oracle", "lost-cities", 10, 5),
+         "no oracle for game 'lost-cities'|unknown game 'lost-cities'"),
+        (lambda: local("diff", "holdem-eval", 10, 5), "unknown game 'holdem-eval'"),
         (lambda: local("rollouts", "kuhn", 10, 5), "out="),
     ],
 )
@@ -199,6 +253,13 @@ def test_on_a_simulated_ray_cluster(monkeypatch):
         assert strip(on_ray(cluster, "match", "lost-cities", 90, 11)) == strip(match)
         oracle = local("oracle", "151", 8, 8)
         assert strip(on_ray(cluster, "oracle", "151", 8, 3)) == strip(oracle)
+        # The OpenSpiel and phevaluator oracles too (when installed, as on CI).
+        for game, games, shard, engine in (("leduc", 30, 8, "pyspiel"),
+                                           ("holdem-eval", 900, 250, "phevaluator")):
+            if importlib.util.find_spec(engine) is not None:
+                oracle = local("oracle", game, games, games, seed=1)
+                assert oracle["mismatches"] == []
+                assert strip(on_ray(cluster, "oracle", game, games, shard, seed=1)) == strip(oracle)
 
         # A planted mismatch comes back with its game index and command.
         summary = on_ray(cluster, "diff", "kuhn", 300, 40, seed=4, plant_mismatch_game=211)

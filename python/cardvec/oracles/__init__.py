@@ -2,13 +2,16 @@
 tests and ``cardvec.campaign``'s ``oracle`` job kind use them): ``cardvec.oracles.i151``
 replays ``cardvec trace 151`` in i151-engine 0.2.4, ``cardvec.oracles.holdem`` replays
 ``cardvec trace holdem`` in pokerkit 0.7, ``cardvec.oracles.flip7`` plays Flip 7 step
-for step against game-room 0.1.0's ``flip7_v0``. Each needs its engine installed (``ORACLES``
+for step against game-room 0.1.0's ``flip7_v0``, ``cardvec.oracles.openspiel`` plays
+Kuhn and Leduc step for step against OpenSpiel's ``kuhn_poker`` and ``leduc_poker``,
+``cardvec.oracles.holdem_eval`` ranks random 5-, 6- and 7-card hands with
+``cardvec.holdem`` and phevaluator (id ``holdem-eval``, not a game). Each needs its engine installed (``ORACLES``
 gives the pip command); ``require(game_id)`` raises an ``ImportError`` naming it when it is
 missing. Importing this package imports no engine."""
 
 import importlib.util
 
-#: game id -> (the oracle's module in this package, the engine's import name, the pip
+#: game id (or ``holdem-eval``) -> (the oracle's module in this package, the engine's import name, the pip
 #: command that installs it).
 ORACLES = {
     "151": (
@@ -22,6 +25,10 @@ ORACLES = {
         "game_room",
         "pip install --no-deps --ignore-requires-python game-room==0.1.0",
     ),
+    "kuhn": ("cardvec.oracles.openspiel", "pyspiel", 'pip install "open-spiel>=1.5,<3"'),
+    "leduc": ("cardvec.oracles.openspiel", "pyspiel", 'pip install "open-spiel>=1.5,<3"'),
+    # Not a game: cardvec.holdem's hand evaluator (only the oracle campaign kind takes it).
+    "holdem-eval": ("cardvec.oracles.holdem_eval", "phevaluator", 'pip install "phevaluator>=0.6"'),
 }
 
 

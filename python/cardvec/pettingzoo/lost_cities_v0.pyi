@@ -30,5 +30,6 @@ class raw_env(LaneAEC):
     def __init__(
         self,
         render_mode: str | None = None,
+        *,
         obs_layout: Literal["card-major", "channel-major"] = "card-major",
     ) -> None: ...

@@ -285,7 +285,7 @@ fn diff_pair_deals_like_fast_reset() {
     for g in 0..50 {
         let rng = LaneRng::for_lane(0, g, 0);
         let (reference, lane) = diff_pair(g, &mut rng.clone());
-        let reset = SingleLane::new(LostCities::default(), rng);
+        let reset = SingleLane::new(lane.game, rng);
         let both = Both {
             reference,
             fast: lane.clone(),

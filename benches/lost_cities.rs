@@ -8,7 +8,7 @@ use cardvec::games::lost_cities::{LostCities, N_ACTIONS, OBS_DIM};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn kernels(c: &mut Criterion) {
-    let game = LostCities;
+    let game = LostCities::default();
     let mut rng = LaneRng::from_seed(3);
     let mut states = Vec::new();
     let mut mask = [0u8; N_ACTIONS];

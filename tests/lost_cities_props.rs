@@ -6,12 +6,14 @@
 use cardvec::core::policy::random_legal;
 use cardvec::core::{Game, LaneRng};
 use cardvec::games::lost_cities::fast::{board_score, column_score, score};
-use cardvec::games::lost_cities::{LostCities, LostCitiesState, N_ACTIONS};
+use cardvec::games::lost_cities::{
+    LostCities, LostCitiesState, ObsLayout, DECK_SIZE, N_ACTIONS, N_CHANNELS, OBS_DIM,
+};
 use proptest::prelude::*;
 
 /// Plays `plies` random legal plies from the deal of `seed`.
 fn position(seed: u64, plies: usize) -> LostCitiesState {
-    let game = LostCities;
+    let game = LostCities::default();
     let mut rng = LaneRng::from_seed(seed);
     let mut s = game.reset(&mut rng);
     let mut mask = [0u8; N_ACTIONS];
@@ -30,7 +32,7 @@ fn position(seed: u64, plies: usize) -> LostCitiesState {
 proptest! {
     #[test]
     fn final_reward_is_the_final_score(seed in any::<u64>()) {
-        let game = LostCities;
+        let game = LostCities::default();
         let mut rng = LaneRng::from_seed(seed);
         let mut s = game.reset(&mut rng);
         let mut mask = [0u8; N_ACTIONS];
@@ -69,18 +71,48 @@ proptest! {
     }
 }
 
+/// The seed's text, "60 cards x 7 one-hot channels", read as a `[60, 7]` array: in the
+/// default (card-major) layout each card's seven consecutive values are one block of
+/// `0.0`/`1.0` summing to 1 (which channel is hot, in the seed's order, is checked against
+/// the reference engine's places in `tests/lost_cities_rules.rs`).
 #[test]
-fn observation_channels_are_one_hot_per_card() {
-    let game = LostCities;
+fn card_major_blocks_are_one_hot_per_card() {
+    let game = LostCities::default();
+    assert_eq!(game.layout(), ObsLayout::CardMajor);
     for seed in 0..50 {
         let s = position(seed, (seed * 7 % 90) as usize);
         for player in 0..2 {
-            let mut obs = [0f32; 454];
+            let mut obs = [0f32; OBS_DIM];
             game.observe(&s, player, &mut obs);
-            for card in 0..60 {
-                let total: f32 = (0..7).map(|ch| obs[ch * 60 + card]).sum();
-                assert_eq!(total, 1.0, "card {card} seed {seed}");
+            for (card, block) in obs[..N_CHANNELS * DECK_SIZE]
+                .chunks_exact(N_CHANNELS)
+                .enumerate()
+            {
+                assert!(block.iter().all(|&v| v == 0.0 || v == 1.0));
+                assert_eq!(block.iter().sum::<f32>(), 1.0, "card {card} seed {seed}");
             }
+        }
+    }
+}
+
+proptest! {
+    /// Transposing the channel-major `[7, 60]` block gives the card-major `[60, 7]` block;
+    /// the scalars are the same.
+    #[test]
+    fn channel_major_transposed_is_card_major(seed in any::<u64>(), plies in 0usize..200) {
+        let s = position(seed, plies);
+        let card = LostCities::new(ObsLayout::CardMajor);
+        let channel = LostCities::new(ObsLayout::ChannelMajor);
+        for player in 0..2 {
+            let (mut a, mut b) = ([0f32; OBS_DIM], [0f32; OBS_DIM]);
+            card.observe(&s, player, &mut a);
+            channel.observe(&s, player, &mut b);
+            for c in 0..DECK_SIZE {
+                for ch in 0..N_CHANNELS {
+                    prop_assert_eq!(a[c * N_CHANNELS + ch], b[ch * DECK_SIZE + c]);
+                }
+            }
+            prop_assert_eq!(&a[N_CHANNELS * DECK_SIZE..], &b[N_CHANNELS * DECK_SIZE..]);
         }
     }
 }

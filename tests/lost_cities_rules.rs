@@ -7,8 +7,8 @@ use cardvec::core::diff::{compare_game, policy_rng};
 use cardvec::core::{Game, LaneOutcome, LaneRng, Playable, SingleLane};
 use cardvec::games::lost_cities::reference::{column_score, diff_pair, Reference};
 use cardvec::games::lost_cities::{
-    action_id, decode_action, fast, LostCities, DECK_SIZE, MAX_STEPS, N_ACTIONS, N_CHANNELS,
-    OBS_DIM,
+    action_id, decode_action, fast, LostCities, ObsLayout, DECK_SIZE, MAX_STEPS, N_ACTIONS,
+    N_CHANNELS, OBS_DIM,
 };
 
 /// Draw source: the deck.
@@ -53,7 +53,7 @@ fn shuffled_order(seed: u64) -> Vec<u8> {
 /// The cards set in channel `channel` of an observation.
 fn channel(obs: &[f32], channel: usize) -> Vec<u8> {
     (0..DECK_SIZE)
-        .filter(|&c| obs[channel * DECK_SIZE + c] == 1.0)
+        .filter(|&c| obs[ObsLayout::default().index(c, channel)] == 1.0)
         .map(|c| c as u8)
         .collect()
 }
@@ -74,7 +74,8 @@ impl Both {
     fn new(order: &[u8]) -> Both {
         let both = Both {
             reference: Reference::from_order(order).unwrap(),
-            fast: SingleLane::from_order(LostCities, order, LaneRng::from_seed(0)).unwrap(),
+            fast: SingleLane::from_order(LostCities::default(), order, LaneRng::from_seed(0))
+                .unwrap(),
         };
         both.check();
         both
@@ -270,10 +271,13 @@ fn reset_from_order_rejects_non_permutations() {
     ];
     for order in &bad {
         assert!(Reference::from_order(order).is_err(), "{order:?}");
-        assert!(LostCities.reset_from_order(order).is_err(), "{order:?}");
+        assert!(
+            LostCities::default().reset_from_order(order).is_err(),
+            "{order:?}"
+        );
     }
     assert!(Reference::from_order(&good).is_ok());
-    assert!(LostCities.reset_from_order(&good).is_ok());
+    assert!(LostCities::default().reset_from_order(&good).is_ok());
 }
 
 #[test]
@@ -281,7 +285,7 @@ fn diff_pair_deals_like_fast_reset() {
     for g in 0..50 {
         let rng = LaneRng::for_lane(0, g, 0);
         let (reference, lane) = diff_pair(g, &mut rng.clone());
-        let reset = SingleLane::new(LostCities, rng);
+        let reset = SingleLane::new(lane.game, rng);
         let both = Both {
             reference,
             fast: lane.clone(),
@@ -934,6 +938,58 @@ fn column_score_follows_the_formula() {
 
 // ---------------------------------------------------------------- observation
 
+/// The channel the seed's list names for `card` as seen by `player`, from the reference
+/// engine's public places: my hand, my board, opponent board, discard top, discard
+/// non-top, opponent public hand, unknown.
+fn seed_channel(r: &Reference, card: u8, player: usize) -> usize {
+    let o = 1 - player;
+    let on_board = |seat: usize| (0..5).any(|c| r.expedition(seat, c).contains(&card));
+    let pile = (0..5)
+        .map(|c| r.discard_pile(c))
+        .find(|p| p.contains(&card));
+    if r.hand(player).contains(&card) {
+        0
+    } else if on_board(player) {
+        1
+    } else if on_board(o) {
+        2
+    } else if let Some(pile) = pile {
+        if pile.last() == Some(&card) {
+            3
+        } else {
+            4
+        }
+    } else if r.public_hand(o).contains(&card) {
+        5
+    } else {
+        6
+    }
+}
+
+/// Card-major (the default) against the seed's reading: block `card` (values
+/// `card * 7..card * 7 + 7`) of the fast engine's observation is one-hot and its hot value
+/// is the channel the seed's list names for the card.
+#[test]
+fn card_major_blocks_follow_the_seed() {
+    for seed in 0..10 {
+        let mut both = Both::new(&shuffled_order(300 + seed));
+        let mut rng = LaneRng::from_seed(seed);
+        while !both.done() {
+            for player in 0..2 {
+                let mut obs = vec![0f32; OBS_DIM];
+                both.fast.observe(player, &mut obs);
+                for (card, block) in obs[..420].chunks_exact(N_CHANNELS).enumerate() {
+                    let mut one_hot = [0f32; N_CHANNELS];
+                    one_hot[seed_channel(&both.reference, card as u8, player)] = 1.0;
+                    assert_eq!(block, one_hot, "card {card} seat {player}");
+                }
+            }
+            let legal = both.reference.legal_actions();
+            both.step(legal[rng.below(legal.len() as u32) as usize]);
+        }
+    }
+}
+
 #[test]
 fn observation_channels_partition_the_deck() {
     for seed in 0..20 {
@@ -943,8 +999,9 @@ fn observation_channels_partition_the_deck() {
             for player in 0..2 {
                 let obs = both.obs(player);
                 for card in 0..DECK_SIZE {
-                    let hot: Vec<f32> =
-                        (0..N_CHANNELS).map(|c| obs[c * DECK_SIZE + card]).collect();
+                    let hot: Vec<f32> = (0..N_CHANNELS)
+                        .map(|c| obs[card * N_CHANNELS + c])
+                        .collect();
                     assert_eq!(hot.iter().filter(|&&v| v == 1.0).count(), 1, "card {card}");
                     assert!(hot.iter().all(|&v| v == 0.0 || v == 1.0));
                 }

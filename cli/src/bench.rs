@@ -1,5 +1,7 @@
 //! `cardvec bench`: batch throughput under a random legal policy, counting only live
-//! transitions (finished lanes are autoreset, and the reset steps are not counted).
+//! transitions (finished lanes are autoreset, and the reset steps are not counted); the
+//! mean game of that policy over each lane's first game; with `--memset`, the rate of a
+//! plain fill of the same bytes per step, measured beside each repeat.
 
 use std::time::{Duration, Instant};
 
@@ -8,6 +10,7 @@ use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::stats::Summary;
 use cardvec::core::{ActionStatus, EnvOptions, Error, Game, Result, VecEnv, MAX_ENVS};
 use cardvec::registry::{self, Visitor};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::game_args::{check_count, options, players_option};
@@ -42,6 +45,11 @@ pub struct BenchArgs {
     /// Print the results as one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Also time a plain fill (memset) of the bytes a step writes (legal mask, plus the f32
+    /// observation row when observing) over all lanes on the same threads, once after each
+    /// repeat, and report each mode's rate as a fraction of it.
+    #[arg(long)]
+    memset: bool,
 }
 
 /// The result of one observation mode, as `--json` prints it.
@@ -55,7 +63,24 @@ struct ModeReport {
     with_policy_steps_per_sec: f64,
     episodes: u64,
     episodes_per_sec: f64,
+    /// Bytes of output rows a step writes per lane: the legal mask (one byte per action),
+    /// plus the observation row (`obs_dim` × 4) when observing.
+    bytes_per_step: usize,
+    /// With `--memset`: lanes × steps per second of a plain fill of `bytes_per_step` per
+    /// lane (best repeat).
+    memset_steps_per_sec: Option<f64>,
+    /// With `--memset`: `env_steps_per_sec / memset_steps_per_sec`.
+    fraction_of_memset: Option<f64>,
+}
+
+/// The random policy's games: every lane's first game, from its deal to its end.
+#[derive(Serialize)]
+struct GamesReport {
+    games: u64,
+    /// Lanes whose first game did not end within the step cap (excluded).
+    unfinished: u64,
     mean_length: f64,
+    length_ci95: f64,
     seat0_mean_reward: f64,
     seat0_reward_ci95: f64,
 }
@@ -70,6 +95,7 @@ struct BenchReport {
     threads: usize,
     repeats: usize,
     seed: u64,
+    first_games: GamesReport,
     modes: Vec<ModeReport>,
 }
 
@@ -93,8 +119,8 @@ struct Measure {
     env_cpu: Option<Duration>,
     policy_time: Duration,
     episodes: u64,
-    reward0: Summary,
-    length: Summary,
+    /// Lanes × steps per second of the plain fill, if asked for.
+    memset_rate: Option<f64>,
 }
 
 fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure> {
@@ -105,18 +131,14 @@ fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure
     options.observe_on_step = observe;
     let mut env = VecEnv::new(game.clone(), options)?;
     let n = env.num_envs();
-    let p = game.num_players();
     let mut driver = RandomDriver::new(n, args.seed)?;
-    let mut lengths = cardvec::core::try_vec(n, 0u32, "episode lengths")
-        .map_err(|e| e.in_context(|| format!("num_envs={n}")))?;
     let mut m = Measure {
         live: 0,
         env_time: Duration::ZERO,
         env_cpu: Some(Duration::ZERO),
         policy_time: Duration::ZERO,
         episodes: 0,
-        reward0: Summary::default(),
-        length: Summary::default(),
+        memset_rate: None,
     };
     for step in 0..args.steps + 8 {
         let start = Instant::now();
@@ -135,6 +157,77 @@ fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure
             (Some(total), Some(before), Some(after)) => Some(total + after.saturating_sub(before)),
             _ => None,
         };
+        let (status, term, trunc) = (env.illegal(), env.terminated(), env.truncated());
+        for i in 0..n {
+            if status[i] == ActionStatus::Applied as u8 {
+                m.live += 1;
+                m.episodes += (term[i] || trunc[i]) as u64;
+            }
+        }
+    }
+    if args.memset {
+        m.memset_rate = Some(memset_rate(&env, bytes_per_step(game, observe), args.steps));
+    }
+    Ok(m)
+}
+
+/// Bytes of output rows one step writes per lane (see [`ModeReport::bytes_per_step`]).
+fn bytes_per_step<G: Game>(game: &G, observe: bool) -> usize {
+    game.num_actions() + if observe { game.obs_dim() * 4 } else { 0 }
+}
+
+/// Lanes × steps per second of a plain fill of `bytes` per lane over all of `env`'s lanes,
+/// `steps` times, in chunks of 64 lanes on `env`'s thread pool: the write limit a step that
+/// writes `bytes` per lane cannot beat.
+fn memset_rate<G: Game>(env: &VecEnv<G>, bytes: usize, steps: usize) -> f64 {
+    let lanes = env.num_envs();
+    let mut buf = vec![0u8; lanes * bytes];
+    let fill = |buf: &mut [u8], v: u8| {
+        env.install(|| {
+            buf.par_chunks_mut(64 * bytes)
+                .for_each(|chunk| chunk.fill(v));
+        })
+    };
+    fill(&mut buf, 1); // fault the pages in before timing
+    let start = Instant::now();
+    for step in 0..steps {
+        fill(&mut buf, step as u8);
+    }
+    let rate = (lanes * steps) as f64 / start.elapsed().as_secs_f64();
+    std::hint::black_box(&buf);
+    rate
+}
+
+/// Plays every lane's first game (dealt at construction, autoreset off) to its end with the
+/// random legal policy, stepping at most `cap` times: the unbiased mean game of the policy
+/// (a window of autoreset steps would see only games ending inside it, and cut the first
+/// game of each lane at the window's start).
+fn first_games<G: Game>(game: &G, args: &BenchArgs, cap: usize) -> Result<GamesReport> {
+    let mut options = EnvOptions::new(args.envs);
+    options.seed = args.seed;
+    options.num_threads = args.threads;
+    options.observe_on_step = false;
+    let mut env = VecEnv::new(game.clone(), options)?;
+    let (n, p) = (env.num_envs(), game.num_players());
+    let mut driver = RandomDriver::new(n, args.seed)?;
+    let mut lengths = cardvec::core::try_vec(n, 0u32, "game lengths")
+        .map_err(|e| e.in_context(|| format!("num_envs={n}")))?;
+    let (mut length, mut reward0) = (Summary::default(), Summary::default());
+    let mut live = n;
+    // A game that is over as dealt counts with length 0 and its deal rewards.
+    for i in 0..n {
+        if env.terminated()[i] || env.truncated()[i] {
+            length.push(0.0);
+            reward0.push(env.rewards()[i * p] as f64);
+            live -= 1;
+        }
+    }
+    for _ in 0..cap {
+        if live == 0 {
+            break;
+        }
+        driver.choose(&env);
+        env.step(driver.actions())?;
         let (status, term, trunc, rewards) = (
             env.illegal(),
             env.terminated(),
@@ -143,20 +236,23 @@ fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure
         );
         for i in 0..n {
             if status[i] == ActionStatus::Applied as u8 {
-                m.live += 1;
                 lengths[i] += 1;
                 if term[i] || trunc[i] {
-                    m.episodes += 1;
-                    m.reward0.push(rewards[i * p] as f64);
-                    m.length.push(lengths[i] as f64);
-                    lengths[i] = 0;
+                    length.push(lengths[i] as f64);
+                    reward0.push(rewards[i * p] as f64);
+                    live -= 1;
                 }
-            } else if status[i] == ActionStatus::Reset as u8 {
-                lengths[i] = 0;
             }
         }
     }
-    Ok(m)
+    Ok(GamesReport {
+        games: length.count(),
+        unfinished: live as u64,
+        mean_length: length.mean(),
+        length_ci95: length.ci95(),
+        seat0_mean_reward: reward0.mean(),
+        seat0_reward_ci95: reward0.ci95(),
+    })
 }
 
 fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
@@ -169,6 +265,7 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
         threads,
         repeats: args.repeats,
         seed: args.seed,
+        first_games: first_games(&game, args, 1 << 20)?,
         modes: Vec::new(),
     };
     if !args.json {
@@ -182,12 +279,21 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
                 .map_or_else(|| format!("{threads} (all cores)"), |t| t.to_string()),
             args.repeats
         );
+        let g = &out.first_games;
+        println!(
+            "first games        games={} unfinished={} mean_length={:.2} ±{:.2} seat0_mean_reward={:.2} ±{:.2}",
+            g.games, g.unfinished, g.mean_length, g.length_ci95, g.seat0_mean_reward, g.seat0_reward_ci95
+        );
     }
     for (label, observe) in [("step+mask", false), ("step+mask+obs_f32", true)] {
         let mut best: Option<Measure> = None;
         let mut best_cpu_rate: Option<f64> = None;
+        let mut best_memset: Option<f64> = None;
         for _ in 0..args.repeats {
             let m = measure(&game, args, observe)?;
+            if let Some(rate) = m.memset_rate {
+                best_memset = Some(best_memset.map_or(rate, |b| b.max(rate)));
+            }
             if let Some(cpu) = m.env_cpu {
                 let rate = m.live as f64 / cpu.as_secs_f64();
                 best_cpu_rate = Some(best_cpu_rate.map_or(rate, |b| b.max(rate)));
@@ -208,9 +314,9 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
             with_policy_steps_per_sec: m.live as f64 / (m.env_time + m.policy_time).as_secs_f64(),
             episodes: m.episodes,
             episodes_per_sec: m.episodes as f64 / m.env_time.as_secs_f64(),
-            mean_length: m.length.mean(),
-            seat0_mean_reward: m.reward0.mean(),
-            seat0_reward_ci95: m.reward0.ci95(),
+            bytes_per_step: bytes_per_step(&game, observe),
+            memset_steps_per_sec: best_memset,
+            fraction_of_memset: best_memset.map(|r| m.live as f64 / m.env_time.as_secs_f64() / r),
         };
         if !args.json {
             let cpu_rate = mode
@@ -220,14 +326,15 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
                 "{label:<18} live_steps={} env_time={:.3}s env_steps_per_sec={:.0} env_steps_per_cpu_sec={cpu_rate} with_policy_steps_per_sec={:.0}",
                 mode.live_steps, mode.env_seconds, mode.env_steps_per_sec, mode.with_policy_steps_per_sec
             );
+            let memset = match (mode.memset_steps_per_sec, mode.fraction_of_memset) {
+                (Some(r), Some(f)) => {
+                    format!(" memset_steps_per_sec={r:.0} fraction_of_memset={f:.3}")
+                }
+                _ => String::new(),
+            };
             println!(
-                "{:<18} episodes={} episodes_per_sec={:.0} mean_length={:.1} seat0_mean_reward={:.2} ±{:.2}",
-                "",
-                mode.episodes,
-                mode.episodes_per_sec,
-                mode.mean_length,
-                mode.seat0_mean_reward,
-                mode.seat0_reward_ci95
+                "{:<18} episodes={} episodes_per_sec={:.0} bytes_per_step={}{memset}",
+                "", mode.episodes, mode.episodes_per_sec, mode.bytes_per_step
             );
         }
         out.modes.push(mode);

@@ -48,6 +48,8 @@ class LostCities(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        *,
+        obs_layout: Literal["card-major", "channel-major"] = "card-major",
     ) -> Self: ...
 
 class Flip7(BatchEnv):

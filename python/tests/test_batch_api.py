@@ -53,7 +53,11 @@ def test_games_gives_typed_options_and_configurations():
     assert reward["type"] == "choice" and reward["default"] == "round-points"
     assert "match-outcome" in reward["choices"]
     lost = {g["id"]: g for g in cardvec.games()}["lost-cities"]
-    assert lost["options"] == [] and lost["oracle"] is None
+    assert [o["name"] for o in lost["options"]] == ["obs_layout"] and lost["oracle"] is None
+    layout = lost["options"][0]
+    assert layout["type"] == "choice" and layout["default"] == "card-major"
+    assert layout["choices"] == ["card-major", "channel-major"]
+    assert lost["configurations"] == [{}, {"obs_layout": "channel-major"}]
     # A fresh list every call: callers may change it.
     cardvec.games()[0]["id"] = "changed"
     assert cardvec.games()[0]["id"] == "lost-cities"

@@ -122,5 +122,5 @@ def test_batch_class_shapes_and_options():
     assert np.all(env.obs[:, 5] == 120) and np.all(env.obs[:, 6] == 4)
     with pytest.raises(ValueError, match="accepted options: num_players"):
         cardvec.Flip7(2, colour="red")
-    with pytest.raises(ValueError, match="LostCities takes no options"):
+    with pytest.raises(ValueError, match="accepted options: obs_layout"):
         cardvec.LostCities(2, num_players=3)

@@ -296,7 +296,7 @@ def test_bad_options_raise_value_error(kwargs):
 
 
 def test_unknown_option_is_value_error_naming_the_accepted_options():
-    with pytest.raises(ValueError, match="LostCities takes no options"):
+    with pytest.raises(ValueError, match="accepted options: obs_layout"):
         cardvec.LostCities(4, colour="red")
 
 
@@ -347,7 +347,7 @@ def test_reset_lane_from_order_deals_the_given_cards():
     np.testing.assert_array_equal(env.legal_mask[1], expected)
     assert env.current_player[1] == 0
     assert not env.terminated[1] and not env.truncated[1]
-    hand = env.obs[1, :60]  # channel 0: my hand
+    hand = env.obs[1, 0:420:7]  # channel 0 (card-major): my hand
     np.testing.assert_array_equal(np.flatnonzero(hand), np.arange(8))
     # The same order through another integer dtype and lane gives the same lane.
     env.reset_lane_from_order(2, order.astype(np.int64).tolist())
@@ -374,7 +374,7 @@ def test_reset_lanes_resets_only_the_chosen_lanes():
     assert not np.array_equal(after["obs"][mask], before["obs"][mask])
     assert not np.array_equal(after["obs"][mask], fresh.obs[mask])
     # Each lane's fresh deal has 8 cards in hand.
-    assert (env.obs[mask, :60].sum(axis=1) == 8).all()
+    assert (env.obs[mask, 0:420:7].sum(axis=1) == 8).all()
 
 
 def test_gather_copies_lanes():
@@ -434,8 +434,8 @@ def test_random_games_terminate_zero_sum():
         assert (env.illegal[done] == cardvec.ACTION_FINISHED).all()
         assert (env.illegal[~done] == cardvec.ACTION_APPLIED).all()
         assert (env.rewards[done] == 0).all()
-        # Every card is in exactly one observation channel.
-        channels = env.obs[:, :420].reshape(n, 7, 60).sum(axis=1)
+        # Every card is in exactly one observation channel (card-major: [60, 7] blocks).
+        channels = env.obs[:, :420].reshape(n, 60, 7).sum(axis=2)
         assert (channels == 1).all()
     assert (env.terminated | env.truncated).all()
     assert env.terminated.any()
@@ -487,3 +487,25 @@ def test_gil_is_released_while_stepping():
     # The environment is still usable and consistent afterwards.
     env.step(actions)
     assert env.illegal.max() <= cardvec.ACTION_RESET
+
+
+def test_obs_layout_option_transposes_the_one_hot_block():
+    """obs_layout="card-major" (the default, the seed's [60, 7]) is the transpose of
+    "channel-major" ([7, 60]) on the same games; the scalars are the same; a bad word is a
+    ValueError naming it."""
+    n = 32
+    card = cardvec.make("lost-cities", n, seed=5)
+    channel = cardvec.make("lost-cities", n, seed=5, obs_layout="channel-major")
+    assert card.config["obs_layout"] == "card-major"
+    assert channel.config["obs_layout"] == "channel-major"
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        a = card.obs[:, :420].reshape(n, 60, 7)
+        b = channel.obs[:, :420].reshape(n, 7, 60)
+        np.testing.assert_array_equal(a, b.transpose(0, 2, 1))
+        np.testing.assert_array_equal(card.obs[:, 420:], channel.obs[:, 420:])
+        actions = random_legal(card, rng)
+        card.step(actions)
+        channel.step(actions)
+    with pytest.raises(ValueError, match="row-major"):
+        cardvec.make("lost-cities", 2, obs_layout="row-major")

@@ -318,7 +318,8 @@ def test_i151_excluded_seat_stays_until_the_match_ends():
 @pytest.mark.parametrize(
     "module, kwargs, message",
     [
-        (lost_cities_v0, {"num_players": 3}, "takes no options"),
+        (lost_cities_v0, {"num_players": 3}, "accepted options: obs_layout"),
+        (lost_cities_v0, {"obs_layout": "row-major"}, "row-major"),
         (kuhn_v0, {"num_players": 3}, "takes no options"),
         (leduc_v0, {"num_players": 3}, "takes no options"),
         (i151_v0, {"num_players": 5}, "num_players"),

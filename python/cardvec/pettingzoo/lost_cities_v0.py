@@ -2,7 +2,8 @@
 environments: ``env()`` / ``raw_env()`` (AEC) and ``parallel_env()`` (Parallel, turn-based:
 see ``cardvec.pettingzoo._parallel``).
 
-``env(render_mode=None, **options)``: the game has no options today; any other keyword is a
+``env(render_mode=None, **options)``: the game's one option is ``obs_layout``
+(``"card-major"``, the default, or ``"channel-major"``); any other keyword is a
 ``ValueError`` naming the accepted options (the registry checks them, as for
 ``cardvec.make("lost-cities", ...)``). Agents ``player_0`` (moves first) and ``player_1``.
 
@@ -30,7 +31,8 @@ from ._parallel import CardvecParallel
 
 GAME_ID = "lost-cities"
 HANDSHAKE_SLOTS = 3
-#: Observation offsets (docs/lost-cities.md): channels of 60 cards, then scalars.
+#: Observation channels and scalar offsets (docs/lost-cities.md): 7 one-hot channels of 60
+#: cards (card-major or channel-major, the ``obs_layout`` option), then scalars.
 HAND, BOARD, DISCARD_TOP, DISCARD_BELOW = 0, 1, 3, 4
 DECK_LEFT, PLIES, SCORE_DIFF = 420, 422, 453
 
@@ -86,7 +88,12 @@ class raw_env(LaneAEC):
         views = [self.game.observe(i) for i in range(self.num_players)]
         first = views[0]
 
+        onehot = _lc.N_CHANNELS * _lc.DECK_SIZE
+        card_major = self.game.config["obs_layout"] == "card-major"
+
         def channel(view, c):
+            if card_major:
+                return np.flatnonzero(view[c:onehot:_lc.N_CHANNELS])
             return np.flatnonzero(view[c * _lc.DECK_SIZE : (c + 1) * _lc.DECK_SIZE])
 
         below = [_color(c) for c in channel(first, DISCARD_BELOW)]

@@ -1,4 +1,4 @@
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from ._aec import _OrderEnforcing
 from ._lane import LaneAEC
@@ -14,10 +14,22 @@ DECK_LEFT: int
 PLIES: int
 SCORE_DIFF: int
 
-# The game has no options: render_mode is the only argument.
-def env(*, render_mode: str | None = None) -> _OrderEnforcing: ...
-def parallel_env(*, render_mode: str | None = None) -> CardvecParallel: ...
+def env(
+    *,
+    render_mode: str | None = None,
+    obs_layout: Literal["card-major", "channel-major"] = "card-major",
+) -> _OrderEnforcing: ...
+def parallel_env(
+    *,
+    render_mode: str | None = None,
+    obs_layout: Literal["card-major", "channel-major"] = "card-major",
+) -> CardvecParallel: ...
 
 class raw_env(LaneAEC):
     metadata: ClassVar[dict[str, Any]]
-    def __init__(self, render_mode: str | None = None) -> None: ...
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        *,
+        obs_layout: Literal["card-major", "channel-major"] = "card-major",
+    ) -> None: ...

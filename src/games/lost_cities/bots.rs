@@ -313,7 +313,7 @@ mod tests {
     /// is legal in every position it meets.
     #[test]
     fn safe_heuristic_never_needs_its_fallback() {
-        let game = LostCities;
+        let game = LostCities::default();
         let bot = SafeHeuristic::default();
         let mut mask = [0u8; N_ACTIONS];
         let mut rewards = [0f32; 2];

@@ -131,7 +131,7 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
 /// The configuration of a fuzz input (what [`crate::core::spec::GameSpec::fuzz_config`]
 /// reads): Lost Cities has no options, so it reads no byte.
 pub fn fuzz_config(_bytes: &[u8]) -> LostCities {
-    LostCities
+    LostCities::default()
 }
 
 /// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for Lost Cities: both
@@ -167,7 +167,7 @@ mod tests {
     }
 
     fn dealt() -> LostCitiesState {
-        LostCities.reset(&mut LaneRng::from_seed(4))
+        LostCities::default().reset(&mut LaneRng::from_seed(4))
     }
 
     #[test]
@@ -177,10 +177,10 @@ mod tests {
         let mut rewards = [0f32; 2];
         for seed in 0..200 {
             let mut rng = LaneRng::from_seed(seed);
-            let mut s = LostCities.reset(&mut rng);
+            let mut s = LostCities::default().reset(&mut rng);
             while !s.is_over() {
                 assert_eq!(check_state(&s), Ok(()));
-                LostCities.legal_mask(&s, &mut mask);
+                LostCities::default().legal_mask(&s, &mut mask);
                 // Mostly draws from a discard pile, so that the deck lasts past the limit.
                 let from_piles: Vec<u32> = (0..N_ACTIONS as u32)
                     .filter(|&a| mask[a as usize] != 0 && a % 6 != 0)
@@ -190,7 +190,7 @@ mod tests {
                 } else {
                     crate::core::policy::random_legal(&mask, &mut rng)
                 };
-                assert!(LostCities.step(&mut s, a, &mut rng, &mut rewards).applied);
+                assert!(LostCities::default().step(&mut s, a, &mut rng, &mut rewards).applied);
             }
             assert_eq!(check_state(&s), Ok(()));
             truncated += (s.end == 2) as usize;
@@ -247,14 +247,14 @@ mod tests {
 
     #[test]
     fn lost_cities_seat_to_act_7_is_refused() {
-        refuse_edit(LostCities, "to_act = 7", |s: &mut LostCitiesState| {
+        refuse_edit(LostCities::default(), "to_act = 7", |s: &mut LostCitiesState| {
             s.to_act = 7
         });
     }
 
     #[test]
     fn lost_cities_deck_position_200_is_refused() {
-        refuse_edit(LostCities, "deck_pos = 200", |s: &mut LostCitiesState| {
+        refuse_edit(LostCities::default(), "deck_pos = 200", |s: &mut LostCitiesState| {
             s.deck_pos = 200
         });
     }
@@ -262,15 +262,15 @@ mod tests {
     #[test]
     fn lost_cities_padding_and_deal_order_are_checked() {
         let padding_at = std::mem::size_of::<LostCitiesState>() - 1;
-        refuse_edit(LostCities, "padding", |s: &mut LostCitiesState| {
+        refuse_edit(LostCities::default(), "padding", |s: &mut LostCitiesState| {
             bytemuck::bytes_of_mut(s)[padding_at] = 1
         });
         refuse_edit(
-            LostCities,
+            LostCities::default(),
             "deal order card 99",
             |s: &mut LostCitiesState| s.deck[0] = 99,
         );
-        refuse_edit(LostCities, "seat to act against the step parity", |s| {
+        refuse_edit(LostCities::default(), "seat to act against the step parity", |s| {
             s.to_act ^= 1
         });
     }

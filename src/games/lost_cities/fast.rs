@@ -327,11 +327,22 @@ impl Game for LostCities {
         ];
         let seen = channels.iter().fold(0, |acc, c| acc | c);
         let (onehot, scalars) = obs.split_at_mut(N_CHANNELS * DECK_SIZE);
-        for (row, bits) in onehot
-            .chunks_exact_mut(DECK_SIZE)
-            .zip(channels.iter().copied().chain([ALL_CARDS & !seen]))
-        {
-            one_hot_f32(bits, row);
+        let all = channels.iter().copied().chain([ALL_CARDS & !seen]);
+        match self.layout() {
+            ObsLayout::ChannelMajor => {
+                for (row, bits) in onehot.chunks_exact_mut(DECK_SIZE).zip(all) {
+                    one_hot_f32(bits, row);
+                }
+            }
+            ObsLayout::CardMajor => {
+                // Zero the block, then one store per card (the channels partition the deck).
+                onehot.fill(0.0);
+                for (channel, bits) in all.enumerate() {
+                    for card in CardSet64(bits).iter() {
+                        onehot[card as usize * N_CHANNELS + channel] = 1.0;
+                    }
+                }
+            }
         }
         scalars[0] = s.deck_len() as f32 / DECK_AFTER_DEAL as f32;
         scalars[1] =

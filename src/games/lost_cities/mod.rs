@@ -9,12 +9,73 @@ pub mod reference;
 
 pub use fast::LostCitiesState;
 
-use crate::core::spec::{FuzzStep, GameInfo, GameSpec, Options};
-use crate::core::{Bot, LaneRng, Result, SingleLane};
+use crate::core::spec::{FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
+use crate::core::{Bot, Error, LaneRng, Result, SingleLane};
 
-/// Lost Cities, the value the core batches. The game has no options.
+/// Where the 7 × 60 one-hot block of an observation puts card `card`'s channel `channel`
+/// (the option `obs_layout`; the 34 scalars follow at `420..454` in both).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ObsLayout {
+    /// `obs[card * 7 + channel]`: the seed's `60 cards x 7 one-hot channels` read as a
+    /// `[60, 7]` array (the default).
+    #[default]
+    CardMajor,
+    /// `obs[channel * 60 + card]`: seven rows of 60 cards.
+    ChannelMajor,
+}
+
+/// The words of the `obs_layout` option, in [`ObsLayout`] order.
+pub const OBS_LAYOUT_WORDS: &[&str] = &["card-major", "channel-major"];
+
+impl ObsLayout {
+    /// The option word (`"card-major"` or `"channel-major"`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ObsLayout::CardMajor => "card-major",
+            ObsLayout::ChannelMajor => "channel-major",
+        }
+    }
+
+    /// Parses an option word.
+    pub fn parse(word: &str) -> Result<ObsLayout> {
+        match word {
+            "card-major" => Ok(ObsLayout::CardMajor),
+            "channel-major" => Ok(ObsLayout::ChannelMajor),
+            _ => Err(Error::Invalid {
+                what: "obs_layout",
+                reason: format!("must be card-major or channel-major, not {word:?}"),
+            }),
+        }
+    }
+
+    /// The index of `(card, channel)` in an observation row.
+    #[inline]
+    pub const fn index(self, card: usize, channel: usize) -> usize {
+        match self {
+            ObsLayout::CardMajor => card * N_CHANNELS + channel,
+            ObsLayout::ChannelMajor => channel * DECK_SIZE + card,
+        }
+    }
+}
+
+/// Lost Cities, the value the core batches: the rules have no options, the observation
+/// one: its layout ([`ObsLayout`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LostCities;
+pub struct LostCities {
+    layout: ObsLayout,
+}
+
+impl LostCities {
+    /// The game with observations in `layout`.
+    pub const fn new(layout: ObsLayout) -> LostCities {
+        LostCities { layout }
+    }
+
+    /// The observation layout.
+    pub const fn layout(&self) -> ObsLayout {
+        self.layout
+    }
+}
 
 impl GameSpec for LostCities {
     type Reference = reference::Reference;
@@ -26,9 +87,15 @@ impl GameSpec for LostCities {
         docs: "docs/lost-cities.md",
         python_class: "LostCities",
         num_players: (NUM_PLAYERS, NUM_PLAYERS),
-        options: &[],
+        options: &[OptionSpec {
+            name: "obs_layout",
+            kind: OptionKind::Choice(OBS_LAYOUT_WORDS),
+            default: "card-major",
+            doc: "card-major: obs[card * 7 + channel] (the seed's [60, 7]); \
+                  channel-major: obs[channel * 60 + card]",
+        }],
         bots: bots::BOT_NAMES,
-        configurations: &[""],
+        configurations: &["", "obs_layout=channel-major"],
         match_bots: &["safe-heuristic", "random"],
         match_players: &[],
         match_options: "",
@@ -36,12 +103,19 @@ impl GameSpec for LostCities {
         oracle: "",
     };
 
-    fn configure(_options: &Options) -> Result<Self> {
-        Ok(LostCities)
+    fn configure(options: &Options) -> Result<Self> {
+        Ok(LostCities::new(ObsLayout::parse(&options.choice("obs_layout")?)?))
     }
 
     fn options(&self) -> Options {
-        Options::defaults(Self::INFO.options)
+        Options::new(
+            Self::INFO.options,
+            [(
+                "obs_layout".into(),
+                OptionValue::Text(self.layout.as_str().into()),
+            )],
+        )
+        .expect("a configuration's own options are valid")
     }
 
     fn zero_sum(&self) -> bool {

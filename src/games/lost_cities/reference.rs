@@ -14,7 +14,7 @@
 use std::collections::BTreeSet;
 
 use super::{
-    color_of, decode_action, is_handshake, rank_of, LostCities, DECK_AFTER_DEAL, DECK_SIZE,
+    color_of, decode_action, is_handshake, rank_of, LostCities, ObsLayout, DECK_AFTER_DEAL, DECK_SIZE,
     HAND_SIZE, MAX_BOARD_SCORE, MAX_STEPS, NUM_PLAYERS, N_ACTIONS, N_CHANNELS, N_COLORS, OBS_DIM,
 };
 use crate::core::{Error, LaneOutcome, LaneRng, Playable, Result, SingleLane};
@@ -153,6 +153,8 @@ pub struct Reference {
     terminated: bool,
     /// The ply limit was reached first.
     truncated: bool,
+    /// Where the observation puts each card's channels.
+    layout: ObsLayout,
 }
 
 impl Reference {
@@ -179,7 +181,13 @@ impl Reference {
             to_act: 0,
             terminated: false,
             truncated: false,
+            layout: ObsLayout::default(),
         })
+    }
+
+    /// Sets the observation layout (the default: [`ObsLayout::CardMajor`]).
+    pub fn set_layout(&mut self, layout: ObsLayout) {
+        self.layout = layout;
     }
 
     /// A player's hand, sorted by card id.
@@ -367,7 +375,7 @@ impl Reference {
         let opponent = 1 - player;
         obs.fill(0.0);
         for card in 0..DECK_SIZE as u8 {
-            obs[self.channel_of(card, player) * DECK_SIZE + card as usize] = 1.0;
+            obs[self.layout.index(card as usize, self.channel_of(card, player))] = 1.0;
         }
 
         let ratio = |value: u32, divisor: u32| value as f32 / divisor as f32;
@@ -430,12 +438,18 @@ impl Playable for Reference {
 /// The two engines of one differential game, dealt alike the way the fast engine's `reset`
 /// deals (decision 4): `0..60` ascending, shuffled with [`LaneRng::shuffle`] from `deal`,
 /// then dealt by order to both. The fast lane keeps a clone of `deal` (advanced past the
-/// shuffle) as its stream. `_game` (the game's index) is not needed by Lost Cities.
-pub fn diff_pair(_game: u64, deal: &mut LaneRng) -> (Reference, SingleLane<LostCities>) {
+/// shuffle) as its stream. Even games observe card-major, odd games channel-major.
+pub fn diff_pair(game: u64, deal: &mut LaneRng) -> (Reference, SingleLane<LostCities>) {
     let mut order: Vec<u8> = (0..DECK_SIZE as u8).collect();
     deal.shuffle(&mut order);
-    let reference = Reference::from_order(&order).expect("a shuffle of 0..60 is valid");
-    let fast = SingleLane::from_order(LostCities, &order, deal.clone())
+    let mut reference = Reference::from_order(&order).expect("a shuffle of 0..60 is valid");
+    let layout = if game % 2 == 0 {
+        ObsLayout::CardMajor
+    } else {
+        ObsLayout::ChannelMajor
+    };
+    reference.set_layout(layout);
+    let fast = SingleLane::from_order(LostCities::new(layout), &order, deal.clone())
         .expect("a shuffle of 0..60 is valid");
     (reference, fast)
 }

@@ -48,6 +48,7 @@ class LostCities(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
     ) -> Self: ...
 
 class Flip7(BatchEnv):
@@ -62,6 +63,7 @@ class Flip7(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
         *,
         num_players: SupportsIndex = 3,
         target_score: SupportsIndex = 200,
@@ -81,6 +83,7 @@ class I151(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
         *,
         num_players: SupportsIndex = 2,
         cards_per_player: SupportsIndex = 8,
@@ -100,6 +103,7 @@ class I151(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
         *,
         players: SupportsIndex,
         cards_per_player: SupportsIndex = 8,
@@ -121,6 +125,7 @@ class NoLimitHoldem(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
         *,
         num_players: SupportsIndex = 2,
         small_blind: SupportsIndex = 1,
@@ -144,6 +149,7 @@ class KuhnPoker(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
     ) -> Self: ...
 
 class LeducHoldem(BatchEnv):
@@ -158,4 +164,5 @@ class LeducHoldem(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
     ) -> Self: ...

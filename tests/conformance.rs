@@ -290,6 +290,7 @@ fn golden_hash<G: Game>(game: &G) -> String {
         chunk_size: 64,
         autoreset: true,
         observe_on_step: true,
+        max_steps: None,
     };
     let mut env = VecEnv::new(game.clone(), options).unwrap();
     let mut h = Sha256::new();

@@ -42,6 +42,10 @@ pub struct BenchArgs {
     /// Measurements per mode; the best is reported (wall clock and CPU time separately).
     #[arg(long, default_value_t = 3)]
     repeats: usize,
+    /// Step limit per episode: an episode that reaches it without ending is truncated and
+    /// reset (counted as an episode of that length). Default: none.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    max_steps: Option<u32>,
     /// Print the results as one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -96,6 +100,7 @@ struct BenchReport {
     repeats: usize,
     seed: u64,
     first_games: GamesReport,
+    max_steps: Option<u32>,
     modes: Vec<ModeReport>,
 }
 
@@ -129,6 +134,7 @@ fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure
     options.num_threads = args.threads;
     options.autoreset = true;
     options.observe_on_step = observe;
+    options.max_steps = args.max_steps;
     let mut env = VecEnv::new(game.clone(), options)?;
     let n = env.num_envs();
     let mut driver = RandomDriver::new(n, args.seed)?;
@@ -266,18 +272,21 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
         repeats: args.repeats,
         seed: args.seed,
         first_games: first_games(&game, args, 1 << 20)?,
+        max_steps: args.max_steps,
         modes: Vec::new(),
     };
     if !args.json {
         println!(
-            "game={} options={} envs={} steps={} threads={} repeats={}",
+            "game={} options={} envs={} steps={} threads={} repeats={}{}",
             out.game,
             out.options,
             args.envs,
             args.steps,
             args.threads
                 .map_or_else(|| format!("{threads} (all cores)"), |t| t.to_string()),
-            args.repeats
+            args.repeats,
+            args.max_steps
+                .map_or_else(String::new, |m| format!(" max_steps={m}"))
         );
         let g = &out.first_games;
         println!(

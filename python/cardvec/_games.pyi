@@ -48,6 +48,7 @@ class LostCities(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
         *,
         obs_layout: Literal["card-major", "channel-major"] = "card-major",
     ) -> Self: ...
@@ -64,6 +65,7 @@ class Flip7(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
         *,
         num_players: SupportsIndex = 3,
         target_score: SupportsIndex = 200,
@@ -83,6 +85,7 @@ class I151(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
         *,
         num_players: SupportsIndex = 2,
         cards_per_player: SupportsIndex = 8,
@@ -102,6 +105,7 @@ class I151(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
         *,
         players: SupportsIndex,
         cards_per_player: SupportsIndex = 8,
@@ -123,6 +127,7 @@ class NoLimitHoldem(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
         *,
         num_players: SupportsIndex = 2,
         small_blind: SupportsIndex = 1,
@@ -146,6 +151,7 @@ class KuhnPoker(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
     ) -> Self: ...
 
 class LeducHoldem(BatchEnv):
@@ -160,4 +166,5 @@ class LeducHoldem(BatchEnv):
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
     ) -> Self: ...

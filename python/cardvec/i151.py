@@ -11,6 +11,7 @@ Deprecated: ``I151(num_envs, players=k)`` (use ``num_players``) and the classes
 both warn with ``DeprecationWarning``.
 """
 
+import operator
 import random
 import warnings
 
@@ -34,6 +35,9 @@ N_CARDS: int = DECK_SIZE
 class I151(_games.I151):
     __doc__ = _games.I151.__doc__ + (
         "\n\n``players=k`` is a deprecated spelling of ``num_players=k`` (DeprecationWarning)."
+        "\n\nThe official engine's values are accepted: ``target_score`` 0 to 20,000, "
+        "``initial_dealer`` any integer (taken modulo ``num_players``), ``cards_per_player`` "
+        "1 to 32 // ``num_players``; ``max_round_steps`` (0: never) is cardvec's round cut-off."
     )
     __slots__ = ()
 
@@ -47,6 +51,17 @@ class I151(_games.I151):
             if "num_players" in kwargs:
                 raise TypeError("give num_players or players (deprecated), not both")
             kwargs["num_players"] = players
+        dealer = kwargs.get("initial_dealer")
+        seats = kwargs.get("num_players", 2)
+        if (
+            isinstance(dealer, (int, np.integer))
+            and not isinstance(dealer, (bool, np.bool_))
+            and isinstance(seats, (int, np.integer))
+            and not isinstance(seats, (bool, np.bool_))
+            and 2 <= seats <= 4
+        ):
+            # The official create_match takes any integer, modulo the seats.
+            kwargs["initial_dealer"] = operator.index(dealer) % operator.index(seats)
         return super().__new__(cls, num_envs, *args, **kwargs)
 
 

@@ -267,6 +267,29 @@ impl Flip7Game {
     fn pending_card(&self) -> Option<u8> {
         self.state.pending_card()
     }
+    /// The discard pile, as counts per card id (22).
+    #[getter]
+    fn discard(&self) -> Vec<u8> {
+        self.state.discard().to_vec()
+    }
+    /// The seat that flipped seven numbers this round, or None.
+    #[getter]
+    fn flip7_player(&self) -> Option<usize> {
+        self.state.flip7_seat()
+    }
+    /// The scheduled events, first to run first, as `(kind, seat, card)` (game-room's
+    /// `tasks`: 1 deal, 2 forced draw, 3 end of Flip Three, 4 resolve a card, 5 turn).
+    #[getter]
+    fn tasks(&self) -> Vec<(u8, u8, u8)> {
+        (0..self.state.task_count())
+            .map(|i| self.state.task_at(i))
+            .collect()
+    }
+    /// Action cards drawn during a Flip Three and held until it ends, in draw order.
+    #[getter]
+    fn deferred(&self) -> Vec<u8> {
+        self.state.deferred().to_vec()
+    }
     /// The draw pile, bottom first (hidden information: for tests and tools).
     #[getter]
     fn draw_pile(&self) -> Vec<u8> {

@@ -296,7 +296,7 @@ impl LearnerEnv {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let info = registry::info(game_id).map_err(core_err)?;
-        let env_options = env_options(num_envs, seed, num_threads, true, true, chunk_size)?;
+        let env_options = env_options(num_envs, seed, num_threads, true, true, chunk_size, None)?;
         let config = options::from_kwargs(info, options)?;
         let names = match opponents.filter(|o| !o.is_none()) {
             Some(o) => opponent_names(o)?,
@@ -376,6 +376,35 @@ impl LearnerEnv {
         py.detach(|| env.step(actions)).map_err(core_err)?;
         drop(guard);
         self.step_result(py)
+    }
+
+    /// The batch API's name for `reset` (one implementation behind both names).
+    #[pyo3(signature = (seed=None))]
+    fn batched_reset<'py>(
+        &self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        self.reset(py, seed)
+    }
+
+    /// The batch API's name for `step` (one implementation behind both names).
+    fn batched_step<'py>(
+        &self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        self.step(py, actions)
+    }
+
+    /// The batch API's observation: the `obs` view (the learner view observes every step).
+    fn batched_obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.views.obs.bind(py).clone()
+    }
+
+    /// The batch API's legal masks: the `legal_mask` view.
+    fn batched_legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
+        self.views.legal_mask.bind(py).clone()
     }
 
     /// The actions the game's built-in bot `bot` picks in the learner's place (what

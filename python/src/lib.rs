@@ -465,6 +465,7 @@ fn env_options(
     autoreset: bool,
     observe: bool,
     chunk_size: Option<&Bound<'_, PyAny>>,
+    max_steps: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<EnvOptions> {
     let mut options = EnvOptions::new(args::size_in(num_envs, "num_envs", 1, MAX_ENVS)?);
     options.seed = args::opt_seed(seed)?.unwrap_or(0);
@@ -476,6 +477,9 @@ fn env_options(
     options.observe_on_step = observe;
     if let Some(cs) = chunk_size.filter(|c| !c.is_none()) {
         options.chunk_size = args::size_in(cs, "chunk_size", 1, 1 << 20)?;
+    }
+    if let Some(m) = max_steps.filter(|m| !m.is_none()) {
+        options.max_steps = Some(args::size_in(m, "max_steps", 1, u32::MAX as usize)? as u32);
     }
     Ok(options)
 }
@@ -540,8 +544,8 @@ impl BatchEnv {
 impl BatchEnv {
     #[new]
     #[pyo3(
-        signature = (game_id, num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None, **options),
-        text_signature = "(game_id, num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, **options)"
+        signature = (game_id, num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None, max_steps=None, **options),
+        text_signature = "(game_id, num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -553,10 +557,19 @@ impl BatchEnv {
         autoreset: bool,
         observe: bool,
         chunk_size: Option<&Bound<'_, PyAny>>,
+        max_steps: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let info = cardvec::registry::info(game_id).map_err(core_err)?;
-        let env_options = env_options(num_envs, seed, num_threads, autoreset, observe, chunk_size)?;
+        let env_options = env_options(
+            num_envs,
+            seed,
+            num_threads,
+            autoreset,
+            observe,
+            chunk_size,
+            max_steps,
+        )?;
         let pairs = options::pairs(&options::from_kwargs(info, options)?);
         let env = py
             .detach(|| cardvec::registry::make(info.id, pairs, env_options))
@@ -595,6 +608,38 @@ impl BatchEnv {
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         self.engine(py)?.observe(py);
         Ok(self.views.obs.bind(py).clone())
+    }
+
+    /// The batch API's name for `reset` (one implementation behind both names): resets
+    /// every lane; returns `obs`.
+    #[pyo3(signature = (seed=None))]
+    fn batched_reset<'py>(
+        &self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        self.reset(py, seed)
+    }
+
+    /// The batch API's name for `step` (one implementation behind both names): returns
+    /// `(obs, rewards, terminated, truncated)`.
+    fn batched_step<'py>(
+        &self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        self.step(py, actions)
+    }
+
+    /// The batch API's name for `observe`: the observation of the player to act in every
+    /// lane, `obs` float32 [num_envs, obs_dim].
+    fn batched_obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        self.observe(py)
+    }
+
+    /// The batch API's legal masks: the `legal_mask` view, uint8 [num_envs, num_actions].
+    fn batched_legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
+        self.views.legal_mask.bind(py).clone()
     }
 
     /// Resets the lanes where `mask` (bool array [num_envs]) is true; each starts its next
@@ -872,6 +917,12 @@ impl BatchEnv {
     fn set_autoreset(&self, py: Python<'_>, on: bool) -> PyResult<()> {
         self.engine(py)?.env.set_autoreset(on);
         Ok(())
+    }
+    /// Step limit per episode (`None`: off): an episode that reaches this many applied
+    /// actions without ending is truncated (`truncated` true).
+    #[getter]
+    fn max_steps(&self, py: Python<'_>) -> PyResult<Option<u32>> {
+        Ok(self.engine(py)?.env.env_options().max_steps)
     }
     /// Whether `step` computes observations (else call `observe()`).
     #[getter]

@@ -94,9 +94,12 @@ def test_each_game_class_stub_lists_the_registry_options(info):
     new = _constructor(cls)
     positional = [a.arg for a in new.args.args]
     assert positional == [
-        "cls", "num_envs", "seed", "num_threads", "autoreset", "observe", "chunk_size"
+        "cls", "num_envs", "seed", "num_threads", "autoreset", "observe", "chunk_size",
+        "max_steps",
     ]
-    assert [ast.literal_eval(d) for d in new.args.defaults] == [None, None, False, True, None]
+    assert [ast.literal_eval(d) for d in new.args.defaults] == [
+        None, None, False, True, None, None
+    ]
     assert new.args.vararg is None and new.args.kwarg is None
     # Keyword-only extras that are not options: the deprecated 151 spelling, typed None in
     # the current overload.

@@ -8,6 +8,8 @@
 //!   lane, is a no-op with zero reward and the lane's `illegal` code says which;
 //! - autoreset (when on) resets a finished lane on the next step, so the terminal
 //!   observation stays readable for one step;
+//! - with [`EnvOptions::max_steps`], a lane whose episode reaches that many applied actions
+//!   without ending is truncated (`truncated` true, `terminated` false), whatever the game;
 //! - rewards are zero after a reset, except for a game that is over as dealt (a hold'em hand
 //!   with no decision, played out at the deal): its lane shows the whole game's rewards
 //!   ([`Game::deal_rewards`]) and is terminated at once;
@@ -44,11 +46,17 @@ pub struct EnvOptions {
     /// Compute the f32 observation of the player to act in every step (else only on
     /// [`VecEnv::observe`]).
     pub observe_on_step: bool,
+    /// Step limit per episode (`None`: off, the default): a lane whose episode has taken
+    /// this many applied actions (no-ops do not count) and is not over is truncated
+    /// (`truncated` true, `terminated` false), then treated as any finished lane (a no-op,
+    /// or reset by autoreset). Added to the game's own limits, which are unchanged.
+    /// `Some(0)` is refused.
+    pub max_steps: Option<u32>,
 }
 
 impl EnvOptions {
     /// Defaults for `num_envs` lanes: seed 0, one thread per core, chunks of 64 lanes,
-    /// autoreset off, observations computed on every step.
+    /// autoreset off, observations computed on every step, no step limit.
     pub fn new(num_envs: usize) -> Self {
         EnvOptions {
             num_envs,
@@ -57,6 +65,7 @@ impl EnvOptions {
             chunk_size: 64,
             autoreset: false,
             observe_on_step: true,
+            max_steps: None,
         }
     }
 }
@@ -96,6 +105,8 @@ pub struct VecEnv<G: Game> {
     truncated: Vec<bool>,
     current_player: Vec<i32>,
     illegal: Vec<u8>,
+    /// Applied actions of each lane's episode (for [`EnvOptions::max_steps`]).
+    steps: Vec<u32>,
     scratch_states: HugeBuf<G::State>,
     scratch_rngs: Vec<LaneRng>,
     scratch_episodes: Vec<u64>,
@@ -125,6 +136,9 @@ impl<G: Game> VecEnv<G> {
     pub fn new(game: G, options: EnvOptions) -> Result<Self> {
         Error::check_range("num_envs", 1, MAX_ENVS, options.num_envs)?;
         Error::check_range("chunk_size", 1, 1 << 20, options.chunk_size)?;
+        if let Some(m) = options.max_steps {
+            Error::check_range("max_steps", 1, u32::MAX as usize, m as usize)?;
+        }
         // Checks `num_threads` (1..=MAX_THREADS) and starts the threads.
         let pool = ForkSafePool::new(options.num_threads)?;
         let n = options.num_envs;
@@ -155,6 +169,7 @@ impl<G: Game> VecEnv<G> {
             truncated: try_vec(n, false, "truncated flags")?,
             current_player: try_vec(n, 0, "current players")?,
             illegal: try_vec(n, 0, "action status codes")?,
+            steps: try_vec(n, 0, "episode step counters")?,
             obs_synced: false,
             game,
             pool,
@@ -221,6 +236,15 @@ impl<G: Game> VecEnv<G> {
     /// What happened to each lane's last action `[N]`, as [`ActionStatus`] codes.
     pub fn illegal(&self) -> &[u8] {
         &self.illegal
+    }
+    /// The step limit per episode ([`EnvOptions::max_steps`]).
+    pub fn max_steps(&self) -> Option<u32> {
+        self.options.max_steps
+    }
+    /// Applied actions of each lane's current episode `[N]` (zero after a reset, an
+    /// autoreset or a `set_state`), what [`EnvOptions::max_steps`] counts.
+    pub fn episode_steps(&self) -> &[u32] {
+        &self.steps
     }
     /// Episode counter of each lane since the last `reset`.
     pub fn episodes(&self) -> &[u64] {
@@ -327,6 +351,7 @@ impl<G: Game> VecEnv<G> {
     pub fn set_state_unchecked(&mut self, lane: usize, state: G::State) -> Result<()> {
         self.check_lane(lane)?;
         self.states[lane] = state;
+        self.steps[lane] = 0;
         self.illegal[lane] = ActionStatus::Applied as u8;
         let observe = self.options.observe_on_step;
         self.obs_synced &= observe;
@@ -358,6 +383,7 @@ impl<G: Game> VecEnv<G> {
         let old_truncated = try_to_vec(&self.truncated, "flags (gather)")?;
         let old_player = try_to_vec(&self.current_player, "current players (gather)")?;
         let old_illegal = try_to_vec(&self.illegal, "action status codes (gather)")?;
+        let old_steps = try_to_vec(&self.steps, "episode step counters (gather)")?;
         for (dst, &src) in sources.iter().enumerate() {
             self.scratch_states[dst] = self.states[src];
             self.scratch_episodes[dst] = self.episodes[src];
@@ -370,6 +396,7 @@ impl<G: Game> VecEnv<G> {
         std::mem::swap(&mut self.rngs, &mut self.scratch_rngs);
         gather_rows(&mut self.rewards, &old_rewards, sources, p);
         gather_rows(&mut self.illegal, &old_illegal, sources, 1);
+        gather_rows(&mut self.steps, &old_steps, sources, 1);
         gather_rows(&mut self.terminated, &old_flags, sources, 1);
         gather_rows(&mut self.truncated, &old_truncated, sources, 1);
         gather_rows(&mut self.current_player, &old_player, sources, 1);
@@ -414,6 +441,7 @@ impl<G: Game> VecEnv<G> {
             self.truncated.par_chunks_mut(cs),
             self.current_player.par_chunks_mut(cs),
             self.illegal.par_chunks_mut(cs),
+            self.steps.par_chunks_mut(cs),
         );
         let ctx = StepCtx {
             game,
@@ -421,6 +449,7 @@ impl<G: Game> VecEnv<G> {
             chunk_size: cs,
             seed,
             autoreset,
+            max_steps: self.options.max_steps.unwrap_or(0),
         };
         self.pool.install(|| {
             work.into_par_iter()
@@ -433,6 +462,30 @@ impl<G: Game> VecEnv<G> {
         });
         self.obs_synced = observe;
         Ok(())
+    }
+
+    /// The batch API's name for [`VecEnv::reset`] (the seed's `batched_reset`; one
+    /// implementation behind both names).
+    pub fn batched_reset(&mut self, seed: u64) {
+        self.reset(seed)
+    }
+
+    /// The batch API's name for [`VecEnv::step`] (the seed's `batched_step`).
+    pub fn batched_step(&mut self, actions: &[u32]) -> Result<()> {
+        self.step(actions)
+    }
+
+    /// The batch API's observation `[N, obs_dim]`: [`VecEnv::observe`] (the player to act in
+    /// every lane), then [`VecEnv::obs`] (the seed's `batched_obs`).
+    pub fn batched_obs(&mut self) -> &[f32] {
+        self.observe();
+        &self.obs
+    }
+
+    /// The batch API's name for [`VecEnv::legal_mask`] `[N, num_actions]` (the seed's
+    /// `batched_legal_mask`; `u8`, 1 = legal).
+    pub fn batched_legal_mask(&self) -> &[u8] {
+        &self.mask
     }
 
     /// Computes the observation of the player to act in every lane into [`VecEnv::obs`].
@@ -543,15 +596,17 @@ impl<G: Game> VecEnv<G> {
             self.truncated.par_chunks_mut(cs),
             self.current_player.par_chunks_mut(cs),
             self.illegal.par_chunks_mut(cs),
+            self.steps.par_chunks_mut(cs),
         );
         self.pool.install(|| {
             work.into_par_iter().enumerate().for_each(
-                |(c, (st, rn, ob, ma, re, te, tr, cp, il))| {
+                |(c, (st, rn, ob, ma, re, te, tr, cp, il, sc))| {
                     for j in 0..st.len() {
                         if !all && !mask[c * cs + j] {
                             continue;
                         }
                         st[j] = game.reset(&mut rn[j]);
+                        sc[j] = 0;
                         il[j] = ActionStatus::Applied as u8;
                         let mut out = LaneOut::in_chunk(j, (p, a, d), ob, ma, re, te, tr, cp);
                         out.rewards.fill(0.0);
@@ -620,10 +675,13 @@ struct StepCtx<'g, G> {
     chunk_size: usize,
     seed: u64,
     autoreset: bool,
+    /// [`EnvOptions::max_steps`], 0 when off.
+    max_steps: u32,
 }
 
 /// The buffers of one chunk of a batch step: states, random streams, episodes, actions,
-/// observations, masks, rewards, terminated, truncated, current player, status codes.
+/// observations, masks, rewards, terminated, truncated, current player, status codes,
+/// episode step counters.
 type ChunkBufs<'a, S> = (
     &'a mut [S],
     &'a mut [LaneRng],
@@ -636,6 +694,7 @@ type ChunkBufs<'a, S> = (
     &'a mut [bool],
     &'a mut [i32],
     &'a mut [u8],
+    &'a mut [u32],
 );
 
 /// Steps the lanes of chunk `c` (observation mode `MODE`, one of the `OBS_*` constants).
@@ -643,7 +702,7 @@ type ChunkBufs<'a, S> = (
 fn step_chunk<G: Game, const MODE: u8>(
     ctx: &StepCtx<'_, G>,
     c: usize,
-    (st, rn, ep, ac, ob, ma, re, te, tr, cp, il): ChunkBufs<'_, G::State>,
+    (st, rn, ep, ac, ob, ma, re, te, tr, cp, il, sc): ChunkBufs<'_, G::State>,
 ) {
     let game = ctx.game;
     let (p, a, d) = ctx.widths;
@@ -659,6 +718,7 @@ fn step_chunk<G: Game, const MODE: u8>(
             && tr.len() == lanes
             && cp.len() == lanes
             && il.len() == lanes
+            && sc.len() == lanes
             && ob.len() == lanes * d
             && ma.len() == lanes * a
             && re.len() == lanes * p
@@ -686,6 +746,7 @@ fn step_chunk<G: Game, const MODE: u8>(
             &mut out,
             ctx.autoreset,
         ) as u8;
+        limit_steps(&mut sc[j], il[j], ctx.max_steps, &mut out);
     }
 }
 
@@ -751,6 +812,20 @@ fn step_lane<G: Game, const MODE: u8>(
         MODE == OBS_UPDATE && status == ActionStatus::Applied,
     );
     status
+}
+
+/// Counts an applied action of a lane (a reset starts the count again) and truncates the
+/// lane when its episode reaches `max_steps` (0: no limit) without being over.
+#[inline(always)]
+fn limit_steps(steps: &mut u32, status: u8, max_steps: u32, out: &mut LaneOut<'_>) {
+    if status == ActionStatus::Reset as u8 {
+        *steps = 0;
+    } else if status == ActionStatus::Applied as u8 {
+        *steps = steps.saturating_add(1);
+        if max_steps != 0 && *steps >= max_steps && !*out.terminated {
+            *out.truncated = true;
+        }
+    }
 }
 
 /// A no-op leaves a lane's outputs alone, unless the rows may be stale ([`OBS_FULL`]):

@@ -101,6 +101,7 @@ class BatchEnv:
         autoreset: bool = False,
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
         **options: _OptionValue,
     ) -> Self: ...
     def reset(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.float32]:
@@ -116,6 +117,21 @@ class BatchEnv:
         """Steps every lane; returns ``(obs, rewards, terminated, truncated)``."""
     def observe(self) -> npt.NDArray[np.float32]:
         """Computes the observation of the seat to act in every lane; returns ``obs``."""
+    def batched_reset(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.float32]:
+        """The batch API's name for ``reset``."""
+    def batched_step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """The batch API's name for ``step``."""
+    def batched_obs(self) -> npt.NDArray[np.float32]:
+        """The batch API's observation (the seat to act in every lane)."""
+    def batched_legal_mask(self) -> npt.NDArray[np.uint8]:
+        """The batch API's legal masks (the ``legal_mask`` view)."""
     def reset_lanes(self, mask: npt.ArrayLike) -> None:
         """Resets the lanes where ``mask`` (bool [num_envs]) is true."""
     def reset_lane_from_order(self, lane: SupportsIndex, order: npt.ArrayLike) -> None:
@@ -194,6 +210,8 @@ class BatchEnv:
     @observe_on_step.setter
     def observe_on_step(self, on: bool) -> None: ...
     @property
+    def max_steps(self) -> int | None: ...
+    @property
     def _engine(self) -> _BatchEngine: ...
     def __len__(self) -> int: ...
 
@@ -251,6 +269,14 @@ class Flip7Game:
     def pending_card(self) -> int | None: ...
     @property
     def draw_pile(self) -> bytes: ...
+    @property
+    def discard(self) -> bytes: ...
+    @property
+    def flip7_player(self) -> int | None: ...
+    @property
+    def tasks(self) -> list[tuple[int, int, int]]: ...
+    @property
+    def deferred(self) -> bytes: ...
 
 # ``NoLimitHoldemGame.legal()``: the decision of the seat to act, in chips ("raise" is a
 # keyword, hence the functional syntax).
@@ -353,6 +379,21 @@ class LearnerEnv:
     ]:
         """Applies the learner's actions, then the bots play until the learner is to act
         again; returns ``(obs, rewards, terminated, truncated)``."""
+    def batched_reset(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.float32]:
+        """The batch API's name for ``reset``."""
+    def batched_step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """The batch API's name for ``step``."""
+    def batched_obs(self) -> npt.NDArray[np.float32]:
+        """The batch API's observation (the ``obs`` view)."""
+    def batched_legal_mask(self) -> npt.NDArray[np.uint8]:
+        """The batch API's legal masks (the ``legal_mask`` view)."""
     def _bot_actions(
         self, bot: str, lanes: npt.ArrayLike | None = None, seed: SupportsIndex | None = None
     ) -> npt.NDArray[np.int64]:

@@ -30,7 +30,7 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
     environment as reset (a bad seed leaves the wrapper as it was, too)."""
 
     def reset(self, seed=None, options=None):
-        seed_arg(seed)
+        self.unwrapped._seed_arg(seed)
         super().reset(seed=seed, options=options)
 
 
@@ -38,7 +38,10 @@ def episode_seed(seed: int, episode: int) -> int:
     """The engine seed of the ``episode``-th game after ``reset(seed=seed)``: ``seed``
     itself for the first game, then seeds derived by numpy's ``SeedSequence``."""
     if episode == 0:
-        return seed
+        if seed < 2**64:
+            return seed
+        # A seed beyond 64 bits (flip7_v0 takes any non-negative integer, as game-room).
+        return int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
     sequence = np.random.SeedSequence(seed, spawn_key=(episode,))
     return int(sequence.generate_state(1, np.uint64)[0])
 
@@ -53,6 +56,10 @@ def _restore(cls, config, snapshot):
 
 class CardvecAEC(AECEnv):
     """Base of cardvec's AEC environments (one engine game per environment)."""
+
+    def _seed_arg(self, seed):
+        """The seed ``reset`` takes, checked before anything changes (see ``reset``)."""
+        return seed_arg(seed)
 
     def _init_agents(self, num_players: int, config: dict):
         """Agents ``player_0`` .. for the seats; ``config`` is the constructor's keyword
@@ -99,7 +106,7 @@ class CardvecAEC(AECEnv):
         or numpy integer). A seed of another type (``"1"``, ``1.0``) is a ``TypeError``; a
         bool or an integer out of range is a ``ValueError``. Either is raised before
         anything changes. ``options`` is accepted but unused."""
-        seed = seed_arg(seed)
+        seed = self._seed_arg(seed)
         if seed is not None:
             self._root_seed, self._episode = seed, 0
             for i, agent in enumerate(self.possible_agents):

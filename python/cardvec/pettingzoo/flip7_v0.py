@@ -14,8 +14,10 @@ of ``cardvec.Flip7(n, seed=S)`` deals). Rendering lists each seat's cards by car
 
 from __future__ import annotations
 
+from collections import deque
 from typing import ClassVar
 
+import gymnasium.error
 import numpy as np
 from gymnasium import spaces
 from .._cardvec import Flip7Game
@@ -38,6 +40,11 @@ _SPECIAL = {
     20: "FLIP_THREE",
     21: "SECOND_CHANCE",
 }
+
+
+def _cards(counts) -> list:
+    """Card ids from counts per id, in id order."""
+    return [card for card, k in enumerate(counts) for _ in range(k)]
 
 
 def env(**kwargs):
@@ -101,6 +108,79 @@ class raw_env(CardvecAEC):
     @property
     def scores(self):
         return self.game.scores
+
+    # game-room's state attributes, read-only, with game-room's types (see the module doc).
+    @property
+    def round_number(self) -> int:
+        """The round being played, from 1."""
+        return int(self.game.round)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer seat (dealing and turns start on its left)."""
+        return int(self.game.dealer)
+
+    @property
+    def hands(self) -> list:
+        """The cards in front of each seat, one list of card ids per seat, in card-id
+        order (game-room keeps arrival order: the same cards, perhaps in another order)."""
+        return [_cards(counts) for counts in self.game.hands]
+
+    @property
+    def status(self) -> list:
+        """Round status of each seat (0 active, 1 stayed, 2 busted, 3 frozen)."""
+        return [int(x) for x in self.game.status]
+
+    @property
+    def deck(self) -> list:
+        """The draw pile, bottom first: the next card drawn is the last."""
+        return [int(c) for c in self.game.draw_pile]
+
+    @property
+    def discard(self) -> list:
+        """The discard pile's card ids, in card-id order (game-room keeps the order cards
+        were discarded: the same cards, perhaps in another order)."""
+        return _cards(self.game.discard)
+
+    @property
+    def pending_card(self):
+        """The action card waiting for a target (an int), or None."""
+        card = self.game.pending_card
+        return None if card is None else int(card)
+
+    @property
+    def flip7_player(self):
+        """The seat that flipped seven numbers this round (an int), or None."""
+        seat = self.game.flip7_player
+        return None if seat is None else int(seat)
+
+    @property
+    def tasks(self) -> deque:
+        """The scheduled events, next first, as ``(kind, seat, card)`` tuples in a
+        ``collections.deque`` (kinds: 1 deal, 2 forced draw, 3 end of Flip Three, 4 resolve
+        an action card, 5 turn; card 0 unless resolving)."""
+        return deque((int(k), int(p), int(c)) for k, p, c in self.game.tasks)
+
+    @property
+    def deferred(self) -> list:
+        """Action cards drawn during a Flip Three, held until it ends, in draw order."""
+        return [int(c) for c in self.game.deferred]
+
+    def _seed_arg(self, seed):
+        """game-room's seeds: ``None`` or any non-negative Python integer (a bool is 0 or
+        1); anything else is gymnasium's ``gymnasium.error.Error``, as game-room's
+        ``seeding.np_random`` raises it."""
+        if seed is None:
+            return None
+        if not isinstance(seed, int):
+            raise gymnasium.error.Error(
+                f"Seed must be a python integer, actual type: {type(seed)}"
+            )
+        if seed < 0:
+            raise gymnasium.error.Error(
+                f"Seed must be greater or equal to zero, actual value: {seed}"
+            )
+        return int(seed)
 
     @property
     def winners(self):

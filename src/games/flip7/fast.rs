@@ -124,6 +124,18 @@ impl Flip7State {
         unpack_task(self.tasks[(self.task_head as usize + i) % TASK_CAPACITY])
     }
 
+    /// Number of scheduled events (positions `0..task_count()` of [`Flip7State::task_at`]).
+    #[inline]
+    pub fn task_count(&self) -> usize {
+        self.task_len as usize
+    }
+
+    /// Action cards drawn during a Flip Three and held until it ends, in draw order.
+    #[inline]
+    pub fn deferred(&self) -> &[u8] {
+        &self.deferred[..self.deferred_len as usize]
+    }
+
     /// The draw pile, bottom first (its top is the last card).
     #[inline]
     pub fn draw_pile(&self) -> &[u8] {

@@ -236,7 +236,11 @@ fn check_table(s: &I151State) -> Result<(), String> {
 fn check_seats(game: &I151, s: &I151State) -> Result<(), String> {
     let n = game.num_players();
     for p in 0..n {
-        let out = s.scores[p] as i32 >= game.target_score();
+        // Seats are excluded when a round is scored, the winner never: before the first
+        // round is won nobody is, and at a target of 0 the last winner stays in at 0 points.
+        let reached = s.scores[p] as i32 >= game.target_score();
+        let spared = s.last_winner == NO_SEAT || s.last_winner as usize == p;
+        let out = reached && !(spared && game.target_score() == 0);
         if out != s.is_excluded(p) {
             return Err(format!(
                 "seat {p} with {} points is {}excluded",

@@ -35,6 +35,9 @@ pub const N_SUITS: usize = 4;
 pub const MIN_PLAYERS: usize = 2;
 /// Most players.
 pub const MAX_PLAYERS: usize = 4;
+/// The largest `target_score` accepted (20,000, as the official engine's runner is used
+/// with; scores are held in `i16`).
+pub const MAX_TARGET_SCORE: i64 = 20_000;
 
 /// Rank index of the ace.
 pub const ACE: u8 = 0;
@@ -198,11 +201,11 @@ impl GameSpec for I151 {
             OptionSpec {
                 name: "target_score",
                 kind: OptionKind::Int {
-                    min: 1,
-                    max: 10_000,
+                    min: 0,
+                    max: MAX_TARGET_SCORE,
                 },
                 default: "151",
-                doc: "the score at which a seat is excluded",
+                doc: "the score at which a seat is excluded (0 ends the match after round 1)",
             },
             OptionSpec {
                 name: "initial_dealer",
@@ -211,7 +214,8 @@ impl GameSpec for I151 {
                     max: MAX_PLAYERS as i64 - 1,
                 },
                 default: "0",
-                doc: "the seat that deals round 1 (the next seat starts)",
+                doc: "the seat that deals round 1 (the next seat starts; Python's I151 takes \
+                      any integer, modulo num_players, as the official engine does)",
             },
             OptionSpec {
                 name: "max_round_steps",
@@ -398,9 +402,10 @@ impl I151 {
         Ok(self)
     }
 
-    /// Sets the score at which a player is excluded (`1..=10_000`).
+    /// Sets the score at which a player is excluded (`0..=`[`MAX_TARGET_SCORE`]; the
+    /// official engine takes any integer, and 0 excludes every loser of round 1).
     pub fn with_target_score(mut self, target: i64) -> Result<I151> {
-        Error::check_range("target_score", 1, 10_000, target)?;
+        Error::check_range("target_score", 0, MAX_TARGET_SCORE, target)?;
         self.target_score = target as i16;
         Ok(self)
     }
@@ -410,6 +415,14 @@ impl I151 {
         Error::check_range("initial_dealer", 0, self.num_players - 1, dealer)?;
         self.initial_dealer = dealer as u8;
         Ok(self)
+    }
+
+    /// Sets the seat that deals round 1 as the official `create_match` takes
+    /// `initial_dealer_index`: any integer, modulo the number of seats (Python's `%`, so
+    /// `-1` is the last seat).
+    pub fn with_initial_dealer_index(mut self, index: i64) -> I151 {
+        self.initial_dealer = index.rem_euclid(self.num_players as i64) as u8;
+        self
     }
 
     /// Sets the number of actions after which a round is cut off and the match truncated

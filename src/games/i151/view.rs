@@ -179,7 +179,8 @@ pub fn encode_state(game: &I151, s: &I151State, seat: usize, obs: &mut [f32]) {
     obs[SCALARS + 2] = s.last_play_count as f32;
     let n = s.num_players as usize;
     let next = s.next_player() as usize;
-    let target = game.target_score() as i16 as f32;
+    // A target of 0 (the match ends after round 1) is shown as 1: no division by zero.
+    let target = game.target_score().max(1) as i16 as f32;
     // `(seat + k) % n` with one division: `base + k < 2 n`.
     let base = seat % n;
     for k in 0..MAX_PLAYERS {
@@ -244,7 +245,7 @@ pub fn encode_view(view: &PlayerView, obs: &mut [f32]) {
         let v = view.seats[seat];
         row[0] = 1.0;
         row[1] = v.hand_size as f32 / 32.0;
-        row[2] = v.total_score as f32 / view.target_score as f32;
+        row[2] = v.total_score as f32 / view.target_score.max(1) as f32;
         row[3] = v.is_excluded as u8 as f32;
         row[4] = v.consecutive_round_wins as f32 / 3.0;
         row[5] = (view.current_player as usize == seat) as u8 as f32;

@@ -1,0 +1,104 @@
+"""151's options from Python (target score, cards per player, first dealer, round step limit)
+with the official engine's accepted values, compared with i151-engine's `create_match` on
+the same options and seeds, decision by decision."""
+
+import numpy as np
+import pytest
+
+import i151_engine  # noqa: F401  (installed by scripts/test.sh; a missing oracle is a failure)
+from i151_engine.core.legal_actions import legal_actions
+from i151_engine.game.round import create_match
+from i151_engine.models.enums import MatchStatus
+
+import cardvec
+import i151_oracle
+from cardvec.i151 import I151, official_order
+
+
+def compare(players, seeds, max_decisions, **options):
+    """Lane i plays the official match of seeds[i] with `options` (cardvec's names);
+    every decision is compared (seat, legal set, hands, rewards, end) for up to
+    `max_decisions` steps. Returns the number of finished matches."""
+    rng = np.random.default_rng(players)
+    lanes = len(seeds)
+    env = I151(lanes, num_players=players, num_threads=1, **options)
+    for lane, seed in enumerate(seeds):
+        env.reset_lane_from_order(lane, official_order(seed))
+    official_kw = {
+        "target_score": options.get("target_score", 151),
+        "cards_per_player": options.get("cards_per_player", 8),
+        "initial_dealer_index": options.get("initial_dealer", 0),
+    }
+    names = tuple(f"P{i}" for i in range(players))
+    matches = [create_match(names, seed=s, **official_kw) for s in seeds]
+    done = [False] * lanes
+    actions = np.zeros(lanes, dtype=np.int64)
+    finished = 0
+    for _ in range(max_decisions):
+        if all(done):
+            break
+        for lane, m in enumerate(matches):
+            if done[lane]:
+                continue
+            rs = m.current_round
+            assert env.current_player[lane] == rs.current_player_index
+            official = sorted(i151_oracle.action_id(a) for a in legal_actions(rs))
+            assert list(np.flatnonzero(env.legal_mask[lane])) == official
+            for seat, p in enumerate(rs.players):
+                hand = sorted(i151_oracle.CARD_ID[c] for c in p.hand)
+                assert list(np.flatnonzero(env.observe_as(lane, seat)[:32])) == hand
+            plays = [a for a in official if a < 32 or a >= 34]
+            pick = plays if plays and rng.random() < 0.75 else official
+            actions[lane] = pick[rng.integers(len(pick))]
+        before = [[p.total_score for p in m.players] for m in matches]
+        env.step(actions)
+        for lane in range(lanes):
+            if done[lane]:
+                continue
+            assert env.illegal[lane] == 0
+            matches[lane], _ = i151_oracle.official_step(matches[lane], int(actions[lane]))
+            m = matches[lane]
+            after = [p.total_score for p in m.players]
+            assert list(env.rewards[lane]) == [-(a - b) for a, b in zip(after, before[lane])]
+            over = m.status == MatchStatus.FINISHED
+            assert bool(env.terminated[lane]) == over
+            assert np.isfinite(env.obs[lane]).all()
+            if over or env.truncated[lane]:
+                done[lane] = True
+                finished += over
+    return finished
+
+
+@pytest.mark.parametrize(
+    "players, options",
+    [
+        (2, {"target_score": 0}),
+        (3, {"target_score": 0, "initial_dealer": 2}),
+        (2, {"target_score": 40, "cards_per_player": 5, "initial_dealer": 7}),
+        (3, {"target_score": 60, "cards_per_player": 10, "initial_dealer": -1}),
+        (4, {"target_score": 50, "cards_per_player": 4, "initial_dealer": 2**40 + 3}),
+        (2, {"target_score": 20_000, "cards_per_player": 16}),
+    ],
+)
+def test_options_play_the_official_matches(players, options):
+    seeds = [-(2**63), 2**63 - 1, -1, 0, 12345, 2**40 + 7]
+    finished = compare(players, seeds, 400, **options)
+    if options.get("target_score") == 0:
+        assert finished == len(seeds)  # every loser of round 1 is out
+
+
+def test_options_are_registry_options_with_official_ranges():
+    env = cardvec.make("151", 2, num_players=3, target_score=0, initial_dealer=-1,
+                       cards_per_player=10, max_round_steps=0)
+    assert env.current_player.tolist() == [0, 0]  # dealer 2 (= -1 mod 3), seat 0 starts
+    env = I151(1, target_score=20_000, initial_dealer=2**70 + 1, max_round_steps=7)
+    assert env.current_player.tolist() == [0]  # dealer 1 (mod 2): seat 0 starts
+
+
+@pytest.mark.parametrize(
+    "bad", [{"target_score": -1}, {"target_score": 20_001}, {"cards_per_player": 17},
+            {"cards_per_player": 0}, {"initial_dealer": 1.5}, {"max_round_steps": -1}]
+)
+def test_out_of_range_options_are_refused(bad):
+    with pytest.raises((ValueError, TypeError), match=next(iter(bad))):
+        I151(1, **bad)

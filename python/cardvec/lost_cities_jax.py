@@ -193,9 +193,10 @@ def _column_scores(board: np.ndarray) -> float:
 
 def board_score(state) -> np.ndarray:
     """The two raw board scores (player 0, player 1), float32 ``[2]``."""
-    obs = observation(state, 0)
-    mine = obs[_MY_BOARD * _CARDS : (_MY_BOARD + 1) * _CARDS]
-    theirs = obs[_OPP_BOARD * _CARDS : (_OPP_BOARD + 1) * _CARDS]
+    # The observation is card-major: card c's channels are obs[c * 7 : c * 7 + 7].
+    onehot = observation(state, 0)[: _CARDS * 7].reshape(_CARDS, 7)
+    mine = onehot[:, _MY_BOARD]
+    theirs = onehot[:, _OPP_BOARD]
     return np.array([_column_scores(mine), _column_scores(theirs)], dtype=np.float32)
 
 

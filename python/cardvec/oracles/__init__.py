@@ -48,4 +48,21 @@ def require(game_id: str) -> str:
     return module
 
 
-__all__ = ["ORACLES", "require"]
+def merge_chunks(run_chunk, tasks, total, jobs: int = 1):
+    """Runs ``run_chunk`` (a module-level function, so worker processes can import it) on
+    every task, on ``jobs`` worker processes when ``jobs > 1``, and merges each chunk's
+    report into ``total`` (``total.merge(report)``) in completion order; returns ``total``.
+    The oracles' reports are sums, so the order does not change the result."""
+    if jobs <= 1:
+        for task in tasks:
+            total.merge(run_chunk(task))
+    else:
+        from multiprocessing import Pool
+
+        with Pool(jobs) as pool:
+            for report in pool.imap_unordered(run_chunk, tasks):
+                total.merge(report)
+    return total
+
+
+__all__ = ["ORACLES", "merge_chunks", "require"]

@@ -42,10 +42,9 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field
-from multiprocessing import Pool
 from pathlib import Path
 
-from . import require
+from . import merge_chunks, require
 
 require("holdem")
 
@@ -468,15 +467,7 @@ def run(hands: int, seed: int = 0, jobs: int = 1, seats=(2, 3, 6, 10),
     binary = binary or cardvec_bin()
     tasks = [(binary, min(chunk, hands - start), seed + start, tuple(seats))
              for start in range(0, hands, chunk)]
-    total = Report()
-    if jobs <= 1:
-        for t in tasks:
-            total.merge(run_chunk(t))
-    else:
-        with Pool(jobs) as pool:
-            for r in pool.imap_unordered(run_chunk, tasks):
-                total.merge(r)
-    return total
+    return merge_chunks(run_chunk, tasks, Report(), jobs)
 
 
 def main() -> int:

@@ -26,10 +26,9 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field, replace
-from multiprocessing import Pool
 from pathlib import Path
 
-from . import require
+from . import merge_chunks, require
 
 require("151")
 
@@ -263,15 +262,7 @@ def run(matches: int, seed: int = 0, jobs: int = 1, players: int | None = None,
     for start in range(0, matches, chunk):
         count = min(chunk, matches - start)
         tasks.append((binary, count, seed + start, seed + start, players, fix))
-    total = Report()
-    if jobs <= 1:
-        for t in tasks:
-            total.merge(run_chunk(t))
-    else:
-        with Pool(jobs) as pool:
-            for r in pool.imap_unordered(run_chunk, tasks):
-                total.merge(r)
-    return total
+    return merge_chunks(run_chunk, tasks, Report(), jobs)
 
 
 def main() -> int:

@@ -215,9 +215,14 @@ impl Visitor for HasTree {
 
 /// The ids of the games with the [`GameTree`] capability (in their default configuration).
 pub fn tree_ids() -> Vec<&'static str> {
+    ids_where(&mut HasTree)
+}
+
+/// The ids of the games for which `test` answers `true`, in the table's order.
+fn ids_where<V: Visitor<Output = bool>>(test: &mut V) -> Vec<&'static str> {
     GAMES
         .iter()
-        .zip(visit_all(&mut HasTree))
+        .zip(visit_all(test))
         .filter(|(_, has)| *has)
         .map(|(g, _)| g.id)
         .collect()
@@ -261,12 +266,7 @@ impl Visitor for HasInfoStates {
 /// The ids of the games with information states ([`GameSpec::info_states`]: the batch
 /// information-state calls of [`VecEnv`] and [`DynEnv`] work on them).
 pub fn info_state_ids() -> Vec<&'static str> {
-    GAMES
-        .iter()
-        .zip(visit_all(&mut HasInfoStates))
-        .filter(|(_, has)| *has)
-        .map(|(g, _)| g.id)
-        .collect()
+    ids_where(&mut HasInfoStates)
 }
 
 /// The error of a batch information-state call on game `id`, which has none, naming the

@@ -806,6 +806,19 @@ impl Game for Flip7 {
         self.step_logged(s, action, rng, rewards, &mut |_: &[u8]| {})
     }
 
+    /// Bytes: seat numbers, the deck's size, flags, card ids and counts, statuses and the
+    /// event block; f32 tail: the round, the target score and round limit, and each seat's
+    /// score (they can exceed 255).
+    fn obs_format(&self) -> crate::core::ObsFormat {
+        let b = Some(1);
+        let mut runs = vec![(3, b), (1, None), (1, b), (2, None), (3, b)];
+        for _ in 0..self.num_players() {
+            runs.extend([(1, None), (1, b), (CARD_IDS, b)]);
+        }
+        runs.extend([(CARD_IDS, b), (3 * OBS_TASK_SLOTS, b), (OBS_DEFERRED_SLOTS, b)]);
+        crate::core::ObsFormat::from_runs(&runs)
+    }
+
     fn observe(&self, s: &Flip7State, player: usize, obs: &mut [f32]) {
         let n = self.num_players();
         let (header, rest) = obs.split_at_mut(OBS_HEADER);

@@ -734,6 +734,18 @@ impl Game for NoLimitHoldem {
         }
     }
 
+    /// Bytes: cards, street, the seat flags and the position; f32 tail: every chip amount
+    /// (in big blinds) and the raise counts (a deep stack can raise more than 255 times).
+    fn obs_format(&self) -> crate::core::ObsFormat {
+        let b = Some(1);
+        let mut runs = vec![(109, b)];
+        for _ in 0..self.num_players() {
+            runs.extend([(3, None), (4, b), (2, None)]);
+        }
+        runs.extend([(8, None), (1, b)]);
+        crate::core::ObsFormat::from_runs(&runs)
+    }
+
     fn observe(&self, s: &NoLimitHoldemState, player: usize, obs: &mut [f32]) {
         self.write_obs(s, player, obs);
     }

@@ -151,6 +151,11 @@ impl Game for KuhnPoker {
     }
 
     #[inline]
+    fn obs_format(&self) -> crate::core::ObsFormat {
+        // Every value is a 0/1 flag.
+        crate::core::ObsFormat::all_bytes(OBS_DIM)
+    }
+
     fn observe(&self, s: &KuhnPokerState, player: usize, obs: &mut [f32]) {
         obs.fill(0.0);
         obs[player] = 1.0;

@@ -595,6 +595,19 @@ impl<G: GameSpec> Model<G> {
             "{label}: an output buffer moved during {when} (obs, legal_mask, rewards, \
              terminated, truncated, current_player, illegal)"
         );
+        // The packed masks are the byte masks, bit for bit.
+        let (a, w) = (self.game.num_actions(), self.env.mask_words());
+        let mut packed = vec![u64::MAX; self.n() * w];
+        self.env.legal_bits(&mut packed).unwrap();
+        for (i, m) in self.env.legal_mask().chunks_exact(a).enumerate() {
+            for (k, word) in packed[i * w..(i + 1) * w].iter().enumerate() {
+                let want = (0..64)
+                    .filter(|&b| 64 * k + b < a && m[64 * k + b] != 0)
+                    .fold(0u64, |acc, b| acc | 1 << b);
+                assert_eq!(*word, want, "{label}: lane {i}: legal_bits word {k}");
+            }
+        }
+        assert!(self.env.legal_bits(&mut packed[1..]).is_err(), "{label}");
         for i in 0..self.n() {
             let s = shown(&self.env, i);
             let twin = &self.twins[i];

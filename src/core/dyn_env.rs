@@ -49,6 +49,8 @@ pub trait DynEnv: Send + Sync {
     fn observe_as(&self, lane: usize, player: usize, out: &mut [f32]) -> Result<()>;
     /// Observations `[N, obs_dim]` (empty unless the dtype is f32).
     fn obs(&self) -> &[f32];
+    /// See [`VecEnv::legal_bits`].
+    fn legal_bits(&self, out: &mut [u64]) -> Result<()>;
     /// See [`VecEnv::obs_u8`].
     fn obs_u8(&self) -> &[u8];
     /// See [`VecEnv::obs_tail`].
@@ -158,6 +160,9 @@ impl<G: GameSpec> DynEnv for VecEnv<G> {
     }
     fn obs_u8(&self) -> &[u8] {
         VecEnv::obs_u8(self)
+    }
+    fn legal_bits(&self, out: &mut [u64]) -> Result<()> {
+        VecEnv::legal_bits(self, out)
     }
     fn obs_tail(&self) -> &[f32] {
         VecEnv::obs_tail(self)

@@ -241,6 +241,31 @@ impl<G: Game> VecEnv<G> {
     pub fn legal_mask(&self) -> &[u8] {
         &self.mask
     }
+    /// Words of one lane's packed legal mask ([`VecEnv::legal_bits`]): `ceil(num_actions /
+    /// 64)`.
+    pub fn mask_words(&self) -> usize {
+        self.game.num_actions().div_ceil(64)
+    }
+    /// The legal masks packed as bits `[N, mask_words]` into `out`: bit `a % 64` of word
+    /// `a / 64` of a lane's row is set when action `a` is legal (little-endian bit order;
+    /// the bits past `num_actions` are zero). Packed from [`VecEnv::legal_mask`] on the
+    /// environment's threads (SIMD, 16 actions per instruction pair); a wrong length is an
+    /// error that writes nothing.
+    pub fn legal_bits(&self, out: &mut [u64]) -> Result<()> {
+        let (a, w) = (self.game.num_actions(), self.mask_words());
+        Error::check_len("legal bits buffer", self.num_envs() * w, out.len())?;
+        let cs = self.options.chunk_size;
+        self.pool.install(|| {
+            out.par_chunks_mut(cs * w)
+                .zip(self.mask.par_chunks(cs * a))
+                .for_each(|(bits, bytes)| {
+                    for (row, m) in bits.chunks_exact_mut(w).zip(bytes.chunks_exact(a)) {
+                        simd::pack_bytes_to_bits(m, row);
+                    }
+                })
+        });
+        Ok(())
+    }
     /// Rewards of the last step `[N, num_players]`, for every seat; after a reset of a lane
     /// (construction, [`VecEnv::reset`], [`VecEnv::reset_lanes`], an autoreset,
     /// [`VecEnv::reset_lane_from_order`]) the rewards of its deal: zero, unless the game is

@@ -80,6 +80,45 @@ fn write_short(out: &mut [u8], bytes: u64) {
     }
 }
 
+/// Packs a row of mask bytes (`0` or not) into bits: bit `i % 64` of `out[i / 64]` is set
+/// when `src[i] != 0`, for every `i < src.len()`; the bits past `src.len()` are zero
+/// (`out.len() == src.len().div_ceil(64)`). Sixteen bytes per compare-and-movemask (SSE2).
+#[inline]
+pub fn pack_bytes_to_bits(src: &[u8], out: &mut [u64]) {
+    assert_eq!(
+        out.len(),
+        src.len().div_ceil(64),
+        "pack_bytes_to_bits: lengths differ"
+    );
+    for (word, bytes) in out.iter_mut().zip(src.chunks(64)) {
+        let mut w = 0u64;
+        let mut blocks = bytes.chunks_exact(16);
+        let mut shift = 0;
+        for block in &mut blocks {
+            #[cfg(target_arch = "x86_64")]
+            {
+                use core::arch::x86_64::*;
+                // SAFETY: `block` is 16 bytes long (an unaligned load); SSE2 is baseline on
+                // x86_64.
+                let bits = unsafe {
+                    let x = _mm_loadu_si128(block.as_ptr() as *const __m128i);
+                    !_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())) as u32 & 0xFFFF
+                };
+                w |= (bits as u64) << shift;
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            for (k, &b) in block.iter().enumerate() {
+                w |= ((b != 0) as u64) << (shift + k);
+            }
+            shift += 16;
+        }
+        for (k, &b) in blocks.remainder().iter().enumerate() {
+            w |= ((b != 0) as u64) << (shift + k);
+        }
+        *word = w;
+    }
+}
+
 /// Writes `out[i] = src[i] as f32` for every `i` (`src` and `out` of equal length): counts
 /// kept as bytes, widened sixteen at a time (SSE2, baseline on x86_64: two unpacks to 32
 /// bits and a conversion per four values). A length of 16 or more that is not a multiple
@@ -241,6 +280,22 @@ mod tests {
             for (i, v) in out.iter().enumerate() {
                 prop_assert_eq!(*v, (bits >> i & 1) as u8);
             }
+        }
+    }
+
+    #[test]
+    fn pack_bytes_to_bits_equals_the_scalar_rule() {
+        for n in [0usize, 1, 5, 15, 16, 17, 38, 63, 64, 65, 96, 130] {
+            let src: Vec<u8> = (0..n)
+                .map(|i| ((i * 7 + n) % 3 == 0) as u8 * (1 + i as u8 % 2))
+                .collect();
+            let mut got = vec![u64::MAX; n.div_ceil(64)];
+            pack_bytes_to_bits(&src, &mut got);
+            let mut want = vec![0u64; n.div_ceil(64)];
+            for (i, &b) in src.iter().enumerate() {
+                want[i / 64] |= ((b != 0) as u64) << (i % 64);
+            }
+            assert_eq!(got, want, "n = {n}");
         }
     }
 }

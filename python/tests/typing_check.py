@@ -62,7 +62,6 @@ def main() -> None:
     assert fmt.byte_dim + fmt.tail_dim == fmt.dim == compact.obs_dim
     assert_type(compact.obs_dtype, Literal["f32", "u8"])
     cardvec.Flip7(2, obs_dtype=np.uint8, mask_dtype=bool)
-    cardvec.KuhnPoker(2, obs_dtype="f16")  # type: ignore[arg-type]
 
     info = cardvec.games()[0]
     assert_type(info["players"], tuple[int, int])
@@ -194,6 +193,8 @@ def rejected(env: cardvec.LostCities) -> None:
     cardvec.Flip7(4, num_player=5)  # type: ignore[call-arg]
     cardvec.I151(4, reward="points")  # type: ignore[call-overload]
     cardvec.LostCities("64")  # type: ignore[arg-type]
+    cardvec.KuhnPoker(2, obs_dtype="f16")  # type: ignore[arg-type]
+    cardvec.Flip7(2, mask_dtype=np.int8)  # type: ignore[arg-type]
     env.obs = env.obs  # type: ignore[misc]
     cardvec.I151P2(4)  # type: ignore[deprecated]
     holdem.evaluate(1.5)  # type: ignore[arg-type]

@@ -298,3 +298,16 @@ def test_torch_views_of_compact_observations():
     assert t.legal_mask.dtype == torch.bool and t.legal_mask.data_ptr() == env.legal_mask.ctypes.data
     assert env.torch(mask="uint8").legal_mask.dtype == torch.uint8
     assert "obs_tail" not in cardvec.make("lost-cities", 4).torch().names
+
+
+@pytest.mark.parametrize("game_id", ["lost-cities", "holdem"])
+def test_the_compact_rollouts_example_runs(game_id, capsys):
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "compact_rollouts.py"
+    spec = importlib.util.spec_from_file_location("compact_rollouts", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(["--game", game_id, "--envs", "32", "--steps", "16"])
+    assert "x smaller" in capsys.readouterr().out

@@ -725,15 +725,19 @@ fn env_options(
 /// The batch environment of a registered game: `num_envs` lanes stepped together.
 ///
 /// `BatchEnv(game_id, num_envs, seed=None, num_threads=None, autoreset=False,
-/// observe=True, chunk_size=None, **options)`; each game's class (`cardvec.Flip7`, ...,
-/// see `cardvec.games()`) is a subclass that supplies `game_id`, and `cardvec.make(game_id,
-/// num_envs, **kwargs)` builds one by id. `seed=None` is 0, `num_threads=None` uses every
-/// core, `chunk_size=None` is 64; the game's options are keyword arguments (a bad one is a
-/// `ValueError` naming the accepted options).
+/// observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8",
+/// **options)`; each game's class (`cardvec.Flip7`, ..., see `cardvec.games()`) is a
+/// subclass that supplies `game_id`, and `cardvec.make(game_id, num_envs, **kwargs)` builds
+/// one by id. `seed=None` is 0, `num_threads=None` uses every core, `chunk_size=None` is
+/// 64; the game's options are keyword arguments (a bad one is a `ValueError` naming the
+/// accepted options). `obs_dtype="u8"` writes the game's compact observation rows (`obs`
+/// uint8 plus `obs_tail` float32, see `obs_format` and `obs_f32`); `mask_dtype="bool"`
+/// shows `legal_mask` as numpy bools (the same memory).
 ///
-/// Outputs (`obs`, `legal_mask`, `rewards`, `terminated`, `truncated`, `current_player`,
-/// `illegal`) are read-only numpy views of the engine's buffers: the same array objects on
-/// every call, at the same addresses for the environment's lifetime, updated in place.
+/// Outputs (`obs`, `obs_tail`, `legal_mask`, `rewards`, `terminated`, `truncated`,
+/// `current_player`, `illegal`) are read-only numpy views of the engine's buffers: the same
+/// array objects on every call, at the same addresses for the environment's lifetime,
+/// updated in place.
 ///
 /// Which calls write the views: `step`, `reset`, `reset_lanes`, `reset_lane_from_order`,
 /// `gather`, `set_state` and `observe` (only `obs`). They release the GIL while the lanes

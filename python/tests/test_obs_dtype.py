@@ -311,3 +311,19 @@ def test_the_compact_rollouts_example_runs(game_id, capsys):
     spec.loader.exec_module(module)
     module.main(["--game", game_id, "--envs", "32", "--steps", "16"])
     assert "x smaller" in capsys.readouterr().out
+
+
+def test_campaign_rollouts_write_float32_rows_whatever_the_obs_dtype(tmp_path):
+    from cardvec import campaign
+
+    job = campaign.Rollouts()
+    shards = {}
+    for dtype in ("f32", "u8"):
+        options = job.check("holdem", {"steps": 6, "obs_dtype": dtype, "num_players": 3})
+        out = tmp_path / dtype
+        job.run_shard("holdem", 5, "x", 0, 8, options, 1, str(out))
+        shards[dtype] = np.load(out / "rollouts" / "shard_000000000000.npz")
+    f32, u8 = shards["f32"], shards["u8"]
+    assert u8["obs"].dtype == np.float32 and f32.files == u8.files
+    for name in f32.files:
+        assert np.array_equal(f32[name], u8[name]), name

@@ -1131,6 +1131,7 @@ impl BatchEnv {
             .as_slice_mut()
             .map_err(|e| value_err(format!("out: {e}")))?;
         check_disjoint(dst, env.obs())?;
+        check_disjoint(dst, env.obs_u8())?;
         check_disjoint(dst, env.obs_tail())?;
         py.detach(|| expand_obs(env, dst));
         drop(rw);

@@ -327,3 +327,4 @@ def test_campaign_rollouts_write_float32_rows_whatever_the_obs_dtype(tmp_path):
     assert u8["obs"].dtype == np.float32 and f32.files == u8.files
     for name in f32.files:
         assert np.array_equal(f32[name], u8[name]), name
+

@@ -113,24 +113,20 @@ impl MaskDtype {
     }
 }
 
-/// The name of a dtype argument: a `str` as given; a numpy dtype or a type (`numpy.uint8`,
-/// `bool`) by numpy's name for it (`"uint8"`, `"bool"`); `None` for `None` or absent; any
-/// other object is `Err` (the caller names the accepted values).
-fn dtype_name(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Result<Option<String>, ()>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(Ok(None));
-    };
+/// The name of a dtype argument (not `None`): a `str` as given; a numpy dtype or a type
+/// (`numpy.uint8`, `bool`) by numpy's name for it (`"uint8"`, `"bool"`); `None` for any
+/// other object (the caller names the accepted values).
+fn dtype_name(obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Ok(Some(s.extract::<String>()?)));
+        return Ok(Some(s.extract::<String>()?));
     }
-    let np = obj.py().import("numpy")?;
-    let is_dtype = obj.is_instance(&np.getattr("dtype")?)?;
-    if !(is_dtype || obj.is_instance_of::<PyType>()) {
-        return Ok(Err(()));
+    let dtype = obj.py().import("numpy")?.getattr("dtype")?;
+    if !(obj.is_instance(&dtype)? || obj.is_instance_of::<PyType>()) {
+        return Ok(None);
     }
-    match np.getattr("dtype")?.call1((obj,)) {
-        Ok(d) => Ok(Ok(Some(d.getattr("name")?.extract::<String>()?))),
-        Err(_) => Ok(Err(())),
+    match dtype.call1((obj,)) {
+        Ok(d) => Ok(Some(d.getattr("name")?.extract::<String>()?)),
+        Err(_) => Ok(None),
     }
 }
 
@@ -152,22 +148,24 @@ const MASK_DTYPES: &str = "'u8' (or 'uint8', numpy.uint8), 'bool' (or numpy.bool
 /// or `"u8"`/`"uint8"`/`numpy.uint8`; anything else is a `ValueError` naming the value and
 /// the accepted names.
 pub fn obs_dtype(obj: Option<&Bound<'_, PyAny>>) -> PyResult<ObsDtype> {
-    match dtype_name(obj)? {
-        Ok(None) => Ok(ObsDtype::F32),
-        Ok(Some(name)) => {
-            ObsDtype::parse(&name).map_err(|_| dtype_err("obs_dtype", obj.unwrap(), OBS_DTYPES))
-        }
-        Err(()) => Err(dtype_err("obs_dtype", obj.unwrap(), OBS_DTYPES)),
-    }
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(ObsDtype::F32);
+    };
+    dtype_name(obj)?
+        .and_then(|name| ObsDtype::parse(&name).ok())
+        .ok_or_else(|| dtype_err("obs_dtype", obj, OBS_DTYPES))
 }
 
 /// The `mask_dtype` argument: `"u8"`/`"uint8"`/`numpy.uint8` (or `None`: the default) or
 /// `"bool"`/`numpy.bool_`/`bool`; anything else is a `ValueError` naming the value and the
 /// accepted names.
 pub fn mask_dtype(obj: Option<&Bound<'_, PyAny>>) -> PyResult<MaskDtype> {
-    match dtype_name(obj)?.as_ref().map(|n| n.as_deref()) {
-        Ok(None | Some("u8" | "uint8")) => Ok(MaskDtype::U8),
-        Ok(Some("bool")) => Ok(MaskDtype::Bool),
-        _ => Err(dtype_err("mask_dtype", obj.unwrap(), MASK_DTYPES)),
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(MaskDtype::U8);
+    };
+    match dtype_name(obj)?.as_deref() {
+        Some("u8" | "uint8") => Ok(MaskDtype::U8),
+        Some("bool") => Ok(MaskDtype::Bool),
+        _ => Err(dtype_err("mask_dtype", obj, MASK_DTYPES)),
     }
 }

@@ -396,8 +396,12 @@ fn out_array<'py, T: Element>(
         .cast::<PyArray2<T>>()
         .ok()
         .filter(|a| a.shape() == [shape.0, shape.1])
-        .filter(|a| a.is_c_contiguous())
         .ok_or_else(|| value_err(format!("{what} must be {want}, got {got}")))?;
+    if !typed.is_c_contiguous() {
+        return Err(value_err(format!(
+            "{what} must be {want}, got a non-contiguous array"
+        )));
+    }
     let writeable: bool = typed.getattr("flags")?.getattr("writeable")?.extract()?;
     if !writeable {
         return Err(value_err(format!(

@@ -204,7 +204,7 @@ impl ObsFormat {
                 Some(div) => {
                     let div = div as f32;
                     for (o, &v) in bytes[b..b + r.len].iter_mut().zip(src) {
-                        *o = (v * div).round().clamp(0.0, 255.0) as u8;
+                        *o = to_byte(v * div);
                     }
                 }
                 None => tail[t..t + r.len].copy_from_slice(src),
@@ -298,8 +298,17 @@ pub fn narrow_f32_u8(src: &[f32], out: &mut [u8]) {
         }
     }
     for (o, &v) in out.iter_mut().zip(src) {
-        *o = v.round().clamp(0.0, 255.0) as u8;
+        *o = to_byte(v);
     }
+}
+
+/// `v` rounded to the nearest byte, saturated to `0..=255` (NaN gives 0): `v + 0.5`
+/// truncated by Rust's saturating float-to-int cast, without the `roundf` call that
+/// `f32::round` is on baseline x86_64 (no SSE4.1). Ties round up; the values it sees are
+/// within a few ulps of an integer.
+#[inline(always)]
+fn to_byte(v: f32) -> u8 {
+    (v + 0.5) as u8
 }
 
 /// Narrows the 16 floats at `src` into 16 bytes at `dst`.

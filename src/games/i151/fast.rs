@@ -607,6 +607,12 @@ impl Game for I151 {
         crate::core::ObsFormat::from_runs(&runs)
     }
 
+    #[inline]
+    fn observe_u8(&self, s: &I151State, player: usize, bytes: &mut [u8], tail: &mut [f32]) -> bool {
+        super::view::encode_state_u8(self, s, player, bytes, tail);
+        true
+    }
+
     fn observe(&self, s: &I151State, player: usize, obs: &mut [f32]) {
         encode_state(self, s, player, obs);
     }

@@ -23,7 +23,7 @@ fn shuffles_match_cpython_for_committed_seeds() {
     let mut cases = 0;
     for line in data.lines().filter(|l| !l.starts_with('#')) {
         let parts: Vec<&str> = line.split(';').map(str::trim).collect();
-        let seed: i128 = parts[0].parse().unwrap();
+        let seed: MatchSeed = parts[0].parse().unwrap();
         let nums = |s: &str| {
             s.split_whitespace()
                 .map(|x| x.parse::<u64>().unwrap())
@@ -223,7 +223,10 @@ fn reset_from_order_deals_the_given_deck_and_rejects_non_permutations() {
     assert_eq!(s.bank(), &order[16..]);
     let mut with_seed = order.clone();
     with_seed.extend(77i64.to_le_bytes());
-    assert_eq!(game.reset_from_order(&with_seed).unwrap().match_seed(), 77);
+    assert_eq!(
+        game.reset_from_order(&with_seed).unwrap().match_seed(),
+        MatchSeed::from(77i64)
+    );
     assert!(game.reset_from_order(&order[..31]).is_err());
     let mut dup = order.clone();
     dup[0] = 1;

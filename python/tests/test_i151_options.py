@@ -102,3 +102,37 @@ def test_options_are_registry_options_with_official_ranges():
 def test_out_of_range_options_are_refused(bad):
     with pytest.raises((ValueError, TypeError), match=next(iter(bad))):
         I151(1, **bad)
+
+
+BIG_SEEDS = [2**64 + 5, -(2**70), 10**30, -(2**64), 2**255 + 7, 2**256 - 1, -(2**256 - 1), 2**256 - 2]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_seeds_beyond_int64_play_the_official_matches(players):
+    """Any integer seed below 2**256 in magnitude deals the official engine's matches, in
+    every round (2**256 - 1 + round needs a 9-word key from round 1 on)."""
+    finished = compare(players, BIG_SEEDS, 500, target_score=30, cards_per_player=4)
+    assert finished >= 1  # several rounds were dealt from the big seeds
+
+
+def test_big_seed_orders_carry_the_whole_seed():
+    for seed in BIG_SEEDS:
+        order = official_order(seed)
+        assert int.from_bytes(bytes(order[32:]), "little", signed=True) == seed
+    assert len(official_order(-(2**63))) == 40  # int64 seeds keep the 8-byte layout
+    assert len(official_order(2**63)) == 41
+    assert len(official_order(2**256 - 1)) == 32 + 33
+
+
+@pytest.mark.parametrize("seed", [2**256, -(2**256), 10**100])
+def test_seeds_beyond_the_bound_are_refused_naming_it(seed):
+    with pytest.raises(ValueError, match=r"2\*\*256"):
+        official_order(seed)
+    env = I151(1, num_threads=1)
+    before = env.get_state(0)
+    deck = np.arange(32, dtype=np.uint8)
+    width = (seed.bit_length() + 8) // 8
+    raw = np.concatenate([deck, np.frombuffer(seed.to_bytes(width, "little", signed=True), np.uint8)])
+    with pytest.raises(ValueError, match=r"2\*\*256"):
+        env.reset_lane_from_order(0, raw)
+    assert env.get_state(0) == before

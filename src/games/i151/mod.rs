@@ -15,10 +15,12 @@ pub mod fast;
 pub mod reference;
 #[cfg(test)]
 mod rules_tests;
+pub mod seed;
 pub mod trace;
 pub mod view;
 
 pub use fast::I151State;
+pub use seed::{MatchSeed, MATCH_SEED_BITS};
 pub use view::PlayerView;
 
 use crate::core::spec::{
@@ -480,9 +482,9 @@ impl I151 {
 
     /// The deck of round `round` of the match with seed `match_seed`: the official order
     /// shuffled by `random.Random(match_seed + round).shuffle`.
-    pub fn round_deck(match_seed: i64, round: u32) -> [u8; DECK_SIZE] {
+    pub fn round_deck(match_seed: impl Into<MatchSeed>, round: u32) -> [u8; DECK_SIZE] {
         let mut deck: [u8; DECK_SIZE] = std::array::from_fn(|i| i as u8);
-        cpython_random::python_shuffle(match_seed as i128 + round as i128, &mut deck);
+        cpython_random::python_shuffle(match_seed.into().plus(round), &mut deck);
         deck
     }
 }

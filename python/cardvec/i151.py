@@ -98,7 +98,7 @@ def official_order(match_seed: int) -> np.ndarray:
     """The order that makes a lane play the official match of ``match_seed``
     (``create_match(..., seed=match_seed)``): round 1's deck, shuffled by
     ``random.Random(match_seed + 1)``, then the seed in little-endian two's-complement
-    bytes (8 for a seed that fits an ``int64``, more for a larger one), for
+    bytes (8 for a seed that fits an ``int64``; 16, 24, 32 or 40 for a larger one), for
     ``env.reset_lane_from_order(lane, official_order(seed))``. Any integer with
     ``abs(match_seed) < 2**256`` (``MATCH_SEED_BITS``); a larger one is a ValueError."""
     bound = 2**MATCH_SEED_BITS
@@ -111,7 +111,8 @@ def official_order(match_seed: int) -> np.ndarray:
     match_seed = int_arg(match_seed, "match_seed", -bound + 1, bound - 1)
     deck = list(range(DECK_SIZE))
     random.Random(match_seed + 1).shuffle(deck)
-    width = max(8, (match_seed.bit_length() + 8) // 8)
+    bits = (match_seed if match_seed >= 0 else ~match_seed).bit_length() + 1  # with the sign
+    width = 8 * max(1, -(-bits // 64))
     seed_bytes = list(match_seed.to_bytes(width, "little", signed=True))
     return np.array(deck + seed_bytes, dtype=np.uint8)
 

@@ -120,19 +120,26 @@ def test_big_seed_orders_carry_the_whole_seed():
         order = official_order(seed)
         assert int.from_bytes(bytes(order[32:]), "little", signed=True) == seed
     assert len(official_order(-(2**63))) == 40  # int64 seeds keep the 8-byte layout
-    assert len(official_order(2**63)) == 41
-    assert len(official_order(2**256 - 1)) == 32 + 33
+    assert len(official_order(2**63)) == 48
+    assert len(official_order(-(2**127))) == 48
+    assert len(official_order(2**256 - 1)) == 72
 
 
 @pytest.mark.parametrize("seed", [2**256, -(2**256), 10**100])
 def test_seeds_beyond_the_bound_are_refused_naming_it(seed):
     with pytest.raises(ValueError, match=r"2\*\*256"):
         official_order(seed)
+
+
+def test_orders_with_a_seed_beyond_the_bound_or_of_another_length_change_nothing():
     env = I151(1, num_threads=1)
     before = env.get_state(0)
-    deck = np.arange(32, dtype=np.uint8)
-    width = (seed.bit_length() + 8) // 8
-    raw = np.concatenate([deck, np.frombuffer(seed.to_bytes(width, "little", signed=True), np.uint8)])
-    with pytest.raises(ValueError, match=r"2\*\*256"):
-        env.reset_lane_from_order(0, raw)
+    deck = list(range(32))
+    for seed in (2**256, -(2**256), 2**319 - 1):
+        raw = np.array(deck + list(seed.to_bytes(40, "little", signed=True)), dtype=np.uint8)
+        with pytest.raises(ValueError, match=r"2\*\*256"):
+            env.reset_lane_from_order(0, raw)
+    for extra in (1, 7, 9, 33, 48):
+        with pytest.raises(ValueError, match="8, 16, 24, 32 or 40 bytes"):
+            env.reset_lane_from_order(0, np.array(deck + [0] * extra, dtype=np.uint8))
     assert env.get_state(0) == before

@@ -534,15 +534,19 @@ impl Game for I151 {
 
     /// `order` is the deck of round 1 (a permutation of `0..32`, dealt round-robin from
     /// seat 0, the rest is the bank, front first), optionally followed by the match seed
-    /// that deals the later rounds (default 0): little-endian two's-complement bytes (8 for
-    /// an `i64`, as Python's `seed.to_bytes(n, "little", signed=True)` writes any seed with
-    /// `|seed| < 2**256` in at most 33); see [`MatchSeed::from_le_bytes`].
+    /// that deals the later rounds (default 0): little-endian two's-complement bytes, 8 for
+    /// an `i64` and 16, 24, 32 or 40 for a larger seed (Python's `seed.to_bytes(8 * k,
+    /// "little", signed=True)`; `|seed| < 2**256`, see [`MatchSeed::from_le_bytes`]).
     fn reset_from_order(&self, order: &[u8]) -> Result<I151State> {
-        if order.len() < DECK_SIZE {
-            return Err(Error::Length {
-                what: "151 deck order (32 cards, optionally + the seed's bytes)",
-                expected: DECK_SIZE,
-                got: order.len(),
+        let seed_bytes = order.len().wrapping_sub(DECK_SIZE);
+        if order.len() < DECK_SIZE || seed_bytes % 8 != 0 || seed_bytes > 40 {
+            return Err(Error::Invalid {
+                what: "151 deck order",
+                reason: format!(
+                    "expected 32 cards, optionally followed by the match seed in 8, 16, 24, \
+                     32 or 40 bytes, got {} bytes",
+                    order.len()
+                ),
             });
         }
         let mut seen = 0u32;

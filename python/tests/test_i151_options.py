@@ -143,3 +143,20 @@ def test_orders_with_a_seed_beyond_the_bound_or_of_another_length_change_nothing
         with pytest.raises(ValueError, match="8, 16, 24, 32 or 40 bytes"):
             env.reset_lane_from_order(0, np.array(deck + [0] * extra, dtype=np.uint8))
     assert env.get_state(0) == before
+
+
+@pytest.mark.parametrize("dealer", [-1, 7, -6, 2**62 + 1])
+def test_registry_initial_dealer_is_the_official_first_dealer(dealer):
+    """The registry option itself (``BatchEnv("151", ...)``, without the ``I151`` class's own
+    reduction) takes any integer modulo the seats, as ``create_match`` does: with 4 seats
+    -1 and 7 make seat 3 deal and seat 0 start."""
+    official = create_match(("P0", "P1", "P2", "P3"), seed=9, initial_dealer_index=dealer)
+    env = cardvec.BatchEnv("151", 1, num_players=4, initial_dealer=dealer, num_threads=1)
+    assert env.config["initial_dealer"] == official.dealer_index
+    assert env.current_player[0] == official.current_round.current_player_index
+    env.reset_lane_from_order(0, official_order(9))
+    assert env.current_player[0] == official.current_round.current_player_index
+    if dealer in (-1, 7):
+        assert official.dealer_index == 3 and env.current_player[0] == 0
+    learner = cardvec.LearnerEnv("151", 1, opponents="random", num_players=4, initial_dealer=dealer)
+    assert learner.config["initial_dealer"] == official.dealer_index

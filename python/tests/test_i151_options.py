@@ -15,10 +15,11 @@ import i151_oracle
 from cardvec.i151 import I151, official_order
 
 
-def compare(players, seeds, max_decisions, **options):
+def compare(players, seeds, max_decisions, rounds=None, **options):
     """Lane i plays the official match of seeds[i] with `options` (cardvec's names);
     every decision is compared (seat, legal set, hands, rewards, end) for up to
-    `max_decisions` steps. Returns the number of finished matches."""
+    `max_decisions` steps. Returns the number of finished matches; `rounds`, if a list,
+    receives the last round number each official match reached."""
     rng = np.random.default_rng(players)
     lanes = len(seeds)
     env = I151(lanes, num_players=players, num_threads=1, **options)
@@ -66,6 +67,8 @@ def compare(players, seeds, max_decisions, **options):
             if over or env.truncated[lane]:
                 done[lane] = True
                 finished += over
+    if rounds is not None:
+        rounds.extend(m.round_number for m in matches)
     return finished
 
 
@@ -111,8 +114,9 @@ BIG_SEEDS = [2**64 + 5, -(2**70), 10**30, -(2**64), 2**255 + 7, 2**256 - 1, -(2*
 def test_seeds_beyond_int64_play_the_official_matches(players):
     """Any integer seed below 2**256 in magnitude deals the official engine's matches, in
     every round (2**256 - 1 + round needs a 9-word key from round 1 on)."""
-    finished = compare(players, BIG_SEEDS, 500, target_score=30, cards_per_player=4)
-    assert finished >= 1  # several rounds were dealt from the big seeds
+    rounds = []
+    compare(players, BIG_SEEDS, 600, rounds, target_score=60, cards_per_player=4)
+    assert min(rounds) >= 2 and sum(rounds) >= 3 * len(BIG_SEEDS)  # later rounds compared
 
 
 def test_big_seed_orders_carry_the_whole_seed():

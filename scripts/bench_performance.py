@@ -3,7 +3,7 @@ Cities in both observation layouts) on 1 and 2 threads, one configuration after 
 one run, printed as a Markdown table (wall-clock steps/s, CPU-time steps/s, bytes per step,
 fraction of the plain fill of the same bytes measured in the same run).
 
-    python scripts/bench_performance.py [--cardvec target/ci/cardvec] [--envs 8192] [--steps 256] [--repeats 5]
+    python scripts/bench_performance.py [--cardvec target/ci/cardvec] [--envs 8192] [--steps 256] [--repeats 5] [--obs-dtype f32,u8]
 """
 
 import argparse
@@ -27,13 +27,16 @@ def main():
     ap.add_argument("--envs", type=int, default=8192)
     ap.add_argument("--steps", type=int, default=256)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--obs-dtype", default="f32,u8",
+                    help="observation dtypes to time, comma-separated (a mode each)")
     args = ap.parse_args()
     rows = []
     for game, opts in CONFIGS:
         for threads in (1, 2):
             cmd = [args.cardvec, "bench", game, *opts, "--envs", str(args.envs),
                    "--steps", str(args.steps), "--threads", str(threads),
-                   "--repeats", str(args.repeats), "--memset", "--json"]
+                   "--repeats", str(args.repeats), "--memset", "--json",
+                   "--obs-dtype", args.obs_dtype]
             report = json.loads(subprocess.run(cmd, check=True, capture_output=True,
                                                text=True).stdout)
             for m in report["modes"]:

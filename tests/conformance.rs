@@ -37,7 +37,7 @@ use std::sync::Once;
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::spec::{GameSpec, OptionKind, OptionSpec, OptionValue, Options};
-use cardvec::core::{ActionStatus, EnvOptions, Error, Game, LaneRng, VecEnv};
+use cardvec::core::{ActionStatus, EnvOptions, Error, Game, LaneRng, ObsDtype, VecEnv};
 use cardvec::registry::{self, Visitor};
 use common::{assert_same_for_any_threads_and_chunks, mixed_action, mixed_actions};
 use proptest::prelude::*;
@@ -142,7 +142,19 @@ fn conformance<G: GameSpec>(options: &Options) -> Covered {
             &format!("{label} (autoreset {autoreset})"),
         );
     }
-    notes.push("threads/chunks".to_string());
+    let mut env = EnvOptions::new(37);
+    env.seed = 6;
+    env.autoreset = true;
+    env.obs_dtype = ObsDtype::U8;
+    assert_same_for_any_threads_and_chunks(
+        &game,
+        &env,
+        200,
+        9,
+        &[(2, 64), (3, 7), (1, 5)],
+        &format!("{label} (obs u8)"),
+    );
+    notes.push("threads/chunks (f32 and u8 rows)".to_string());
 
     // Steps only, autoreset off then on, until every status code has been seen.
     for autoreset in [false, true] {
@@ -151,7 +163,15 @@ fn conformance<G: GameSpec>(options: &Options) -> Covered {
         env.num_threads = Some(2);
         env.chunk_size = 3;
         env.autoreset = autoreset;
-        let mut model = Model::new(&game, env, 3, &format!("{label} (autoreset {autoreset})"));
+        // With autoreset the rows are compact: every row of whole games, checked against
+        // the f32 observation after conversion.
+        env.obs_dtype = if autoreset {
+            ObsDtype::U8
+        } else {
+            ObsDtype::F32
+        };
+        let what = format!("{label} (autoreset {autoreset}, obs {})", env.obs_dtype);
+        let mut model = Model::new(&game, env, 3, &what);
         let mut steps = 0;
         while steps < 5000 && !(steps >= 300 && model.counts.all_statuses_seen(autoreset)) {
             let actions = mixed_actions(&model.env, &mut model.rng);
@@ -291,6 +311,7 @@ fn golden_hash<G: Game>(game: &G) -> String {
         autoreset: true,
         observe_on_step: true,
         max_steps: None,
+        obs_dtype: ObsDtype::F32,
     };
     let mut env = VecEnv::new(game.clone(), options).unwrap();
     let mut h = Sha256::new();
@@ -365,13 +386,35 @@ fn bits(x: &[f32]) -> Vec<u32> {
     x.iter().map(|v| v.to_bits()).collect()
 }
 
+/// Lane `i`'s observation row as f32: the row itself, or the compact row converted back
+/// with the game's format (which must give the f32 observation bit for bit).
+fn obs_row<G: Game>(env: &VecEnv<G>, i: usize) -> Vec<f32> {
+    let d = env.game().obs_dim();
+    match env.obs_dtype() {
+        ObsDtype::F32 => env.obs()[i * d..(i + 1) * d].to_vec(),
+        ObsDtype::U8 => {
+            let f = env.obs_format();
+            let (nb, nt) = (f.byte_dim(), f.tail_dim());
+            assert_eq!(f.dim(), d, "the compact format covers the observation");
+            assert!(env.obs().is_empty(), "u8 rows: no f32 rows are kept");
+            let mut row = vec![f32::NAN; d];
+            f.expand(
+                &env.obs_u8()[i * nb..(i + 1) * nb],
+                &env.obs_tail()[i * nt..(i + 1) * nt],
+                &mut row,
+            );
+            row
+        }
+    }
+}
+
 fn shown<G: Game>(env: &VecEnv<G>, i: usize) -> Shown<G::State> {
     let g = env.game();
-    let (p, a, d) = (g.num_players(), g.num_actions(), g.obs_dim());
+    let (p, a) = (g.num_players(), g.num_actions());
     Shown {
         state: *env.state(i).unwrap(),
         episode: env.episodes()[i],
-        obs: bits(&env.obs()[i * d..(i + 1) * d]),
+        obs: bits(&obs_row(env, i)),
         mask: env.legal_mask()[i * a..(i + 1) * a].to_vec(),
         rewards: bits(&env.rewards()[i * p..(i + 1) * p]),
         terminated: env.terminated()[i],
@@ -552,6 +595,19 @@ impl<G: GameSpec> Model<G> {
             "{label}: an output buffer moved during {when} (obs, legal_mask, rewards, \
              terminated, truncated, current_player, illegal)"
         );
+        // The packed masks are the byte masks, bit for bit.
+        let (a, w) = (self.game.num_actions(), self.env.mask_words());
+        let mut packed = vec![u64::MAX; self.n() * w];
+        self.env.legal_bits(&mut packed).unwrap();
+        for (i, m) in self.env.legal_mask().chunks_exact(a).enumerate() {
+            for (k, word) in packed[i * w..(i + 1) * w].iter().enumerate() {
+                let want = (0..64)
+                    .filter(|&b| 64 * k + b < a && m[64 * k + b] != 0)
+                    .fold(0u64, |acc, b| acc | 1 << b);
+                assert_eq!(*word, want, "{label}: lane {i}: legal_bits word {k}");
+            }
+        }
+        assert!(self.env.legal_bits(&mut packed[1..]).is_err(), "{label}");
         for i in 0..self.n() {
             let s = shown(&self.env, i);
             let twin = &self.twins[i];
@@ -983,7 +1039,13 @@ fn lane_operations<G: GameSpec>(
     options.chunk_size = 1 + rng.below(5) as usize;
     options.autoreset = rng.below(2) == 0;
     options.observe_on_step = rng.below(4) != 0;
-    let label = format!("{label} (lane operations, seed {seed})");
+    // Every other run keeps the compact rows: each row is checked against the f32
+    // observation after conversion.
+    options.obs_dtype = ObsDtype::ALL[seed as usize % 2];
+    let label = format!(
+        "{label} (lane operations, seed {seed}, obs {})",
+        options.obs_dtype
+    );
     let mut m = Model::new(game, options, seed, &label);
     // Another environment, played on its own, lends its states.
     let mut donor_options = EnvOptions::new(5);

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use cardvec::core::policy::RandomDriver;
 use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::stats::Summary;
-use cardvec::core::{ActionStatus, EnvOptions, Error, Game, Result, VecEnv, MAX_ENVS};
+use cardvec::core::{ActionStatus, EnvOptions, Error, Game, ObsDtype, Result, VecEnv, MAX_ENVS};
 use cardvec::registry::{self, Visitor};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -54,12 +54,22 @@ pub struct BenchArgs {
     /// repeat, and report each mode's rate as a fraction of it.
     #[arg(long)]
     memset: bool,
+    /// Observation dtypes to time, comma-separated: `f32` (one f32 per value) and/or `u8`
+    /// (the game's exact compact format: bytes plus a small f32 tail, docs/performance.md).
+    /// Each adds a mode `step+mask+obs_<dtype>` after `step+mask`.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "f32",
+        value_name = "DTYPES"
+    )]
+    obs_dtype: Vec<String>,
 }
 
 /// The result of one observation mode, as `--json` prints it.
 #[derive(Serialize)]
 struct ModeReport {
-    mode: &'static str,
+    mode: String,
     live_steps: u64,
     env_seconds: f64,
     env_steps_per_sec: f64,
@@ -68,7 +78,8 @@ struct ModeReport {
     episodes: u64,
     episodes_per_sec: f64,
     /// Bytes of output rows a step writes per lane: the legal mask (one byte per action),
-    /// plus the observation row (`obs_dim` × 4) when observing.
+    /// plus the observation row when observing (`obs_dim` × 4 for f32; bytes plus 4 per
+    /// tail value for u8).
     bytes_per_step: usize,
     /// With `--memset`: lanes × steps per second of a plain fill of `bytes_per_step` per
     /// lane (best repeat).
@@ -128,13 +139,15 @@ struct Measure {
     memset_rate: Option<f64>,
 }
 
-fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure> {
+fn measure<G: Game>(game: &G, args: &BenchArgs, obs: Option<ObsDtype>) -> Result<Measure> {
+    let observe = obs.is_some();
     let mut options = EnvOptions::new(args.envs);
     options.seed = args.seed;
     options.num_threads = args.threads;
     options.autoreset = true;
     options.observe_on_step = observe;
     options.max_steps = args.max_steps;
+    options.obs_dtype = obs.unwrap_or_default();
     let mut env = VecEnv::new(game.clone(), options)?;
     let n = env.num_envs();
     let mut driver = RandomDriver::new(n, args.seed)?;
@@ -172,14 +185,19 @@ fn measure<G: Game>(game: &G, args: &BenchArgs, observe: bool) -> Result<Measure
         }
     }
     if args.memset {
-        m.memset_rate = Some(memset_rate(&env, bytes_per_step(game, observe), args.steps));
+        m.memset_rate = Some(memset_rate(&env, bytes_per_step(game, obs), args.steps));
     }
     Ok(m)
 }
 
 /// Bytes of output rows one step writes per lane (see [`ModeReport::bytes_per_step`]).
-fn bytes_per_step<G: Game>(game: &G, observe: bool) -> usize {
-    game.num_actions() + if observe { game.obs_dim() * 4 } else { 0 }
+fn bytes_per_step<G: Game>(game: &G, obs: Option<ObsDtype>) -> usize {
+    game.num_actions()
+        + match obs {
+            None => 0,
+            Some(ObsDtype::F32) => game.obs_dim() * 4,
+            Some(ObsDtype::U8) => game.obs_format().compact_bytes(),
+        }
 }
 
 /// Lanes × steps per second of a plain fill of `bytes` per lane over all of `env`'s lanes,
@@ -261,7 +279,7 @@ fn first_games<G: Game>(game: &G, args: &BenchArgs, cap: usize) -> Result<GamesR
     })
 }
 
-fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
+fn report<G: GameSpec>(game: G, args: &BenchArgs, dtypes: &[ObsDtype]) -> Result<()> {
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
     let mut out = BenchReport {
         game: G::INFO.id,
@@ -294,7 +312,12 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
             g.games, g.unfinished, g.mean_length, g.length_ci95, g.seat0_mean_reward, g.seat0_reward_ci95
         );
     }
-    for (label, observe) in [("step+mask", false), ("step+mask+obs_f32", true)] {
+    let modes = std::iter::once(("step+mask".to_string(), None)).chain(
+        dtypes
+            .iter()
+            .map(|&d| (format!("step+mask+obs_{d}"), Some(d))),
+    );
+    for (label, observe) in modes {
         let mut best: Option<Measure> = None;
         let mut best_cpu_rate: Option<f64> = None;
         let mut best_memset: Option<f64> = None;
@@ -315,7 +338,7 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
         }
         let m = best.expect("at least one repeat");
         let mode = ModeReport {
-            mode: label,
+            mode: label.clone(),
             live_steps: m.live,
             env_seconds: m.env_time.as_secs_f64(),
             env_steps_per_sec: m.live as f64 / m.env_time.as_secs_f64(),
@@ -360,12 +383,13 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs) -> Result<()> {
 struct Bench<'a> {
     args: &'a BenchArgs,
     options: Options,
+    dtypes: Vec<ObsDtype>,
 }
 
 impl Visitor for Bench<'_> {
     type Output = Result<()>;
     fn visit<G: GameSpec>(&mut self) -> Result<()> {
-        report(G::configure(&self.options)?, self.args)
+        report(G::configure(&self.options)?, self.args, &self.dtypes)
     }
 }
 
@@ -377,6 +401,13 @@ pub fn run(args: BenchArgs) -> Result<()> {
     if let Some(t) = args.threads {
         Error::check_range("--threads", 1, 1024, t)?;
     }
+    let mut dtypes = Vec::new();
+    for text in &args.obs_dtype {
+        let d = ObsDtype::parse(text.trim())?;
+        if !dtypes.contains(&d) {
+            dtypes.push(d);
+        }
+    }
     let info = registry::info(&args.game)?;
     let players = players_option(info, args.players)?;
     let options = options(&args.game, &args.options, players, "")?;
@@ -385,6 +416,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         &mut Bench {
             args: &args,
             options,
+            dtypes,
         },
     )?
 }

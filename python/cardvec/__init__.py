@@ -11,6 +11,10 @@ derived from the registry and named by the game's ``python_class``, for example:
 
 Game options are keyword arguments checked against the registry (a bad one is a
 ``ValueError`` naming the accepted options). Every class is a subclass of ``BatchEnv``.
+``obs_dtype="u8"`` gives compact observations (``obs`` uint8 plus ``obs_tail`` float32;
+``obs_f32()`` rebuilds the float32 rows exactly), ``mask_dtype="bool"`` a bool
+``legal_mask``, ``legal_bits()`` the masks as bits (docs/python.md, "Compact observations
+and masks").
 
 Every output (``obs``, ``legal_mask``, ``rewards``, ``terminated``, ``truncated``,
 ``current_player``, ``illegal``) is a read-only numpy view of the engine's own buffers:

@@ -3,7 +3,7 @@
 For every game in ``_cardvec.games()`` (the Rust registry, ``src/registry.rs``) this module
 creates one subclass of ``BatchEnv`` named by the game's ``python_class`` and taking
 ``(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None,
-max_steps=None, **options)``: a game added to the registry gets its class without code here. ``make`` and
+max_steps=None, *, obs_dtype="f32", mask_dtype="u8", **options)``: a game added to the registry gets its class without code here. ``make`` and
 ``game_class`` find a class by game id; nothing else picks a game by name.
 """
 
@@ -26,7 +26,8 @@ def _docstring(info: dict) -> str:
         f"{info['title']}: {info['summary']} (see {info['docs']}).",
         "",
         f"``{info['python_class']}(num_envs, seed=None, num_threads=None, autoreset=False, "
-        "observe=True, chunk_size=None, max_steps=None, **options)``, the batch environment of game "
+        "observe=True, chunk_size=None, max_steps=None, *, obs_dtype=\"f32\", mask_dtype=\"u8\", "
+        "**options)``, the batch environment of game "
         f"``{info['id']!r}`` (``cardvec.make({info['id']!r}, num_envs, ...)``); "
         f"{info['players'][0]} to {info['players'][1]} players.",
         "",
@@ -53,6 +54,9 @@ def _game_class(info: dict) -> type:
         observe=True,
         chunk_size=None,
         max_steps=None,
+        *,
+        obs_dtype="f32",
+        mask_dtype="u8",
         **options,
     ):
         return BatchEnv.__new__(
@@ -65,6 +69,8 @@ def _game_class(info: dict) -> type:
             observe,
             chunk_size,
             max_steps,
+            obs_dtype=obs_dtype,
+            mask_dtype=mask_dtype,
             **options,
         )
 
@@ -103,7 +109,8 @@ def make(game_id: str, num_envs, **kwargs):
     """A batch environment of game ``game_id`` with ``num_envs`` lanes: an instance of the
     game's class, built with ``kwargs`` (``seed``, ``num_threads``, ``autoreset``,
     ``observe``, ``chunk_size``, ``max_steps`` (a step limit per episode that truncates,
-    ``None``: off) and the game's options).
+    ``None``: off), ``obs_dtype`` (``"f32"``, or ``"u8"``: compact observations),
+    ``mask_dtype`` (``"u8"`` or ``"bool"``) and the game's options).
 
     With ``opponents`` (one bot name, or a list of ``num_players - 1``), a ``LearnerEnv``
     instead: the learner view, every seat but the learner's (``seat``: an int or

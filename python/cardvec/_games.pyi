@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self, deprecated, overload
 
-from ._cardvec import BatchEnv, GameInfo, LearnerEnv, _OptionValue
+from ._cardvec import BatchEnv, GameInfo, LearnerEnv, _MaskDtype, _ObsDtype, _OptionValue
 
 CLASSES: dict[str, type[BatchEnv]]
 
@@ -50,6 +50,8 @@ class LostCities(BatchEnv):
         chunk_size: SupportsIndex | None = None,
         max_steps: SupportsIndex | None = None,
         *,
+        obs_dtype: _ObsDtype = "f32",
+        mask_dtype: _MaskDtype = "u8",
         obs_layout: Literal["card-major", "channel-major"] = "card-major",
     ) -> Self: ...
 
@@ -67,6 +69,8 @@ class Flip7(BatchEnv):
         chunk_size: SupportsIndex | None = None,
         max_steps: SupportsIndex | None = None,
         *,
+        obs_dtype: _ObsDtype = "f32",
+        mask_dtype: _MaskDtype = "u8",
         num_players: SupportsIndex = 3,
         target_score: SupportsIndex = 200,
         max_rounds: SupportsIndex | None = None,
@@ -87,6 +91,8 @@ class I151(BatchEnv):
         chunk_size: SupportsIndex | None = None,
         max_steps: SupportsIndex | None = None,
         *,
+        obs_dtype: _ObsDtype = "f32",
+        mask_dtype: _MaskDtype = "u8",
         num_players: SupportsIndex = 2,
         cards_per_player: SupportsIndex = 8,
         target_score: SupportsIndex = 151,
@@ -107,6 +113,8 @@ class I151(BatchEnv):
         chunk_size: SupportsIndex | None = None,
         max_steps: SupportsIndex | None = None,
         *,
+        obs_dtype: _ObsDtype = "f32",
+        mask_dtype: _MaskDtype = "u8",
         players: SupportsIndex,
         cards_per_player: SupportsIndex = 8,
         target_score: SupportsIndex = 151,
@@ -129,6 +137,8 @@ class NoLimitHoldem(BatchEnv):
         chunk_size: SupportsIndex | None = None,
         max_steps: SupportsIndex | None = None,
         *,
+        obs_dtype: _ObsDtype = "f32",
+        mask_dtype: _MaskDtype = "u8",
         num_players: SupportsIndex = 2,
         small_blind: SupportsIndex = 1,
         big_blind: SupportsIndex = 2,
@@ -152,6 +162,9 @@ class KuhnPoker(BatchEnv):
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
         max_steps: SupportsIndex | None = None,
+        *,
+        obs_dtype: _ObsDtype = "f32",
+        mask_dtype: _MaskDtype = "u8",
     ) -> Self: ...
 
 class LeducHoldem(BatchEnv):
@@ -167,4 +180,7 @@ class LeducHoldem(BatchEnv):
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
         max_steps: SupportsIndex | None = None,
+        *,
+        obs_dtype: _ObsDtype = "f32",
+        mask_dtype: _MaskDtype = "u8",
     ) -> Self: ...

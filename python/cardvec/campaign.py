@@ -506,7 +506,8 @@ class Rollouts(JobKind):
     seeded ``seed + first`` played for ``steps`` batch steps (autoreset), written to
     ``out/rollouts/shard_<first>.npz`` (``obs`` float32 [T, N, obs_dim], ``actions`` int64
     [T, N], ``rewards`` float32 [T, N, players], ``dones`` bool [T, N], ``legal_mask`` uint8
-    [T, N, actions], ``current_player`` int32 [T, N]): the layout of a PPO/IMPALA learner's
+    [T, N, actions], ``current_player`` int32 [T, N]; ``obs`` is float32 whatever the
+    ``obs_dtype``): the layout of a PPO/IMPALA learner's
     batch. ``compress=True`` writes ``np.savez_compressed`` files (observations are sparse:
     much smaller, slower to write). The data of a lane depends on the shard size (its
     environment): keep ``shard`` fixed to reproduce a data set."""
@@ -550,7 +551,7 @@ class Rollouts(JobKind):
         player = np.empty((steps, count), np.int32)
         env.reset()
         for t in range(steps):
-            obs[t] = env.obs
+            env.obs_f32(out=obs[t])  # float32 rows, also with obs_dtype="u8"
             masks[t] = env.legal_mask
             player[t] = env.current_player
             a = _bots.act(env, bot, seed=seed + first + t)

@@ -8,9 +8,10 @@
 //!   but `num_envs=True` or a card `False` is a mistake, not a number;
 //! - any other type (`str`, `float`, ...) is a `TypeError` naming the parameter.
 
+use cardvec::core::ObsDtype;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBool;
+use pyo3::types::{PyBool, PyString, PyType};
 
 /// Whether `obj` is a Python or numpy boolean.
 pub fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
@@ -90,4 +91,81 @@ pub fn action(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
         Ok(v) => u32::try_from(v).unwrap_or(u32::MAX),
         Err(_) => u32::MAX,
     })
+}
+
+/// The element type of the `legal_mask` view (`mask_dtype`): the engine's bytes as uint8,
+/// or the same bytes seen as numpy bools (they are always 0 or 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaskDtype {
+    /// `"u8"` (`"uint8"`, `numpy.uint8`), the default.
+    U8,
+    /// `"bool"` (`numpy.bool_`, `bool`).
+    Bool,
+}
+
+impl MaskDtype {
+    /// The dtype's name (`"u8"` or `"bool"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MaskDtype::U8 => "u8",
+            MaskDtype::Bool => "bool",
+        }
+    }
+}
+
+/// The name of a dtype argument (not `None`): a `str` as given; a numpy dtype or a type
+/// (`numpy.uint8`, `bool`) by numpy's name for it (`"uint8"`, `"bool"`); `None` for any
+/// other object (the caller names the accepted values).
+fn dtype_name(obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Some(s.extract::<String>()?));
+    }
+    let dtype = obj.py().import("numpy")?.getattr("dtype")?;
+    if !(obj.is_instance(&dtype)? || obj.is_instance_of::<PyType>()) {
+        return Ok(None);
+    }
+    match dtype.call1((obj,)) {
+        Ok(d) => Ok(Some(d.getattr("name")?.extract::<String>()?)),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The error of a dtype argument `what` = `obj` that is not one of `accepted`.
+fn dtype_err(what: &str, obj: &Bound<'_, PyAny>, accepted: &str) -> PyErr {
+    let shown = obj
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into());
+    PyValueError::new_err(format!("{what} must be one of {accepted}, got {shown}"))
+}
+
+/// The accepted values of `obs_dtype`, for messages.
+const OBS_DTYPES: &str = "'f32' (or 'float32', numpy.float32), 'u8' (or 'uint8', numpy.uint8)";
+/// The accepted values of `mask_dtype`, for messages.
+const MASK_DTYPES: &str = "'u8' (or 'uint8', numpy.uint8), 'bool' (or numpy.bool_, bool)";
+
+/// The `obs_dtype` argument: `"f32"`/`"float32"`/`numpy.float32` (or `None`: the default)
+/// or `"u8"`/`"uint8"`/`numpy.uint8`; anything else is a `ValueError` naming the value and
+/// the accepted names.
+pub fn obs_dtype(obj: Option<&Bound<'_, PyAny>>) -> PyResult<ObsDtype> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(ObsDtype::F32);
+    };
+    dtype_name(obj)?
+        .and_then(|name| ObsDtype::parse(&name).ok())
+        .ok_or_else(|| dtype_err("obs_dtype", obj, OBS_DTYPES))
+}
+
+/// The `mask_dtype` argument: `"u8"`/`"uint8"`/`numpy.uint8` (or `None`: the default) or
+/// `"bool"`/`numpy.bool_`/`bool`; anything else is a `ValueError` naming the value and the
+/// accepted names.
+pub fn mask_dtype(obj: Option<&Bound<'_, PyAny>>) -> PyResult<MaskDtype> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(MaskDtype::U8);
+    };
+    match dtype_name(obj)?.as_deref() {
+        Some("u8" | "uint8") => Ok(MaskDtype::U8),
+        Some("bool") => Ok(MaskDtype::Bool),
+        _ => Err(dtype_err("mask_dtype", obj, MASK_DTYPES)),
+    }
 }

@@ -111,14 +111,15 @@ impl LearnerViews {
         let owner = engine.as_any();
         let guard = engine.borrow();
         let env = &*guard.env;
+        let n = env.num_envs();
         // SAFETY: the buffers belong to the `LearnerEnv` inside `owner`, which lives as long
         // as any view (each view holds a reference to it). It allocates them once, never
         // resizes or moves them, and writes them only in `reset` and `step` (`&mut self`),
         // which run only while `LearnerEnv::engine` holds the engine's unique borrow.
         unsafe {
             Ok(LearnerViews {
-                obs: view2(owner, env.obs(), env.obs_dim())?.unbind(),
-                legal_mask: view2(owner, env.legal_mask(), env.num_actions())?.unbind(),
+                obs: view2(owner, env.obs(), n, env.obs_dim())?.unbind(),
+                legal_mask: view2(owner, env.legal_mask(), n, env.num_actions())?.unbind(),
                 rewards: view(owner, env.rewards())?.unbind(),
                 terminated: view(owner, env.terminated())?.unbind(),
                 truncated: view(owner, env.truncated())?.unbind(),
@@ -132,6 +133,45 @@ impl LearnerViews {
             })
         }
     }
+}
+
+/// The game options of a learner view: `options` without `obs_dtype` and `mask_dtype`,
+/// which are accepted at their defaults (`"f32"`, `"u8"`) only: the learner view writes
+/// float32 observations and uint8 masks. Another value is a `ValueError` that points to
+/// the batch environment.
+fn without_default_dtypes<'py>(
+    info: &GameInfo,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(options) = options else {
+        return Ok(None);
+    };
+    let rest = options.copy()?;
+    if let Some(v) = rest.get_item("obs_dtype")? {
+        if args::obs_dtype(Some(&v))? != cardvec::core::ObsDtype::F32 {
+            return Err(value_err(format!(
+                "LearnerEnv({:?}): obs_dtype={} is not supported: the learner view's \
+                 observations are float32 (compact observations: cardvec.make({:?}, \
+                 num_envs, obs_dtype=\"u8\"), the batch environment)",
+                info.id,
+                v.repr()?,
+                info.id
+            )));
+        }
+        rest.del_item("obs_dtype")?;
+    }
+    if let Some(v) = rest.get_item("mask_dtype")? {
+        if args::mask_dtype(Some(&v))? != args::MaskDtype::U8 {
+            return Err(value_err(format!(
+                "LearnerEnv({:?}): mask_dtype={} is not supported: the learner view's \
+                 legal_mask is uint8 (use legal_mask.view(bool), or the batch environment)",
+                info.id,
+                v.repr()?
+            )));
+        }
+        rest.del_item("mask_dtype")?;
+    }
+    Ok(Some(rest))
 }
 
 /// The number of seats of game `id` configured by `options` (for the message of a seat
@@ -309,7 +349,8 @@ impl LearnerEnv {
             chunk_size,
             max_steps,
         )?;
-        let config = options::from_kwargs(info, options)?;
+        let options = without_default_dtypes(info, options)?;
+        let config = options::from_kwargs(info, options.as_ref())?;
         let names = match opponents.filter(|o| !o.is_none()) {
             Some(o) => opponent_names(o)?,
             None => Opponents::Every("random".to_string()),

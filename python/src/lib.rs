@@ -32,7 +32,10 @@
 use cardvec::core::spec::{GameInfo, Options};
 use cardvec::core::DynEnv;
 use cardvec::core::MAX_ENVS;
-use cardvec::core::{ActionStatus, EnvOptions, Error as CoreError, Game, InfoSeats};
+use cardvec::core::{
+    ActionStatus, EnvOptions, Error as CoreError, ForkSafePool, Game, InfoSeats, ObsDtype,
+    ObsFormat,
+};
 use cardvec::games::i151;
 use cardvec::games::lost_cities;
 use numpy::ndarray::{ArrayView1, ArrayView2};
@@ -44,6 +47,7 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use rayon::prelude::*;
 
 mod arena;
 mod args;
@@ -344,20 +348,198 @@ unsafe fn view<'py, T: Element>(
     Ok(arr)
 }
 
-/// A read-only 2-D view of `data` (rows of `cols` values) whose base is `owner`.
+/// A read-only 2-D view of `data`, `rows` rows of `cols` values (`cols` may be 0: an
+/// empty `[rows, 0]` view), whose base is `owner`.
 ///
 /// # Safety
 /// As for [`view`].
 unsafe fn view2<'py, T: Element>(
     owner: &Bound<'py, PyAny>,
     data: &[T],
+    rows: usize,
     cols: usize,
 ) -> PyResult<Bound<'py, PyArray2<T>>> {
-    let shape = (data.len() / cols, cols);
+    let shape = (rows, cols);
     let v = ArrayView2::from_shape(shape, data).map_err(|e| value_err(e.to_string()))?;
     let arr = unsafe { PyArray::borrow_from_array(&v, owner.clone()) };
     arr.call_method1("setflags", (false,))?;
     Ok(arr)
+}
+
+/// The `out` argument of `obs_f32` and `legal_bits`: `None` (absent) is a new zeroed
+/// array of `shape`; otherwise it must be a numpy array of element `T` (`dtype_name`) and
+/// of that shape, C-contiguous and writable, or it is a `ValueError` (nothing written).
+fn out_array<'py, T: Element>(
+    py: Python<'py>,
+    out: Option<&Bound<'py, PyAny>>,
+    what: &str,
+    dtype_name: &str,
+    shape: (usize, usize),
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    let Some(obj) = out.filter(|o| !o.is_none()) else {
+        return Ok(PyArray2::zeros(py, shape, false));
+    };
+    let want = format!(
+        "a C-contiguous writable {dtype_name} numpy array of shape ({}, {})",
+        shape.0, shape.1
+    );
+    let arr = obj.cast::<PyUntypedArray>().map_err(|_| {
+        let ty = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        value_err(format!("{what} must be {want}, got a {ty}"))
+    })?;
+    let got = format!("{} {:?}", arr.dtype(), arr.shape());
+    let typed = arr
+        .cast::<PyArray2<T>>()
+        .ok()
+        .filter(|a| a.shape() == [shape.0, shape.1])
+        .ok_or_else(|| value_err(format!("{what} must be {want}, got {got}")))?;
+    if !typed.is_c_contiguous() {
+        return Err(value_err(format!(
+            "{what} must be {want}, got a non-contiguous array"
+        )));
+    }
+    let writeable: bool = typed.getattr("flags")?.getattr("writeable")?.extract()?;
+    if !writeable {
+        return Err(value_err(format!(
+            "{what} must be {want}, got a read-only array"
+        )));
+    }
+    Ok(typed.clone())
+}
+
+/// A `ValueError` if `dst` (an `out` array) overlaps `src` (an engine buffer the call
+/// reads), say a writable alias from `torch()`.
+fn check_disjoint<T, U>(dst: &[T], src: &[U]) -> PyResult<()> {
+    let d = dst.as_ptr_range();
+    let (d0, d1) = (d.start as usize, d.end as usize);
+    let s = src.as_ptr_range();
+    let (s0, s1) = (s.start as usize, s.end as usize);
+    if d0 < s1 && s0 < d1 {
+        return Err(value_err(
+            "out shares memory with the environment's buffers".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Lanes per task of [`expand_obs`].
+const EXPAND_LANES: usize = 64;
+
+/// Writes the float32 observations of every lane of `env` into `out` (`[N, obs_dim]`): a
+/// copy of `obs` (f32 rows) or each compact row expanded by the game's [`ObsFormat`], on
+/// the shared pool (the result does not depend on the thread count).
+fn expand_obs(env: &dyn DynEnv, out: &mut [f32]) {
+    let d = env.obs_dim();
+    if d == 0 {
+        return;
+    }
+    let chunk = EXPAND_LANES * d;
+    match env.env_options().obs_dtype {
+        ObsDtype::F32 => ForkSafePool::shared().install(|| {
+            out.par_chunks_mut(chunk)
+                .zip(env.obs().par_chunks(chunk))
+                .for_each(|(o, src)| o.copy_from_slice(src))
+        }),
+        ObsDtype::U8 => {
+            let format = env.obs_format();
+            let (b, t) = (format.byte_dim(), format.tail_dim());
+            let (bytes, tail) = (env.obs_u8(), env.obs_tail());
+            ForkSafePool::shared().install(|| {
+                out.par_chunks_mut(chunk).enumerate().for_each(|(c, rows)| {
+                    for (i, row) in rows.chunks_exact_mut(d).enumerate() {
+                        let lane = c * EXPAND_LANES + i;
+                        format.expand(
+                            &bytes[lane * b..(lane + 1) * b],
+                            &tail[lane * t..(lane + 1) * t],
+                            row,
+                        );
+                    }
+                })
+            })
+        }
+    }
+}
+
+/// A game's compact observation format (`BatchEnv.obs_format`): how a row of `obs` with
+/// `obs_dtype="u8"` (`byte_dim` bytes) and its `obs_tail` row (`tail_dim` float32 values)
+/// map onto the float32 row (`dim` values): `row[byte_index[k]] = obs[k] / byte_div[k]`
+/// (float32 division) and `row[tail_index[j]] = obs_tail[j]`, exact bit for bit. The
+/// arrays are new copies, made for this object.
+#[pyclass(module = "cardvec._cardvec", name = "ObsFormat", frozen)]
+pub struct PyObsFormat {
+    dim: usize,
+    byte_dim: usize,
+    tail_dim: usize,
+    byte_index: Py<PyArray1<i64>>,
+    byte_div: Py<PyArray1<f32>>,
+    tail_index: Py<PyArray1<i64>>,
+}
+
+impl PyObsFormat {
+    fn new(py: Python<'_>, format: &ObsFormat) -> PyResult<Self> {
+        let (bytes, tail) = format.index_tables();
+        let index: Vec<i64> = bytes.iter().map(|&(i, _)| i as i64).collect();
+        let div: Vec<f32> = bytes.iter().map(|&(_, d)| d as f32).collect();
+        let tail: Vec<i64> = tail.iter().map(|&i| i as i64).collect();
+        Ok(PyObsFormat {
+            dim: format.dim(),
+            byte_dim: format.byte_dim(),
+            tail_dim: format.tail_dim(),
+            byte_index: PyArray1::from_vec(py, index).unbind(),
+            byte_div: PyArray1::from_vec(py, div).unbind(),
+            tail_index: PyArray1::from_vec(py, tail).unbind(),
+        })
+    }
+}
+
+#[pymethods]
+impl PyObsFormat {
+    /// Length of the float32 row (`obs_dim`).
+    #[getter]
+    fn dim(&self) -> usize {
+        self.dim
+    }
+    /// Bytes per compact row (the width of `obs` with `obs_dtype="u8"`).
+    #[getter]
+    fn byte_dim(&self) -> usize {
+        self.byte_dim
+    }
+    /// float32 values per compact row's tail (the width of `obs_tail`).
+    #[getter]
+    fn tail_dim(&self) -> usize {
+        self.tail_dim
+    }
+    /// Bytes one compact row takes: `byte_dim + 4 * tail_dim`.
+    #[getter]
+    fn compact_bytes(&self) -> usize {
+        self.byte_dim + 4 * self.tail_dim
+    }
+    /// int64 [byte_dim]: the index in the float32 row of each byte.
+    #[getter]
+    fn byte_index(&self, py: Python<'_>) -> Py<PyArray1<i64>> {
+        self.byte_index.clone_ref(py)
+    }
+    /// float32 [byte_dim]: the divisor of each byte (`value = byte / div`; 1 for flags and
+    /// small counts).
+    #[getter]
+    fn byte_div(&self, py: Python<'_>) -> Py<PyArray1<f32>> {
+        self.byte_div.clone_ref(py)
+    }
+    /// int64 [tail_dim]: the index in the float32 row of each tail value.
+    #[getter]
+    fn tail_index(&self, py: Python<'_>) -> Py<PyArray1<i64>> {
+        self.tail_index.clone_ref(py)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "ObsFormat(dim={}, byte_dim={}, tail_dim={})",
+            self.dim, self.byte_dim, self.tail_dim
+        )
+    }
 }
 
 /// Adds to `dict` under `name` a writable numpy alias of `arr` (a view made by [`view`] or
@@ -392,10 +574,23 @@ pub(crate) fn torch_tensors<'py>(
     }
 }
 
+/// The `obs` view: float32 rows, or the bytes of the compact rows (`obs_dtype="u8"`).
+enum ObsView {
+    F32(Py<PyArray2<f32>>),
+    U8(Py<PyArray2<u8>>),
+}
+
 /// Numpy views of an engine's output buffers, created once.
 pub struct Views {
-    obs: Py<PyArray2<f32>>,
+    obs: ObsView,
+    /// The f32 tail of the compact rows `[N, tail_dim]` (`[N, 0]` with f32 rows).
+    obs_tail: Py<PyArray2<f32>>,
+    /// The mask bytes as uint8 (the `legal_mask` of `mask_dtype="u8"`, and what `torch()`
+    /// aliases).
     legal_mask: Py<PyArray2<u8>>,
+    /// With `mask_dtype="bool"`: `legal_mask` seen as numpy bools (a view of the uint8
+    /// view: the same memory).
+    legal_bool: Option<Py<PyArray2<bool>>>,
     rewards: Py<PyArray2<f32>>,
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
@@ -404,20 +599,45 @@ pub struct Views {
 }
 
 impl Views {
-    /// Views over the buffers of `engine`, the engine object they keep alive.
-    fn new(engine: &Bound<'_, BatchEngine>) -> PyResult<Self> {
+    /// Views over the buffers of `engine`, the engine object they keep alive; `legal_mask`
+    /// as `mask`.
+    fn new(engine: &Bound<'_, BatchEngine>, mask: args::MaskDtype) -> PyResult<Self> {
+        let py = engine.py();
         let owner = engine.as_any();
         let guard = engine.borrow();
         let env = &*guard.env;
+        let n = env.num_envs();
+        let format = env.obs_format();
         // SAFETY: the buffers belong to the `VecEnv` inside `owner`, which lives as long as
         // any view (each view holds a reference to it). `VecEnv` allocates them once, never
         // resizes or swaps them, and writes them only through `&mut self` in its own methods,
         // which run only while `BatchEnv::engine` holds the engine's unique borrow.
         unsafe {
+            let obs = match env.env_options().obs_dtype {
+                ObsDtype::F32 => ObsView::F32(view2(owner, env.obs(), n, env.obs_dim())?.unbind()),
+                ObsDtype::U8 => {
+                    ObsView::U8(view2(owner, env.obs_u8(), n, format.byte_dim())?.unbind())
+                }
+            };
+            let tail_dim = env.obs_tail().len() / n;
+            let legal_mask = view2(owner, env.legal_mask(), n, env.num_actions())?;
+            // The mask bytes are 0 or 1, valid bools: numpy's `view` reinterprets them (no
+            // copy; read-only like its base).
+            let legal_bool = match mask {
+                args::MaskDtype::U8 => None,
+                args::MaskDtype::Bool => Some(
+                    legal_mask
+                        .call_method1("view", (numpy::dtype::<bool>(py),))?
+                        .cast_into::<PyArray2<bool>>()?
+                        .unbind(),
+                ),
+            };
             Ok(Views {
-                obs: view2(owner, env.obs(), env.obs_dim())?.unbind(),
-                legal_mask: view2(owner, env.legal_mask(), env.num_actions())?.unbind(),
-                rewards: view2(owner, env.rewards(), env.num_players())?.unbind(),
+                obs,
+                obs_tail: view2(owner, env.obs_tail(), n, tail_dim)?.unbind(),
+                legal_mask: legal_mask.unbind(),
+                legal_bool,
+                rewards: view2(owner, env.rewards(), n, env.num_players())?.unbind(),
                 terminated: view(owner, env.terminated())?.unbind(),
                 truncated: view(owner, env.truncated())?.unbind(),
                 current_player: view(owner, env.current_player())?.unbind(),
@@ -431,7 +651,13 @@ impl Views {
         let d = PyDict::new(py);
         // SAFETY: every field is a view made by `view`/`view2` in `Views::new`.
         unsafe {
-            writable_alias(&d, "obs", &self.obs)?;
+            match &self.obs {
+                ObsView::F32(obs) => writable_alias(&d, "obs", obs)?,
+                ObsView::U8(obs) => {
+                    writable_alias(&d, "obs", obs)?;
+                    writable_alias(&d, "obs_tail", &self.obs_tail)?;
+                }
+            }
             writable_alias(&d, "legal_mask", &self.legal_mask)?;
             writable_alias(&d, "rewards", &self.rewards)?;
             writable_alias(&d, "terminated", &self.terminated)?;
@@ -442,11 +668,27 @@ impl Views {
         Ok(d)
     }
 
+    /// The `obs` view (float32 or uint8).
+    fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        match &self.obs {
+            ObsView::F32(a) => a.bind(py).clone().into_any(),
+            ObsView::U8(a) => a.bind(py).clone().into_any(),
+        }
+    }
+
+    /// The `legal_mask` view (uint8 or bool).
+    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        match &self.legal_bool {
+            Some(b) => b.bind(py).clone().into_any(),
+            None => self.legal_mask.bind(py).clone().into_any(),
+        }
+    }
+
     fn step_result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(
             py,
             [
-                self.obs.bind(py).as_any(),
+                &self.obs(py),
                 self.rewards.bind(py).as_any(),
                 self.terminated.bind(py).as_any(),
                 self.truncated.bind(py).as_any(),
@@ -487,15 +729,19 @@ fn env_options(
 /// The batch environment of a registered game: `num_envs` lanes stepped together.
 ///
 /// `BatchEnv(game_id, num_envs, seed=None, num_threads=None, autoreset=False,
-/// observe=True, chunk_size=None, **options)`; each game's class (`cardvec.Flip7`, ...,
-/// see `cardvec.games()`) is a subclass that supplies `game_id`, and `cardvec.make(game_id,
-/// num_envs, **kwargs)` builds one by id. `seed=None` is 0, `num_threads=None` uses every
-/// core, `chunk_size=None` is 64; the game's options are keyword arguments (a bad one is a
-/// `ValueError` naming the accepted options).
+/// observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8",
+/// **options)`; each game's class (`cardvec.Flip7`, ..., see `cardvec.games()`) is a
+/// subclass that supplies `game_id`, and `cardvec.make(game_id, num_envs, **kwargs)` builds
+/// one by id. `seed=None` is 0, `num_threads=None` uses every core, `chunk_size=None` is
+/// 64; the game's options are keyword arguments (a bad one is a `ValueError` naming the
+/// accepted options). `obs_dtype="u8"` writes the game's compact observation rows (`obs`
+/// uint8 plus `obs_tail` float32, see `obs_format` and `obs_f32`); `mask_dtype="bool"`
+/// shows `legal_mask` as numpy bools (the same memory).
 ///
-/// Outputs (`obs`, `legal_mask`, `rewards`, `terminated`, `truncated`, `current_player`,
-/// `illegal`) are read-only numpy views of the engine's buffers: the same array objects on
-/// every call, at the same addresses for the environment's lifetime, updated in place.
+/// Outputs (`obs`, `obs_tail`, `legal_mask`, `rewards`, `terminated`, `truncated`,
+/// `current_player`, `illegal`) are read-only numpy views of the engine's buffers: the same
+/// array objects on every call, at the same addresses for the environment's lifetime,
+/// updated in place.
 ///
 /// Which calls write the views: `step`, `reset`, `reset_lanes`, `reset_lane_from_order`,
 /// `gather`, `set_state` and `observe` (only `obs`). They release the GIL while the lanes
@@ -512,6 +758,8 @@ fn env_options(
 pub struct BatchEnv {
     engine: Py<BatchEngine>,
     views: Views,
+    obs_dtype: ObsDtype,
+    mask_dtype: args::MaskDtype,
     info: &'static GameInfo,
     config: Options,
     num_envs: usize,
@@ -544,8 +792,8 @@ impl BatchEnv {
 impl BatchEnv {
     #[new]
     #[pyo3(
-        signature = (game_id, num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None, max_steps=None, **options),
-        text_signature = "(game_id, num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, **options)"
+        signature = (game_id, num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None, max_steps=None, *, obs_dtype=None, mask_dtype=None, **options),
+        text_signature = "(game_id, num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype='f32', mask_dtype='u8', **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -558,10 +806,12 @@ impl BatchEnv {
         observe: bool,
         chunk_size: Option<&Bound<'_, PyAny>>,
         max_steps: Option<&Bound<'_, PyAny>>,
+        obs_dtype: Option<&Bound<'_, PyAny>>,
+        mask_dtype: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let info = cardvec::registry::info(game_id).map_err(core_err)?;
-        let env_options = env_options(
+        let mut env_options = env_options(
             num_envs,
             seed,
             num_threads,
@@ -570,11 +820,13 @@ impl BatchEnv {
             chunk_size,
             max_steps,
         )?;
+        env_options.obs_dtype = args::obs_dtype(obs_dtype)?;
+        let mask_dtype = args::mask_dtype(mask_dtype)?;
         let pairs = options::pairs(&options::from_kwargs(info, options)?);
         let env = py
             .detach(|| cardvec::registry::make(info.id, pairs, env_options))
             .map_err(|e| core_err_in(&format!("{}: ", info.python_class), e))?;
-        let batch = BatchEnv::from_env(py, info, env)?;
+        let batch = BatchEnv::from_env(py, info, env, mask_dtype)?;
         Ok(batch)
     }
 
@@ -585,10 +837,10 @@ impl BatchEnv {
         &self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    ) -> PyResult<Bound<'py, PyAny>> {
         let seed = args::opt_seed(seed)?;
         self.engine(py)?.reset(py, seed);
-        Ok(self.views.obs.bind(py).clone())
+        Ok(self.views.obs(py))
     }
 
     /// Steps every lane with one action (a 1-D integer array of length num_envs). Illegal
@@ -605,9 +857,9 @@ impl BatchEnv {
     }
 
     /// Computes the observation of the player to act in every lane. Returns `obs`.
-    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.engine(py)?.observe(py);
-        Ok(self.views.obs.bind(py).clone())
+        Ok(self.views.obs(py))
     }
 
     /// The batch API's name for `reset` (one implementation behind both names): resets
@@ -617,7 +869,7 @@ impl BatchEnv {
         &self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    ) -> PyResult<Bound<'py, PyAny>> {
         self.reset(py, seed)
     }
 
@@ -632,14 +884,16 @@ impl BatchEnv {
     }
 
     /// The batch API's name for `observe`: the observation of the player to act in every
-    /// lane, `obs` float32 [num_envs, obs_dim].
-    fn batched_obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    /// lane, `obs` (float32 [num_envs, obs_dim], or uint8 [num_envs, byte_dim] with
+    /// `obs_dtype="u8"`).
+    fn batched_obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.observe(py)
     }
 
-    /// The batch API's legal masks: the `legal_mask` view, uint8 [num_envs, num_actions].
-    fn batched_legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
-        self.views.legal_mask.bind(py).clone()
+    /// The batch API's legal masks: the `legal_mask` view, uint8 (or bool with
+    /// `mask_dtype="bool"`) [num_envs, num_actions].
+    fn batched_legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.views.legal_mask(py)
     }
 
     /// Resets the lanes where `mask` (bool array [num_envs]) is true; each starts its next
@@ -824,15 +1078,100 @@ impl BatchEnv {
         torch_tensors(&self.views.writable_aliases(py)?, mask)
     }
 
-    /// Observations of the player to act, float32 [num_envs, obs_dim] (read-only view).
+    /// Observations of the player to act (read-only view): float32 [num_envs, obs_dim], or
+    /// with `obs_dtype="u8"` the bytes of the compact rows, uint8 [num_envs, byte_dim]
+    /// (the other values in `obs_tail`; `obs_f32()` rebuilds the float32 rows).
     #[getter]
-    fn obs(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
-        self.views.obs.clone_ref(py)
+    fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.views.obs(py)
     }
-    /// Legal masks, uint8 [num_envs, num_actions] (read-only view).
+    /// The float32 tail of the compact observations, [num_envs, tail_dim] (read-only view;
+    /// `[num_envs, 0]` with `obs_dtype="f32"`), see `obs_format`.
     #[getter]
-    fn legal_mask(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
-        self.views.legal_mask.clone_ref(py)
+    fn obs_tail(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
+        self.views.obs_tail.clone_ref(py)
+    }
+    /// Legal masks, uint8 (bool with `mask_dtype="bool"`: the same memory) [num_envs,
+    /// num_actions] (read-only view).
+    #[getter]
+    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.views.legal_mask(py)
+    }
+    /// The element type of `obs`: `"f32"` or `"u8"` (the constructor's `obs_dtype`).
+    #[getter]
+    fn obs_dtype(&self) -> &'static str {
+        self.obs_dtype.name()
+    }
+    /// The element type of `legal_mask`: `"u8"` or `"bool"` (the constructor's
+    /// `mask_dtype`).
+    #[getter]
+    fn mask_dtype(&self) -> &'static str {
+        self.mask_dtype.name()
+    }
+    /// The game's compact observation format (a new `ObsFormat`): where each byte of a
+    /// `obs_dtype="u8"` row and each tail value go in the float32 row.
+    #[getter]
+    fn obs_format(&self, py: Python<'_>) -> PyResult<PyObsFormat> {
+        PyObsFormat::new(py, self.engine(py)?.env.obs_format())
+    }
+    /// The float32 observations [num_envs, obs_dim] (a copy): with `obs_dtype="u8"` rebuilt
+    /// from `obs` and `obs_tail` (`byte / div`, tail values as they are: the float32 rows
+    /// bit for bit), in parallel without the GIL. `out`: a C-contiguous writable float32
+    /// array of that shape to write into (returned); another array is a `ValueError` that
+    /// writes nothing.
+    #[pyo3(signature = (out=None))]
+    fn obs_f32<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let out = out_array::<f32>(py, out, "out", "float32", (self.num_envs, self.obs_dim))?;
+        let engine = self.engine(py)?;
+        let env = &*engine.env;
+        let mut rw = out
+            .try_readwrite()
+            .map_err(|e| value_err(format!("out: cannot write the array: {e}")))?;
+        let dst = rw
+            .as_slice_mut()
+            .map_err(|e| value_err(format!("out: {e}")))?;
+        check_disjoint(dst, env.obs())?;
+        check_disjoint(dst, env.obs_u8())?;
+        check_disjoint(dst, env.obs_tail())?;
+        py.detach(|| expand_obs(env, dst));
+        drop(rw);
+        Ok(out)
+    }
+    /// Words per lane of `legal_bits`: `ceil(num_actions / 64)`.
+    #[getter]
+    fn mask_words(&self) -> usize {
+        self.num_actions.div_ceil(64)
+    }
+    /// The legal masks packed as bits, uint64 [num_envs, mask_words] (a new array, or
+    /// written into `out`, a C-contiguous writable uint64 array of that shape, and
+    /// returned; another array is a `ValueError` that writes nothing): bit `a % 64` of word
+    /// `a / 64` is set when action `a` is legal (little-endian bit order, so
+    /// `np.unpackbits(bits.view(np.uint8), axis=1, bitorder="little")[:, :num_actions]` is
+    /// `legal_mask`); the bits past `num_actions` are 0.
+    #[pyo3(signature = (out=None))]
+    fn legal_bits<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<u64>>> {
+        let shape = (self.num_envs, self.num_actions.div_ceil(64));
+        let out = out_array::<u64>(py, out, "out", "uint64", shape)?;
+        let engine = self.engine(py)?;
+        let env = &*engine.env;
+        let mut rw = out
+            .try_readwrite()
+            .map_err(|e| value_err(format!("out: cannot write the array: {e}")))?;
+        let dst = rw
+            .as_slice_mut()
+            .map_err(|e| value_err(format!("out: {e}")))?;
+        check_disjoint(dst, env.legal_mask())?;
+        py.detach(|| env.legal_bits(dst)).map_err(core_err)?;
+        drop(rw);
+        Ok(out)
     }
     /// Rewards of the last step for every seat, float32 [num_envs, num_players]; after a
     /// reset of a lane, the rewards of its deal: zero, unless the game is over as dealt (a
@@ -947,16 +1286,29 @@ impl BatchEnv {
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
         let name = slf.get_type().name()?;
         let me = slf.get();
+        let mut extra = String::new();
+        if me.obs_dtype != ObsDtype::F32 {
+            extra += &format!(", obs_dtype='{}'", me.obs_dtype.name());
+        }
+        if me.mask_dtype != args::MaskDtype::U8 {
+            extra += &format!(", mask_dtype='{}'", me.mask_dtype.name());
+        }
         Ok(format!(
-            "{name}(num_envs={}, num_players={}, num_actions={}, obs_dim={})",
+            "{name}(num_envs={}, num_players={}, num_actions={}, obs_dim={}{extra})",
             me.num_envs, me.num_players, me.num_actions, me.obs_dim
         ))
     }
 }
 
 impl BatchEnv {
-    /// The Python object of a freshly built environment of game `info`.
-    fn from_env(py: Python<'_>, info: &'static GameInfo, env: Box<dyn DynEnv>) -> PyResult<Self> {
+    /// The Python object of a freshly built environment of game `info`, its `legal_mask`
+    /// as `mask_dtype`.
+    fn from_env(
+        py: Python<'_>,
+        info: &'static GameInfo,
+        env: Box<dyn DynEnv>,
+        mask_dtype: args::MaskDtype,
+    ) -> PyResult<Self> {
         let (num_envs, num_actions, obs_dim, num_players) = (
             env.num_envs(),
             env.num_actions(),
@@ -964,6 +1316,7 @@ impl BatchEnv {
             env.num_players(),
         );
         let (state_size, zero_sum, config) = (env.state_len(), env.zero_sum(), env.config());
+        let obs_dtype = env.env_options().obs_dtype;
         let engine = Bound::new(
             py,
             BatchEngine {
@@ -971,10 +1324,12 @@ impl BatchEnv {
                 actions: try_buffer(num_envs, 0, "actions")?,
             },
         )?;
-        let views = Views::new(&engine)?;
+        let views = Views::new(&engine, mask_dtype)?;
         Ok(BatchEnv {
             engine: engine.unbind(),
             views,
+            obs_dtype,
+            mask_dtype,
             info,
             config,
             num_envs,
@@ -1021,6 +1376,7 @@ fn lost_cities_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
 fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BatchEnv>()?;
     m.add_class::<BatchEngine>()?;
+    m.add_class::<PyObsFormat>()?;
     m.add_function(wrap_pyfunction!(options::games, m)?)?;
     m.add_submodule(&lost_cities_module(m.py())?)?;
     flip7::register(m)?;

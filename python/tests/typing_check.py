@@ -24,7 +24,7 @@ def play_random(env: cardvec.BatchEnv, steps: int, seed: int) -> float:
     """Random legal actions for ``steps`` steps; the total reward of seat 0."""
     rng = np.random.default_rng(seed)
     obs = env.reset(seed=seed)
-    assert_type(obs, npt.NDArray[np.float32])
+    assert_type(obs, npt.NDArray[np.float32 | np.uint8])
     total = 0.0
     for _ in range(steps):
         scores = rng.random(env.legal_mask.shape) * env.legal_mask
@@ -49,6 +49,19 @@ def main() -> None:
     assert_type(by_id, cardvec.BatchEnv)
     for e in (env, flip7, game151, nlhe, by_id):
         play_random(e, 20, seed=3)
+
+    compact = cardvec.LostCities(8, seed=0, obs_dtype="u8", mask_dtype="bool")
+    play_random(compact, 5, seed=1)
+    rows = compact.obs_f32()
+    assert_type(rows, npt.NDArray[np.float32])
+    assert_type(compact.obs_f32(out=rows), npt.NDArray[np.float32])
+    assert_type(compact.obs_tail, npt.NDArray[np.float32])
+    assert_type(compact.legal_bits(), npt.NDArray[np.uint64])
+    fmt = compact.obs_format
+    assert_type(fmt.byte_index, npt.NDArray[np.int64])
+    assert fmt.byte_dim + fmt.tail_dim == fmt.dim == compact.obs_dim
+    assert_type(compact.obs_dtype, Literal["f32", "u8"])
+    cardvec.Flip7(2, obs_dtype=np.uint8, mask_dtype=bool)
 
     info = cardvec.games()[0]
     assert_type(info["players"], tuple[int, int])
@@ -180,6 +193,8 @@ def rejected(env: cardvec.LostCities) -> None:
     cardvec.Flip7(4, num_player=5)  # type: ignore[call-arg]
     cardvec.I151(4, reward="points")  # type: ignore[call-overload]
     cardvec.LostCities("64")  # type: ignore[arg-type]
+    cardvec.KuhnPoker(2, obs_dtype="f16")  # type: ignore[arg-type]
+    cardvec.Flip7(2, mask_dtype=np.int8)  # type: ignore[arg-type]
     env.obs = env.obs  # type: ignore[misc]
     cardvec.I151P2(4)  # type: ignore[deprecated]
     holdem.evaluate(1.5)  # type: ignore[arg-type]

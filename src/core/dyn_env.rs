@@ -6,6 +6,7 @@ use std::any::Any;
 
 use super::env::{EnvOptions, VecEnv};
 use super::error::Result;
+use super::obs::ObsFormat;
 use super::spec::{GameInfo, GameSpec, Options};
 use super::tree::InfoSeats;
 
@@ -46,8 +47,16 @@ pub trait DynEnv: Send + Sync {
     fn gather(&mut self, sources: &[usize]) -> Result<()>;
     /// See [`VecEnv::observe_as`].
     fn observe_as(&self, lane: usize, player: usize, out: &mut [f32]) -> Result<()>;
-    /// Observations `[N, obs_dim]`.
+    /// Observations `[N, obs_dim]` (empty unless the dtype is f32).
     fn obs(&self) -> &[f32];
+    /// See [`VecEnv::legal_bits`].
+    fn legal_bits(&self, out: &mut [u64]) -> Result<()>;
+    /// See [`VecEnv::obs_u8`].
+    fn obs_u8(&self) -> &[u8];
+    /// See [`VecEnv::obs_tail`].
+    fn obs_tail(&self) -> &[f32];
+    /// See [`VecEnv::obs_format`].
+    fn obs_format(&self) -> &ObsFormat;
     /// Legal masks `[N, num_actions]`.
     fn legal_mask(&self) -> &[u8];
     /// Rewards of the last step `[N, num_players]`.
@@ -148,6 +157,18 @@ impl<G: GameSpec> DynEnv for VecEnv<G> {
     }
     fn obs(&self) -> &[f32] {
         VecEnv::obs(self)
+    }
+    fn obs_u8(&self) -> &[u8] {
+        VecEnv::obs_u8(self)
+    }
+    fn legal_bits(&self, out: &mut [u64]) -> Result<()> {
+        VecEnv::legal_bits(self, out)
+    }
+    fn obs_tail(&self) -> &[f32] {
+        VecEnv::obs_tail(self)
+    }
+    fn obs_format(&self) -> &ObsFormat {
+        VecEnv::obs_format(self)
     }
     fn legal_mask(&self) -> &[u8] {
         VecEnv::legal_mask(self)

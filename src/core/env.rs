@@ -23,6 +23,7 @@ use rayon::prelude::*;
 use super::error::{Error, Result};
 use super::game::{ActionStatus, Game};
 use super::mem::{lane_rows, try_to_vec, try_vec, try_with_capacity, HugeBuf};
+use super::obs::{ObsDtype, ObsFormat};
 use super::pool::ForkSafePool;
 use super::rng::LaneRng;
 use super::simd;
@@ -52,6 +53,11 @@ pub struct EnvOptions {
     /// or reset by autoreset). Added to the game's own limits, which are unchanged.
     /// `Some(0)` is refused.
     pub max_steps: Option<u32>,
+    /// The element type of the observation rows ([`ObsDtype::F32`], the default: one f32
+    /// per value in [`VecEnv::obs`]; [`ObsDtype::U8`]: the game's compact format, bytes in
+    /// [`VecEnv::obs_u8`] and the other values in [`VecEnv::obs_tail`], see
+    /// [`super::obs`]). Only the rows of the chosen dtype are allocated and written.
+    pub obs_dtype: ObsDtype,
 }
 
 impl EnvOptions {
@@ -66,6 +72,7 @@ impl EnvOptions {
             autoreset: false,
             observe_on_step: true,
             max_steps: None,
+            obs_dtype: ObsDtype::F32,
         }
     }
 }
@@ -98,7 +105,7 @@ pub struct VecEnv<G: Game> {
     states: HugeBuf<G::State>,
     rngs: Vec<LaneRng>,
     episodes: Vec<u64>,
-    obs: HugeBuf<f32>,
+    obs: ObsBufs,
     mask: Vec<u8>,
     rewards: Vec<f32>,
     terminated: Vec<bool>,
@@ -119,7 +126,7 @@ pub struct VecEnv<G: Game> {
 
 /// The mutable outputs of one lane, borrowed together.
 struct LaneOut<'a> {
-    obs: &'a mut [f32],
+    obs: ObsRow<'a>,
     mask: &'a mut [u8],
     rewards: &'a mut [f32],
     terminated: &'a mut bool,
@@ -161,11 +168,11 @@ impl<G: Game> VecEnv<G> {
     /// yet reset.
     fn allocate(game: G, options: EnvOptions, pool: ForkSafePool) -> Result<Self> {
         let n = options.num_envs;
-        let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
+        let (p, a) = (game.num_players(), game.num_actions());
         let mut rng0 = LaneRng::for_lane(options.seed, 0, 0);
         let blank = game.reset(&mut rng0);
         Ok(VecEnv {
-            obs: HugeBuf::try_filled(lane_rows::<f32>(n, d, "observations")?, 0.0, "observations")?,
+            obs: ObsBufs::allocate(n, game.obs_format(), options.obs_dtype)?,
             states: HugeBuf::try_filled(n, blank, "lane states")?,
             scratch_states: HugeBuf::try_filled(n, blank, "lane states")?,
             mask: try_vec(lane_rows::<u8>(n, a, "legal masks")?, 0, "legal masks")?,
@@ -215,13 +222,58 @@ impl<G: Game> VecEnv<G> {
         self.options.observe_on_step = on;
     }
 
-    /// Observations `[N, obs_dim]` of the player to act in each lane.
+    /// Observations `[N, obs_dim]` of the player to act in each lane, with
+    /// [`ObsDtype::F32`] (empty with another dtype: see [`VecEnv::obs_u8`]).
     pub fn obs(&self) -> &[f32] {
-        &self.obs
+        &self.obs.f32
+    }
+    /// The bytes of the compact observations `[N, byte_dim]` of the player to act in each
+    /// lane, with [`ObsDtype::U8`] (empty with another dtype); see [`VecEnv::obs_format`].
+    pub fn obs_u8(&self) -> &[u8] {
+        &self.obs.bytes
+    }
+    /// The f32 tail of the compact observations `[N, tail_dim]`, with [`ObsDtype::U8`]
+    /// (empty with another dtype or when the game's format has no tail).
+    pub fn obs_tail(&self) -> &[f32] {
+        &self.obs.tail
+    }
+    /// The element type of the observation rows ([`EnvOptions::obs_dtype`]).
+    pub fn obs_dtype(&self) -> ObsDtype {
+        self.options.obs_dtype
+    }
+    /// The game's compact observation format ([`Game::obs_format`]): how a row of
+    /// [`VecEnv::obs_u8`] and [`VecEnv::obs_tail`] maps onto the f32 observation.
+    pub fn obs_format(&self) -> &ObsFormat {
+        &self.obs.format
     }
     /// Legal masks `[N, num_actions]`.
     pub fn legal_mask(&self) -> &[u8] {
         &self.mask
+    }
+    /// Words of one lane's packed legal mask ([`VecEnv::legal_bits`]): `ceil(num_actions /
+    /// 64)`.
+    pub fn mask_words(&self) -> usize {
+        self.game.num_actions().div_ceil(64)
+    }
+    /// The legal masks packed as bits `[N, mask_words]` into `out`: bit `a % 64` of word
+    /// `a / 64` of a lane's row is set when action `a` is legal (little-endian bit order;
+    /// the bits past `num_actions` are zero). Packed from [`VecEnv::legal_mask`] on the
+    /// environment's threads (SIMD, 16 actions per instruction pair); a wrong length is an
+    /// error that writes nothing.
+    pub fn legal_bits(&self, out: &mut [u64]) -> Result<()> {
+        let (a, w) = (self.game.num_actions(), self.mask_words());
+        Error::check_len("legal bits buffer", self.num_envs() * w, out.len())?;
+        let cs = self.options.chunk_size;
+        self.pool.install(|| {
+            out.par_chunks_mut(cs * w)
+                .zip(self.mask.par_chunks(cs * a))
+                .for_each(|(bits, bytes)| {
+                    for (row, m) in bits.chunks_exact_mut(w).zip(bytes.chunks_exact(a)) {
+                        simd::pack_bytes_to_bits(m, row);
+                    }
+                })
+        });
+        Ok(())
     }
     /// Rewards of the last step `[N, num_players]`, for every seat; after a reset of a lane
     /// (construction, [`VecEnv::reset`], [`VecEnv::reset_lanes`], an autoreset,
@@ -270,7 +322,9 @@ impl<G: Game> VecEnv<G> {
     /// across thread counts and chunk sizes).
     pub fn snapshot(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        out.extend(bytemuck::cast_slice::<f32, u8>(&self.obs));
+        out.extend(bytemuck::cast_slice::<f32, u8>(&self.obs.f32));
+        out.extend(&*self.obs.bytes);
+        out.extend(bytemuck::cast_slice::<f32, u8>(&self.obs.tail));
         out.extend(&self.mask);
         out.extend(bytemuck::cast_slice::<f32, u8>(&self.rewards));
         out.extend(self.terminated.iter().map(|&b| b as u8));
@@ -380,12 +434,11 @@ impl<G: Game> VecEnv<G> {
         }
         // The rows are copied before anything changes: a copy the allocator refuses is an
         // error that leaves the environment as it was.
-        let (p, a, d) = (
-            self.game.num_players(),
-            self.game.num_actions(),
-            self.game.obs_dim(),
-        );
-        let old_obs = try_to_vec(&self.obs, "observations (gather)")?;
+        let (p, a) = (self.game.num_players(), self.game.num_actions());
+        let (d, nb, nt) = self.obs.widths();
+        let old_obs = try_to_vec(&self.obs.f32, "observations (gather)")?;
+        let old_bytes = try_to_vec(&self.obs.bytes, "observations (gather)")?;
+        let old_tail = try_to_vec(&self.obs.tail, "observations (gather)")?;
         let old_mask = try_to_vec(&self.mask, "legal masks (gather)")?;
         let old_rewards = try_to_vec(&self.rewards, "rewards (gather)")?;
         let old_flags = try_to_vec(&self.terminated, "flags (gather)")?;
@@ -410,7 +463,9 @@ impl<G: Game> VecEnv<G> {
         gather_rows(&mut self.truncated, &old_truncated, sources, 1);
         gather_rows(&mut self.current_player, &old_player, sources, 1);
         gather_rows(&mut self.mask, &old_mask, sources, a);
-        gather_rows(&mut self.obs, &old_obs, sources, d);
+        gather_rows(&mut self.obs.f32, &old_obs, sources, d);
+        gather_rows(&mut self.obs.bytes, &old_bytes, sources, nb);
+        gather_rows(&mut self.obs.tail, &old_tail, sources, nt);
         Ok(())
     }
 
@@ -437,13 +492,13 @@ impl<G: Game> VecEnv<G> {
             (true, true) => OBS_UPDATE,
             (true, false) => OBS_FULL,
         };
-        let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
+        let (p, a) = (game.num_players(), game.num_actions());
         let work = (
             self.states.par_chunks_mut(cs),
             self.rngs.par_chunks_mut(cs),
             self.episodes.par_chunks_mut(cs),
             actions.par_chunks(cs),
-            self.obs.par_chunks_mut(cs * d),
+            self.obs.chunks(cs),
             self.mask.par_chunks_mut(cs * a),
             self.rewards.par_chunks_mut(cs * p),
             self.terminated.par_chunks_mut(cs),
@@ -454,7 +509,7 @@ impl<G: Game> VecEnv<G> {
         );
         let ctx = StepCtx {
             game,
-            widths: (p, a, d),
+            widths: (p, a),
             chunk_size: cs,
             seed,
             autoreset,
@@ -488,7 +543,7 @@ impl<G: Game> VecEnv<G> {
     /// every lane), then [`VecEnv::obs`] (the seed's `batched_obs`).
     pub fn batched_obs(&mut self) -> &[f32] {
         self.observe();
-        &self.obs
+        &self.obs.f32
     }
 
     /// The batch API's name for [`VecEnv::legal_mask`] `[N, num_actions]` (the seed's
@@ -501,19 +556,21 @@ impl<G: Game> VecEnv<G> {
     pub fn observe(&mut self) {
         let game = &self.game;
         let cs = self.options.chunk_size;
-        let d = game.obs_dim();
         let work = (
             self.states.par_chunks(cs),
             self.current_player.par_chunks(cs),
-            self.obs.par_chunks_mut(cs * d),
+            self.obs.chunks(cs),
         );
         self.pool.install(|| {
-            work.into_par_iter().for_each(|(st, cp, ob)| {
+            work.into_par_iter().for_each(|(st, cp, mut ob)| {
+                let mut scratch = ob.scratch();
                 for j in 0..st.len() {
                     if j + 1 < st.len() {
-                        prefetch_lane(&st[j + 1], Some(&ob[(j + 1) * d..(j + 2) * d]));
+                        prefetch_lane(&st[j + 1], None);
+                        ob.prefetch(j + 1);
                     }
-                    game.observe(&st[j], cp[j] as usize, &mut ob[j * d..(j + 1) * d]);
+                    ob.lane(j, &mut scratch)
+                        .write(game, &st[j], cp[j] as usize, false);
                 }
             })
         });
@@ -564,15 +621,11 @@ impl<G: Game> VecEnv<G> {
     }
 
     fn lane_out(&mut self, lane: usize) -> (&G, LaneOut<'_>) {
-        let (p, a, d) = (
-            self.game.num_players(),
-            self.game.num_actions(),
-            self.game.obs_dim(),
-        );
+        let (p, a) = (self.game.num_players(), self.game.num_actions());
         (
             &self.game,
             LaneOut {
-                obs: &mut self.obs[lane * d..(lane + 1) * d],
+                obs: self.obs.lane(lane),
                 mask: &mut self.mask[lane * a..(lane + 1) * a],
                 rewards: &mut self.rewards[lane * p..(lane + 1) * p],
                 terminated: &mut self.terminated[lane],
@@ -588,7 +641,7 @@ impl<G: Game> VecEnv<G> {
         let game = &self.game;
         let cs = self.options.chunk_size;
         let observe = self.options.observe_on_step;
-        let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());
+        let (p, a) = (game.num_players(), game.num_actions());
         let all = mask.is_empty();
         if all {
             self.obs_synced = observe;
@@ -598,7 +651,7 @@ impl<G: Game> VecEnv<G> {
         let work = (
             self.states.par_chunks_mut(cs),
             self.rngs.par_chunks_mut(cs),
-            self.obs.par_chunks_mut(cs * d),
+            self.obs.chunks(cs),
             self.mask.par_chunks_mut(cs * a),
             self.rewards.par_chunks_mut(cs * p),
             self.terminated.par_chunks_mut(cs),
@@ -609,7 +662,8 @@ impl<G: Game> VecEnv<G> {
         );
         self.pool.install(|| {
             work.into_par_iter().enumerate().for_each(
-                |(c, (st, rn, ob, ma, re, te, tr, cp, il, sc))| {
+                |(c, (st, rn, mut ob, ma, re, te, tr, cp, il, sc))| {
+                    let mut scratch = ob.scratch();
                     for j in 0..st.len() {
                         if !all && !mask[c * cs + j] {
                             continue;
@@ -617,7 +671,16 @@ impl<G: Game> VecEnv<G> {
                         st[j] = game.reset(&mut rn[j]);
                         sc[j] = 0;
                         il[j] = ActionStatus::Applied as u8;
-                        let mut out = LaneOut::in_chunk(j, (p, a, d), ob, ma, re, te, tr, cp);
+                        let mut out = LaneOut::in_chunk(
+                            j,
+                            (p, a),
+                            ob.lane(j, &mut scratch),
+                            ma,
+                            re,
+                            te,
+                            tr,
+                            cp,
+                        );
                         out.rewards.fill(0.0);
                         game.deal_rewards(&st[j], out.rewards);
                         refresh(game, &st[j], &mut out, observe, false);
@@ -629,14 +692,14 @@ impl<G: Game> VecEnv<G> {
 }
 
 impl<'a> LaneOut<'a> {
-    /// The outputs of lane `j` of a chunk, given the chunk's buffers and the row widths
-    /// `(players, actions, obs_dim)`.
+    /// The outputs of lane `j` of a chunk, given its observation row, the chunk's other
+    /// buffers and the row widths `(players, actions)`.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn in_chunk(
         j: usize,
-        (p, a, d): (usize, usize, usize),
-        obs: &'a mut [f32],
+        (p, a): (usize, usize),
+        obs: ObsRow<'a>,
         mask: &'a mut [u8],
         rewards: &'a mut [f32],
         terminated: &'a mut [bool],
@@ -644,7 +707,7 @@ impl<'a> LaneOut<'a> {
         current_player: &'a mut [i32],
     ) -> Self {
         LaneOut {
-            obs: &mut obs[j * d..(j + 1) * d],
+            obs,
             mask: &mut mask[j * a..(j + 1) * a],
             rewards: &mut rewards[j * p..(j + 1) * p],
             terminated: &mut terminated[j],
@@ -668,6 +731,206 @@ fn prefetch_lane<S>(state: &S, obs_row: Option<&[f32]>) {
     }
 }
 
+/// The observation rows of every lane, in the environment's dtype: `f32` rows
+/// ([`ObsDtype::F32`]) or compact rows, `bytes` and `tail` ([`ObsDtype::U8`]). The buffers
+/// of the other dtype are empty.
+struct ObsBufs {
+    lanes: usize,
+    dtype: ObsDtype,
+    format: ObsFormat,
+    f32: HugeBuf<f32>,
+    bytes: HugeBuf<u8>,
+    tail: HugeBuf<f32>,
+    /// An f32 row for single-lane writes of a game without a direct compact encoder.
+    scratch: Vec<f32>,
+}
+
+impl ObsBufs {
+    fn allocate(n: usize, format: ObsFormat, dtype: ObsDtype) -> Result<Self> {
+        let (d, nb, nt) = (format.dim(), format.byte_dim(), format.tail_dim());
+        let rows = |w: usize, on: bool| if on { w } else { 0 };
+        let compact = dtype == ObsDtype::U8;
+        Ok(ObsBufs {
+            f32: HugeBuf::try_filled(
+                lane_rows::<f32>(n, rows(d, !compact), "observations")?,
+                0.0,
+                "observations",
+            )?,
+            bytes: HugeBuf::try_filled(
+                lane_rows::<u8>(n, rows(nb, compact), "observations (u8)")?,
+                0,
+                "observations (u8)",
+            )?,
+            tail: HugeBuf::try_filled(
+                lane_rows::<f32>(n, rows(nt, compact), "observations (tail)")?,
+                0.0,
+                "observations (tail)",
+            )?,
+            scratch: try_vec(if compact { d } else { 0 }, 0.0, "observation scratch row")?,
+            lanes: n,
+            dtype,
+            format,
+        })
+    }
+
+    /// Row widths of the three buffers `(f32, bytes, tail)`: zero for the buffers of the
+    /// other dtype.
+    fn widths(&self) -> (usize, usize, usize) {
+        match self.dtype {
+            ObsDtype::F32 => (self.format.dim(), 0, 0),
+            ObsDtype::U8 => (0, self.format.byte_dim(), self.format.tail_dim()),
+        }
+    }
+
+    /// The rows of `lane`.
+    fn lane(&mut self, lane: usize) -> ObsRow<'_> {
+        let (d, nb, nt) = self.widths();
+        match self.dtype {
+            ObsDtype::F32 => ObsRow::F32(&mut self.f32[lane * d..(lane + 1) * d]),
+            ObsDtype::U8 => ObsRow::U8 {
+                bytes: &mut self.bytes[lane * nb..(lane + 1) * nb],
+                tail: &mut self.tail[lane * nt..(lane + 1) * nt],
+                scratch: &mut self.scratch,
+                format: &self.format,
+            },
+        }
+    }
+
+    /// The rows cut into chunks of `cs` lanes (the last may be shorter), for a parallel
+    /// loop zipped with the other buffers' chunks. Allocates one entry per chunk.
+    fn chunks(&mut self, cs: usize) -> Vec<ObsChunk<'_>> {
+        let (d, nb, nt) = self.widths();
+        let n = self.lanes;
+        let format = &self.format;
+        let mut out = Vec::with_capacity(n.div_ceil(cs));
+        let (mut f, mut b, mut t) = (&mut self.f32[..], &mut self.bytes[..], &mut self.tail[..]);
+        let mut first = 0;
+        while first < n {
+            let lanes = cs.min(n - first);
+            let (fc, fr) = std::mem::take(&mut f).split_at_mut(lanes * d);
+            let (bc, br) = std::mem::take(&mut b).split_at_mut(lanes * nb);
+            let (tc, tr) = std::mem::take(&mut t).split_at_mut(lanes * nt);
+            (f, b, t) = (fr, br, tr);
+            out.push(ObsChunk {
+                lanes,
+                f32: fc,
+                bytes: bc,
+                tail: tc,
+                format,
+                dtype: self.dtype,
+            });
+            first += lanes;
+        }
+        out
+    }
+}
+
+/// The observation rows of one chunk of lanes (see [`ObsBufs`]).
+struct ObsChunk<'a> {
+    lanes: usize,
+    dtype: ObsDtype,
+    format: &'a ObsFormat,
+    f32: &'a mut [f32],
+    bytes: &'a mut [u8],
+    tail: &'a mut [f32],
+}
+
+impl ObsChunk<'_> {
+    fn lanes(&self) -> usize {
+        self.lanes
+    }
+
+    /// A scratch f32 row for a game without a direct compact encoder (empty for f32 rows).
+    fn scratch(&self) -> Vec<f32> {
+        match self.dtype {
+            ObsDtype::F32 => Vec::new(),
+            ObsDtype::U8 => vec![0.0; self.format.dim()],
+        }
+    }
+
+    /// The f32 row of lane `j` of the chunk, with f32 rows.
+    #[inline]
+    fn f32_row(&self, j: usize) -> Option<&[f32]> {
+        let d = self.format.dim();
+        match self.dtype {
+            ObsDtype::F32 => Some(&self.f32[j * d..(j + 1) * d]),
+            ObsDtype::U8 => None,
+        }
+    }
+
+    /// Asks the cache for the rows of lane `j`.
+    #[inline]
+    fn prefetch(&self, j: usize) {
+        match self.dtype {
+            ObsDtype::F32 => simd::prefetch(self.f32_row(j).unwrap_or(&[])),
+            ObsDtype::U8 => {
+                let (nb, nt) = (self.format.byte_dim(), self.format.tail_dim());
+                simd::prefetch(&self.bytes[j * nb..(j + 1) * nb]);
+                simd::prefetch(&self.tail[j * nt..(j + 1) * nt]);
+            }
+        }
+    }
+
+    /// The rows of lane `j` of the chunk.
+    #[inline]
+    fn lane<'b>(&'b mut self, j: usize, scratch: &'b mut Vec<f32>) -> ObsRow<'b> {
+        match self.dtype {
+            ObsDtype::F32 => {
+                let d = self.format.dim();
+                ObsRow::F32(&mut self.f32[j * d..(j + 1) * d])
+            }
+            ObsDtype::U8 => {
+                let (nb, nt) = (self.format.byte_dim(), self.format.tail_dim());
+                ObsRow::U8 {
+                    bytes: &mut self.bytes[j * nb..(j + 1) * nb],
+                    tail: &mut self.tail[j * nt..(j + 1) * nt],
+                    scratch,
+                    format: self.format,
+                }
+            }
+        }
+    }
+}
+
+/// The observation row(s) of one lane.
+enum ObsRow<'a> {
+    F32(&'a mut [f32]),
+    U8 {
+        bytes: &'a mut [u8],
+        tail: &'a mut [f32],
+        /// An f32 row of `obs_dim` values for [`ObsFormat::compress`].
+        scratch: &'a mut Vec<f32>,
+        format: &'a ObsFormat,
+    },
+}
+
+impl ObsRow<'_> {
+    /// Writes the observation of `state` for `player`; with `incremental`, an f32 row that
+    /// held the observation before the step just applied is updated with
+    /// [`Game::observe_update`] when the game supports it.
+    #[inline(always)]
+    fn write<G: Game>(&mut self, game: &G, state: &G::State, player: usize, incremental: bool) {
+        match self {
+            ObsRow::F32(row) => {
+                if !(incremental && game.observe_update(state, player, row)) {
+                    game.observe(state, player, row);
+                }
+            }
+            ObsRow::U8 {
+                bytes,
+                tail,
+                scratch,
+                format,
+            } => {
+                if !game.observe_u8(state, player, bytes, tail) {
+                    game.observe(state, player, scratch);
+                    format.compress(scratch, bytes, tail);
+                }
+            }
+        }
+    }
+}
+
 /// How a batch step writes observation rows, as the const generic parameter `MODE` of the
 /// batch loop (one loop per mode, so the mode costs nothing per lane): not at all.
 const OBS_OFF: u8 = 0;
@@ -679,8 +942,8 @@ const OBS_FULL: u8 = 2;
 /// What every chunk of a batch step shares.
 struct StepCtx<'g, G> {
     game: &'g G,
-    /// Row widths `(players, actions, obs_dim)`.
-    widths: (usize, usize, usize),
+    /// Row widths `(players, actions)`.
+    widths: (usize, usize),
     chunk_size: usize,
     seed: u64,
     autoreset: bool,
@@ -696,7 +959,7 @@ type ChunkBufs<'a, S> = (
     &'a mut [LaneRng],
     &'a mut [u64],
     &'a [u32],
-    &'a mut [f32],
+    ObsChunk<'a>,
     &'a mut [u8],
     &'a mut [f32],
     &'a mut [bool],
@@ -711,10 +974,10 @@ type ChunkBufs<'a, S> = (
 fn step_chunk<G: Game, const MODE: u8>(
     ctx: &StepCtx<'_, G>,
     c: usize,
-    (st, rn, ep, ac, ob, ma, re, te, tr, cp, il, sc): ChunkBufs<'_, G::State>,
+    (st, rn, ep, ac, mut ob, ma, re, te, tr, cp, il, sc): ChunkBufs<'_, G::State>,
 ) {
     let game = ctx.game;
-    let (p, a, d) = ctx.widths;
+    let (p, a) = ctx.widths;
     let first = (c * ctx.chunk_size) as u64;
     let lanes = st.len();
     // Every buffer holds `lanes` rows (as `step` cut them); said once here, so that the
@@ -728,23 +991,25 @@ fn step_chunk<G: Game, const MODE: u8>(
             && cp.len() == lanes
             && il.len() == lanes
             && sc.len() == lanes
-            && ob.len() == lanes * d
+            && ob.lanes() == lanes
             && ma.len() == lanes * a
             && re.len() == lanes * p
     );
+    let mut scratch = if MODE == OBS_OFF {
+        Vec::new()
+    } else {
+        ob.scratch()
+    };
     for j in 0..lanes {
         if j + 1 < lanes {
-            let row = &ob[(j + 1) * d..(j + 2) * d];
-            match MODE {
-                OBS_OFF => prefetch_lane(&st[j + 1], None),
-                OBS_FULL => prefetch_lane(&st[j + 1], Some(row)),
-                _ => {
-                    prefetch_lane(&st[j + 1], None);
-                    game.prefetch_observe_update(&st[j + 1], row);
-                }
+            prefetch_lane(&st[j + 1], None);
+            match (MODE, ob.f32_row(j + 1)) {
+                (OBS_OFF, _) => {}
+                (OBS_UPDATE, Some(row)) => game.prefetch_observe_update(&st[j + 1], row),
+                _ => ob.prefetch(j + 1),
             }
         }
-        let mut out = LaneOut::in_chunk(j, (p, a, d), ob, ma, re, te, tr, cp);
+        let mut out = LaneOut::in_chunk(j, (p, a), ob.lane(j, &mut scratch), ma, re, te, tr, cp);
         il[j] = step_lane::<G, MODE>(
             game,
             &mut st[j],
@@ -776,8 +1041,8 @@ fn refresh<G: Game>(
     let player = game.current_player(state);
     *out.current_player = player as i32;
     game.legal_mask(state, out.mask);
-    if observe && !(incremental && game.observe_update(state, player, out.obs)) {
-        game.observe(state, player, out.obs);
+    if observe {
+        out.obs.write(game, state, player, incremental);
     }
 }
 
@@ -842,7 +1107,8 @@ fn limit_steps(steps: &mut u32, status: u8, max_steps: u32, out: &mut LaneOut<'_
 #[inline]
 fn resync_noop<G: Game, const MODE: u8>(game: &G, state: &G::State, out: &mut LaneOut<'_>) {
     if MODE == OBS_FULL {
-        game.observe(state, game.current_player(state), out.obs);
+        out.obs
+            .write(game, state, game.current_player(state), false);
     }
 }
 

@@ -28,7 +28,8 @@
 //! [`Game::check_state`]: crate::core::Game::check_state
 
 use super::diff::{Lockstep, Scripted};
-use super::game::SingleLane;
+use super::game::{Game, SingleLane};
+use super::obs::ObsFormat;
 use super::policy::random_legal;
 use super::rng::LaneRng;
 use super::spec::{FuzzStep, GameSpec, Options};
@@ -81,6 +82,8 @@ pub fn check<G: GameSpec>(data: &[u8]) -> Result<(), String> {
         };
     pair.compare()?;
     invariants(&pair, &previous, &totals)?;
+    let format = game.obs_format();
+    let mut obs = vec![0f32; game.obs_dim()];
     for (i, &byte) in script.iter().enumerate() {
         let was_done = pair.done();
         let scripted = match byte {
@@ -107,6 +110,12 @@ pub fn check<G: GameSpec>(data: &[u8]) -> Result<(), String> {
         pair.compare()
             .map_err(|e| format!("after script step {i}: {e}"))?;
         invariants(&pair, &previous, &totals).map_err(|e| format!("after script step {i}: {e}"))?;
+        let seat = game
+            .current_player(&pair.b.state)
+            .min(game.num_players() - 1);
+        game.observe(&pair.b.state, seat, &mut obs);
+        check_compact(&game, &format, &pair.b.state, seat, &obs)
+            .map_err(|e| format!("after script step {i}: {e}"))?;
         if was_done {
             break;
         }
@@ -334,6 +343,50 @@ fn mutate<S: bytemuck::Pod>(state: &mut S, donor: &S, (kind, offset, value): (u8
     }
 }
 
+/// Checks the compact observation of `state` for `seat` against its f32 row `obs`: the row
+/// survives the round trip through the game's [`ObsFormat`] bit for bit, and the game's
+/// direct encoder ([`Game::observe_u8`], if it has one) writes what the format makes of
+/// the row.
+pub fn check_compact<G: Game>(
+    game: &G,
+    format: &ObsFormat,
+    state: &G::State,
+    seat: usize,
+    obs: &[f32],
+) -> Result<(), String> {
+    if format.dim() != obs.len() {
+        return Err(format!(
+            "the compact format covers {} values, the observation has {}",
+            format.dim(),
+            obs.len()
+        ));
+    }
+    format
+        .check_row(obs)
+        .map_err(|e| format!("compact (u8) format: {e}"))?;
+    let (mut want_b, mut want_t) = (vec![0u8; format.byte_dim()], vec![0f32; format.tail_dim()]);
+    format.compress(obs, &mut want_b, &mut want_t);
+    let (mut b, mut t) = (
+        vec![0u8; format.byte_dim()],
+        vec![f32::NAN; format.tail_dim()],
+    );
+    if game.observe_u8(state, seat, &mut b, &mut t) {
+        if let Some(k) = (0..b.len()).find(|&k| b[k] != want_b[k]) {
+            return Err(format!(
+                "observe_u8 byte {k} = {}, the f32 row gives {}",
+                b[k], want_b[k]
+            ));
+        }
+        if let Some(k) = (0..t.len()).find(|&k| t[k].to_bits() != want_t[k].to_bits()) {
+            return Err(format!(
+                "observe_u8 tail value {k} = {}, the f32 row gives {}",
+                t[k], want_t[k]
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks one corrupted state and, if the game accepts it, plays it out.
 fn try_state<G: GameSpec>(
     game: &G,
@@ -370,6 +423,7 @@ fn play_accepted<G: GameSpec>(
     let mut rewards = vec![0f32; n];
     let mut obs = vec![0f32; game.obs_dim()];
     let mut full = vec![0f32; game.obs_dim()];
+    let format = game.obs_format();
     for i in 0..steps {
         let at = |e: String| format!("playout step {i}: {e}");
         let (terminated, truncated) = game.finished(&state);
@@ -392,6 +446,8 @@ fn play_accepted<G: GameSpec>(
                     "observation of seat {seat}: entry {k} not finite"
                 )));
             }
+            check_compact(game, &format, &state, seat, &obs)
+                .map_err(|e| at(format!("observation of seat {seat}: {e}")))?;
         }
         // Every legal action is accepted and leads to a state the check accepts.
         for action in (0..a as u32).filter(|&x| mask[x as usize] != 0) {

@@ -129,6 +129,29 @@ pub trait Game: Clone + Send + Sync + 'static {
         let _ = (state, player, obs);
         false
     }
+    /// The exact mapping of this configuration's f32 observation onto the compact `u8`
+    /// format ([`super::obs`]): which values are bytes `q / div` and which stay f32. Called
+    /// once when a batch environment is built. The default keeps every value as f32 (exact,
+    /// saves nothing); a game describes its one-hot blocks and small counts here.
+    fn obs_format(&self) -> super::obs::ObsFormat {
+        super::obs::ObsFormat::all_f32(self.obs_dim())
+    }
+    /// The compact observation of `state` as seen by `player`, written directly: `bytes`
+    /// (`byte_dim` long) and `tail` (`tail_dim` long) of [`Game::obs_format`], equal to what
+    /// [`super::obs::ObsFormat::compress`] makes of [`Game::observe`]'s row. Returns `false`,
+    /// having written nothing, if the game has no direct encoder (the caller then observes
+    /// into a scratch f32 row and compresses it). The default has none.
+    #[inline]
+    fn observe_u8(
+        &self,
+        state: &Self::State,
+        player: usize,
+        bytes: &mut [u8],
+        tail: &mut [f32],
+    ) -> bool {
+        let _ = (state, player, bytes, tail);
+        false
+    }
     /// A cache hint, called for a lane before its step in an observed batch step whose rows
     /// are in sync: asks for the lines of `obs` (this lane's row) that the step's
     /// [`Game::observe_update`] will probably write. Changes nothing. The default asks for

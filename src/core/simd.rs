@@ -80,6 +80,139 @@ fn write_short(out: &mut [u8], bytes: u64) {
     }
 }
 
+/// Tables to write `rows` one-hot rows of `width` bytes each from one index byte per row
+/// (`out[r * width + k] = 1` when `index[r] == k`, else `0`): for each 16-byte block of the
+/// output, the first row it touches, which of the next rows each byte belongs to, and the
+/// value of `k` each byte stands for. Built at compile time ([`OneHotRows::new`]); used by
+/// [`OneHotRows::write`].
+pub struct OneHotRows {
+    width: usize,
+    rows: usize,
+    blocks: usize,
+    start: [u16; 64],
+    base: [u8; 64],
+    shuffle: [[u8; 16]; 64],
+    value: [[u8; 16]; 64],
+}
+
+impl OneHotRows {
+    /// The tables for `rows` rows of `width` (`16 <= rows * width <= 1024`, `width >= 1`).
+    /// The last block overlaps the one before it when the output is not a multiple of 16.
+    pub const fn new(width: usize, rows: usize) -> Self {
+        let len = width * rows;
+        assert!(width >= 1 && len >= 16 && len <= 1024 && rows <= 240);
+        let blocks = len.div_ceil(16);
+        let mut t = OneHotRows {
+            width,
+            rows,
+            blocks,
+            start: [0; 64],
+            base: [0; 64],
+            shuffle: [[0; 16]; 64],
+            value: [[0; 16]; 64],
+        };
+        let mut b = 0;
+        while b < blocks {
+            let start = if 16 * b + 16 <= len { 16 * b } else { len - 16 };
+            let base = start / width;
+            t.start[b] = start as u16;
+            t.base[b] = base as u8;
+            let mut i = 0;
+            while i < 16 {
+                t.shuffle[b][i] = ((start + i) / width - base) as u8;
+                t.value[b][i] = ((start + i) % width) as u8;
+                i += 1;
+            }
+            b += 1;
+        }
+        t
+    }
+
+    /// Writes the rows for `index` (`rows + 16` bytes: one index per row, then padding the
+    /// 16-byte loads may read; an index `>= width` gives a zero row) into `out` (`rows ×
+    /// width` bytes). SSSE3 (a byte shuffle, a compare and an AND per 16 output bytes)
+    /// when the processor has it, else one byte at a time.
+    #[inline]
+    pub fn write(&self, index: &[u8], out: &mut [u8]) {
+        assert!(
+            index.len() >= self.rows + 16 && out.len() == self.rows * self.width,
+            "OneHotRows::write: buffer lengths"
+        );
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("ssse3") {
+            // SAFETY: SSSE3 is present; the lengths were checked above, and every block's
+            // 16-byte load starts at `base <= rows - 1` (so ends within `rows + 16`) and its
+            // store at `start <= rows * width - 16`.
+            unsafe { self.write_ssse3(index, out) };
+            return;
+        }
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = (index[i / self.width] as usize == i % self.width) as u8;
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "ssse3")]
+    unsafe fn write_ssse3(&self, index: &[u8], out: &mut [u8]) {
+        use core::arch::x86_64::*;
+        let ones = _mm_set1_epi8(1);
+        for b in 0..self.blocks {
+            let src = _mm_loadu_si128(index.as_ptr().add(self.base[b] as usize) as *const __m128i);
+            let spread = _mm_shuffle_epi8(
+                src,
+                _mm_loadu_si128(self.shuffle[b].as_ptr() as *const __m128i),
+            );
+            let hit = _mm_cmpeq_epi8(
+                spread,
+                _mm_loadu_si128(self.value[b].as_ptr() as *const __m128i),
+            );
+            _mm_storeu_si128(
+                out.as_mut_ptr().add(self.start[b] as usize) as *mut __m128i,
+                _mm_and_si128(hit, ones),
+            );
+        }
+    }
+}
+
+/// Packs a row of mask bytes (`0` or not) into bits: bit `i % 64` of `out[i / 64]` is set
+/// when `src[i] != 0`, for every `i < src.len()`; the bits past `src.len()` are zero
+/// (`out.len() == src.len().div_ceil(64)`). Sixteen bytes per compare-and-movemask (SSE2).
+#[inline]
+pub fn pack_bytes_to_bits(src: &[u8], out: &mut [u64]) {
+    assert_eq!(
+        out.len(),
+        src.len().div_ceil(64),
+        "pack_bytes_to_bits: lengths differ"
+    );
+    for (word, bytes) in out.iter_mut().zip(src.chunks(64)) {
+        let mut w = 0u64;
+        let mut blocks = bytes.chunks_exact(16);
+        let mut shift = 0;
+        for block in &mut blocks {
+            #[cfg(target_arch = "x86_64")]
+            {
+                use core::arch::x86_64::*;
+                // SAFETY: `block` is 16 bytes long (an unaligned load); SSE2 is baseline on
+                // x86_64.
+                let bits = unsafe {
+                    let x = _mm_loadu_si128(block.as_ptr() as *const __m128i);
+                    !_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())) as u32 & 0xFFFF
+                };
+                w |= (bits as u64) << shift;
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            for (k, &b) in block.iter().enumerate() {
+                w |= ((b != 0) as u64) << (shift + k);
+            }
+            shift += 16;
+        }
+        for (k, &b) in blocks.remainder().iter().enumerate() {
+            w |= ((b != 0) as u64) << (shift + k);
+        }
+        *word = w;
+    }
+}
+
 /// Writes `out[i] = src[i] as f32` for every `i` (`src` and `out` of equal length): counts
 /// kept as bytes, widened sixteen at a time (SSE2, baseline on x86_64: two unpacks to 32
 /// bits and a conversion per four values). A length of 16 or more that is not a multiple
@@ -240,6 +373,42 @@ mod tests {
             one_hot_u8(bits, &mut out);
             for (i, v) in out.iter().enumerate() {
                 prop_assert_eq!(*v, (bits >> i & 1) as u8);
+            }
+        }
+    }
+
+    #[test]
+    fn pack_bytes_to_bits_equals_the_scalar_rule() {
+        for n in [0usize, 1, 5, 15, 16, 17, 38, 63, 64, 65, 96, 130] {
+            let src: Vec<u8> = (0..n)
+                .map(|i| ((i * 7 + n) % 3 == 0) as u8 * (1 + i as u8 % 2))
+                .collect();
+            let mut got = vec![u64::MAX; n.div_ceil(64)];
+            pack_bytes_to_bits(&src, &mut got);
+            let mut want = vec![0u64; n.div_ceil(64)];
+            for (i, &b) in src.iter().enumerate() {
+                want[i / 64] |= ((b != 0) as u64) << (i % 64);
+            }
+            assert_eq!(got, want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn one_hot_rows_equal_the_scalar_rule() {
+        const T7: OneHotRows = OneHotRows::new(7, 60);
+        const T3: OneHotRows = OneHotRows::new(3, 11);
+        for (t, w, rows) in [(&T7, 7usize, 60usize), (&T3, 3, 11)] {
+            for seed in 0..20u64 {
+                let mut index = vec![0u8; rows + 16];
+                for (r, x) in index.iter_mut().take(rows).enumerate() {
+                    *x = ((r as u64 * 2654435761 + seed * 97) % (w as u64 + 1)) as u8;
+                }
+                let mut got = vec![9u8; rows * w];
+                t.write(&index, &mut got);
+                let want: Vec<u8> = (0..rows * w)
+                    .map(|i| (index[i / w] as usize == i % w) as u8)
+                    .collect();
+                assert_eq!(got, want, "width {w} seed {seed}");
             }
         }
     }

@@ -21,6 +21,7 @@ from .._torch import TorchViews
 __all__ = [
     "BatchEnv",
     "_BatchEngine",
+    "ObsFormat",
     "games",
     "lost_cities",
     "Flip7Game",
@@ -53,6 +54,21 @@ _OptionValue: TypeAlias = (
     SupportsIndex | float | str | None | list[SupportsIndex] | list[float]
     | tuple[SupportsIndex, ...] | tuple[float, ...] | npt.NDArray[Any]
 )
+
+# The accepted values of ``obs_dtype`` and ``mask_dtype`` (``None``: the default).
+_ObsDtype: TypeAlias = (
+    Literal["f32", "float32", "u8", "uint8"]
+    | type[np.float32] | type[np.uint8] | np.dtype[np.float32] | np.dtype[np.uint8] | None
+)
+_MaskDtype: TypeAlias = (
+    Literal["u8", "uint8", "bool"]
+    | type[np.uint8] | type[np.bool_] | type[bool] | np.dtype[np.uint8] | np.dtype[np.bool_]
+    | None
+)
+# ``obs``: float32 rows, or the bytes of the compact rows with ``obs_dtype="u8"``.
+_Obs: TypeAlias = npt.NDArray[np.float32 | np.uint8]
+# ``legal_mask``: uint8, or bool with ``mask_dtype="bool"``.
+_Mask: TypeAlias = npt.NDArray[np.uint8 | np.bool_]
 
 @type_check_only
 class OptionInfo(TypedDict):
@@ -88,6 +104,33 @@ def games() -> list[GameInfo]: ...
 class _BatchEngine:
     """The engine behind a ``BatchEnv``: the ``base`` of its views (``BatchEnv._engine``)."""
 
+@final
+class ObsFormat:
+    """A game's compact observation format (``BatchEnv.obs_format``): the float32 row is
+    ``row[byte_index] = obs / byte_div`` (float32 division), ``row[tail_index] = obs_tail``."""
+
+    @property
+    def dim(self) -> int:
+        """Length of the float32 row (``obs_dim``)."""
+    @property
+    def byte_dim(self) -> int:
+        """Bytes per compact row."""
+    @property
+    def tail_dim(self) -> int:
+        """float32 values per compact row's tail."""
+    @property
+    def compact_bytes(self) -> int:
+        """``byte_dim + 4 * tail_dim``."""
+    @property
+    def byte_index(self) -> npt.NDArray[np.int64]:
+        """int64 [byte_dim]: the index in the float32 row of each byte."""
+    @property
+    def byte_div(self) -> npt.NDArray[np.float32]:
+        """float32 [byte_dim]: the divisor of each byte."""
+    @property
+    def tail_index(self) -> npt.NDArray[np.int64]:
+        """int64 [tail_dim]: the index in the float32 row of each tail value."""
+
 @disjoint_base
 class BatchEnv:
     """The batch environment of a registered game: ``num_envs`` lanes stepped together."""
@@ -102,35 +145,38 @@ class BatchEnv:
         observe: bool = True,
         chunk_size: SupportsIndex | None = None,
         max_steps: SupportsIndex | None = None,
+        *,
+        obs_dtype: _ObsDtype = "f32",
+        mask_dtype: _MaskDtype = "u8",
         **options: _OptionValue,
     ) -> Self: ...
-    def reset(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.float32]:
+    def reset(self, seed: SupportsIndex | None = None) -> _Obs:
         """Resets every lane; returns ``obs``."""
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
-        npt.NDArray[np.float32],
+        _Obs,
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
     ]:
         """Steps every lane; returns ``(obs, rewards, terminated, truncated)``."""
-    def observe(self) -> npt.NDArray[np.float32]:
+    def observe(self) -> _Obs:
         """Computes the observation of the seat to act in every lane; returns ``obs``."""
-    def batched_reset(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.float32]:
+    def batched_reset(self, seed: SupportsIndex | None = None) -> _Obs:
         """The batch API's name for ``reset``."""
     def batched_step(
         self, actions: npt.ArrayLike
     ) -> tuple[
-        npt.NDArray[np.float32],
+        _Obs,
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
     ]:
         """The batch API's name for ``step``."""
-    def batched_obs(self) -> npt.NDArray[np.float32]:
+    def batched_obs(self) -> _Obs:
         """The batch API's observation (the seat to act in every lane)."""
-    def batched_legal_mask(self) -> npt.NDArray[np.uint8]:
+    def batched_legal_mask(self) -> _Mask:
         """The batch API's legal masks (the ``legal_mask`` view)."""
     def reset_lanes(self, mask: npt.ArrayLike) -> None:
         """Resets the lanes where ``mask`` (bool [num_envs]) is true."""
@@ -163,11 +209,29 @@ class BatchEnv:
     def set_state(self, lane: SupportsIndex, state: bytes | bytearray) -> None:
         """Replaces the state of lane ``lane`` (bytes from ``get_state``)."""
     @property
-    def obs(self) -> npt.NDArray[np.float32]:
-        """float32 [num_envs, obs_dim], a read-only view."""
+    def obs(self) -> _Obs:
+        """float32 [num_envs, obs_dim] (uint8 [num_envs, byte_dim] with ``obs_dtype="u8"``),
+        a read-only view."""
     @property
-    def legal_mask(self) -> npt.NDArray[np.uint8]:
-        """uint8 [num_envs, num_actions], a read-only view."""
+    def obs_tail(self) -> npt.NDArray[np.float32]:
+        """float32 [num_envs, tail_dim] (``[num_envs, 0]`` with ``obs_dtype="f32"``), a
+        read-only view."""
+    @property
+    def legal_mask(self) -> _Mask:
+        """uint8 (bool with ``mask_dtype="bool"``) [num_envs, num_actions], a read-only
+        view."""
+    @property
+    def obs_dtype(self) -> Literal["f32", "u8"]: ...
+    @property
+    def mask_dtype(self) -> Literal["u8", "bool"]: ...
+    @property
+    def obs_format(self) -> ObsFormat: ...
+    def obs_f32(self, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """The float32 observations [num_envs, obs_dim] (a copy, or written into ``out``)."""
+    @property
+    def mask_words(self) -> int: ...
+    def legal_bits(self, out: npt.NDArray[np.uint64] | None = None) -> npt.NDArray[np.uint64]:
+        """The legal masks as bits, uint64 [num_envs, mask_words] (little-endian bit order)."""
     @property
     def rewards(self) -> npt.NDArray[np.float32]:
         """float32 [num_envs, num_players], a read-only view."""

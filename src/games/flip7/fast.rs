@@ -806,6 +806,56 @@ impl Game for Flip7 {
         self.step_logged(s, action, rng, rewards, &mut |_: &[u8]| {})
     }
 
+    /// Bytes: seat numbers, the deck's size, flags, card ids and counts, statuses and the
+    /// event block; f32 tail: the round, the target score and round limit, and each seat's
+    /// score (they can exceed 255).
+    fn obs_format(&self) -> crate::core::ObsFormat {
+        let b = Some(1);
+        let mut runs = vec![(3, b), (1, None), (1, b), (2, None), (3, b)];
+        for _ in 0..self.num_players() {
+            runs.extend([(1, None), (1, b), (CARD_IDS, b)]);
+        }
+        runs.extend([(CARD_IDS, b), (3 * OBS_TASK_SLOTS, b), (OBS_DEFERRED_SLOTS, b)]);
+        crate::core::ObsFormat::from_runs(&runs)
+    }
+
+    /// The compact row directly: the state keeps its counts as bytes already, so most of
+    /// the row is copied as it is.
+    #[inline]
+    fn observe_u8(&self, s: &Flip7State, player: usize, bytes: &mut [u8], tail: &mut [f32]) -> bool {
+        let n = self.num_players();
+        let (header, rest) = bytes.split_at_mut(7);
+        header[0] = player as u8;
+        header[1] = s.to_act;
+        header[2] = s.dealer;
+        header[3] = s.deck_len;
+        header[4] = (s.pending != NO_CARD) as u8;
+        header[5] = if s.pending == NO_CARD { 0 } else { s.pending };
+        header[6] = if s.flip7 == NO_SEAT { 0 } else { s.flip7 + 1 };
+        tail[0] = s.round as f32;
+        tail[1] = self.target_score as f32;
+        tail[2] = self.max_rounds as f32;
+        let (rows, rest) = rest.split_at_mut((1 + CARD_IDS) * n);
+        for (p, row) in rows.chunks_exact_mut(1 + CARD_IDS).enumerate() {
+            row[0] = s.status[p];
+            row[1..].copy_from_slice(&s.hands[p]);
+            tail[3 + p] = s.scores[p] as f32;
+        }
+        let (discard, rest) = rest.split_at_mut(CARD_IDS);
+        discard.copy_from_slice(&s.discard);
+        let (queue, deferred) = rest.split_at_mut(3 * OBS_TASK_SLOTS);
+        let used = 3 * s.task_len as usize;
+        for (i, triple) in queue[..used].chunks_exact_mut(3).enumerate() {
+            let (kind, seat, card) = s.task_at(i);
+            triple.copy_from_slice(&[kind, seat, card]);
+        }
+        queue[used..].fill(0);
+        for (i, o) in deferred.iter_mut().enumerate() {
+            *o = if i < s.deferred_len as usize { s.deferred[i] + 1 } else { 0 };
+        }
+        true
+    }
+
     fn observe(&self, s: &Flip7State, player: usize, obs: &mut [f32]) {
         let n = self.num_players();
         let (header, rest) = obs.split_at_mut(OBS_HEADER);

@@ -553,6 +553,19 @@ impl NoLimitHoldem {
 
     /// The fields the observation encoder reads.
     fn write_obs(&self, s: &NoLimitHoldemState, player: usize, obs: &mut [f32]) {
+        self.with_obs_inputs(s, |inputs| encode(self, inputs, player, obs));
+    }
+
+    /// The compact observation (see [`super::view::encode_u8`]).
+    fn write_obs_u8(&self, s: &NoLimitHoldemState, player: usize, bytes: &mut [u8], tail: &mut [f32]) {
+        self.with_obs_inputs(s, |inputs| {
+            super::view::encode_u8(self, inputs, player, bytes, tail)
+        });
+    }
+
+    /// Calls `f` with what the observation encoders read of `s`.
+    #[inline(always)]
+    fn with_obs_inputs(&self, s: &NoLimitHoldemState, f: impl FnOnce(&ObsInputs<'_>)) {
         let n = s.num_players as usize;
         let mut stacks = [0 as Chips; MAX_PLAYERS];
         let mut bets = [0 as Chips; MAX_PLAYERS];
@@ -580,7 +593,7 @@ impl NoLimitHoldem {
             street_raises: s.street_raises,
             legal: self.legal(s),
         };
-        encode(self, &inputs, player, obs);
+        f(&inputs);
     }
 }
 
@@ -732,6 +745,30 @@ impl Game for NoLimitHoldem {
             terminated: s.is_over(),
             truncated: false,
         }
+    }
+
+    /// Bytes: cards, street, the seat flags and the position; f32 tail: every chip amount
+    /// (in big blinds) and the raise counts (a deep stack can raise more than 255 times).
+    fn obs_format(&self) -> crate::core::ObsFormat {
+        let b = Some(1);
+        let mut runs = vec![(109, b)];
+        for _ in 0..self.num_players() {
+            runs.extend([(3, None), (4, b), (2, None)]);
+        }
+        runs.extend([(8, None), (1, b)]);
+        crate::core::ObsFormat::from_runs(&runs)
+    }
+
+    #[inline]
+    fn observe_u8(
+        &self,
+        s: &NoLimitHoldemState,
+        player: usize,
+        bytes: &mut [u8],
+        tail: &mut [f32],
+    ) -> bool {
+        self.write_obs_u8(s, player, bytes, tail);
+        true
     }
 
     fn observe(&self, s: &NoLimitHoldemState, player: usize, obs: &mut [f32]) {

@@ -89,3 +89,51 @@ pub fn encode(game: &NoLimitHoldem, x: &ObsInputs<'_>, p: usize, obs: &mut [f32]
     }
     obs[g + 8] = ((p + 2 * n - x.button - 1) % n) as f32;
 }
+
+/// The compact (`u8`) observation of seat `p` (see `NoLimitHoldem::obs_format`): what
+/// [`encode`] writes, with the cards, the street, each seat's four flags and the position
+/// as bytes, and every chip amount and raise count, in row order, in `tail`.
+pub fn encode_u8(game: &NoLimitHoldem, x: &ObsInputs<'_>, p: usize, bytes: &mut [u8], tail: &mut [f32]) {
+    let bb = game.table.big_blind as f32;
+    let chips = |c: Chips| c as f32 / bb;
+    bytes[..109].fill(0);
+    for &c in &x.hole[p] {
+        bytes[c as usize] = 1;
+    }
+    for &c in x.board {
+        bytes[52 + c as usize] = 1;
+    }
+    bytes[104 + x.street.min(4)] = 1;
+    let n = x.num_players;
+    for i in 0..n {
+        let s = (p + i) % n;
+        bytes[109 + 4 * i..113 + 4 * i].copy_from_slice(&[
+            x.folded[s] as u8,
+            (!x.folded[s] && x.stacks[s] == 0) as u8,
+            (s == x.button) as u8,
+            (x.to_act == Some(s)) as u8,
+        ]);
+        tail[5 * i..5 * i + 5].copy_from_slice(&[
+            chips(x.stacks[s]),
+            chips(x.bets[s]),
+            chips(x.committed[s]),
+            x.raises_street[s] as f32,
+            x.raises_total[s] as f32,
+        ]);
+    }
+    let g = 5 * n;
+    let pot: Chips = x.committed.iter().sum::<Chips>() + x.bets.iter().sum::<Chips>();
+    tail[g] = chips(pot);
+    match x.legal {
+        Some(l) => {
+            tail[g + 1] = chips(l.call_amount);
+            tail[g + 2] = chips(l.min_raise_to);
+            tail[g + 3] = chips(l.max_raise_to);
+        }
+        None => tail[g + 1..g + 4].fill(0.0),
+    }
+    for k in 0..4 {
+        tail[g + 4 + k] = x.street_raises[k] as f32;
+    }
+    bytes[109 + 4 * n] = ((p + 2 * n - x.button - 1) % n) as u8;
+}

@@ -598,6 +598,26 @@ impl Game for I151 {
         }
     }
 
+    /// Bytes: the one-hot blocks and flags, sizes out of 32, the last play's count, the
+    /// seat flags and streaks out of 3; f32 tail: each seat's score over the target and the
+    /// hand's points (they can exceed 255).
+    fn obs_format(&self) -> crate::core::ObsFormat {
+        use super::view::layout::*;
+        let b = Some(1);
+        let mut runs = vec![(SCALARS, b), (2, Some(32)), (1, b)];
+        for _ in 0..MAX_PLAYERS {
+            runs.extend([(1, b), (1, Some(32)), (1, None), (1, b), (1, Some(3)), (3, b)]);
+        }
+        runs.push((1, None));
+        crate::core::ObsFormat::from_runs(&runs)
+    }
+
+    #[inline]
+    fn observe_u8(&self, s: &I151State, player: usize, bytes: &mut [u8], tail: &mut [f32]) -> bool {
+        super::view::encode_state_u8(self, s, player, bytes, tail);
+        true
+    }
+
     fn observe(&self, s: &I151State, player: usize, obs: &mut [f32]) {
         encode_state(self, s, player, obs);
     }

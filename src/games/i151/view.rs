@@ -7,7 +7,7 @@
 
 use super::fast::{I151State, FLAG_ACE_EFFECT, FLAG_CHOOSE_SUIT};
 use super::*;
-use crate::core::simd::one_hot_f32;
+use crate::core::simd::{one_hot_f32, one_hot_u8};
 
 /// Public information about one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -204,6 +204,62 @@ pub fn encode_state(game: &I151, s: &I151State, seat: usize, obs: &mut [f32]) {
         row[7] = (s.dealer as usize == p) as u8 as f32;
     }
     obs[HAND_POINTS] = hand_points(hand) as u16 as f32 / 100.0;
+}
+
+/// The compact (`u8`) observation of `seat` (see `I151::obs_format`): what
+/// [`encode_state`] writes, with the one-hot blocks, flags, sizes, counts and seat flags as
+/// bytes (sizes as numerators over 32, streaks over 3) and each seat's score over the target
+/// and the hand's points over 100 in `tail`.
+#[inline]
+pub fn encode_state_u8(game: &I151, s: &I151State, seat: usize, bytes: &mut [u8], tail: &mut [f32]) {
+    use layout::*;
+    let cp = s.to_act as usize;
+    let hand = s.hands[seat];
+    let top_bit = if s.top != NO_CARD { 1u128 << s.top } else { 0 };
+    one_hot_u8(hand as u128 | top_bit << TOP, &mut bytes[HAND..PILE]);
+    let suit_bit = if s.required_suit != NO_SUIT {
+        1u128 << s.required_suit
+    } else {
+        0
+    };
+    let flags = (s.flags & FLAG_CHOOSE_SUIT != 0) as u128
+        | ((s.flags & FLAG_ACE_EFFECT != 0) as u128) << 1
+        | ((s.chaining >> cp & 1) as u128) << 2
+        | ((s.drawn >> cp & 1) as u128) << 3
+        | ((s.top == NO_CARD && s.pile_len == 0) as u128) << 4
+        | ((cp == seat) as u128) << 5;
+    one_hot_u8(
+        s.pile_set as u128 | suit_bit << (REQUIRED_SUIT - PILE) | flags << (FLAGS - PILE),
+        &mut bytes[PILE..SCALARS],
+    );
+    bytes[SCALARS] = s.bank_len() as u8;
+    bytes[SCALARS + 1] = s.pile_len;
+    bytes[SCALARS + 2] = s.last_play_count;
+    let n = s.num_players as usize;
+    let next = s.next_player() as usize;
+    let target = game.target_score().max(1) as i16 as f32;
+    let base = seat % n;
+    const W: usize = SEAT_WIDTH - 1;
+    for k in 0..MAX_PLAYERS {
+        let row = &mut bytes[SEATS + k * W..SEATS + (k + 1) * W];
+        if k >= n {
+            row.fill(0);
+            tail[k] = 0.0;
+            continue;
+        }
+        let p = if base + k >= n { base + k - n } else { base + k };
+        row.copy_from_slice(&[
+            1,
+            s.hands[p].count_ones() as u8,
+            s.excluded >> p & 1,
+            s.consecutive[p],
+            (cp == p) as u8,
+            (next == p) as u8,
+            (s.dealer as usize == p) as u8,
+        ]);
+        tail[k] = s.scores[p] as f32 / target;
+    }
+    tail[MAX_PLAYERS] = hand_points(hand) as u16 as f32 / 100.0;
 }
 
 /// Writes the observation of `view` into `obs` (`OBS_DIM` long).

@@ -151,13 +151,31 @@ impl Game for KuhnPoker {
     }
 
     #[inline]
+    fn obs_format(&self) -> crate::core::ObsFormat {
+        // Every value is a 0/1 flag.
+        crate::core::ObsFormat::all_bytes(OBS_DIM)
+    }
+
     fn observe(&self, s: &KuhnPokerState, player: usize, obs: &mut [f32]) {
-        obs.fill(0.0);
-        obs[player] = 1.0;
-        obs[OBS_CARD + s.cards[player] as usize] = 1.0;
-        for (i, &a) in s.history().iter().enumerate() {
-            obs[OBS_HISTORY + 2 * i + a as usize] = 1.0;
-        }
+        write_flags(s, player, obs, 1.0);
+    }
+
+    /// The same flags as bytes (every value is a flag: the compact row is all bytes).
+    fn observe_u8(&self, s: &KuhnPokerState, player: usize, bytes: &mut [u8], _: &mut [f32]) -> bool {
+        write_flags(s, player, bytes, 1);
+        true
+    }
+}
+
+/// The observation's flags in any value type: zero everywhere, `one` at the seat, the card
+/// and each action of the history.
+#[inline]
+fn write_flags<T: Copy + Default>(s: &KuhnPokerState, player: usize, obs: &mut [T], one: T) {
+    obs.fill(T::default());
+    obs[player] = one;
+    obs[OBS_CARD + s.cards[player] as usize] = one;
+    for (i, &a) in s.history().iter().enumerate() {
+        obs[OBS_HISTORY + 2 * i + a as usize] = one;
     }
 }
 

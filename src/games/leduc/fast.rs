@@ -236,19 +236,37 @@ impl Game for LeducHoldem {
     }
 
     #[inline]
+    fn obs_format(&self) -> crate::core::ObsFormat {
+        // Every value is a 0/1 flag.
+        crate::core::ObsFormat::all_bytes(OBS_DIM)
+    }
+
     fn observe(&self, s: &LeducHoldemState, player: usize, obs: &mut [f32]) {
-        obs.fill(0.0);
-        obs[player] = 1.0;
-        obs[OBS_PRIVATE + s.cards[player] as usize] = 1.0;
-        if s.round == 1 {
-            obs[OBS_PUBLIC + s.public as usize] = 1.0;
-        }
-        for r in 0..N_ROUNDS {
-            let base = OBS_BETTING + r * 2 * MAX_ROUND_ACTIONS;
-            for (i, &a) in s.round_history(r).iter().enumerate() {
-                if a != FOLD as u8 {
-                    obs[base + 2 * i + a as usize - 1] = 1.0;
-                }
+        write_flags(s, player, obs, 1.0);
+    }
+
+    /// The same flags as bytes (every value is a flag: the compact row is all bytes).
+    fn observe_u8(&self, s: &LeducHoldemState, player: usize, bytes: &mut [u8], _: &mut [f32]) -> bool {
+        write_flags(s, player, bytes, 1);
+        true
+    }
+}
+
+/// The observation's flags in any value type: zero everywhere, `one` at the seat, the
+/// private card, the public card once dealt and each call or raise of both rounds.
+#[inline]
+fn write_flags<T: Copy + Default>(s: &LeducHoldemState, player: usize, obs: &mut [T], one: T) {
+    obs.fill(T::default());
+    obs[player] = one;
+    obs[OBS_PRIVATE + s.cards[player] as usize] = one;
+    if s.round == 1 {
+        obs[OBS_PUBLIC + s.public as usize] = one;
+    }
+    for r in 0..N_ROUNDS {
+        let base = OBS_BETTING + r * 2 * MAX_ROUND_ACTIONS;
+        for (i, &a) in s.round_history(r).iter().enumerate() {
+            if a != FOLD as u8 {
+                obs[base + 2 * i + a as usize - 1] = one;
             }
         }
     }

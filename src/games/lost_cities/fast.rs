@@ -4,8 +4,8 @@
 use bytemuck::{Pod, Zeroable};
 
 use super::*;
-use crate::core::simd::{one_hot_f32, spread_bits_to_bytes};
-use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, Result};
+use crate::core::simd::{one_hot_f32, one_hot_u8, spread_bits_to_bytes, widen_u8_f32, OneHotRows};
+use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, ObsFormat, Result};
 
 const COLOR_MASK: u64 = 0xFFF;
 const ALL_CARDS: u64 = (1u64 << DECK_SIZE) - 1;
@@ -315,9 +315,123 @@ impl Game for LostCities {
 
     #[inline]
     fn observe(&self, s: &LostCitiesState, player: usize, obs: &mut [f32]) {
+        let parts = ObsParts::of(s, player);
+        let (onehot, scalars) = obs.split_at_mut(N_CHANNELS * DECK_SIZE);
+        match self.layout() {
+            ObsLayout::ChannelMajor => {
+                for (row, bits) in onehot.chunks_exact_mut(DECK_SIZE).zip(parts.channels) {
+                    one_hot_f32(bits, row);
+                }
+            }
+            ObsLayout::CardMajor => {
+                // The byte rows, widened (SSE2, 16 values at a time).
+                let mut bytes = [0u8; N_CHANNELS * DECK_SIZE];
+                CARD_ROWS.write(&parts.channel_of_cards(), &mut bytes);
+                widen_u8_f32(&bytes, onehot);
+            }
+        }
+        for (i, (&q, &div)) in parts.counts.iter().zip(&SCALAR_DIVS).enumerate() {
+            scalars[SCALAR_BYTES[i]] = q as f32 / div as f32;
+        }
+        scalars[2] = parts.steps as f32 / MAX_STEPS as f32;
+        scalars[33] = parts.diff as f32 / MAX_BOARD_SCORE as f32;
+    }
+
+    fn obs_format(&self) -> ObsFormat {
+        let mut runs = vec![(N_CHANNELS * DECK_SIZE, Some(1)), (1, Some(44)), (1, Some(8)), (1, None)];
+        for _ in 0..2 {
+            runs.extend([(N_COLORS, Some(10)), (N_COLORS, Some(3)), (N_COLORS, Some(12))]);
+        }
+        runs.push((1, None));
+        ObsFormat::from_runs(&runs)
+    }
+
+    /// The compact row directly: the 420 one-hot values as bytes (SIMD in channel-major),
+    /// the 32 small scalars as their numerators, plies and the score difference in the tail.
+    #[inline]
+    fn observe_u8(&self, s: &LostCitiesState, player: usize, bytes: &mut [u8], tail: &mut [f32]) -> bool {
+        let parts = ObsParts::of(s, player);
+        let (onehot, counts) = bytes.split_at_mut(N_CHANNELS * DECK_SIZE);
+        match self.layout() {
+            ObsLayout::ChannelMajor => {
+                for (row, bits) in onehot.chunks_exact_mut(DECK_SIZE).zip(parts.channels) {
+                    one_hot_u8(bits as u128, row);
+                }
+            }
+            ObsLayout::CardMajor => CARD_ROWS.write(&parts.channel_of_cards(), onehot),
+        }
+        counts.copy_from_slice(&parts.counts);
+        tail[0] = parts.steps as f32 / MAX_STEPS as f32;
+        tail[1] = parts.diff as f32 / MAX_BOARD_SCORE as f32;
+        true
+    }
+}
+
+/// Where each of the 32 small scalars of [`ObsParts::counts`] goes among the 34 scalars of
+/// the row (all but plies, 2, and the score difference, 33).
+const SCALAR_BYTES: [usize; 32] = {
+    let mut t = [0; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = if i < 2 { i } else { i + 1 };
+        i += 1;
+    }
+    t
+};
+
+/// The divisor of each of the 32 small scalars: cards left in the deck (44), the
+/// opponent's unseen hand cards (8), then per seat (own, opponent) and colour the top
+/// number's rank (10), handshakes (3) and cards in the column (12).
+const SCALAR_DIVS: [u16; 32] = {
+    let mut t = [0; 32];
+    t[0] = DECK_AFTER_DEAL as u16;
+    t[1] = HAND_SIZE as u16;
+    let mut i = 2;
+    while i < 32 {
+        let k = (i - 2) % 15 / N_COLORS;
+        t[i] = [10, 3, 12][k];
+        i += 1;
+    }
+    t
+};
+
+/// What an observation is made of, before it is written in one dtype or the other.
+struct ObsParts {
+    /// The seven one-hot channels as card sets.
+    channels: [u64; N_CHANNELS],
+    /// The 32 small scalars as numerators (see [`SCALAR_DIVS`]).
+    counts: [u8; 32],
+    /// Plies played.
+    steps: u16,
+    /// Own board score minus the opponent's.
+    diff: i32,
+}
+
+/// The card-major one-hot block as 60 rows of 7 bytes, one per card, from each card's channel.
+const CARD_ROWS: OneHotRows = OneHotRows::new(N_CHANNELS, DECK_SIZE);
+
+impl ObsParts {
+    /// Each card's channel (the channels partition the deck), one byte per card, then the
+    /// padding [`OneHotRows::write`] may read: the three bits of the channel number as bit
+    /// planes, spread eight cards at a time.
+    #[inline(always)]
+    fn channel_of_cards(&self) -> [u8; DECK_SIZE + 20] {
+        let c = &self.channels;
+        let planes = [c[1] | c[3] | c[5], c[2] | c[3] | c[6], c[4] | c[5] | c[6]];
+        let mut out = [0u8; DECK_SIZE + 20];
+        for (k, chunk) in out[..64].chunks_exact_mut(8).enumerate() {
+            let byte = |plane: u64| spread_bits_to_bytes((plane >> (8 * k)) as u8);
+            let word = byte(planes[0]) | byte(planes[1]) << 1 | byte(planes[2]) << 2;
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn of(s: &LostCitiesState, player: usize) -> Self {
         let (p, o) = (player, player ^ 1);
         let tops = s.tops();
-        let channels = [
+        let six = [
             s.hands[p],
             s.boards[p],
             s.boards[o],
@@ -325,30 +439,12 @@ impl Game for LostCities {
             s.discards & !tops,
             s.public_hands[o],
         ];
-        let seen = channels.iter().fold(0, |acc, c| acc | c);
-        let (onehot, scalars) = obs.split_at_mut(N_CHANNELS * DECK_SIZE);
-        let all = channels.iter().copied().chain([ALL_CARDS & !seen]);
-        match self.layout() {
-            ObsLayout::ChannelMajor => {
-                for (row, bits) in onehot.chunks_exact_mut(DECK_SIZE).zip(all) {
-                    one_hot_f32(bits, row);
-                }
-            }
-            ObsLayout::CardMajor => {
-                // Zero the block, then one store per card (the channels partition the deck).
-                onehot.fill(0.0);
-                for (channel, bits) in all.enumerate() {
-                    for card in CardSet64(bits).iter() {
-                        onehot[card as usize * N_CHANNELS + channel] = 1.0;
-                    }
-                }
-            }
-        }
-        scalars[0] = s.deck_len() as f32 / DECK_AFTER_DEAL as f32;
-        scalars[1] =
-            (s.hands[o].count_ones() - s.public_hands[o].count_ones()) as f32 / HAND_SIZE as f32;
-        scalars[2] = s.steps as f32 / MAX_STEPS as f32;
-        for (seat, base) in [(p, 3), (o, 18)] {
+        let seen = six.iter().fold(0, |acc, c| acc | c);
+        let channels = [six[0], six[1], six[2], six[3], six[4], six[5], ALL_CARDS & !seen];
+        let mut counts = [0u8; 32];
+        counts[0] = s.deck_len() as u8;
+        counts[1] = (s.hands[o].count_ones() - s.public_hands[o].count_ones()) as u8;
+        for (seat, base) in [(p, 2), (o, 17)] {
             for c in 0..N_COLORS {
                 let col = column(s.boards[seat], c);
                 let numbers = col >> 3;
@@ -357,13 +453,17 @@ impl Game for LostCities {
                 } else {
                     64 - numbers.leading_zeros() + 1
                 };
-                scalars[base + c] = top as f32 / 10.0;
-                scalars[base + 5 + c] = (col & 0b111).count_ones() as f32 / 3.0;
-                scalars[base + 10 + c] = col.count_ones() as f32 / 12.0;
+                counts[base + c] = top as u8;
+                counts[base + 5 + c] = (col & 0b111).count_ones() as u8;
+                counts[base + 10 + c] = col.count_ones() as u8;
             }
         }
-        let diff = board_score_of(s.boards[p]) - board_score_of(s.boards[o]);
-        scalars[33] = diff as f32 / MAX_BOARD_SCORE as f32;
+        ObsParts {
+            channels,
+            counts,
+            steps: s.steps,
+            diff: board_score_of(s.boards[p]) - board_score_of(s.boards[o]),
+        }
     }
 }
 

@@ -1541,22 +1541,26 @@ fn play_accepted<G: GameSpec>(game: &G, mut state: G::State, seed: u64) -> Resul
 fn bad_values(spec: &OptionSpec) -> Vec<OptionValue> {
     use OptionValue::{Float, Int, List, Text};
     let word = || Text("bogus".into());
+    // Integers just outside the range, where an i64 can hold them (151's initial_dealer
+    // takes every i64).
+    let outside = |min: i64, max: i64| {
+        [min.checked_sub(1), max.checked_add(1)]
+            .into_iter()
+            .flatten()
+            .map(Int)
+    };
     match spec.kind {
-        OptionKind::Int { min, max } => vec![
-            Int(min - 1),
-            Int(max + 1),
-            Float(min as f64 + 0.5),
-            word(),
-            OptionValue::None,
-            List(vec![Int(min)]),
-        ],
-        OptionKind::OptionalInt { min, max } => vec![
-            Int(min - 1),
-            Int(max + 1),
-            Float(min as f64 + 0.5),
-            word(),
-            List(vec![Int(min)]),
-        ],
+        OptionKind::Int { min, max } => outside(min, max)
+            .chain([
+                Float(min as f64 + 0.5),
+                word(),
+                OptionValue::None,
+                List(vec![Int(min)]),
+            ])
+            .collect(),
+        OptionKind::OptionalInt { min, max } => outside(min, max)
+            .chain([Float(min as f64 + 0.5), word(), List(vec![Int(min)])])
+            .collect(),
         OptionKind::IntList { min, max } => vec![
             List(vec![Int(min - 1)]),
             List(vec![Int(max + 1)]),
@@ -1776,7 +1780,8 @@ fn random_value(spec: &OptionSpec, rng: &mut LaneRng) -> OptionValue {
     let int = |rng: &mut LaneRng, min: i64, max: i64| match rng.below(4) {
         0 => min,
         1 => max,
-        _ => min + (rng.next_u64() % ((max - min).min(1000) as u64 + 1)) as i64,
+        // In i128: the span of 151's initial_dealer (every i64) overflows an i64.
+        _ => min + (rng.next_u64() % ((max as i128 - min as i128).min(1000) as u64 + 1)) as i64,
     };
     match spec.kind {
         OptionKind::Int { min, max } => Int(int(rng, min, max)),

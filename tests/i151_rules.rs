@@ -23,7 +23,7 @@ fn shuffles_match_cpython_for_committed_seeds() {
     let mut cases = 0;
     for line in data.lines().filter(|l| !l.starts_with('#')) {
         let parts: Vec<&str> = line.split(';').map(str::trim).collect();
-        let seed: i128 = parts[0].parse().unwrap();
+        let seed: MatchSeed = parts[0].parse().unwrap();
         let nums = |s: &str| {
             s.split_whitespace()
                 .map(|x| x.parse::<u64>().unwrap())
@@ -223,9 +223,45 @@ fn reset_from_order_deals_the_given_deck_and_rejects_non_permutations() {
     assert_eq!(s.bank(), &order[16..]);
     let mut with_seed = order.clone();
     with_seed.extend(77i64.to_le_bytes());
-    assert_eq!(game.reset_from_order(&with_seed).unwrap().match_seed(), 77);
+    assert_eq!(
+        game.reset_from_order(&with_seed).unwrap().match_seed(),
+        MatchSeed::from(77i64)
+    );
     assert!(game.reset_from_order(&order[..31]).is_err());
     let mut dup = order.clone();
     dup[0] = 1;
     assert!(game.reset_from_order(&dup).is_err());
+}
+
+/// The registry's (and so the CLI's `-o initial_dealer=`) first dealer is any integer taken
+/// modulo the seats as Python's `%` does, as the official `create_match` takes
+/// `initial_dealer_index`: with 4 seats, -1 and 7 both make seat 3 deal (seat 0 starts).
+#[test]
+fn registry_initial_dealer_is_taken_modulo_the_seats() {
+    use cardvec::core::spec::{GameSpec, Options};
+    for (text, dealer) in [
+        ("-1", 3),
+        ("7", 3),
+        ("4", 0),
+        ("-5", 3),
+        ("-9223372036854775808", 0),
+        ("9223372036854775807", 3),
+    ] {
+        let options = Options::parse(
+            I151::INFO.options,
+            &format!("num_players=4,initial_dealer={text}"),
+        )
+        .unwrap();
+        let game = I151::configure(&options).unwrap();
+        assert_eq!(game.initial_dealer(), dealer, "initial_dealer={text}");
+        let s = game.reset_with_match_seed(5);
+        assert_eq!(game.current_player(&s), (dealer + 1) % 4);
+        // The configuration reports the seat.
+        assert!(game
+            .options()
+            .to_string()
+            .contains(&format!("initial_dealer={dealer}")));
+    }
+    let three = Options::parse(I151::INFO.options, "num_players=3,initial_dealer=-1").unwrap();
+    assert_eq!(I151::configure(&three).unwrap().initial_dealer(), 2);
 }

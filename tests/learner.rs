@@ -729,12 +729,22 @@ impl Bot<Relay> for RelayBot {
 }
 
 fn relay_env(bot_plies: u32, decisions: u32, bot_action: u32) -> LearnerEnv<Relay> {
+    relay_env_limited(bot_plies, decisions, bot_action, None).unwrap()
+}
+
+fn relay_env_limited(
+    bot_plies: u32,
+    decisions: u32,
+    bot_action: u32,
+    max_steps: Option<u32>,
+) -> cardvec::Result<LearnerEnv<Relay>> {
     let game = Relay {
         bot_plies,
         decisions,
     };
     let mut options = EnvOptions::new(3);
     options.num_threads = Some(1);
+    options.max_steps = max_steps;
     LearnerEnv::new(
         game,
         vec![Box::new(RelayBot(bot_action))],
@@ -742,7 +752,6 @@ fn relay_env(bot_plies: u32, decisions: u32, bot_action: u32) -> LearnerEnv<Rela
         LearnerSeat::Fixed(0),
         options,
     )
-    .unwrap()
 }
 
 #[test]
@@ -814,4 +823,86 @@ fn too_many_bot_plies_or_a_refused_bot_action_cut_the_game_off() {
     env.step(&[0; 3]).unwrap();
     assert_eq!(env.illegal(), &[ActionStatus::Reset as u8; 3]);
     assert_eq!(env.truncated(), &[true; 3]);
+}
+
+/// `max_steps` counts every ply of the game (bot 1, learner 2, bots 3..=5, learner 6, bots
+/// 7..=9 in a Relay of 3 bot plies and 2 decisions), as a VecEnv counts its lane's actions:
+/// both cut the same game at the same ply.
+#[test]
+fn max_steps_cuts_the_game_at_that_many_plies_of_every_seat() {
+    // The game's own length is not a cut.
+    let mut env = relay_env_limited(3, 2, 0, Some(9)).unwrap();
+    assert_eq!(env.max_steps(), Some(9));
+    env.step(&[0; 3]).unwrap();
+    env.step(&[0; 3]).unwrap();
+    assert_eq!(
+        (env.terminated(), env.truncated()),
+        (&[true; 3][..], &[false; 3][..])
+    );
+    // Cut on the bots' plies after the learner's second decision (plies 7 and 8 played).
+    let mut env = relay_env_limited(3, 2, 0, Some(8)).unwrap();
+    env.step(&[0; 3]).unwrap();
+    assert_eq!(env.truncated(), &[false; 3]);
+    env.step(&[0; 3]).unwrap();
+    assert_eq!(
+        (env.terminated(), env.truncated()),
+        (&[false; 3][..], &[true; 3][..])
+    );
+    assert_eq!(env.rewards(), &[2.0; 3]);
+    assert_eq!(env.episode_return(), &[6.25; 3]);
+    assert_eq!(env.episode_length(), &[2; 3]);
+    assert_eq!(env.legal_mask(), &[0; 6]);
+    assert_eq!(env.episodes(), &[1; 3]);
+    // Next-step autoreset starts a new game with a fresh count.
+    env.step(&[0; 3]).unwrap();
+    assert_eq!(env.illegal(), &[ActionStatus::Reset as u8; 3]);
+    assert_eq!(env.truncated(), &[false; 3]);
+    env.step(&[0; 3]).unwrap();
+    assert_eq!(env.truncated(), &[false; 3]);
+    // Cut right after the learner's first decision (ply 2), with the learner to act no more.
+    let mut env = relay_env_limited(3, 2, 0, Some(2)).unwrap();
+    env.step(&[0; 3]).unwrap();
+    assert_eq!(env.truncated(), &[true; 3]);
+    assert_eq!(env.rewards(), &[1.25; 3]);
+    // Cut before the learner's first decision: shown truncated with no decision in it.
+    let env = relay_env_limited(3, 2, 0, Some(1)).unwrap();
+    assert_eq!(env.truncated(), &[true; 3]);
+    assert_eq!(env.episode_length(), &[0; 3]);
+    assert_eq!(env.rewards(), &[1.25; 3]);
+    assert_eq!(env.skipped(), &[0; 3]);
+    // A VecEnv of the same game with the same limit truncates at the same ply.
+    let mut options = EnvOptions::new(1);
+    options.max_steps = Some(8);
+    let mut vec_env = cardvec::core::VecEnv::new(
+        Relay {
+            bot_plies: 3,
+            decisions: 2,
+        },
+        options,
+    )
+    .unwrap();
+    for ply in 1..=8 {
+        assert_eq!(vec_env.truncated(), &[false], "ply {ply}");
+        vec_env.step(&[0]).unwrap();
+    }
+    assert_eq!(
+        (vec_env.terminated(), vec_env.truncated()),
+        (&[false][..], &[true][..])
+    );
+}
+
+#[test]
+fn max_steps_zero_is_refused_by_the_learner_view() {
+    let err = relay_env_limited(3, 2, 0, Some(0)).err().expect("refused");
+    assert!(err.to_string().contains("max_steps"), "{err}");
+    let game = cardvec::games::kuhn::KuhnPoker;
+    let mut options = EnvOptions::new(2);
+    options.max_steps = Some(0);
+    let err = LearnerEnv::with_bots(game, &every("random"), LearnerSeat::Fixed(0), options)
+        .err()
+        .expect("refused");
+    assert!(
+        err.to_string().contains("max_steps must be in 1..="),
+        "{err}"
+    );
 }

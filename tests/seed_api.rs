@@ -158,3 +158,32 @@ fn batched_names_are_the_same_calls() {
     // A wrong length is the same error under both names.
     assert!(b.batched_step(&[0]).is_err());
 }
+
+/// `play_rotated_until` cuts a game off at `max_steps` plies, and a limit the game never
+/// reaches changes nothing (the bot matches' `--max-steps`).
+#[test]
+fn bot_matches_truncate_at_max_steps() {
+    use cardvec::core::matches::{head_to_head, play_rotated, play_rotated_until};
+    use cardvec::core::spec::GameSpec;
+    use cardvec::games::lost_cities::LostCities;
+    let game = LostCities::default();
+    let a = game.bot("random").unwrap();
+    let b = game.bot("random").unwrap();
+    let bots = [a.as_ref(), b.as_ref()];
+    for g in 0..20 {
+        let (rewards, plies) = play_rotated(&game, &bots, 3, g);
+        let whole = play_rotated_until(&game, &bots, 3, g, Some(plies));
+        assert_eq!(
+            (whole.rewards, whole.plies, whole.truncated),
+            (rewards, plies, false)
+        );
+        let cut = play_rotated_until(&game, &bots, 3, g, Some(plies - 1));
+        assert_eq!((cut.plies, cut.truncated), (plies - 1, true));
+    }
+    let r = head_to_head(&game, bots[0], bots[1], 40, 3, Some(10));
+    assert_eq!((r.truncated, r.plies.mean()), (40, 10.0));
+    assert_eq!(
+        head_to_head(&game, bots[0], bots[1], 40, 3, None).truncated,
+        0
+    );
+}

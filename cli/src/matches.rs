@@ -37,6 +37,11 @@ pub struct MatchArgs {
     /// Seed (game `g` is dealt from stream `(seed, g, 0)`).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Step limit per game: a game that reaches N plies without ending is cut off
+    /// (truncated), scored by the rewards paid so far and counted as `truncated`. Default:
+    /// none (a game's own limits, such as 151's `max_round_steps`, still apply).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    max_steps: Option<u32>,
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
@@ -66,6 +71,8 @@ struct HeadToHeadLine {
     reward_b_ci95: f64,
     reward_unit: &'static str,
     plies_per_game: f64,
+    max_steps: Option<u32>,
+    truncated: u64,
 }
 
 /// One bot's free-for-all standing, as `--json` prints it.
@@ -91,7 +98,19 @@ struct FreeForAllLine {
     fair_share: f64,
     plies_per_game: f64,
     reward_unit: &'static str,
+    max_steps: Option<u32>,
+    truncated: u64,
     standings: Vec<StandingLine>,
+}
+
+/// ` max_steps=N truncated=T` for the text lines, when a limit was given or a game was cut.
+fn truncation_text(max_steps: Option<u32>, truncated: u64) -> String {
+    let limit = max_steps.map_or_else(String::new, |m| format!(" max_steps={m}"));
+    if max_steps.is_some() || truncated > 0 {
+        format!("{limit} truncated={truncated}")
+    } else {
+        String::new()
+    }
 }
 
 fn json<T: Serialize>(line: &T) {
@@ -128,6 +147,7 @@ impl Match<'_> {
                 bots[1].as_ref(),
                 args.games,
                 args.seed,
+                args.max_steps,
             )
         });
         let (scale, unit) = info.reward_report;
@@ -150,14 +170,22 @@ impl Match<'_> {
             reward_b_ci95: scale * r.reward_b.ci95(),
             reward_unit: unit,
             plies_per_game: r.plies.mean(),
+            max_steps: args.max_steps,
+            truncated: r.truncated,
         };
         if args.json {
             json(&line);
             return Ok(());
         }
         println!(
-            "game={} options={} a={} b={} games={} seed={}",
-            line.game, line.options, line.a, line.b, line.games, line.seed
+            "game={} options={} a={} b={} games={} seed={}{}",
+            line.game,
+            line.options,
+            line.a,
+            line.b,
+            line.games,
+            line.seed,
+            truncation_text(line.max_steps, line.truncated)
         );
         println!(
             "a wins={} ties={} losses={} score={:.4} (95% CI {:.4}..{:.4}, ties count half)",
@@ -193,7 +221,7 @@ impl Match<'_> {
             let bots: Vec<&dyn Bot<G>> = owned.iter().map(|b| b.as_ref()).collect();
             let r = self
                 .pool
-                .install(|| free_for_all(&game, &bots, args.games, args.seed));
+                .install(|| free_for_all(&game, &bots, args.games, args.seed, args.max_steps));
             let line = FreeForAllLine {
                 game: info.id,
                 options: game.options().to_string(),
@@ -203,6 +231,8 @@ impl Match<'_> {
                 fair_share: 1.0 / game.num_players() as f64,
                 plies_per_game: r.plies.mean(),
                 reward_unit: unit,
+                max_steps: args.max_steps,
+                truncated: r.truncated,
                 standings: r
                     .standings
                     .iter()
@@ -222,14 +252,15 @@ impl Match<'_> {
                 continue;
             }
             println!(
-                "game={} players={} games={} seed={} options={} plies_per_game={:.1} fair_share={:.4}",
+                "game={} players={} games={} seed={} options={} plies_per_game={:.1} fair_share={:.4}{}",
                 line.game,
                 line.players,
                 line.games,
                 line.seed,
                 line.options,
                 line.plies_per_game,
-                line.fair_share
+                line.fair_share,
+                truncation_text(line.max_steps, line.truncated)
             );
             for s in &line.standings {
                 println!(

@@ -115,7 +115,7 @@ def make(game_id: str, num_envs, **kwargs):
     With ``opponents`` (one bot name, or a list of ``num_players - 1``), a ``LearnerEnv``
     instead: the learner view, every seat but the learner's (``seat``: an int or
     ``"rotate"``, default 0) played by those bots; it takes ``seed``, ``num_threads``,
-    ``chunk_size`` and the game's options (it always autoresets and observes, so
+    ``chunk_size``, ``max_steps`` (plies of every seat per game) and the game's options (it always autoresets and observes, so
     ``autoreset`` and ``observe`` are refused)."""
     if kwargs.get("opponents") is not None:
         for name in ("autoreset", "observe"):

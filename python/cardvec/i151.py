@@ -90,15 +90,30 @@ I151P3 = _deprecated_alias(3)
 I151P4 = _deprecated_alias(4)
 
 
+#: A lane holds any match seed with ``abs(seed) < 2**MATCH_SEED_BITS`` (docs/151.md).
+MATCH_SEED_BITS: int = 256
+
+
 def official_order(match_seed: int) -> np.ndarray:
     """The order that makes a lane play the official match of ``match_seed``
     (``create_match(..., seed=match_seed)``): round 1's deck, shuffled by
-    ``random.Random(match_seed + 1)``, then the seed's 8 little-endian bytes, for
-    ``env.reset_lane_from_order(lane, official_order(seed))``."""
-    match_seed = int_arg(match_seed, "match_seed", -(2**63), 2**63 - 1)
+    ``random.Random(match_seed + 1)``, then the seed in little-endian two's-complement
+    bytes (8 for a seed that fits an ``int64``; 16, 24, 32 or 40 for a larger one), for
+    ``env.reset_lane_from_order(lane, official_order(seed))``. Any integer with
+    ``abs(match_seed) < 2**256`` (``MATCH_SEED_BITS``); a larger one is a ValueError."""
+    bound = 2**MATCH_SEED_BITS
+    if isinstance(match_seed, (int, np.integer)) and not isinstance(match_seed, (bool, np.bool_)):
+        if abs(int(match_seed)) >= bound:
+            raise ValueError(
+                f"match_seed must be in -(2**{MATCH_SEED_BITS}-1)..=2**{MATCH_SEED_BITS}-1 "
+                f"(cardvec's bound for 151 match seeds, docs/151.md), got {int(match_seed)}"
+            )
+    match_seed = int_arg(match_seed, "match_seed", -bound + 1, bound - 1)
     deck = list(range(DECK_SIZE))
     random.Random(match_seed + 1).shuffle(deck)
-    seed_bytes = list(match_seed.to_bytes(8, "little", signed=True))
+    bits = (match_seed if match_seed >= 0 else ~match_seed).bit_length() + 1  # with the sign
+    width = 8 * max(1, -(-bits // 64))
+    seed_bytes = list(match_seed.to_bytes(width, "little", signed=True))
     return np.array(deck + seed_bytes, dtype=np.uint8)
 
 
@@ -108,6 +123,7 @@ __all__ = [
     "I151P3",
     "I151P4",
     "official_order",
+    "MATCH_SEED_BITS",
     "DECK_SIZE",
     "N_ACTIONS",
     "OBS_DIM",

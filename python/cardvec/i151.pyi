@@ -13,6 +13,7 @@ ACTION_DRAW: int
 ACTION_PASS: int
 ACTION_CHOOSE_SUIT: int
 N_CARDS: int
+MATCH_SEED_BITS: int
 
 @deprecated("use cardvec.I151(num_envs, num_players=2)")
 def I151P2(num_envs: SupportsIndex, **kwargs: Any) -> I151: ...
@@ -28,6 +29,7 @@ __all__ = [
     "I151P3",
     "I151P4",
     "official_order",
+    "MATCH_SEED_BITS",
     "DECK_SIZE",
     "N_ACTIONS",
     "OBS_DIM",

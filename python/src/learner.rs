@@ -251,7 +251,7 @@ fn opponent_names(opponents: &Bound<'_, PyAny>) -> PyResult<Opponents> {
 /// seat and built-in bots play every other seat inside Rust.
 ///
 /// `LearnerEnv(game_id, num_envs, opponents="random", seat=0, seed=None, num_threads=None,
-/// chunk_size=None, **options)`, or `cardvec.make(game_id, num_envs, opponents=...,
+/// chunk_size=None, max_steps=None, **options)`, or `cardvec.make(game_id, num_envs, opponents=...,
 /// seat=..., **kw)`. `opponents` is one bot name for every other seat or a list of
 /// `num_players - 1` names (the other seats in seat order, skipping the learner's);
 /// `cardvec.bots.names(game_id)` lists them. `seat` is the learner's seat, or `"rotate"`:
@@ -266,7 +266,10 @@ fn opponent_names(opponents: &Bound<'_, PyAny>) -> PyResult<Opponents> {
 /// that first decision). Next-step autoreset, always on: the step after a lane finished
 /// deals a new game, ignores the action (`illegal` 3) and shows reward 0. A game that ends
 /// before the learner ever decides is never shown: it counts in `episodes`, `skipped` and
-/// `skipped_return`, and the next game is dealt. See docs/python.md, "Learner view".
+/// `skipped_return`, and the next game is dealt. `max_steps` (`None`: off; at least 1) cuts
+/// a game off after that many plies of every seat, the learner's and the bots' (as the
+/// batch classes count a lane's actions): the lane is shown `truncated`. See
+/// docs/python.md, "Learner view".
 ///
 /// Views (read-only numpy arrays, the same objects after every call, written by `reset`
 /// and `step` with the GIL released: do not read them from another thread meanwhile):
@@ -320,8 +323,8 @@ impl LearnerEnv {
 impl LearnerEnv {
     #[new]
     #[pyo3(
-        signature = (game_id, num_envs, opponents=None, seat=None, seed=None, num_threads=None, chunk_size=None, **options),
-        text_signature = "(game_id, num_envs, opponents=\"random\", seat=0, seed=None, num_threads=None, chunk_size=None, **options)"
+        signature = (game_id, num_envs, opponents=None, seat=None, seed=None, num_threads=None, chunk_size=None, max_steps=None, **options),
+        text_signature = "(game_id, num_envs, opponents=\"random\", seat=0, seed=None, num_threads=None, chunk_size=None, max_steps=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -333,10 +336,19 @@ impl LearnerEnv {
         seed: Option<&Bound<'_, PyAny>>,
         num_threads: Option<&Bound<'_, PyAny>>,
         chunk_size: Option<&Bound<'_, PyAny>>,
+        max_steps: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let info = registry::info(game_id).map_err(core_err)?;
-        let env_options = env_options(num_envs, seed, num_threads, true, true, chunk_size, None)?;
+        let env_options = env_options(
+            num_envs,
+            seed,
+            num_threads,
+            true,
+            true,
+            chunk_size,
+            max_steps,
+        )?;
         let options = without_default_dtypes(info, options)?;
         let config = options::from_kwargs(info, options.as_ref())?;
         let names = match opponents.filter(|o| !o.is_none()) {
@@ -600,6 +612,12 @@ impl LearnerEnv {
     #[getter]
     fn seed(&self, py: Python<'_>) -> PyResult<u64> {
         Ok(self.engine(py)?.env.env_options().seed)
+    }
+    /// Step limit per game (`None`: off): a game that reaches this many plies of every
+    /// seat without ending is shown truncated.
+    #[getter]
+    fn max_steps(&self, py: Python<'_>) -> PyResult<Option<u32>> {
+        Ok(self.engine(py)?.env.env_options().max_steps)
     }
     /// The engine object that owns the buffers (the `base` of every view).
     #[getter]

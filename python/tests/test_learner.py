@@ -284,3 +284,43 @@ def test_bad_arguments_are_errors():
     # Out-of-range actions are flagged no-ops, not errors.
     env.step(np.array([-1, 2**40, 95, 96]))
     assert (env.illegal[[0, 1, 3]] == cardvec.ACTION_ILLEGAL).all()
+
+
+def test_max_steps_truncates_at_the_same_ply_as_the_batch_class():
+    """``max_steps`` counts the plies of every seat (the learner's and the bots'), as a batch
+    class counts its lane's actions: a Lost Cities game (always longer than 9 plies) cut
+    at 9 plies shows the learner truncated after its 5th decision from seat 0 (plies 1, 3,
+    5, 7, 9) and its 4th from seat 1."""
+    for seat, decisions in ((0, 5), (1, 4)):
+        env = cardvec.make("lost-cities", 6, opponents="random", seat=seat, max_steps=9, seed=2)
+        assert env.max_steps == 9
+        rng = np.random.default_rng(seat)
+        for k in range(1, decisions + 1):
+            assert not env.truncated.any()
+            env.step(random_legal(env, rng))
+        assert env.truncated.all() and not env.terminated.any()
+        assert (env.episode_length == decisions).all()
+        assert (env.legal_mask == 0).all()
+        env.step(random_legal(env, rng))  # next-step autoreset, a fresh count
+        assert (env.illegal == 3).all() and not env.truncated.any()
+    assert cardvec.LearnerEnv("kuhn", 2).max_steps is None
+    # A limit no game reaches changes nothing.
+    a = cardvec.LearnerEnv("kuhn", 8, seed=4, max_steps=3)
+    b = cardvec.LearnerEnv("kuhn", 8, seed=4)
+    rng_a, rng_b = np.random.default_rng(0), np.random.default_rng(0)
+    for _ in range(20):
+        a.step(random_legal(a, rng_a))
+        b.step(random_legal(b, rng_b))
+        for view in VIEWS:
+            assert np.array_equal(getattr(a, view), getattr(b, view)), view
+
+
+@pytest.mark.parametrize(
+    "value, error, message",
+    [(0, ValueError, "max_steps must be in 1..=4294967295, got 0"),
+     (-1, ValueError, "got -1"), (2**32, ValueError, "got 4294967296"),
+     (True, ValueError, "a bool"), (1.5, TypeError, "max_steps")],
+)
+def test_bad_max_steps_is_refused(value, error, message):
+    with pytest.raises(error, match=message):
+        cardvec.LearnerEnv("kuhn", 2, max_steps=value)

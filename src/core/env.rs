@@ -134,6 +134,19 @@ struct LaneOut<'a> {
     current_player: &'a mut i32,
 }
 
+impl EnvOptions {
+    /// Checks the sizes and limits (not `num_threads`, which the pool checks):
+    /// `num_envs` in `1..=MAX_ENVS`, `chunk_size` in `1..=2**20`, `max_steps` not `Some(0)`.
+    pub(crate) fn check(&self) -> Result<()> {
+        Error::check_range("num_envs", 1, MAX_ENVS, self.num_envs)?;
+        Error::check_range("chunk_size", 1, 1 << 20, self.chunk_size)?;
+        if let Some(m) = self.max_steps {
+            Error::check_range("max_steps", 1, u32::MAX as usize, m as usize)?;
+        }
+        Ok(())
+    }
+}
+
 impl<G: Game> VecEnv<G> {
     /// Builds the environment and resets every lane with `options.seed`.
     ///
@@ -141,11 +154,7 @@ impl<G: Game> VecEnv<G> {
     /// space, a batch too large for the machine) is an [`Error::OutOfMemory`] naming
     /// `num_envs`, the buffer and its size, and nothing stays allocated.
     pub fn new(game: G, options: EnvOptions) -> Result<Self> {
-        Error::check_range("num_envs", 1, MAX_ENVS, options.num_envs)?;
-        Error::check_range("chunk_size", 1, 1 << 20, options.chunk_size)?;
-        if let Some(m) = options.max_steps {
-            Error::check_range("max_steps", 1, u32::MAX as usize, m as usize)?;
-        }
+        options.check()?;
         // Checks `num_threads` (1..=MAX_THREADS) and starts the threads.
         let pool = ForkSafePool::new(options.num_threads)?;
         let n = options.num_envs;

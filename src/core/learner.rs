@@ -39,6 +39,12 @@
 //! [`MAX_BOT_PLIES`] bot plies are played in one lane per call; a game that reaches the
 //! limit, or in which a bot's action is refused, is cut off and shown as truncated.
 //!
+//! With [`EnvOptions::max_steps`], a game that has taken that many plies (the learner's and
+//! the bots' applied actions together, as a [`crate::core::VecEnv`] counts its lane's
+//! actions, so both cut the same game at the same point) without ending is cut off and
+//! shown as truncated, whoever is to act; if that happens before the learner's first
+//! decision, the game is shown truncated with no decision in it (as above).
+//!
 //! # Streams
 //!
 //! Game `k` of lane `l` (counting every game dealt in the lane since `reset(seed)`, skipped
@@ -52,7 +58,7 @@ use std::any::Any;
 
 use rayon::prelude::*;
 
-use super::env::{EnvOptions, MAX_ENVS};
+use super::env::EnvOptions;
 use super::error::{Error, Result};
 use super::game::{ActionStatus, Game};
 use super::mem::{lane_rows, try_vec, HugeBuf};
@@ -107,6 +113,8 @@ struct LaneCtl {
     /// The learner's rewards of the current game not yet shown (those before its first
     /// decision).
     carry: f32,
+    /// Plies (learner's and bots' applied actions) of the current game, for `max_steps`.
+    plies: u32,
 }
 
 /// The learner view of `num_envs` lanes of a game (see the module documentation).
@@ -173,6 +181,8 @@ struct Ctx<'g, G: Game> {
     bots: &'g [Box<dyn Bot<G>>],
     seat_rule: LearnerSeat,
     seed: u64,
+    /// [`EnvOptions::max_steps`], 0 when off.
+    max_steps: u32,
 }
 
 impl<G: Game> Ctx<'_, G> {
@@ -183,8 +193,8 @@ impl<G: Game> Ctx<'_, G> {
     }
 
     /// Plays bot plies until the learner is to act or the game is over. Returns the
-    /// learner seat's rewards over them and whether the game was cut off (the ply limit
-    /// reached, or a bot's action refused).
+    /// learner seat's rewards over them and whether the game was cut off (the bot ply
+    /// limit or `max_steps` reached, or a bot's action refused).
     fn play_bots(&self, lane: &mut Lane<'_, G>) -> (f32, bool) {
         let game = self.game;
         let learner = *lane.seat as usize;
@@ -193,6 +203,9 @@ impl<G: Game> Ctx<'_, G> {
             let (terminated, truncated) = game.finished(lane.state);
             if terminated || truncated {
                 return (total, false);
+            }
+            if self.max_steps != 0 && lane.ctl.plies >= self.max_steps {
+                return (total, true);
             }
             let to_act = game.current_player(lane.state);
             if to_act == learner {
@@ -214,6 +227,7 @@ impl<G: Game> Ctx<'_, G> {
             if !outcome.applied {
                 return (total, true);
             }
+            lane.ctl.plies += 1;
             total += lane.ply_rewards[learner];
         }
         (total, true)
@@ -251,6 +265,7 @@ impl<G: Game> Ctx<'_, G> {
             lane.ctl.rng = LaneRng::for_lane(self.seed, l, k);
             lane.ctl.bot_rng = LaneRng::for_lane(self.seed ^ BOT_STREAM_KEY, l, k);
             *lane.state = game.reset(&mut lane.ctl.rng);
+            lane.ctl.plies = 0;
             let seat = self.seat_rule.seat(lane.index, k, p);
             *lane.seat = seat as i32;
             *lane.episode_return = 0.0;
@@ -300,6 +315,7 @@ impl<G: Game> Ctx<'_, G> {
             return;
         }
         *lane.illegal = ActionStatus::Applied as u8;
+        lane.ctl.plies += 1;
         let mine = std::mem::take(&mut lane.ctl.carry) + lane.ply_rewards[learner];
         let (theirs, cut) = self.play_bots(lane);
         let reward = mine + theirs;
@@ -314,7 +330,8 @@ impl<G: Game> LearnerEnv<G> {
     /// A learner view of `game`: `bots` play the seats other than the learner's, in seat
     /// order (`num_players - 1` of them), `opponents` are their names (what
     /// [`LearnerEnv::opponents`] reports), `seat` places the learner, and `options` gives
-    /// `num_envs`, `seed`, `num_threads` and `chunk_size` (autoreset is always on and the
+    /// `num_envs`, `seed`, `num_threads`, `chunk_size` and `max_steps` (plies per game, see
+    /// the module documentation; `Some(0)` is refused) (autoreset is always on and the
     /// learner's observation is computed at every step: `autoreset` and `observe_on_step`
     /// are ignored). Every lane is reset with `options.seed`.
     ///
@@ -345,8 +362,7 @@ impl<G: Game> LearnerEnv<G> {
         for bot in &bots {
             check_batchable(&**bot)?;
         }
-        Error::check_range("num_envs", 1, MAX_ENVS, options.num_envs)?;
-        Error::check_range("chunk_size", 1, 1 << 20, options.chunk_size)?;
+        options.check()?;
         let pool = ForkSafePool::new(options.num_threads)?;
         let n = options.num_envs;
         let mut env = Self::allocate(game, bots, opponents, seat, options, pool)
@@ -372,6 +388,7 @@ impl<G: Game> LearnerEnv<G> {
             bot_rng: rng0,
             game: 0,
             carry: 0.0,
+            plies: 0,
         };
         Ok(LearnerEnv {
             obs: HugeBuf::try_filled(lane_rows::<f32>(n, d, "observations")?, 0.0, "observations")?,
@@ -416,6 +433,7 @@ impl<G: Game> LearnerEnv<G> {
             bots: &self.bots,
             seat_rule: self.seat_rule,
             seed: self.options.seed,
+            max_steps: self.options.max_steps.unwrap_or(0),
         };
         let lanes = (
             self.states.par_chunks_mut(cs),
@@ -537,6 +555,10 @@ impl<G: Game> LearnerEnv<G> {
     /// The names of the bots of the other seats, in seat order (skipping the learner's).
     pub fn opponents(&self) -> &[String] {
         &self.opponents
+    }
+    /// The step limit per game ([`EnvOptions::max_steps`]: plies of every seat).
+    pub fn max_steps(&self) -> Option<u32> {
+        self.options.max_steps
     }
     /// Which seat the learner plays.
     pub fn seat_rule(&self) -> LearnerSeat {

@@ -16,19 +16,32 @@ pub struct GameRecord {
     pub rewards: Vec<f32>,
     /// Actions applied.
     pub plies: u32,
+    /// The game was cut off (by the game's own limit or by `max_steps`), not ended.
+    pub truncated: bool,
 }
 
 /// Plays game `g` of a match with as many bots as seats, seats rotated as in
-/// [`play_rotated`], and returns the rewards by bot.
-pub fn play_one<G: Game>(game: &G, bots: &[&dyn Bot<G>], seed: u64, g: u64) -> GameRecord {
+/// [`play_rotated`], cut off after `max_steps` plies if given, and returns the rewards by
+/// bot.
+pub fn play_one<G: Game>(
+    game: &G,
+    bots: &[&dyn Bot<G>],
+    seed: u64,
+    g: u64,
+    max_steps: Option<u32>,
+) -> GameRecord {
     let n = bots.len();
     debug_assert_eq!(n, game.num_players());
-    let (seat_rewards, plies) = play_rotated(game, bots, seed, g);
+    let played = play_rotated_until(game, bots, seed, g, max_steps);
     let mut rewards = vec![0f32; n];
-    for (seat, r) in seat_rewards.iter().enumerate() {
+    for (seat, r) in played.rewards.iter().enumerate() {
         rewards[(seat + (g % n as u64) as usize) % n] += r;
     }
-    GameRecord { rewards, plies }
+    GameRecord {
+        rewards,
+        plies: played.plies,
+        truncated: played.truncated,
+    }
 }
 
 /// Summary of a two-bot match from the first bot's point of view.
@@ -48,27 +61,33 @@ pub struct HeadToHead {
     pub reward_b: Summary,
     /// Plies per game.
     pub plies: Summary,
+    /// Games cut off rather than ended (by the game's own limit or by `max_steps`); they
+    /// are scored by the rewards paid until the cut.
+    pub truncated: u64,
 }
 
-/// Plays `games` games between two bots (alternating seats) on the current rayon pool; the
-/// totals are summed in game order, so they never depend on the thread count.
+/// Plays `games` games between two bots (alternating seats) on the current rayon pool, each
+/// cut off after `max_steps` plies if given; the totals are summed in game order, so they
+/// never depend on the thread count.
 pub fn head_to_head<G: Game>(
     game: &G,
     a: &dyn Bot<G>,
     b: &dyn Bot<G>,
     games: u64,
     seed: u64,
+    max_steps: Option<u32>,
 ) -> HeadToHead {
     let bots = [a, b];
-    let (mut wins, mut ties) = (0, 0);
+    let (mut wins, mut ties, mut truncated) = (0, 0, 0);
     let (mut ra, mut rb, mut plies) = (Summary::default(), Summary::default(), Summary::default());
     for_each_in_order(
         games,
-        |g| play_one(game, &bots, seed, g),
+        |g| play_one(game, &bots, seed, g, max_steps),
         |_, rec| {
             let (x, y) = (rec.rewards[0], rec.rewards[1]);
             wins += (x > y) as u64;
             ties += (x == y) as u64;
+            truncated += rec.truncated as u64;
             ra.push(x as f64);
             rb.push(y as f64);
             plies.push(rec.plies as f64);
@@ -82,6 +101,7 @@ pub fn head_to_head<G: Game>(
         reward_a: ra,
         reward_b: rb,
         plies,
+        truncated,
     }
 }
 
@@ -111,6 +131,30 @@ fn for_each_in_order<R: Send>(
 /// any number of seats, rotated so that every bot sits everywhere). Returns each seat's
 /// total reward and the number of plies.
 pub fn play_rotated<G: Game>(game: &G, bots: &[&dyn Bot<G>], seed: u64, g: u64) -> (Vec<f32>, u32) {
+    let played = play_rotated_until(game, bots, seed, g, None);
+    (played.rewards, played.plies)
+}
+
+/// One game of [`play_rotated_until`], by seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatRecord {
+    /// Total reward of each seat.
+    pub rewards: Vec<f32>,
+    /// Actions applied.
+    pub plies: u32,
+    /// The game was cut off (the game's own limit, or `max_steps` plies), not ended.
+    pub truncated: bool,
+}
+
+/// [`play_rotated`], cut off (truncated) after `max_steps` plies if given and the game has
+/// not ended by then, as [`crate::core::EnvOptions::max_steps`] cuts a lane off.
+pub fn play_rotated_until<G: Game>(
+    game: &G,
+    bots: &[&dyn Bot<G>],
+    seed: u64,
+    g: u64,
+    max_steps: Option<u32>,
+) -> SeatRecord {
     let seats = game.num_players();
     let bot_of = |seat: usize| (seat + (g % bots.len() as u64) as usize) % bots.len();
     let mut deal = LaneRng::for_lane(seed, g, 0);
@@ -122,10 +166,13 @@ pub fn play_rotated<G: Game>(game: &G, bots: &[&dyn Bot<G>], seed: u64, g: u64) 
     // A game over as dealt (a hold'em hand with no decision) pays at the deal.
     game.deal_rewards(&state, &mut rewards);
     let mut plies = 0;
-    loop {
+    let truncated = loop {
         let (terminated, truncated) = game.finished(&state);
         if terminated || truncated {
-            break;
+            break truncated && !terminated;
+        }
+        if max_steps.is_some_and(|m| plies >= m) {
+            break true;
         }
         let bot = bots[bot_of(game.current_player(&state))];
         game.legal_mask(&state, &mut mask);
@@ -141,8 +188,12 @@ pub fn play_rotated<G: Game>(game: &G, bots: &[&dyn Bot<G>], seed: u64, g: u64) 
         for (total, r) in rewards.iter_mut().zip(&step_rewards) {
             *total += r;
         }
+    };
+    SeatRecord {
+        rewards,
+        plies,
+        truncated,
     }
-    (rewards, plies)
 }
 
 /// One bot's results in a [`free_for_all`].
@@ -170,21 +221,32 @@ pub struct FreeForAll {
     pub standings: Vec<Standing>,
     /// Plies per game.
     pub plies: Summary,
+    /// Games cut off rather than ended (see [`HeadToHead::truncated`]).
+    pub truncated: u64,
 }
 
 /// Plays `games` games of any seat count among any number of bots, rotated over the seats
-/// ([`play_rotated`]), on the current rayon pool; totals are summed in game order, so they
-/// never depend on the thread count.
-pub fn free_for_all<G: Game>(game: &G, bots: &[&dyn Bot<G>], games: u64, seed: u64) -> FreeForAll {
+/// ([`play_rotated`]), each cut off after `max_steps` plies if given, on the current rayon
+/// pool; totals are summed in game order, so they never depend on the thread count.
+pub fn free_for_all<G: Game>(
+    game: &G,
+    bots: &[&dyn Bot<G>],
+    games: u64,
+    seed: u64,
+    max_steps: Option<u32>,
+) -> FreeForAll {
     let b = bots.len();
     let mut seats = vec![0u64; b];
     let mut wins = vec![0f64; b];
     let mut reward = vec![Summary::default(); b];
     let mut plies = Summary::default();
+    let mut truncated = 0;
     for_each_in_order(
         games,
-        |g| play_rotated(game, bots, seed, g),
-        |g, (rewards, n)| {
+        |g| play_rotated_until(game, bots, seed, g, max_steps),
+        |g, played| {
+            let (rewards, n) = (played.rewards, played.plies);
+            truncated += played.truncated as u64;
             let best = rewards.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let leaders = rewards.iter().filter(|&&r| r == best).count() as f64;
             for (seat, &r) in rewards.iter().enumerate() {
@@ -211,6 +273,7 @@ pub fn free_for_all<G: Game>(game: &G, bots: &[&dyn Bot<G>], games: u64, seed: u
         num_players: game.num_players(),
         standings,
         plies,
+        truncated,
     }
 }
 

@@ -11,7 +11,9 @@ from i151_engine.models.card import standard_deck
 deck = standard_deck()
 index = {c: i for i, c in enumerate(deck)}
 seeds = [0, 1, 2, 3, 7, 42, 151, 999, 1000, 1001, 2**31 - 1, 2**31, 2**32 - 1, 2**32,
-         2**32 + 5, 2**53 + 1, 2**63 - 1, 2**63, 2**64 + 3, 2**100 + 17, -1, -5, -(2**40)]
+         2**32 + 5, 2**53 + 1, 2**63 - 1, 2**63, 2**64 + 3, 2**100 + 17, -1, -5, -(2**40),
+         2**64 + 5, -(2**70), 10**30, 2**128, 2**224 + 1, 2**255 + 12345, 2**256 - 1,
+         -(2**256 - 1), -(10**50) - 3]
 r = random.Random(12345)
 seeds += [r.getrandbits(63) for _ in range(40)] + [r.randrange(1, 10**6) for _ in range(40)]
 print(f"# CPython {sys.version.split()[0]}; see gen_i151_python_shuffles.py")

@@ -364,7 +364,7 @@ mod tests {
         for other in ["random", "call-station"] {
             let other = by_name(other).unwrap();
             let bots: [&dyn Bot<NoLimitHoldem>; 2] = [&equity, other.as_ref()];
-            let r = free_for_all(&game, &bots, 4000, 5);
+            let r = free_for_all(&game, &bots, 4000, 5, None);
             let won = &r.standings[0].reward;
             // Big blinds per hand, well above zero (hundreds of bb/100 in long matches).
             assert!(

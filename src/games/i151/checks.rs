@@ -56,6 +56,9 @@ pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
             s.to_act, s.dealer
         ));
     }
+    if let Err(e) = MatchSeed::from_le_bytes(bytemuck::bytes_of(&s.match_seed)) {
+        return Err(e.to_string());
+    }
     if s.bank_head > s.bank_tail
         || s.bank_tail as usize > DECK_SIZE
         || s.pile_len as usize > DECK_SIZE
@@ -447,6 +450,9 @@ mod tests {
         });
         refuse_edit(game, "seat to act 5", |s: &mut I151State| s.to_act = 5);
         refuse_edit(game, "players = 4", |s: &mut I151State| s.num_players = 4);
+        refuse_edit(game, "match seed = 2**280", |s: &mut I151State| {
+            bytemuck::cast_mut::<MatchSeed, [u32; seed::SEED_WORDS]>(&mut s.match_seed)[8] = 1 << 24
+        });
     }
 
     /// The state of the 151 finding: a queen on top with its skip pending, but the seat to act

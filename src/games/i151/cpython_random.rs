@@ -12,6 +12,8 @@
 //! gives the same outputs as the block twist while computing only the words a 32-card
 //! shuffle reads (about 40 of 624).
 
+use super::MatchSeed;
+
 const N: usize = 624;
 const M: usize = 397;
 const MATRIX_A: u32 = 0x9908_B0DF;
@@ -50,20 +52,11 @@ impl std::fmt::Debug for Mt19937 {
 }
 
 impl Mt19937 {
-    /// The generator of `random.Random(seed)` for an integer seed: the key is `abs(seed)` in
-    /// 32-bit words, least significant first (`[0]` for zero).
-    pub fn from_python_int(seed: i128) -> Mt19937 {
-        let mut magnitude = seed.unsigned_abs();
-        let mut key = [0u32; 4];
-        let mut len = 0;
-        loop {
-            key[len] = magnitude as u32;
-            len += 1;
-            magnitude >>= 32;
-            if magnitude == 0 {
-                break;
-            }
-        }
+    /// The generator of `random.Random(seed)` for an integer seed (`i64`, `i128` or any
+    /// [`MatchSeed`]): the key is `abs(seed)` in 32-bit words, least significant first (`[0]`
+    /// for zero).
+    pub fn from_python_int(seed: impl Into<MatchSeed>) -> Mt19937 {
+        let (key, len) = seed.into().python_key();
         Mt19937::from_key(&key[..len])
     }
 
@@ -154,7 +147,7 @@ impl Mt19937 {
 }
 
 /// `random.Random(seed).shuffle(items)`.
-pub fn python_shuffle<T>(seed: i128, items: &mut [T]) {
+pub fn python_shuffle<T>(seed: impl Into<MatchSeed>, items: &mut [T]) {
     Mt19937::from_python_int(seed).shuffle(items)
 }
 

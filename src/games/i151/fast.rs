@@ -1,5 +1,6 @@
-//! The fast lane engine: a match of 151 in a 128-byte `Pod` state (two cache lines) of
-//! 32-bit card sets, the bank and played pile as small ordered arrays, and flags.
+//! The fast lane engine: a match of 151 in a 156-byte `Pod` state of 32-bit card sets, the
+//! bank and played pile as small ordered arrays, flags, and last the match seed (36 bytes,
+//! read only when a round is dealt, so the fields a step touches stay in the first 120).
 //!
 //! Every rule follows `i151_engine` 0.2.4 (`core/legal_actions.py`, `core/reducer.py`,
 //! `core/scoring.py`, `game/round.py`); `docs/151.md` lists them. The one deliberate
@@ -41,8 +42,6 @@ pub struct I151State {
     /// Cards dealt this round to excluded seats: out of play until the next deal (the
     /// official engine deals them and drops them).
     pub(crate) dead: u32,
-    /// The match seed: round `r` is dealt by `random.Random(match_seed + r).shuffle`.
-    pub(crate) match_seed: i64,
     /// Total scores.
     pub(crate) scores: [i16; MAX_PLAYERS],
     /// The round being played, from 1.
@@ -88,6 +87,9 @@ pub struct I151State {
     pub(crate) last_play_count: u8,
     /// Number of seats.
     pub(crate) num_players: u8,
+    /// The match seed: round `r` is dealt by `random.Random(match_seed + r).shuffle`. Last,
+    /// as it is read only when a round is dealt.
+    pub(crate) match_seed: MatchSeed,
 }
 
 impl I151State {
@@ -109,7 +111,7 @@ impl I151State {
     }
 
     /// The match seed: round `r` is dealt by `random.Random(match_seed + r).shuffle`.
-    pub fn match_seed(&self) -> i64 {
+    pub fn match_seed(&self) -> MatchSeed {
         self.match_seed
     }
 
@@ -242,7 +244,8 @@ impl I151State {
 impl I151 {
     /// A new match with the given seed (the official `create_match(..., seed=match_seed)`):
     /// round 1 dealt by `random.Random(match_seed + 1).shuffle`.
-    pub fn reset_with_match_seed(&self, match_seed: i64) -> I151State {
+    pub fn reset_with_match_seed(&self, match_seed: impl Into<MatchSeed>) -> I151State {
+        let match_seed = match_seed.into();
         let mut s = I151State::zeroed();
         s.match_seed = match_seed;
         s.num_players = self.num_players;
@@ -530,14 +533,20 @@ impl Game for I151 {
     }
 
     /// `order` is the deck of round 1 (a permutation of `0..32`, dealt round-robin from
-    /// seat 0, the rest is the bank, front first), optionally followed by 8 bytes: the
-    /// match seed (`i64`, little endian) that deals the later rounds (default 0).
+    /// seat 0, the rest is the bank, front first), optionally followed by the match seed
+    /// that deals the later rounds (default 0): little-endian two's-complement bytes, 8 for
+    /// an `i64` and 16, 24, 32 or 40 for a larger seed (Python's `seed.to_bytes(8 * k,
+    /// "little", signed=True)`; `|seed| < 2**256`, see [`MatchSeed::from_le_bytes`]).
     fn reset_from_order(&self, order: &[u8]) -> Result<I151State> {
-        if order.len() != DECK_SIZE && order.len() != DECK_SIZE + 8 {
-            return Err(Error::Length {
-                what: "151 deck order (32 cards, optionally + 8 seed bytes)",
-                expected: DECK_SIZE,
-                got: order.len(),
+        let seed_bytes = order.len().wrapping_sub(DECK_SIZE);
+        if order.len() < DECK_SIZE || seed_bytes % 8 != 0 || seed_bytes > 40 {
+            return Err(Error::Invalid {
+                what: "151 deck order",
+                reason: format!(
+                    "expected 32 cards, optionally followed by the match seed in 8, 16, 24, \
+                     32 or 40 bytes, got {} bytes",
+                    order.len()
+                ),
             });
         }
         let mut seen = 0u32;
@@ -550,11 +559,7 @@ impl Game for I151 {
             }
             seen |= 1 << c;
         }
-        let seed = if order.len() == DECK_SIZE + 8 {
-            i64::from_le_bytes(order[DECK_SIZE..].try_into().expect("8 bytes"))
-        } else {
-            0
-        };
+        let seed = MatchSeed::from_le_bytes(&order[DECK_SIZE..])?;
         let mut s = self.reset_with_match_seed(seed);
         s.excluded = 0;
         let deck: [u8; DECK_SIZE] = order[..DECK_SIZE].try_into().expect("32 cards");

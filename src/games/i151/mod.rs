@@ -15,10 +15,12 @@ pub mod fast;
 pub mod reference;
 #[cfg(test)]
 mod rules_tests;
+pub mod seed;
 pub mod trace;
 pub mod view;
 
 pub use fast::I151State;
+pub use seed::{MatchSeed, MATCH_SEED_BITS};
 pub use view::PlayerView;
 
 use crate::core::spec::{
@@ -210,12 +212,13 @@ impl GameSpec for I151 {
             OptionSpec {
                 name: "initial_dealer",
                 kind: OptionKind::Int {
-                    min: 0,
-                    max: MAX_PLAYERS as i64 - 1,
+                    min: i64::MIN,
+                    max: i64::MAX,
                 },
                 default: "0",
-                doc: "the seat that deals round 1 (the next seat starts; Python's I151 takes \
-                      any integer, modulo num_players, as the official engine does)",
+                doc: "the seat that deals round 1 (the next seat starts): any integer, taken \
+                      modulo num_players as Python's % does (-1: the last seat), as the \
+                      official create_match takes initial_dealer_index",
             },
             OptionSpec {
                 name: "max_round_steps",
@@ -256,7 +259,7 @@ impl GameSpec for I151 {
         Ok(I151::new(options.int_as("num_players")?)?
             .with_cards_per_player(options.int_as("cards_per_player")?)?
             .with_target_score(options.int("target_score")?)?
-            .with_initial_dealer(options.int_as("initial_dealer")?)?
+            .with_initial_dealer_index(options.int("initial_dealer")?)
             .with_max_round_steps(options.int_as("max_round_steps")?)
             .with_reward(reward))
     }
@@ -480,9 +483,9 @@ impl I151 {
 
     /// The deck of round `round` of the match with seed `match_seed`: the official order
     /// shuffled by `random.Random(match_seed + round).shuffle`.
-    pub fn round_deck(match_seed: i64, round: u32) -> [u8; DECK_SIZE] {
+    pub fn round_deck(match_seed: impl Into<MatchSeed>, round: u32) -> [u8; DECK_SIZE] {
         let mut deck: [u8; DECK_SIZE] = std::array::from_fn(|i| i as u8);
-        cpython_random::python_shuffle(match_seed as i128 + round as i128, &mut deck);
+        cpython_random::python_shuffle(match_seed.into().plus(round), &mut deck);
         deck
     }
 }

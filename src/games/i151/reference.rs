@@ -149,7 +149,7 @@ struct Player {
 #[derive(Clone, Debug)]
 pub struct Reference {
     game: I151,
-    match_seed: i64,
+    match_seed: MatchSeed,
     players: Vec<Player>,
     round_number: u32,
     dealer_index: usize,
@@ -171,10 +171,10 @@ pub struct Reference {
 
 impl Reference {
     /// A new match (official `create_match` with `seed = match_seed`).
-    pub fn new(game: I151, match_seed: i64) -> Reference {
+    pub fn new(game: I151, match_seed: impl Into<MatchSeed>) -> Reference {
         let mut r = Reference {
             game,
-            match_seed,
+            match_seed: match_seed.into(),
             players: vec![Player::default(); game.num_players()],
             round_number: 1,
             dealer_index: game.initial_dealer(),

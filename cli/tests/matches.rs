@@ -1,0 +1,82 @@
+//! `cardvec match --max-steps N`: games cut off at N plies are reported as truncated, in
+//! text and JSON, head-to-head and free-for-all.
+
+use std::process::Command;
+
+fn cardvec(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cardvec"))
+        .args(args)
+        .output()
+        .expect("cardvec runs")
+}
+
+fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
+    let out = cardvec(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// Every Lost Cities game lasts more than 10 plies, so all 30 are cut at exactly 10.
+#[test]
+fn head_to_head_games_are_cut_off_and_counted() {
+    let base = ["match", "lost-cities", "--games", "30", "--threads", "1"];
+    let cut = json_lines(&[&base[..], &["--max-steps", "10", "--json"]].concat());
+    assert_eq!(cut[0]["max_steps"], 10);
+    assert_eq!(cut[0]["truncated"], 30);
+    assert_eq!(cut[0]["plies_per_game"], 10.0);
+    let whole = json_lines(&[&base[..], &["--json"]].concat());
+    assert!(whole[0]["max_steps"].is_null());
+    assert_eq!(whole[0]["truncated"], 0);
+    assert!(whole[0]["plies_per_game"].as_f64().unwrap() > 44.0);
+    let text = cardvec(&[&base[..], &["--max-steps", "10"]].concat());
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("max_steps=10 truncated=30"), "{text}");
+}
+
+/// A limit longer than any Kuhn game (at most 3 plies) truncates nothing and changes
+/// nothing.
+#[test]
+fn a_limit_never_reached_changes_nothing() {
+    let base = ["match", "kuhn", "--games", "200", "--json"];
+    let mut limited = json_lines(&[&base[..], &["--max-steps", "3"]].concat());
+    let plain = json_lines(&base);
+    assert_eq!(limited[0]["truncated"], 0);
+    limited[0]["max_steps"] = serde_json::Value::Null;
+    assert_eq!(limited, plain);
+}
+
+#[test]
+fn free_for_all_games_are_cut_off_and_counted() {
+    let lines = json_lines(&[
+        "match",
+        "flip7",
+        "--players",
+        "3,5",
+        "--games",
+        "12",
+        "--max-steps",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(lines.len(), 2);
+    for l in &lines {
+        assert_eq!(l["truncated"], 12, "{l}");
+        assert_eq!(l["plies_per_game"], 4.0);
+    }
+}
+
+#[test]
+fn max_steps_zero_is_refused() {
+    let out = cardvec(&["match", "kuhn", "--games", "1", "--max-steps", "0"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--max-steps") && err.contains('0'), "{err}");
+}

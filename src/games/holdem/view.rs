@@ -55,13 +55,7 @@ pub fn encode(game: &NoLimitHoldem, x: &ObsInputs<'_>, p: usize, obs: &mut [f32]
     obs.fill(0.0);
     let bb = game.table.big_blind as f32;
     let chips = |c: Chips| c as f32 / bb;
-    for &c in &x.hole[p] {
-        obs[c as usize] = 1.0;
-    }
-    for &c in x.board {
-        obs[52 + c as usize] = 1.0;
-    }
-    obs[104 + x.street.min(4)] = 1.0;
+    card_flags(x, p, &mut obs[..109], 1.0);
     let n = x.num_players;
     for i in 0..n {
         let s = (p + i) % n;
@@ -97,13 +91,7 @@ pub fn encode_u8(game: &NoLimitHoldem, x: &ObsInputs<'_>, p: usize, bytes: &mut 
     let bb = game.table.big_blind as f32;
     let chips = |c: Chips| c as f32 / bb;
     bytes[..109].fill(0);
-    for &c in &x.hole[p] {
-        bytes[c as usize] = 1;
-    }
-    for &c in x.board {
-        bytes[52 + c as usize] = 1;
-    }
-    bytes[104 + x.street.min(4)] = 1;
+    card_flags(x, p, &mut bytes[..109], 1);
     let n = x.num_players;
     for i in 0..n {
         let s = (p + i) % n;
@@ -136,4 +124,17 @@ pub fn encode_u8(game: &NoLimitHoldem, x: &ObsInputs<'_>, p: usize, bytes: &mut 
         tail[g + 4 + k] = x.street_raises[k] as f32;
     }
     bytes[109 + 4 * n] = ((p + 2 * n - x.button - 1) % n) as u8;
+}
+
+/// Sets to `one` the flags of the first 109 values (zeroed by the caller): seat `p`'s hole
+/// cards, the board and the street; for the f32 and the compact encoders alike.
+#[inline(always)]
+fn card_flags<T: Copy>(x: &ObsInputs<'_>, p: usize, out: &mut [T], one: T) {
+    for &c in &x.hole[p] {
+        out[c as usize] = one;
+    }
+    for &c in x.board {
+        out[52 + c as usize] = one;
+    }
+    out[104 + x.street.min(4)] = one;
 }

@@ -145,6 +145,31 @@ pub mod layout {
     pub const HAND_POINTS: usize = 141;
 }
 
+/// The 106 one-hot and flag values at the front of `seat`'s observation as two bit sets:
+/// hand and top card (values `0..64`), then the pile, the imposed suit and the six flags
+/// (values `64..106`), for the f32 and the compact encoders alike.
+#[inline(always)]
+fn flag_blocks(s: &I151State, seat: usize) -> [u64; 2] {
+    use layout::*;
+    let cp = s.to_act as usize;
+    let top_bit = if s.top != NO_CARD { 1u64 << s.top } else { 0 };
+    let suit_bit = if s.required_suit != NO_SUIT {
+        1u64 << s.required_suit
+    } else {
+        0
+    };
+    let flags = (s.flags & FLAG_CHOOSE_SUIT != 0) as u64
+        | ((s.flags & FLAG_ACE_EFFECT != 0) as u64) << 1
+        | ((s.chaining >> cp & 1) as u64) << 2
+        | ((s.drawn >> cp & 1) as u64) << 3
+        | ((s.top == NO_CARD && s.pile_len == 0) as u64) << 4
+        | ((cp == seat) as u64) << 5;
+    [
+        s.hands[seat] as u64 | top_bit << TOP,
+        s.pile_set as u64 | suit_bit << (REQUIRED_SUIT - PILE) | flags << (FLAGS - PILE),
+    ]
+}
+
 /// Writes the observation of `seat` in a fast-engine state into `obs` (`OBS_DIM` long),
 /// straight from the state: bit for bit what `encode_view(&PlayerView::from_state(..))`
 /// writes (the reference engine encodes through its view; `cardvec diff 151` compares the
@@ -157,23 +182,9 @@ pub fn encode_state(game: &I151, s: &I151State, seat: usize, obs: &mut [f32]) {
     let obs = &mut obs[..OBS_DIM];
     let cp = s.to_act as usize;
     let hand = s.hands[seat];
-    let top_bit = if s.top != NO_CARD { 1u64 << s.top } else { 0 };
-    one_hot_f32(hand as u64 | top_bit << TOP, &mut obs[HAND..PILE]);
-    let suit_bit = if s.required_suit != NO_SUIT {
-        1u64 << s.required_suit
-    } else {
-        0
-    };
-    let flags = (s.flags & FLAG_CHOOSE_SUIT != 0) as u64
-        | ((s.flags & FLAG_ACE_EFFECT != 0) as u64) << 1
-        | ((s.chaining >> cp & 1) as u64) << 2
-        | ((s.drawn >> cp & 1) as u64) << 3
-        | ((s.top == NO_CARD && s.pile_len == 0) as u64) << 4
-        | ((cp == seat) as u64) << 5;
-    one_hot_f32(
-        s.pile_set as u64 | suit_bit << (REQUIRED_SUIT - PILE) | flags << (FLAGS - PILE),
-        &mut obs[PILE..SCALARS],
-    );
+    let [front, back] = flag_blocks(s, seat);
+    one_hot_f32(front, &mut obs[HAND..PILE]);
+    one_hot_f32(back, &mut obs[PILE..SCALARS]);
     obs[SCALARS] = s.bank_len() as u8 as f32 / 32.0;
     obs[SCALARS + 1] = s.pile_len as f32 / 32.0;
     obs[SCALARS + 2] = s.last_play_count as f32;
@@ -215,23 +226,9 @@ pub fn encode_state_u8(game: &I151, s: &I151State, seat: usize, bytes: &mut [u8]
     use layout::*;
     let cp = s.to_act as usize;
     let hand = s.hands[seat];
-    let top_bit = if s.top != NO_CARD { 1u128 << s.top } else { 0 };
-    one_hot_u8(hand as u128 | top_bit << TOP, &mut bytes[HAND..PILE]);
-    let suit_bit = if s.required_suit != NO_SUIT {
-        1u128 << s.required_suit
-    } else {
-        0
-    };
-    let flags = (s.flags & FLAG_CHOOSE_SUIT != 0) as u128
-        | ((s.flags & FLAG_ACE_EFFECT != 0) as u128) << 1
-        | ((s.chaining >> cp & 1) as u128) << 2
-        | ((s.drawn >> cp & 1) as u128) << 3
-        | ((s.top == NO_CARD && s.pile_len == 0) as u128) << 4
-        | ((cp == seat) as u128) << 5;
-    one_hot_u8(
-        s.pile_set as u128 | suit_bit << (REQUIRED_SUIT - PILE) | flags << (FLAGS - PILE),
-        &mut bytes[PILE..SCALARS],
-    );
+    let [front, back] = flag_blocks(s, seat);
+    one_hot_u8(front as u128, &mut bytes[HAND..PILE]);
+    one_hot_u8(back as u128, &mut bytes[PILE..SCALARS]);
     bytes[SCALARS] = s.bank_len() as u8;
     bytes[SCALARS + 1] = s.pile_len;
     bytes[SCALARS + 2] = s.last_play_count;

@@ -286,16 +286,12 @@ pub fn narrow_f32_u8(src: &[f32], out: &mut [u8]) {
     let n = src.len();
     #[cfg(target_arch = "x86_64")]
     if n >= 16 {
-        let mut start = 0;
-        loop {
-            // SAFETY: `start + 16 <= n`: the 16 floats read and the 16 bytes written are in
-            // bounds; unaligned loads and stores; SSE2 is baseline on x86_64.
-            unsafe { narrow16(src.as_ptr().add(start), out.as_mut_ptr().add(start)) };
-            if start + 16 == n {
-                return;
-            }
-            start = (start + 16).min(n - 16);
-        }
+        // SAFETY: `start + 16 <= n`: the 16 floats read and the 16 bytes written are in
+        // bounds; unaligned loads and stores; SSE2 is baseline on x86_64.
+        super::simd::blocks16(n, |start| unsafe {
+            narrow16(src.as_ptr().add(start), out.as_mut_ptr().add(start))
+        });
+        return;
     }
     for (o, &v) in out.iter_mut().zip(src) {
         *o = to_byte(v);

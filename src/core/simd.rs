@@ -213,6 +213,22 @@ pub fn pack_bytes_to_bits(src: &[u8], out: &mut [u64]) {
     }
 }
 
+/// Calls `f(start)` for the starts of 16-value blocks that cover `0..n` (`n >= 16`) in
+/// order, each `start + 16 <= n`: every multiple of 16 that fits, then, when `n` is not a
+/// multiple of 16, one last block `n - 16` that overlaps the one before it.
+#[inline(always)]
+pub(crate) fn blocks16(n: usize, mut f: impl FnMut(usize)) {
+    debug_assert!(n >= 16);
+    let mut start = 0;
+    loop {
+        f(start);
+        if start + 16 == n {
+            return;
+        }
+        start = (start + 16).min(n - 16);
+    }
+}
+
 /// Writes `out[i] = src[i] as f32` for every `i` (`src` and `out` of equal length): counts
 /// kept as bytes, widened sixteen at a time (SSE2, baseline on x86_64: two unpacks to 32
 /// bits and a conversion per four values). A length of 16 or more that is not a multiple
@@ -223,17 +239,13 @@ pub fn widen_u8_f32(src: &[u8], out: &mut [f32]) {
     let n = src.len();
     #[cfg(target_arch = "x86_64")]
     if n >= 16 {
-        let mut start = 0;
-        loop {
-            // SAFETY: `start + 16 <= n`, so both the 16 bytes read from `src` and the 16
-            // floats written to `out` are in bounds; unaligned loads and stores are used;
-            // SSE2 is baseline on x86_64.
-            unsafe { widen16(src.as_ptr().add(start), out.as_mut_ptr().add(start)) };
-            if start + 16 == n {
-                return;
-            }
-            start = (start + 16).min(n - 16);
-        }
+        // SAFETY: `start + 16 <= n`, so both the 16 bytes read from `src` and the 16
+        // floats written to `out` are in bounds; unaligned loads and stores are used;
+        // SSE2 is baseline on x86_64.
+        blocks16(n, |start| unsafe {
+            widen16(src.as_ptr().add(start), out.as_mut_ptr().add(start))
+        });
+        return;
     }
     for (o, &c) in out.iter_mut().zip(src) {
         *o = c as f32;

@@ -6,9 +6,7 @@ import numpy as np
 import pytest
 
 import i151_engine  # noqa: F401  (installed by scripts/test.sh; a missing oracle is a failure)
-from i151_engine.core.legal_actions import legal_actions
 from i151_engine.game.round import create_match
-from i151_engine.models.enums import MatchStatus
 
 import cardvec
 import i151_oracle
@@ -32,41 +30,7 @@ def compare(players, seeds, max_decisions, rounds=None, **options):
     }
     names = tuple(f"P{i}" for i in range(players))
     matches = [create_match(names, seed=s, **official_kw) for s in seeds]
-    done = [False] * lanes
-    actions = np.zeros(lanes, dtype=np.int64)
-    finished = 0
-    for _ in range(max_decisions):
-        if all(done):
-            break
-        for lane, m in enumerate(matches):
-            if done[lane]:
-                continue
-            rs = m.current_round
-            assert env.current_player[lane] == rs.current_player_index
-            official = sorted(i151_oracle.action_id(a) for a in legal_actions(rs))
-            assert list(np.flatnonzero(env.legal_mask[lane])) == official
-            for seat, p in enumerate(rs.players):
-                hand = sorted(i151_oracle.CARD_ID[c] for c in p.hand)
-                assert list(np.flatnonzero(env.observe_as(lane, seat)[:32])) == hand
-            plays = [a for a in official if a < 32 or a >= 34]
-            pick = plays if plays and rng.random() < 0.75 else official
-            actions[lane] = pick[rng.integers(len(pick))]
-        before = [[p.total_score for p in m.players] for m in matches]
-        env.step(actions)
-        for lane in range(lanes):
-            if done[lane]:
-                continue
-            assert env.illegal[lane] == 0
-            matches[lane], _ = i151_oracle.official_step(matches[lane], int(actions[lane]))
-            m = matches[lane]
-            after = [p.total_score for p in m.players]
-            assert list(env.rewards[lane]) == [-(a - b) for a, b in zip(after, before[lane])]
-            over = m.status == MatchStatus.FINISHED
-            assert bool(env.terminated[lane]) == over
-            assert np.isfinite(env.obs[lane]).all()
-            if over or env.truncated[lane]:
-                done[lane] = True
-                finished += over
+    finished, _ = i151_oracle.lockstep(env, matches, rng, max_decisions)
     if rounds is not None:
         rounds.extend(m.round_number for m in matches)
     return finished

@@ -65,9 +65,7 @@ def test_python_binding_lanes_play_the_official_matches():
     equal to minus the official score changes, and the same match ends."""
     np = pytest.importorskip("numpy")
     cardvec = pytest.importorskip("cardvec")
-    from i151_engine.core.legal_actions import legal_actions
     from i151_engine.game.round import create_match
-    from i151_engine.models.enums import MatchStatus
 
     from cardvec.i151 import I151, official_order
 
@@ -80,37 +78,5 @@ def test_python_binding_lanes_play_the_official_matches():
             env.reset_lane_from_order(lane, official_order(seed))
         env.observe()
         matches = [create_match(tuple(f"P{i}" for i in range(players)), seed=s) for s in seeds]
-        done = [False] * lanes
-        actions = np.zeros(lanes, dtype=np.int64)
-        steps = 0
-        while not all(done):
-            for lane, m in enumerate(matches):
-                if done[lane]:
-                    continue
-                rs = m.current_round
-                assert env.current_player[lane] == rs.current_player_index
-                official = sorted(i151_oracle.action_id(a) for a in legal_actions(rs))
-                assert list(np.flatnonzero(env.legal_mask[lane])) == official
-                for seat, p in enumerate(rs.players):
-                    hand = sorted(i151_oracle.CARD_ID[c] for c in p.hand)
-                    assert list(np.flatnonzero(env.observe_as(lane, seat)[:32])) == hand
-                plays = [a for a in official if a < 32 or a >= 34]
-                pick = plays if plays and rng.random() < 0.75 else official
-                actions[lane] = pick[rng.integers(len(pick))]
-            before = [[p.total_score for p in m.players] for m in matches]
-            env.step(actions)
-            steps += 1
-            for lane in range(lanes):
-                if done[lane]:
-                    continue
-                assert env.illegal[lane] == 0
-                matches[lane], _ = i151_oracle.official_step(matches[lane], int(actions[lane]))
-                m = matches[lane]
-                after = [p.total_score for p in m.players]
-                expected = [-(a - b) for a, b in zip(after, before[lane])]
-                assert list(env.rewards[lane]) == expected
-                finished = m.status == MatchStatus.FINISHED
-                assert bool(env.terminated[lane]) == finished
-                if finished or env.truncated[lane]:
-                    done[lane] = True
+        _, steps = i151_oracle.lockstep(env, matches, rng)
         assert steps > 100

@@ -563,7 +563,7 @@ impl<G: Game> VecEnv<G> {
         );
         self.pool.install(|| {
             work.into_par_iter().for_each(|(st, cp, mut ob)| {
-                let mut scratch = ob.scratch();
+                let mut scratch = Vec::new();
                 for j in 0..st.len() {
                     if j + 1 < st.len() {
                         prefetch_lane(&st[j + 1], None);
@@ -663,7 +663,7 @@ impl<G: Game> VecEnv<G> {
         self.pool.install(|| {
             work.into_par_iter().enumerate().for_each(
                 |(c, (st, rn, mut ob, ma, re, te, tr, cp, il, sc))| {
-                    let mut scratch = ob.scratch();
+                    let mut scratch = Vec::new();
                     for j in 0..st.len() {
                         if !all && !mask[c * cs + j] {
                             continue;
@@ -796,32 +796,41 @@ impl ObsBufs {
         }
     }
 
-    /// The rows cut into chunks of `cs` lanes (the last may be shorter), for a parallel
-    /// loop zipped with the other buffers' chunks. Allocates one entry per chunk.
-    fn chunks(&mut self, cs: usize) -> Vec<ObsChunk<'_>> {
+    /// The rows cut into chunks of `cs` lanes (the last may be shorter), as a parallel
+    /// iterator to zip with the other buffers' chunks. The buffers of the other dtype (and a
+    /// compact part of width 0) give an empty slice per chunk. Allocates nothing.
+    fn chunks(&mut self, cs: usize) -> impl IndexedParallelIterator<Item = ObsChunk<'_>> {
         let (d, nb, nt) = self.widths();
-        let n = self.lanes;
-        let format = &self.format;
-        let mut out = Vec::with_capacity(n.div_ceil(cs));
-        let (mut f, mut b, mut t) = (&mut self.f32[..], &mut self.bytes[..], &mut self.tail[..]);
-        let mut first = 0;
-        while first < n {
-            let lanes = cs.min(n - first);
-            let (fc, fr) = std::mem::take(&mut f).split_at_mut(lanes * d);
-            let (bc, br) = std::mem::take(&mut b).split_at_mut(lanes * nb);
-            let (tc, tr) = std::mem::take(&mut t).split_at_mut(lanes * nt);
-            (f, b, t) = (fr, br, tr);
-            out.push(ObsChunk {
-                lanes,
-                f32: fc,
-                bytes: bc,
-                tail: tc,
+        let (n, dtype, format) = (self.lanes, self.dtype, &self.format);
+        let count = n.div_ceil(cs);
+        chunks_or_empty(&mut self.f32, d, cs, count)
+            .zip(chunks_or_empty(&mut self.bytes, nb, cs, count))
+            .zip(chunks_or_empty(&mut self.tail, nt, cs, count))
+            .enumerate()
+            .map(move |(c, ((f32, bytes), tail))| ObsChunk {
+                lanes: cs.min(n - c * cs),
+                dtype,
                 format,
-                dtype: self.dtype,
-            });
-            first += lanes;
-        }
-        out
+                f32,
+                bytes,
+                tail,
+            })
+    }
+}
+
+/// `buf` (`count` chunks of `cs` rows of `width` values) cut into its chunks, or, when
+/// `width` is 0 (an empty buffer), `count` empty slices: so that buffers of any width zip
+/// chunk for chunk.
+fn chunks_or_empty<T: Copy + Send + Sync>(
+    buf: &mut [T],
+    width: usize,
+    cs: usize,
+    count: usize,
+) -> impl IndexedParallelIterator<Item = &mut [T]> {
+    if width == 0 {
+        rayon::iter::Either::Right((0..count).into_par_iter().map(|_| <&mut [T]>::default()))
+    } else {
+        rayon::iter::Either::Left(buf.par_chunks_mut(cs * width))
     }
 }
 
@@ -838,14 +847,6 @@ struct ObsChunk<'a> {
 impl ObsChunk<'_> {
     fn lanes(&self) -> usize {
         self.lanes
-    }
-
-    /// A scratch f32 row for a game without a direct compact encoder (empty for f32 rows).
-    fn scratch(&self) -> Vec<f32> {
-        match self.dtype {
-            ObsDtype::F32 => Vec::new(),
-            ObsDtype::U8 => vec![0.0; self.format.dim()],
-        }
     }
 
     /// The f32 row of lane `j` of the chunk, with f32 rows.
@@ -898,7 +899,9 @@ enum ObsRow<'a> {
     U8 {
         bytes: &'a mut [u8],
         tail: &'a mut [f32],
-        /// An f32 row of `obs_dim` values for [`ObsFormat::compress`].
+        /// An f32 row for [`ObsFormat::compress`] when the game has no direct encoder:
+        /// empty in a batch loop until first needed (sized then, once per chunk and call;
+        /// every registered game has a direct encoder, so a step allocates nothing).
         scratch: &'a mut Vec<f32>,
         format: &'a ObsFormat,
     },
@@ -923,6 +926,7 @@ impl ObsRow<'_> {
                 format,
             } => {
                 if !game.observe_u8(state, player, bytes, tail) {
+                    scratch.resize(format.dim(), 0.0);
                     game.observe(state, player, scratch);
                     format.compress(scratch, bytes, tail);
                 }
@@ -995,11 +999,7 @@ fn step_chunk<G: Game, const MODE: u8>(
             && ma.len() == lanes * a
             && re.len() == lanes * p
     );
-    let mut scratch = if MODE == OBS_OFF {
-        Vec::new()
-    } else {
-        ob.scratch()
-    };
+    let mut scratch = Vec::new();
     for j in 0..lanes {
         if j + 1 < lanes {
             prefetch_lane(&st[j + 1], None);

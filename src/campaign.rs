@@ -106,7 +106,7 @@ impl Visitor for Match<'_> {
         };
         let owned = names
             .iter()
-            .map(|n| game.bot(n))
+            .map(|n| crate::agents::bot(&game, n))
             .collect::<Result<Vec<Box<dyn Bot<G>>>>>()?;
         let bots: Vec<&dyn Bot<G>> = owned.iter().map(|b| b.as_ref()).collect();
         let tally = tally_range(&game, &bots, self.seed, self.first, self.count);

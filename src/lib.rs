@@ -20,6 +20,7 @@
 //!   the [`core::tree`] capability ([`solve`], `docs/cfr.md`).
 #![deny(missing_docs)]
 
+pub mod agents;
 pub mod arena;
 pub mod campaign;
 pub mod core;

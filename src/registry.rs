@@ -131,7 +131,7 @@ impl Visitor for MakeLearner<'_> {
     fn visit<G: GameSpec>(&mut self) -> Self::Output {
         let options = Options::new(G::INFO.options, std::mem::take(&mut self.pairs))?;
         let game = G::configure(&options)?;
-        Ok(Box::new(LearnerEnv::with_bots(
+        Ok(Box::new(crate::agents::learner(
             game,
             self.opponents,
             self.seat,
@@ -156,6 +156,92 @@ pub fn make_learner(
             opponents,
             seat,
             env,
+        },
+    )?
+}
+
+/// What [`bot_actions`] and [`learner_bot_actions`] do with the environment's game type:
+/// the named bot (any name [`crate::agents::bot`] knows) played in the selected lanes.
+struct BotActions<'a, E: ?Sized> {
+    env: &'a E,
+    name: &'a str,
+    selected: Option<&'a [bool]>,
+    seed: u64,
+    out: &'a mut [i64],
+}
+
+fn wrong_type(id: &str) -> Error {
+    Error::Invalid {
+        what: "environment",
+        reason: format!("the environment does not hold a registered {id} batch"),
+    }
+}
+
+impl Visitor for BotActions<'_, dyn DynEnv + '_> {
+    type Output = Result<()>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let env = self
+            .env
+            .as_any()
+            .downcast_ref::<VecEnv<G>>()
+            .ok_or_else(|| wrong_type(G::INFO.id))?;
+        let bot = crate::agents::bot(env.game(), self.name)?;
+        env.bot_actions(&*bot, self.selected, self.seed, self.out)
+    }
+}
+
+impl Visitor for BotActions<'_, dyn DynLearner + '_> {
+    type Output = Result<()>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let env = self
+            .env
+            .as_any()
+            .downcast_ref::<LearnerEnv<G>>()
+            .ok_or_else(|| wrong_type(G::INFO.id))?;
+        let bot = crate::agents::bot(env.game(), self.name)?;
+        env.bot_actions(&*bot, self.selected, self.seed, self.out)
+    }
+}
+
+/// The bot named `bot` (any name [`crate::agents::bot`] knows) played in every lane of
+/// `env` selected by `selected`: see [`VecEnv::bot_actions`]. An unknown name is an
+/// [`Error::Unknown`] listing the game's bots; nothing is written on an error.
+pub fn bot_actions(
+    env: &dyn DynEnv,
+    bot: &str,
+    selected: Option<&[bool]>,
+    seed: u64,
+    out: &mut [i64],
+) -> Result<()> {
+    visit(
+        env.info().id,
+        &mut BotActions {
+            env,
+            name: bot,
+            selected,
+            seed,
+            out,
+        },
+    )?
+}
+
+/// The bot named `bot` in the learner's place in every lane of `env` selected by
+/// `selected`: see [`LearnerEnv::bot_actions`] and [`bot_actions`].
+pub fn learner_bot_actions(
+    env: &dyn DynLearner,
+    bot: &str,
+    selected: Option<&[bool]>,
+    seed: u64,
+    out: &mut [i64],
+) -> Result<()> {
+    visit(
+        env.info().id,
+        &mut BotActions {
+            env,
+            name: bot,
+            selected,
+            seed,
+            out,
         },
     )?
 }

@@ -27,8 +27,7 @@ fn play(env: &mut dyn DynEnv, steps: usize) {
     let mut actions = vec![0i64; env.num_envs()];
     let mut u32s = vec![0u32; env.num_envs()];
     for t in 0..steps {
-        env.bot_actions("random", None, t as u64, &mut actions)
-            .unwrap();
+        cardvec::registry::bot_actions(env, "random", None, t as u64, &mut actions).unwrap();
         for (u, &a) in u32s.iter_mut().zip(&actions) {
             // A finished lane (no action) resets on this step whatever it is given.
             *u = a.max(0) as u32;

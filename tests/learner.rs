@@ -352,9 +352,13 @@ fn zero_sum_games_show_the_learners_whole_result() {
             }
             let mut options = EnvOptions::new(64);
             options.seed = 3;
-            let mut env =
-                LearnerEnv::with_bots(game.clone(), &every("random"), LearnerSeat::Rotate, options)
-                    .unwrap();
+            let mut env = cardvec::agents::learner(
+                game.clone(),
+                &every("random"),
+                LearnerSeat::Rotate,
+                options,
+            )
+            .unwrap();
             let mut rng = LaneRng::from_seed(1);
             let (mut wins, mut losses) = (0, 0);
             for _ in 0..400 {
@@ -433,7 +437,7 @@ fn learner_results_do_not_depend_on_threads_or_chunks() {
                     options.seed = 11;
                     options.num_threads = Some(threads);
                     options.chunk_size = chunk;
-                    let mut env = LearnerEnv::with_bots(
+                    let mut env = cardvec::agents::learner(
                         game.clone(),
                         &opponents,
                         LearnerSeat::Rotate,
@@ -557,7 +561,7 @@ fn bad_learner_arguments_are_errors() {
             let game = G::configure(&Options::defaults(G::INFO.options)).unwrap();
             let p = game.num_players();
             let make = |opponents: &Opponents, seat| {
-                LearnerEnv::with_bots(game.clone(), opponents, seat, EnvOptions::new(4))
+                cardvec::agents::learner(game.clone(), opponents, seat, EnvOptions::new(4))
             };
             for count in [0, p - 2, p] {
                 let list = Opponents::Each(vec!["random".into(); count]);
@@ -606,7 +610,7 @@ fn bad_learner_arguments_are_errors() {
 #[test]
 fn bots_that_remember_are_refused_for_batches() {
     let game = cardvec::I151::new(2).unwrap();
-    let err = LearnerEnv::with_bots(
+    let err = cardvec::agents::learner(
         game,
         &every("minmax_d1w2t"),
         LearnerSeat::Rotate,
@@ -898,7 +902,7 @@ fn max_steps_zero_is_refused_by_the_learner_view() {
     let game = cardvec::games::kuhn::KuhnPoker;
     let mut options = EnvOptions::new(2);
     options.max_steps = Some(0);
-    let err = LearnerEnv::with_bots(game, &every("random"), LearnerSeat::Fixed(0), options)
+    let err = cardvec::agents::learner(game, &every("random"), LearnerSeat::Fixed(0), options)
         .err()
         .expect("refused");
     assert!(

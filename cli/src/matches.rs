@@ -127,7 +127,10 @@ struct Match<'a> {
 
 impl Match<'_> {
     fn bots<G: GameSpec>(game: &G, names: &[String]) -> Result<Vec<Box<dyn Bot<G>>>> {
-        names.iter().map(|n| game.bot(n)).collect()
+        names
+            .iter()
+            .map(|n| cardvec::agents::bot(game, n))
+            .collect()
     }
 
     fn head_to_head<G: GameSpec>(&self, options: &Options) -> Result<()> {

@@ -474,7 +474,7 @@ impl LearnerEnv {
         let engine = self.engine(py)?;
         let env = &*engine.env;
         bot_actions(py, self.num_envs, lanes, seed, |mask, seed, out| {
-            env.bot_actions(bot, mask, seed, out)
+            cardvec::registry::learner_bot_actions(env, bot, mask, seed, out)
         })
     }
 

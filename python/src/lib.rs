@@ -934,7 +934,7 @@ impl BatchEnv {
         let engine = self.engine(py)?;
         let env = &*engine.env;
         learner::bot_actions(py, self.num_envs, lanes, seed, |mask, seed, out| {
-            env.bot_actions(bot, mask, seed, out)
+            cardvec::registry::bot_actions(env, bot, mask, seed, out)
         })
     }
 

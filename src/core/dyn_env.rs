@@ -71,16 +71,6 @@ pub trait DynEnv: Send + Sync {
     fn illegal(&self) -> &[u8];
     /// Episode counters `[N]`.
     fn episodes(&self) -> &[u64];
-    /// The game's built-in bot `bot` (by name, [`GameInfo::bots`]) played in every lane
-    /// selected by `selected`: see [`VecEnv::bot_actions`]. An unknown name is an
-    /// [`Error::Unknown`](super::Error::Unknown) listing the game's bots.
-    fn bot_actions(
-        &self,
-        bot: &str,
-        selected: Option<&[bool]>,
-        seed: u64,
-        out: &mut [i64],
-    ) -> Result<()>;
     /// See [`VecEnv::info_state_dim`] (`None`: the game has no information states).
     fn info_state_dim(&self) -> Option<usize>;
     /// See [`VecEnv::write_info_states`].
@@ -190,16 +180,6 @@ impl<G: GameSpec> DynEnv for VecEnv<G> {
     }
     fn episodes(&self) -> &[u64] {
         VecEnv::episodes(self)
-    }
-    fn bot_actions(
-        &self,
-        bot: &str,
-        selected: Option<&[bool]>,
-        seed: u64,
-        out: &mut [i64],
-    ) -> Result<()> {
-        let bot = self.game().bot(bot)?;
-        VecEnv::bot_actions(self, &*bot, selected, seed, out)
     }
     fn info_state_dim(&self) -> Option<usize> {
         VecEnv::info_state_dim(self)

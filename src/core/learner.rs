@@ -622,7 +622,7 @@ impl<G: Game> LearnerEnv<G> {
     }
 }
 
-/// The bots of the seats other than the learner's, by name ([`GameSpec::bot`]).
+/// The bots of the seats other than the learner's, by name (`crate::agents::bot`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Opponents {
     /// The same bot at every other seat.
@@ -632,14 +632,17 @@ pub enum Opponents {
 }
 
 impl<G: GameSpec> LearnerEnv<G> {
-    /// A learner view with the game's built-in bots by name ([`GameSpec::bot`]). A list
-    /// ([`Opponents::Each`]) of another length than `num_players - 1`, or an unknown name,
-    /// is an error. See [`LearnerEnv::new`] for the rest.
+    /// A learner view whose other seats are played by the bots `opponents` names, each name
+    /// made a bot by `resolve` (`crate::agents::bot` knows every name: the game's own bots
+    /// and the families above the games; `crate::agents::learner` passes it). A list
+    /// ([`Opponents::Each`]) of another length than `num_players - 1`, or a name `resolve`
+    /// refuses, is an error. See [`LearnerEnv::new`] for the rest.
     pub fn with_bots(
         game: G,
         opponents: &Opponents,
         seat: LearnerSeat,
         options: EnvOptions,
+        resolve: impl Fn(&G, &str) -> Result<Box<dyn Bot<G>>>,
     ) -> Result<Self> {
         let others = game.num_players() - 1;
         let names: Vec<String> = match opponents {
@@ -659,7 +662,7 @@ impl<G: GameSpec> LearnerEnv<G> {
         };
         let bots = names
             .iter()
-            .map(|name| game.bot(name))
+            .map(|name| resolve(&game, name))
             .collect::<Result<Vec<_>>>()?;
         LearnerEnv::new(game, bots, names, seat, options)
     }
@@ -689,15 +692,6 @@ pub trait DynLearner: Send + Sync {
     fn reset(&mut self, seed: u64);
     /// See [`LearnerEnv::step`].
     fn step(&mut self, actions: &[u32]) -> Result<()>;
-    /// The game's built-in bot `bot` (by name) in the learner's place: see
-    /// [`LearnerEnv::bot_actions`].
-    fn bot_actions(
-        &self,
-        bot: &str,
-        selected: Option<&[bool]>,
-        seed: u64,
-        out: &mut [i64],
-    ) -> Result<()>;
     /// See [`LearnerEnv::obs`].
     fn obs(&self) -> &[f32];
     /// See [`LearnerEnv::legal_mask`].
@@ -759,16 +753,6 @@ impl<G: GameSpec> DynLearner for LearnerEnv<G> {
     }
     fn step(&mut self, actions: &[u32]) -> Result<()> {
         LearnerEnv::step(self, actions)
-    }
-    fn bot_actions(
-        &self,
-        bot: &str,
-        selected: Option<&[bool]>,
-        seed: u64,
-        out: &mut [i64],
-    ) -> Result<()> {
-        let bot = self.game.bot(bot)?;
-        LearnerEnv::bot_actions(self, &*bot, selected, seed, out)
     }
     fn obs(&self) -> &[f32] {
         &self.obs

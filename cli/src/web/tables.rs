@@ -104,7 +104,7 @@ struct MakeBot<'a> {
 impl Visitor for MakeBot<'_> {
     type Output = Result<Box<dyn SeatBot>>;
     fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let bot = typed::<G>(self.env)?.game().bot(self.name)?;
+        let bot = cardvec::agents::bot(typed::<G>(self.env)?.game(), self.name)?;
         Ok(Box::new(TypedBot(bot)))
     }
 }

@@ -25,7 +25,7 @@ use pyo3::types::{PyDict, PyList};
 use crate::interrupt;
 
 fn core_err(e: CoreError) -> PyErr {
-    crate::core_err(e)
+    crate::errors::core_err(e)
 }
 
 /// A Python callable as an arena bot: `adapter(view: dict, legal: list[int],
@@ -376,11 +376,16 @@ fn check_replay(text: &str) -> PyResult<String> {
 }
 
 /// The `arena` submodule.
-pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "arena")?;
     m.add_function(wrap_pyfunction!(play_python_match, &m)?)?;
     m.add_function(wrap_pyfunction!(play_catalog_match, &m)?)?;
     m.add_function(wrap_pyfunction!(opponent_catalog, &m)?)?;
     m.add_function(wrap_pyfunction!(check_replay, &m)?)?;
     Ok(m)
+}
+
+/// Adds the `arena` submodule to the extension module.
+pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    parent.add_submodule(&module(parent.py())?)
 }

@@ -14,7 +14,8 @@ use cardvec::registry;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::{args, core_err, options};
+use crate::errors::core_err;
+use crate::{args, options};
 
 fn pool(threads: Option<&Bound<'_, PyAny>>) -> PyResult<rayon::ThreadPool> {
     let n = match threads {
@@ -219,7 +220,7 @@ fn trace_shard<'py>(
 }
 
 /// The submodule `cardvec._cardvec.campaign`.
-pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "campaign")?;
     m.add_function(wrap_pyfunction!(diff_shard, &m)?)?;
     m.add_function(wrap_pyfunction!(match_shard, &m)?)?;
@@ -227,4 +228,9 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(trace_shard, &m)?)?;
     m.add("PLANTED", cardvec::campaign::PLANTED)?;
     Ok(m)
+}
+
+/// Adds the `campaign` submodule to the extension module.
+pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    parent.add_submodule(&module(parent.py())?)
 }

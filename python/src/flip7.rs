@@ -2,7 +2,12 @@
 //! (`cardvec.pettingzoo.flip7_v0`) and the game-room differential test drive, and the
 //! `flip7` constants. (The batch class `Flip7` is the generic `BatchEnv`.)
 
-use super::*;
+use cardvec::core::Game;
+use pyo3::prelude::*;
+
+use crate::args;
+use crate::errors::{core_err, value_err};
+use crate::single::{single_legal_mask, single_step};
 use cardvec::core::LaneRng;
 use cardvec::games::flip7::{self as f7, Flip7, Flip7State};
 use numpy::PyArray1;
@@ -307,7 +312,7 @@ impl Flip7Game {
 }
 
 /// Adds `Flip7Game` and the `flip7` constants submodule to the extension module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Flip7Game>()?;
     let c = PyModule::new(m.py(), "flip7")?;
     c.add("HIT", f7::HIT)?;

@@ -11,55 +11,16 @@ use cardvec::core::learner::{DynLearner, LearnerSeat, Opponents};
 use cardvec::core::spec::{GameInfo, GameSpec, Options};
 use cardvec::core::Error as CoreError;
 use cardvec::registry::{self, Visitor};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use crate::{
-    args, array_1d, core_err, core_err_in, env_options, for_each_int, options, torch_tensors,
-    try_buffer, value_err, view, view2, writable_alias,
-};
-
-/// The `lanes` argument of the batched bots: `None` (every lane) or a bool array with one
-/// entry per lane.
-pub fn lanes_mask(lanes: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Option<Vec<bool>>> {
-    let Some(obj) = lanes.filter(|l| !l.is_none()) else {
-        return Ok(None);
-    };
-    let arr = array_1d(obj, "lanes", Some(n))?;
-    let typed = arr.cast::<PyArray1<bool>>().map_err(|_| {
-        value_err(format!(
-            "lanes must be a bool array (a mask), got dtype {}",
-            arr.dtype()
-        ))
-    })?;
-    let ro = typed
-        .try_readonly()
-        .map_err(|e| value_err(format!("cannot read the array: {e}")))?;
-    let mut mask = try_buffer(n, false, "lanes")?;
-    for (m, &v) in mask.iter_mut().zip(ro.as_array().iter()) {
-        *m = v;
-    }
-    Ok(Some(mask))
-}
-
-/// Runs a batched bot over `n` lanes without the GIL (`run` gets the lane mask, the seed
-/// and the output) and returns its actions as a new int64 array (`-1`: no action).
-pub fn bot_actions<'py>(
-    py: Python<'py>,
-    n: usize,
-    lanes: Option<&Bound<'py, PyAny>>,
-    seed: Option<&Bound<'py, PyAny>>,
-    run: impl FnOnce(Option<&[bool]>, u64, &mut [i64]) -> Result<(), CoreError> + Send,
-) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let mask = lanes_mask(lanes, n)?;
-    let seed = args::opt_seed(seed)?.unwrap_or(0);
-    let mut out = try_buffer(n, -1i64, "bot actions")?;
-    py.detach(|| run(mask.as_deref(), seed, &mut out))
-        .map_err(core_err)?;
-    Ok(PyArray1::from_vec(py, out))
-}
+use crate::arrays::{array_1d, for_each_int, torch_tensors, view, view2, writable_alias};
+use crate::bots::bot_actions;
+use crate::env_options::env_options;
+use crate::errors::{core_err, core_err_in, try_buffer, value_err};
+use crate::{args, options};
 
 /// The learner view of one game and the scratch space of its Python calls: the object
 /// every view has as its `base`.
@@ -648,7 +609,7 @@ impl LearnerEnv {
 }
 
 /// Registers the learner classes in the compiled module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<LearnerEnv>()?;
     m.add_class::<LearnerEngine>()?;
     Ok(())

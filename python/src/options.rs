@@ -168,7 +168,7 @@ pub fn pairs(options: &Options) -> Vec<(String, OptionValue)> {
 pub fn configure<G: GameSpec>(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<G> {
     let options = from_kwargs(&G::INFO, kwargs)?;
     G::configure(&options)
-        .map_err(|e| crate::core_err_in(&format!("{}: ", G::INFO.python_class), e))
+        .map_err(|e| crate::errors::core_err_in(&format!("{}: ", G::INFO.python_class), e))
 }
 
 /// The kind of an option as a word (`int`, `optional int`, `int list`, `float list`,
@@ -250,4 +250,9 @@ pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         list.append(game_dict(py, info)?)?;
     }
     Ok(list)
+}
+
+/// Adds `games()` to the extension module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(games, m)?)
 }

@@ -14,7 +14,7 @@ use pyo3::types::PyDict;
 use crate::{args, interrupt};
 
 fn err(e: CoreError) -> PyErr {
-    crate::core_err(e)
+    crate::errors::core_err(e)
 }
 
 /// The value given, as `repr` shows it (cut after 60 characters).
@@ -216,7 +216,7 @@ fn exploitability<'py>(
 }
 
 /// The submodule `pushfold`.
-pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "pushfold")?;
     m.add_function(wrap_pyfunction!(classes, &m)?)?;
     m.add_function(wrap_pyfunction!(combos, &m)?)?;
@@ -227,4 +227,9 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(exploitability, &m)?)?;
     m.add("CLASSES", CLASSES)?;
     Ok(m)
+}
+
+/// Adds the `pushfold` submodule to the extension module.
+pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    parent.add_submodule(&module(parent.py())?)
 }

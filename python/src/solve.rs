@@ -16,7 +16,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use crate::{args, core_err, interrupt, options};
+use crate::errors::core_err;
+use crate::{args, interrupt, options};
 
 /// Game `id`'s options from a dict (`None`: defaults), as `(name, value)` pairs.
 fn game_options(
@@ -254,11 +255,16 @@ fn tree_ids(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 }
 
 /// The `solve` submodule.
-pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "solve")?;
     m.add_function(wrap_pyfunction!(solve, &m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, &m)?)?;
     m.add_function(wrap_pyfunction!(tree_ids, &m)?)?;
     m.add("DEFAULT_MAX_NODES", DEFAULT_MAX_NODES)?;
     Ok(m)
+}
+
+/// Adds the `solve` submodule to the extension module.
+pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    parent.add_submodule(&module(parent.py())?)
 }

@@ -1,4 +1,4 @@
-"""Types of the compiled module ``cardvec._cardvec`` (python/src/lib.rs); its submodules
+"""Types of the compiled module ``cardvec._cardvec`` (python/src/, one file per feature: docs/architecture.md, "Where a binding goes"); its submodules
 ``lost_cities``, ``flip7``, ``i151``, ``holdem``, ``arena``, ``pushfold``, ``solve`` and ``campaign`` have a stub each beside this
 one. Checked against the runtime by ``python -m mypy.stubtest cardvec`` (scripts/test.sh)."""
 

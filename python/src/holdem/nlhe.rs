@@ -4,7 +4,15 @@
 //! wrapper (`cardvec.pettingzoo.holdem_v0`) drives; both take the registry's options.
 //! See docs/holdem.md for the rules, actions and observation.
 
-use super::*;
+use cardvec::core::Game;
+use numpy::PyArray2;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::batch::BatchEnv;
+use crate::errors::value_err;
+use crate::single::{single_legal_mask, single_step};
+use crate::{args, options};
 use cardvec::core::LaneRng;
 use cardvec::core::VecEnv;
 use cardvec::games::holdem::{self as nl, NoLimitHoldem, NoLimitHoldemState, EXACT_RAISE};
@@ -21,6 +29,7 @@ fn legal_bounds<'py>(
     env: &Bound<'py, BatchEnv>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let env = env.get();
+    let info = env.info();
     let engine = env.engine(py)?;
     let venv = engine
         .env
@@ -29,7 +38,7 @@ fn legal_bounds<'py>(
         .ok_or_else(|| {
             value_err(format!(
                 "legal_bounds needs a no-limit hold'em environment, got {} ({})",
-                env.info.python_class, env.info.id
+                info.python_class, info.id
             ))
         })?;
     let game = venv.game();
@@ -250,7 +259,7 @@ impl NoLimitHoldemGame {
 }
 
 /// Adds `NoLimitHoldemGame` to the extension module, `legal_bounds` and their constants to `holdem`.
-pub fn register(m: &Bound<'_, PyModule>, holdem: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>, holdem: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NoLimitHoldemGame>()?;
     holdem.add_function(wrap_pyfunction!(legal_bounds, holdem)?)?;
     holdem.add("FOLD", nl::FOLD)?;

@@ -18,14 +18,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use rayon::prelude::*;
 
+use crate::errors::value_err;
 use crate::interrupt;
 
-fn err(e: Error) -> PyErr {
-    crate::core_err(e)
-}
+mod nlhe;
 
-fn value_err(msg: String) -> PyErr {
-    PyValueError::new_err(msg)
+fn err(e: Error) -> PyErr {
+    crate::errors::core_err(e)
 }
 
 /// One card id (`0..52`, an integer: a bool or a float is refused) as a [`Card`].
@@ -386,8 +385,8 @@ fn evaluate_batch<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<B
         .call1((arr,))?
         .cast_into::<PyUntypedArray>()
         .map_err(|_| value_err("cards must be a numpy array".to_string()))?;
-    let mut ranks = crate::try_buffer(n, 0u16, "ranks")?;
-    let mut cats = crate::try_buffer(n, 0u8, "categories")?;
+    let mut ranks = crate::errors::try_buffer(n, 0u16, "ranks")?;
+    let mut cats = crate::errors::try_buffer(n, 0u8, "categories")?;
     match rank_typed!(py, arr, k, ranks, cats, u8, i8, i16, u16, i32, u32, i64, u64) {
         Some(r) => r,
         None => {
@@ -497,7 +496,7 @@ fn equity<'py>(
 }
 
 /// The hold'em submodule.
-pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "holdem")?;
     m.add_class::<PyHandValue>()?;
     m.add_function(wrap_pyfunction!(parse_cards, &m)?)?;
@@ -512,4 +511,12 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add("HAND_CLASSES", poker::HAND_CLASSES)?;
     m.add("CATEGORIES", Category::ALL.map(|c| c.name()).to_vec())?;
     Ok(m)
+}
+
+/// Adds the `holdem` submodule (the evaluator, equity and the no-limit constants) and
+/// `NoLimitHoldemGame` to the extension module.
+pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    let holdem = module(parent.py())?;
+    nlhe::register(parent, &holdem)?;
+    parent.add_submodule(&holdem)
 }

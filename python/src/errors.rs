@@ -1,0 +1,31 @@
+//! Errors as Python exceptions: the one mapping of a core [`CoreError`] (a `MemoryError` for
+//! a refused allocation, a `ValueError` for every bad input), and fallible buffers whose size
+//! follows from the caller's input.
+
+use cardvec::core::Error as CoreError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
+use pyo3::prelude::*;
+
+/// A core error as a Python exception: [`CoreError::OutOfMemory`] is a `MemoryError`, every
+/// other error (bad input) a `ValueError`.
+pub(crate) fn core_err(e: CoreError) -> PyErr {
+    core_err_in("", e)
+}
+
+/// [`core_err`] with `prefix` (`"Flip7: "`) before the message.
+pub(crate) fn core_err_in(prefix: &str, e: CoreError) -> PyErr {
+    match e {
+        CoreError::OutOfMemory { .. } => PyMemoryError::new_err(format!("{prefix}{e}")),
+        _ => PyValueError::new_err(format!("{prefix}{e}")),
+    }
+}
+
+/// A buffer of `len` copies of `value` whose size follows from the caller's input,
+/// allocated fallibly (a `MemoryError`, not an abort, when memory is refused).
+pub(crate) fn try_buffer<T: Clone>(len: usize, value: T, what: &'static str) -> PyResult<Vec<T>> {
+    cardvec::core::try_vec(len, value, what).map_err(core_err)
+}
+
+pub(crate) fn value_err(msg: String) -> PyErr {
+    PyValueError::new_err(msg)
+}

@@ -31,7 +31,7 @@ pub mod solve;
 
 pub use crate::core::{
     ActionStatus, Bot, CardSet64, DynEnv, DynLearner, EnvOptions, Error, Game, GameInfo, GameSpec,
-    LaneOutcome, LaneRng, LearnerEnv, LearnerSeat, Opponents, OptionValue, Options, Playable,
+    LaneOutcome, LaneRng, LearnerEnv, LearnerSeat, OnIllegal, Opponents, OptionValue, Options, Playable,
     Progress, RandomBot, Result, SingleLane, VecEnv,
 };
 pub use games::flip7::{Flip7, Flip7State};

@@ -37,7 +37,9 @@ use std::sync::Once;
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::spec::{GameSpec, OptionKind, OptionSpec, OptionValue, Options};
-use cardvec::core::{ActionStatus, EnvOptions, Error, Game, LaneRng, ObsDtype, VecEnv};
+use cardvec::core::{
+    ActionStatus, EnvOptions, Error, Game, LaneRng, ObsDtype, OnIllegal, VecEnv, ON_ILLEGAL_WORDS,
+};
 use cardvec::registry::{self, Visitor};
 use common::{assert_same_for_any_threads_and_chunks, mixed_action, mixed_actions};
 use proptest::prelude::*;
@@ -220,6 +222,9 @@ fn conformance<G: GameSpec>(options: &Options) -> Covered {
         notes.push("no explicit deal (reset_from_order not checked)".to_string());
     }
 
+    // A lane fed only illegal actions ends by the rule of each `on_illegal` mode.
+    notes.push(illegal_only(&game, &label));
+
     // The registry builds the same environment.
     registry_make_matches::<G>(&game, options, &label);
 
@@ -238,6 +243,247 @@ fn conformance<G: GameSpec>(options: &Options) -> Covered {
         notes: notes.join(", "),
         holes,
     }
+}
+
+// ------------------------------------------------------------------------------------------
+// Illegal actions only: `on_illegal` and `max_steps`
+
+/// An action the game refuses at lane `i` of a batch whose masks are `masks` (width
+/// `num_actions`): a masked-out id in range, else the first id past the range that names no
+/// extended action.
+fn refused_action<G: Game>(game: &G, masks: &[u8], i: usize) -> u32 {
+    let a = game.num_actions();
+    match masks[i * a..(i + 1) * a].iter().position(|&m| m == 0) {
+        Some(x) => x as u32,
+        None => (a as u32..)
+            .find(|&x| !game.is_extended_action(x))
+            .unwrap(),
+    }
+}
+
+/// [`refused_action`] for every lane.
+fn refused_actions<G: Game>(game: &G, masks: &[u8], n: usize) -> Vec<u32> {
+    (0..n).map(|i| refused_action(game, masks, i)).collect()
+}
+
+/// The lanes of a batch that are live (neither terminated nor truncated).
+fn live_lanes(terminated: &[bool], truncated: &[bool]) -> Vec<usize> {
+    (0..terminated.len())
+        .filter(|&i| !terminated[i] && !truncated[i])
+        .collect()
+}
+
+/// Lanes fed only illegal actions, in the batch environment and in the learner view, under
+/// each [`OnIllegal`] mode: `noop` leaves them as they were (zero rewards, status illegal)
+/// but counts each as a step, so `max_steps` truncates them; `raise` refuses the step with
+/// an error naming exactly the live lanes that were sent an illegal action, changing
+/// nothing; `lose` ends them at once with the game's forfeit rewards, the offender's the
+/// lowest of its row.
+fn illegal_only<G: GameSpec>(game: &G, label: &str) -> String {
+    const N: usize = 24;
+    const LIMIT: u32 = 5;
+    let (p, a) = (game.num_players(), game.num_actions());
+    let options = |on_illegal, autoreset| EnvOptions {
+        seed: 3,
+        num_threads: Some(2),
+        chunk_size: 5,
+        autoreset,
+        max_steps: Some(LIMIT),
+        on_illegal,
+        ..EnvOptions::new(N)
+    };
+    let mut rng = LaneRng::from_seed(17);
+    // A few legal steps first, so that the lanes are in the middle of a game.
+    let advance = |env: &mut VecEnv<G>, rng: &mut LaneRng| {
+        for _ in 0..3 {
+            let acts: Vec<u32> = env
+                .legal_mask()
+                .chunks(a)
+                .map(|m| random_legal(m, rng))
+                .collect();
+            env.step(&acts).unwrap();
+        }
+    };
+    assert_eq!(OnIllegal::parse("noop").unwrap(), OnIllegal::default());
+    let err = OnIllegal::parse("ignore").unwrap_err().to_string();
+    for word in ON_ILLEGAL_WORDS {
+        assert!(err.contains(word), "{label}: {err}");
+        assert_eq!(OnIllegal::parse(word).unwrap().as_str(), *word);
+    }
+
+    // noop: a no-op that counts toward max_steps.
+    for autoreset in [false, true] {
+        let mut env = VecEnv::new(game.clone(), options(OnIllegal::Noop, autoreset)).unwrap();
+        let live = live_lanes(env.terminated(), env.truncated());
+        let states = env.states().to_vec();
+        for t in 1..=LIMIT {
+            let acts = refused_actions(game, env.legal_mask(), N);
+            env.step(&acts).unwrap();
+            for &i in &live {
+                let what = || format!("{label}: noop, autoreset {autoreset}, lane {i}, step {t}");
+                assert_eq!(env.illegal()[i], ActionStatus::Illegal as u8, "{}", what());
+                assert_eq!(env.states()[i], states[i], "{}", what());
+                assert!(env.rewards()[i * p..(i + 1) * p].iter().all(|&r| r == 0.0), "{}", what());
+                assert_eq!(env.episode_steps()[i], t, "{}", what());
+                assert!(!env.terminated()[i], "{}", what());
+                assert_eq!(env.truncated()[i], t == LIMIT, "{}", what());
+            }
+        }
+        // The lanes are over: the next step is the finished no-op (not counted), or a reset.
+        let acts = refused_actions(game, env.legal_mask(), N);
+        env.step(&acts).unwrap();
+        for &i in &live {
+            let (code, steps) = if autoreset {
+                (ActionStatus::Reset, 0)
+            } else {
+                (ActionStatus::Finished, LIMIT)
+            };
+            assert_eq!(env.illegal()[i], code as u8, "{label}: noop lane {i} after the limit");
+            assert_eq!(env.episode_steps()[i], steps, "{label}: noop lane {i}");
+        }
+    }
+
+    // raise: an error naming the live lanes, and nothing changed.
+    let mut env = VecEnv::new(game.clone(), options(OnIllegal::Raise, false)).unwrap();
+    advance(&mut env, &mut rng);
+    let live = live_lanes(env.terminated(), env.truncated());
+    let (before, steps) = (env.snapshot(), env.episode_steps().to_vec());
+    let acts = refused_actions(game, env.legal_mask(), N);
+    match env.step(&acts) {
+        Err(Error::IllegalAction {
+            lanes,
+            actions,
+            count,
+        }) => {
+            assert_eq!(lanes, live, "{label}: raise names the live lanes");
+            assert_eq!(count, live.len());
+            let expected: Vec<u32> = live.iter().map(|&i| acts[i]).collect();
+            assert_eq!(actions, expected, "{label}: raise names their actions");
+        }
+        other if live.is_empty() => assert!(other.is_ok(), "{label}: {other:?}"),
+        other => panic!("{label}: raise: expected IllegalAction, got {other:?}"),
+    }
+    if let Some(&first) = live.first() {
+        let msg = env.step(&acts).unwrap_err().to_string();
+        assert!(
+            msg.contains(&format!("lane {first} action {}", acts[first]))
+                && msg.contains(&format!("{} live lane", live.len()))
+                && msg.contains("nothing was changed"),
+            "{label}: {msg}"
+        );
+        // One illegal lane among legal ones refuses the whole step too.
+        let mut mixed: Vec<u32> = env
+            .legal_mask()
+            .chunks(a)
+            .map(|m| random_legal(m, &mut rng))
+            .collect();
+        mixed[first] = acts[first];
+        match env.step(&mixed) {
+            Err(Error::IllegalAction { lanes, .. }) => assert_eq!(lanes, vec![first]),
+            other => panic!("{label}: raise, one lane: {other:?}"),
+        }
+    }
+    assert_eq!(env.snapshot(), before, "{label}: a refused step changed nothing");
+    assert_eq!(env.episode_steps(), &steps[..]);
+    // Legal actions (and anything on finished lanes) step as usual.
+    advance(&mut env, &mut rng);
+
+    // lose: the lane ends with the forfeit rewards.
+    for autoreset in [false, true] {
+        let mut env = VecEnv::new(game.clone(), options(OnIllegal::Lose, autoreset)).unwrap();
+        advance(&mut env, &mut rng);
+        let live = live_lanes(env.terminated(), env.truncated());
+        let states = env.states().to_vec();
+        let expected: Vec<Vec<f32>> = (0..N)
+            .map(|i| {
+                let mut r = vec![0.0; p];
+                let offender = env.current_player()[i] as usize;
+                assert!(game.forfeit_rewards(&states[i], offender, &mut r), "{label}");
+                r
+            })
+            .collect();
+        let offenders = env.current_player().to_vec();
+        let acts = refused_actions(game, env.legal_mask(), N);
+        env.step(&acts).unwrap();
+        for &i in &live {
+            let what = || format!("{label}: lose, autoreset {autoreset}, lane {i}");
+            let row = &env.rewards()[i * p..(i + 1) * p];
+            assert_eq!(env.illegal()[i], ActionStatus::Illegal as u8, "{}", what());
+            assert!(env.terminated()[i] && !env.truncated()[i], "{}", what());
+            assert_eq!(row, &expected[i][..], "{}", what());
+            let off = row[offenders[i] as usize];
+            assert!(row.iter().all(|&r| off <= r), "{}: {row:?}", what());
+            if game.zero_sum() {
+                assert_zero_sum(row, &what);
+            }
+            assert!(env.legal_mask()[i * a..(i + 1) * a].iter().all(|&m| m == 0));
+            assert_eq!(env.states()[i], states[i], "{}", what());
+        }
+        let acts = refused_actions(game, env.legal_mask(), N);
+        env.step(&acts).unwrap();
+        let code = if autoreset {
+            ActionStatus::Reset
+        } else {
+            ActionStatus::Finished
+        };
+        for &i in &live {
+            assert_eq!(env.illegal()[i], code as u8, "{label}: lose lane {i}, next step");
+        }
+    }
+
+    // The learner view: the same three rules for the learner's actions.
+    let learner = |on_illegal| {
+        cardvec::agents::learner(
+            game.clone(),
+            &cardvec::core::Opponents::Every("random".into()),
+            cardvec::core::LearnerSeat::Rotate,
+            options(on_illegal, true),
+        )
+        .unwrap()
+    };
+    let mut env = learner(OnIllegal::Noop);
+    let live = live_lanes(env.terminated(), env.truncated());
+    let (obs, d) = (env.obs().to_vec(), game.obs_dim());
+    let mut cut = vec![false; N];
+    for t in 1..=LIMIT {
+        let acts = refused_actions(game, env.legal_mask(), N);
+        env.step(&acts).unwrap();
+        for &i in live.iter().filter(|&&i| !cut[i]) {
+            let what = || format!("{label}: learner noop, lane {i}, step {t}");
+            assert_eq!(env.illegal()[i], ActionStatus::Illegal as u8, "{}", what());
+            assert_eq!(env.rewards()[i], 0.0, "{}", what());
+            assert!(!env.terminated()[i], "{}", what());
+            assert_eq!(env.obs()[i * d..(i + 1) * d], obs[i * d..(i + 1) * d]);
+            // The bots' plies before the learner's first decision count too, so the cut
+            // may come before the learner's LIMIT-th attempt, never after it.
+            cut[i] = env.truncated()[i];
+        }
+    }
+    assert!(live.iter().all(|&i| cut[i]), "{label}: learner noop: every lane cut");
+    let mut env = learner(OnIllegal::Raise);
+    let live = live_lanes(env.terminated(), env.truncated());
+    let (obs, mask) = (env.obs().to_vec(), env.legal_mask().to_vec());
+    let acts = refused_actions(game, env.legal_mask(), N);
+    match env.step(&acts) {
+        Err(Error::IllegalAction { lanes, .. }) => assert_eq!(lanes, live, "{label}"),
+        other => assert!(live.is_empty() && other.is_ok(), "{label}: {other:?}"),
+    }
+    assert_eq!((env.obs(), env.legal_mask()), (&obs[..], &mask[..]));
+    let mut env = learner(OnIllegal::Lose);
+    let live = live_lanes(env.terminated(), env.truncated());
+    let seats = env.seat().to_vec();
+    let acts = refused_actions(game, env.legal_mask(), N);
+    env.step(&acts).unwrap();
+    for &i in &live {
+        let mut r = vec![0.0; p];
+        game.forfeit_rewards(&env.states()[i], seats[i] as usize, &mut r);
+        assert!(env.terminated()[i] && !env.truncated()[i], "{label}: learner lose {i}");
+        assert_eq!(env.illegal()[i], ActionStatus::Illegal as u8);
+        // The learner's reward: the forfeit (nothing was paid before its first decision in
+        // these deals).
+        assert_eq!(env.rewards()[i], r[seats[i] as usize], "{label}: learner lose {i}");
+    }
+    "illegal actions only (noop + max_steps, raise, lose; batch and learner)".to_string()
 }
 
 // ------------------------------------------------------------------------------------------
@@ -311,6 +557,7 @@ fn golden_hash<G: Game>(game: &G) -> String {
         autoreset: true,
         observe_on_step: true,
         max_steps: None,
+        on_illegal: OnIllegal::Noop,
         obs_dtype: ObsDtype::F32,
     };
     let mut env = VecEnv::new(game.clone(), options).unwrap();

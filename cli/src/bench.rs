@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use cardvec::core::policy::RandomDriver;
 use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::stats::Summary;
-use cardvec::core::{ActionStatus, EnvOptions, Error, Game, ObsDtype, Result, VecEnv, MAX_ENVS};
+use cardvec::core::{
+    ActionStatus, EnvOptions, Error, Game, ObsDtype, OnIllegal, Result, VecEnv, MAX_ENVS,
+};
 use cardvec::registry::{self, Visitor};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -42,10 +44,17 @@ pub struct BenchArgs {
     /// Measurements per mode; the best is reported (wall clock and CPU time separately).
     #[arg(long, default_value_t = 3)]
     repeats: usize,
-    /// Step limit per episode: an episode that reaches it without ending is truncated and
-    /// reset (counted as an episode of that length). Default: none.
+    /// Step limit per episode: an episode that reaches that many attempted steps (illegal
+    /// no-ops included) without ending is truncated and reset (counted as an episode of that
+    /// length). Default: none.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     max_steps: Option<u32>,
+    /// What an illegal action on a live lane does (`EnvOptions::on_illegal`): `noop` (a
+    /// flagged no-op), `raise` (the step is an error that changes nothing) or `lose` (the
+    /// lane ends, the offending seat taking the game's worst result). The bench's random
+    /// policy plays legal actions only, so this times the mode's cost on legal play.
+    #[arg(long, default_value = "noop", value_parser = parse_on_illegal)]
+    on_illegal: OnIllegal,
     /// Print the results as one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -112,7 +121,13 @@ struct BenchReport {
     seed: u64,
     first_games: GamesReport,
     max_steps: Option<u32>,
+    on_illegal: &'static str,
     modes: Vec<ModeReport>,
+}
+
+/// Parses `--on-illegal` (the error lists the words).
+fn parse_on_illegal(word: &str) -> std::result::Result<OnIllegal, String> {
+    OnIllegal::parse(word).map_err(|e| e.to_string())
 }
 
 /// CPU time used so far by every thread of this process (Linux: the first field of each
@@ -147,6 +162,7 @@ fn measure<G: Game>(game: &G, args: &BenchArgs, obs: Option<ObsDtype>) -> Result
     options.autoreset = true;
     options.observe_on_step = observe;
     options.max_steps = args.max_steps;
+    options.on_illegal = args.on_illegal;
     options.obs_dtype = obs.unwrap_or_default();
     let mut env = VecEnv::new(game.clone(), options)?;
     let n = env.num_envs();
@@ -291,11 +307,12 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs, dtypes: &[ObsDtype]) -> Result
         seed: args.seed,
         first_games: first_games(&game, args, 1 << 20)?,
         max_steps: args.max_steps,
+        on_illegal: args.on_illegal.as_str(),
         modes: Vec::new(),
     };
     if !args.json {
         println!(
-            "game={} options={} envs={} steps={} threads={} repeats={}{}",
+            "game={} options={} envs={} steps={} threads={} repeats={}{}{}",
             out.game,
             out.options,
             args.envs,
@@ -304,7 +321,12 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs, dtypes: &[ObsDtype]) -> Result
                 .map_or_else(|| format!("{threads} (all cores)"), |t| t.to_string()),
             args.repeats,
             args.max_steps
-                .map_or_else(String::new, |m| format!(" max_steps={m}"))
+                .map_or_else(String::new, |m| format!(" max_steps={m}")),
+            if args.on_illegal == OnIllegal::Noop {
+                String::new()
+            } else {
+                format!(" on_illegal={}", args.on_illegal)
+            }
         );
         let g = &out.first_games;
         println!(

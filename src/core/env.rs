@@ -8,8 +8,13 @@
 //!   lane, is a no-op with zero reward and the lane's `illegal` code says which;
 //! - autoreset (when on) resets a finished lane on the next step, so the terminal
 //!   observation stays readable for one step;
-//! - with [`EnvOptions::max_steps`], a lane whose episode reaches that many applied actions
-//!   without ending is truncated (`truncated` true, `terminated` false), whatever the game;
+//! - [`EnvOptions::on_illegal`] chooses what an illegal action on a live lane does: a no-op
+//!   ([`OnIllegal::Noop`], the default), an [`Error::IllegalAction`] that changes nothing
+//!   ([`OnIllegal::Raise`]), or the end of the lane, the offending seat taking the game's
+//!   worst result ([`OnIllegal::Lose`], [`Game::forfeit_rewards`]);
+//! - with [`EnvOptions::max_steps`], a lane whose episode reaches that many attempted steps
+//!   (actions sent to it while live: applied ones and illegal no-ops alike) without ending
+//!   is truncated (`truncated` true, `terminated` false), whatever the game;
 //! - rewards are zero after a reset, except for a game that is over as dealt (a hold'em hand
 //!   with no decision, played out at the deal): its lane shows the whole game's rewards
 //!   ([`Game::deal_rewards`]) and is terminated at once;
@@ -31,6 +36,65 @@ use super::simd;
 /// Largest batch the environment accepts.
 pub const MAX_ENVS: usize = 1 << 24;
 
+/// What a batch step does with an illegal action sent to a live lane
+/// ([`EnvOptions::on_illegal`]). An action sent to a finished lane is never illegal: it is
+/// the finished no-op (or, with autoreset, the reset) in every mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum OnIllegal {
+    /// A no-op with zero reward, flagged [`ActionStatus::Illegal`] (the default). It counts
+    /// as a step toward [`EnvOptions::max_steps`].
+    #[default]
+    Noop,
+    /// The step is refused: [`Error::IllegalAction`] names the lanes and their actions, and
+    /// no lane changes (every action is checked before any lane is stepped).
+    Raise,
+    /// The lane ends (`terminated`, its mask empty, flagged [`ActionStatus::Illegal`]) with
+    /// the game's forfeit rewards ([`Game::forfeit_rewards`]: the offending seat takes the
+    /// game's worst result). A game without a forfeit rule refuses this mode.
+    Lose,
+}
+
+/// The words of [`OnIllegal`], in its order.
+pub const ON_ILLEGAL_WORDS: &[&str] = &["noop", "raise", "lose"];
+
+impl OnIllegal {
+    /// The option word: `"noop"`, `"raise"` or `"lose"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            OnIllegal::Noop => "noop",
+            OnIllegal::Raise => "raise",
+            OnIllegal::Lose => "lose",
+        }
+    }
+
+    /// Parses an option word; anything else is an [`Error::Unknown`] listing the words.
+    pub fn parse(word: &str) -> Result<OnIllegal> {
+        match word {
+            "noop" => Ok(OnIllegal::Noop),
+            "raise" => Ok(OnIllegal::Raise),
+            "lose" => Ok(OnIllegal::Lose),
+            _ => Err(Error::Unknown {
+                what: "on_illegal",
+                name: word.to_string(),
+                expected: ON_ILLEGAL_WORDS.join(", "),
+            }),
+        }
+    }
+}
+
+impl std::fmt::Display for OnIllegal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for OnIllegal {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<OnIllegal> {
+        OnIllegal::parse(s)
+    }
+}
+
 /// How a [`VecEnv`] is built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnvOptions {
@@ -48,11 +112,16 @@ pub struct EnvOptions {
     /// [`VecEnv::observe`]).
     pub observe_on_step: bool,
     /// Step limit per episode (`None`: off, the default): a lane whose episode has taken
-    /// this many applied actions (no-ops do not count) and is not over is truncated
-    /// (`truncated` true, `terminated` false), then treated as any finished lane (a no-op,
-    /// or reset by autoreset). Added to the game's own limits, which are unchanged.
+    /// this many attempted steps (actions sent to it while live: applied actions and illegal
+    /// no-ops alike; the no-op of a finished lane does not count) and is not over is
+    /// truncated (`truncated` true, `terminated` false), then treated as any finished lane
+    /// (a no-op, or reset by autoreset). So a lane fed only illegal actions is truncated
+    /// after `max_steps` steps. Added to the game's own limits, which are unchanged.
     /// `Some(0)` is refused.
     pub max_steps: Option<u32>,
+    /// What an illegal action on a live lane does ([`OnIllegal`]; default
+    /// [`OnIllegal::Noop`]).
+    pub on_illegal: OnIllegal,
     /// The element type of the observation rows ([`ObsDtype::F32`], the default: one f32
     /// per value in [`VecEnv::obs`]; [`ObsDtype::U8`]: the game's compact format, bytes in
     /// [`VecEnv::obs_u8`] and the other values in [`VecEnv::obs_tail`], see
@@ -62,7 +131,8 @@ pub struct EnvOptions {
 
 impl EnvOptions {
     /// Defaults for `num_envs` lanes: seed 0, one thread per core, chunks of 64 lanes,
-    /// autoreset off, observations computed on every step, no step limit.
+    /// autoreset off, observations computed on every step, no step limit, illegal actions
+    /// no-ops.
     pub fn new(num_envs: usize) -> Self {
         EnvOptions {
             num_envs,
@@ -72,6 +142,7 @@ impl EnvOptions {
             autoreset: false,
             observe_on_step: true,
             max_steps: None,
+            on_illegal: OnIllegal::Noop,
             obs_dtype: ObsDtype::F32,
         }
     }
@@ -112,7 +183,7 @@ pub struct VecEnv<G: Game> {
     truncated: Vec<bool>,
     current_player: Vec<i32>,
     illegal: Vec<u8>,
-    /// Applied actions of each lane's episode (for [`EnvOptions::max_steps`]).
+    /// Attempted steps of each lane's episode (for [`EnvOptions::max_steps`]).
     steps: Vec<u32>,
     scratch_states: HugeBuf<G::State>,
     scratch_rngs: Vec<LaneRng>,
@@ -145,6 +216,26 @@ impl EnvOptions {
         }
         Ok(())
     }
+
+    /// Checks what depends on the game: [`OnIllegal::Lose`] needs its forfeit rule
+    /// ([`Game::forfeit_rewards`]).
+    pub(crate) fn check_game<G: Game>(&self, game: &G) -> Result<()> {
+        if self.on_illegal != OnIllegal::Lose {
+            return Ok(());
+        }
+        let state = game.reset(&mut LaneRng::for_lane(self.seed, 0, 0));
+        let mut rewards = vec![0.0; game.num_players()];
+        if game.forfeit_rewards(&state, game.current_player(&state), &mut rewards) {
+            Ok(())
+        } else {
+            Err(Error::Invalid {
+                what: "on_illegal",
+                reason: "\"lose\" needs the game's forfeit rule (Game::forfeit_rewards), \
+                         which this game does not define; use \"noop\" or \"raise\""
+                    .to_string(),
+            })
+        }
+    }
 }
 
 impl<G: Game> VecEnv<G> {
@@ -155,6 +246,7 @@ impl<G: Game> VecEnv<G> {
     /// `num_envs`, the buffer and its size, and nothing stays allocated.
     pub fn new(game: G, options: EnvOptions) -> Result<Self> {
         options.check()?;
+        options.check_game(&game)?;
         // Checks `num_threads` (1..=MAX_THREADS) and starts the threads.
         let pool = ForkSafePool::new(options.num_threads)?;
         let n = options.num_envs;
@@ -302,8 +394,13 @@ impl<G: Game> VecEnv<G> {
     pub fn max_steps(&self) -> Option<u32> {
         self.options.max_steps
     }
-    /// Applied actions of each lane's current episode `[N]` (zero after a reset, an
-    /// autoreset or a `set_state`), what [`EnvOptions::max_steps`] counts.
+    /// What an illegal action on a live lane does ([`EnvOptions::on_illegal`]).
+    pub fn on_illegal(&self) -> OnIllegal {
+        self.options.on_illegal
+    }
+    /// Attempted steps of each lane's current episode `[N]` (applied actions and illegal
+    /// no-ops; zero after a reset, an autoreset or a `set_state`), what
+    /// [`EnvOptions::max_steps`] counts.
     pub fn episode_steps(&self) -> &[u32] {
         &self.steps
     }
@@ -470,7 +567,10 @@ impl<G: Game> VecEnv<G> {
     }
 
     /// Steps every lane with its action. `actions` has one entry per lane; any `u32` is
-    /// accepted (out-of-range actions are flagged no-ops).
+    /// accepted (out-of-range actions are illegal). An illegal action on a live lane is what
+    /// [`EnvOptions::on_illegal`] says: a flagged no-op, an [`Error::IllegalAction`] that
+    /// changes nothing (every lane's action is checked before any lane is stepped), or the
+    /// end of the lane with the game's forfeit rewards.
     ///
     /// With observation on, a lane whose action was applied has its row brought up to date
     /// by [`Game::observe_update`] when every row was in sync before the step (else by a full
@@ -480,6 +580,9 @@ impl<G: Game> VecEnv<G> {
     /// the observation of its lane.
     pub fn step(&mut self, actions: &[u32]) -> Result<()> {
         Error::check_len("actions", self.num_envs(), actions.len())?;
+        if self.options.on_illegal == OnIllegal::Raise {
+            self.check_actions(actions)?;
+        }
         let game = &self.game;
         let cs = self.options.chunk_size;
         let (seed, autoreset, observe) = (
@@ -514,6 +617,7 @@ impl<G: Game> VecEnv<G> {
             seed,
             autoreset,
             max_steps: self.options.max_steps.unwrap_or(0),
+            on_illegal: self.options.on_illegal,
         };
         self.pool.install(|| {
             work.into_par_iter()
@@ -618,6 +722,41 @@ impl<G: Game> VecEnv<G> {
 
     fn check_lane(&self, lane: usize) -> Result<()> {
         Error::check_range("lane", 0, self.num_envs() - 1, lane)
+    }
+
+    /// [`OnIllegal::Raise`]: an [`Error::IllegalAction`] naming every live lane whose action
+    /// the game would refuse, or nothing. Reads only: the mask says it for an action in
+    /// range; an extended action ([`Game::is_extended_action`]) is tried on a copy of the
+    /// lane.
+    fn check_actions(&self, actions: &[u32]) -> Result<()> {
+        let refused = |i: usize| {
+            refuses(
+                &self.game,
+                &self.states[i],
+                &self.rngs[i],
+                &self.mask,
+                (self.terminated[i], self.truncated[i]),
+                i,
+                actions[i],
+            )
+        };
+        let cs = self.options.chunk_size;
+        let n = self.num_envs();
+        let any = self.pool.install(|| {
+            (0..n)
+                .into_par_iter()
+                .with_min_len(cs)
+                .any(refused)
+        });
+        if !any {
+            return Ok(());
+        }
+        let lanes: Vec<usize> = (0..n).filter(|&i| refused(i)).collect();
+        Err(Error::IllegalAction {
+            actions: lanes.iter().map(|&i| actions[i]).collect(),
+            count: lanes.len(),
+            lanes,
+        })
     }
 
     fn lane_out(&mut self, lane: usize) -> (&G, LaneOut<'_>) {
@@ -953,6 +1092,44 @@ struct StepCtx<'g, G> {
     autoreset: bool,
     /// [`EnvOptions::max_steps`], 0 when off.
     max_steps: u32,
+    /// [`EnvOptions::on_illegal`] (a step under [`OnIllegal::Raise`] has checked every
+    /// action already, so it runs as [`OnIllegal::Noop`]).
+    on_illegal: OnIllegal,
+}
+
+/// Whether `game` would refuse `action` on a lane (`state`, `rng`, its row of the `masks`
+/// of width `num_actions`, its `(terminated, truncated)` flags): a live lane and an action
+/// the mask does not allow, or an extended action that a step on a copy of the lane
+/// refuses. A finished lane refuses nothing (its action is the finished no-op or a reset).
+pub(crate) fn refuses<G: Game>(
+    game: &G,
+    state: &G::State,
+    rng: &LaneRng,
+    masks: &[u8],
+    (terminated, truncated): (bool, bool),
+    lane: usize,
+    action: u32,
+) -> bool {
+    if terminated || truncated {
+        return false;
+    }
+    let a = game.num_actions();
+    if (action as usize) < a {
+        return masks[lane * a + action as usize] == 0;
+    }
+    if !game.is_extended_action(action) {
+        return true;
+    }
+    let (mut copy, mut rng) = (*state, rng.clone());
+    let mut small = [0.0f32; 32];
+    let mut large = Vec::new();
+    let rewards = if game.num_players() <= small.len() {
+        &mut small[..game.num_players()]
+    } else {
+        large.resize(game.num_players(), 0.0);
+        &mut large[..]
+    };
+    !game.step(&mut copy, action, &mut rng, rewards).applied
 }
 
 /// The buffers of one chunk of a batch step: states, random streams, episodes, actions,
@@ -1000,6 +1177,8 @@ fn step_chunk<G: Game, const MODE: u8>(
             && re.len() == lanes * p
     );
     let mut scratch = Vec::new();
+    // The mode, read once per chunk: it matters only on the illegal path.
+    let lose = ctx.on_illegal == OnIllegal::Lose;
     for j in 0..lanes {
         if j + 1 < lanes {
             prefetch_lane(&st[j + 1], None);
@@ -1018,7 +1197,7 @@ fn step_chunk<G: Game, const MODE: u8>(
             (ctx.seed, first + j as u64),
             ac[j],
             &mut out,
-            ctx.autoreset,
+            (ctx.autoreset, lose),
         ) as u8;
         limit_steps(&mut sc[j], il[j], ctx.max_steps, &mut out);
     }
@@ -1046,7 +1225,8 @@ fn refresh<G: Game>(
     }
 }
 
-/// One lane's step under the batch contract.
+/// One lane's step under the batch contract; with `lose` ([`OnIllegal::Lose`]) an illegal
+/// action ends the lane with the game's forfeit rewards.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn step_lane<G: Game, const MODE: u8>(
@@ -1057,7 +1237,7 @@ fn step_lane<G: Game, const MODE: u8>(
     (seed, lane): (u64, u64),
     action: u32,
     out: &mut LaneOut<'_>,
-    autoreset: bool,
+    (autoreset, lose): (bool, bool),
 ) -> ActionStatus {
     simd::zero_f32(out.rewards);
     let status = if *out.terminated || *out.truncated {
@@ -1073,6 +1253,9 @@ fn step_lane<G: Game, const MODE: u8>(
     } else {
         let outcome = game.step(state, action, rng, out.rewards);
         if !outcome.applied {
+            if lose {
+                forfeit(game, state, out);
+            }
             resync_noop::<G, MODE>(game, state, out);
             return ActionStatus::Illegal;
         }
@@ -1088,13 +1271,25 @@ fn step_lane<G: Game, const MODE: u8>(
     status
 }
 
-/// Counts an applied action of a lane (a reset starts the count again) and truncates the
-/// lane when its episode reaches `max_steps` (0: no limit) without being over.
+/// [`OnIllegal::Lose`]: the lane ends (terminated, mask empty) with the game's forfeit
+/// rewards for the seat to act (its state is kept; the lane is finished by its flag, as a
+/// lane truncated by `max_steps` is).
+#[cold]
+fn forfeit<G: Game>(game: &G, state: &G::State, out: &mut LaneOut<'_>) {
+    game.forfeit_rewards(state, game.current_player(state), out.rewards);
+    *out.terminated = true;
+    *out.truncated = false;
+    out.mask.fill(0);
+}
+
+/// Counts an attempted step of a live lane (an applied action or an illegal no-op; a reset
+/// starts the count again, a finished lane's no-op does not count) and truncates the lane
+/// when its episode reaches `max_steps` (0: no limit) without being over.
 #[inline(always)]
 fn limit_steps(steps: &mut u32, status: u8, max_steps: u32, out: &mut LaneOut<'_>) {
     if status == ActionStatus::Reset as u8 {
         *steps = 0;
-    } else if status == ActionStatus::Applied as u8 {
+    } else if status <= ActionStatus::Illegal as u8 {
         *steps = steps.saturating_add(1);
         if max_steps != 0 && *steps >= max_steps && !*out.terminated {
             *out.truncated = true;

@@ -59,6 +59,17 @@ pub enum Error {
         /// The size asked for, in bytes (computed without overflow).
         bytes: u128,
     },
+    /// A step sent illegal actions to live lanes while the environment's
+    /// [`OnIllegal`](crate::core::OnIllegal) mode is `Raise`: nothing was changed.
+    #[error("{}", illegal_message(lanes, actions, *count))]
+    IllegalAction {
+        /// The lanes whose action was illegal, in lane order.
+        lanes: Vec<usize>,
+        /// Their actions, in the same order.
+        actions: Vec<u32>,
+        /// How many lanes (the length of `lanes`).
+        count: usize,
+    },
     /// A long call was stopped at its caller's request ([`crate::core::Progress::should_stop`],
     /// a bot asking to stop a match) before it finished; it returns no partial result.
     #[error("{what} was stopped before it finished")]
@@ -158,6 +169,29 @@ pub fn human_bytes(bytes: u128) -> String {
         unit += 1;
     }
     format!("{value:.1} {}", UNITS[unit])
+}
+
+/// How many lanes an [`Error::IllegalAction`] message names.
+const ILLEGAL_SHOWN: usize = 5;
+
+fn illegal_message(lanes: &[usize], actions: &[u32], count: usize) -> String {
+    let shown: Vec<String> = lanes
+        .iter()
+        .zip(actions)
+        .take(ILLEGAL_SHOWN)
+        .map(|(l, a)| format!("lane {l} action {a}"))
+        .collect();
+    let more = if count > shown.len() {
+        format!(", and {} more", count - shown.len())
+    } else {
+        String::new()
+    };
+    let s = if count == 1 { "" } else { "s" };
+    format!(
+        "illegal action in {count} live lane{s} (on_illegal=\"raise\"): {}{more}; nothing was \
+         changed",
+        shown.join(", ")
+    )
 }
 
 fn oom_message(context: &str, what: &str, bytes: u128) -> String {

@@ -107,6 +107,19 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn deal_rewards(&self, state: &Self::State, rewards: &mut [f32]) {
         let _ = (state, rewards);
     }
+    /// The forfeit rule, what [`OnIllegal::Lose`](super::env::OnIllegal::Lose) applies
+    /// when seat `offender` sends an illegal action in `state` (a live state): writes every
+    /// seat's reward for the forfeit into `rewards` (`num_players` long, zeroed by the
+    /// caller), the offender taking the game's worst result as its documentation states it
+    /// (zero-sum where the game's rewards are), and returns `true`; the batch environment
+    /// then ends the lane (`terminated`). Returns `false`, having written nothing, for a game
+    /// without a forfeit rule (the same answer for every state): such a game refuses
+    /// `on_illegal = lose` when an environment is built. The default has none.
+    #[inline]
+    fn forfeit_rewards(&self, state: &Self::State, offender: usize, rewards: &mut [f32]) -> bool {
+        let _ = (state, offender, rewards);
+        false
+    }
     /// Whether `action`, an id outside `0..num_actions`, names an action that
     /// [`Game::step`] may accept although no mask entry covers it (hold'em's exact raise-to
     /// ids). The default: none.

@@ -15,8 +15,11 @@
 //! ```
 //!
 //! - A lane shown live is always at a decision of the learner's seat. `step(actions)` applies
-//!   the learner's action (an illegal one is a no-op: status [`ActionStatus::Illegal`], zero
-//!   reward, nothing else changes); then the bots play every other seat until the learner is
+//!   the learner's action; an illegal one is what [`EnvOptions::on_illegal`] says: a no-op
+//!   (status [`ActionStatus::Illegal`], zero reward, nothing else changes, but it counts as a
+//!   ply toward `max_steps`), an [`Error::IllegalAction`] before any lane changes, or the
+//!   end of the game (terminated, status [`ActionStatus::Illegal`], the learner seat's
+//!   forfeit reward, [`Game::forfeit_rewards`], as the step's reward). Then the bots play every other seat until the learner is
 //!   to act again or the game is over. The lane's reward is the sum of the learner seat's
 //!   rewards over all those plies, so a terminal reward that lands on a bot's ply is credited
 //!   to the learner's decision that preceded it.
@@ -39,9 +42,10 @@
 //! [`MAX_BOT_PLIES`] bot plies are played in one lane per call; a game that reaches the
 //! limit, or in which a bot's action is refused, is cut off and shown as truncated.
 //!
-//! With [`EnvOptions::max_steps`], a game that has taken that many plies (the learner's and
-//! the bots' applied actions together, as a [`crate::core::VecEnv`] counts its lane's
-//! actions, so both cut the same game at the same point) without ending is cut off and
+//! With [`EnvOptions::max_steps`], a game that has taken that many plies (the learner's
+//! attempted steps, illegal no-ops included, and the bots' applied actions together, as a
+//! [`crate::core::VecEnv`] counts its lane's attempted steps, so both cut the same game at
+//! the same point) without ending is cut off and
 //! shown as truncated, whoever is to act; if that happens before the learner's first
 //! decision, the game is shown truncated with no decision in it (as above).
 //!
@@ -58,7 +62,7 @@ use std::any::Any;
 
 use rayon::prelude::*;
 
-use super::env::EnvOptions;
+use super::env::{refuses, EnvOptions, OnIllegal};
 use super::error::{Error, Result};
 use super::game::{ActionStatus, Game};
 use super::mem::{lane_rows, try_vec, HugeBuf};
@@ -113,7 +117,8 @@ struct LaneCtl {
     /// The learner's rewards of the current game not yet shown (those before its first
     /// decision).
     carry: f32,
-    /// Plies (learner's and bots' applied actions) of the current game, for `max_steps`.
+    /// Plies (learner's attempted steps and bots' applied actions) of the current game, for
+    /// `max_steps`.
     plies: u32,
 }
 
@@ -183,6 +188,9 @@ struct Ctx<'g, G: Game> {
     seed: u64,
     /// [`EnvOptions::max_steps`], 0 when off.
     max_steps: u32,
+    /// [`EnvOptions::on_illegal`] (a step under [`OnIllegal::Raise`] has checked every
+    /// action already).
+    on_illegal: OnIllegal,
 }
 
 impl<G: Game> Ctx<'_, G> {
@@ -236,12 +244,17 @@ impl<G: Game> Ctx<'_, G> {
     /// Writes the lane's flags, mask and observation (as seen by the learner's seat);
     /// `cut` shows it truncated whatever its state says. Counts a finished episode.
     fn show(&self, lane: &mut Lane<'_, G>, cut: bool) {
-        let game = self.game;
-        let (terminated, truncated) = if cut {
+        let shown = if cut {
             (false, true)
         } else {
-            game.finished(lane.state)
+            self.game.finished(lane.state)
         };
+        self.show_as(lane, shown);
+    }
+
+    /// [`Ctx::show`] with the flags `(terminated, truncated)` given.
+    fn show_as(&self, lane: &mut Lane<'_, G>, (terminated, truncated): (bool, bool)) {
+        let game = self.game;
         *lane.terminated = terminated;
         *lane.truncated = truncated;
         if terminated || truncated {
@@ -312,6 +325,20 @@ impl<G: Game> Ctx<'_, G> {
             .step(lane.state, action, &mut lane.ctl.rng, lane.ply_rewards);
         if !outcome.applied {
             *lane.illegal = ActionStatus::Illegal as u8;
+            if self.on_illegal == OnIllegal::Lose {
+                lane.ply_rewards.fill(0.0);
+                self.game
+                    .forfeit_rewards(lane.state, learner, lane.ply_rewards);
+                let reward = std::mem::take(&mut lane.ctl.carry) + lane.ply_rewards[learner];
+                *lane.reward = reward;
+                *lane.episode_return += reward;
+                self.show_as(lane, (true, false));
+                return;
+            }
+            lane.ctl.plies += 1;
+            if self.max_steps != 0 && lane.ctl.plies >= self.max_steps {
+                self.show(lane, true);
+            }
             return;
         }
         *lane.illegal = ActionStatus::Applied as u8;
@@ -330,8 +357,9 @@ impl<G: Game> LearnerEnv<G> {
     /// A learner view of `game`: `bots` play the seats other than the learner's, in seat
     /// order (`num_players - 1` of them), `opponents` are their names (what
     /// [`LearnerEnv::opponents`] reports), `seat` places the learner, and `options` gives
-    /// `num_envs`, `seed`, `num_threads`, `chunk_size` and `max_steps` (plies per game, see
-    /// the module documentation; `Some(0)` is refused) (autoreset is always on and the
+    /// `num_envs`, `seed`, `num_threads`, `chunk_size`, `max_steps` (plies per game, see
+    /// the module documentation; `Some(0)` is refused) and `on_illegal` (`Lose` needs the
+    /// game's forfeit rule) (autoreset is always on and the
     /// learner's observation is computed at every step: `autoreset` and `observe_on_step`
     /// are ignored). Every lane is reset with `options.seed`.
     ///
@@ -363,6 +391,7 @@ impl<G: Game> LearnerEnv<G> {
             check_batchable(&**bot)?;
         }
         options.check()?;
+        options.check_game(&game)?;
         let pool = ForkSafePool::new(options.num_threads)?;
         let n = options.num_envs;
         let mut env = Self::allocate(game, bots, opponents, seat, options, pool)
@@ -434,6 +463,7 @@ impl<G: Game> LearnerEnv<G> {
             seat_rule: self.seat_rule,
             seed: self.options.seed,
             max_steps: self.options.max_steps.unwrap_or(0),
+            on_illegal: self.options.on_illegal,
         };
         let lanes = (
             self.states.par_chunks_mut(cs),
@@ -508,11 +538,15 @@ impl<G: Game> LearnerEnv<G> {
         });
     }
 
-    /// Steps every lane with the learner's action (one per lane; any `u32`, an illegal one
-    /// is a flagged no-op): see the module documentation. A wrong length is an error that
-    /// changes nothing.
+    /// Steps every lane with the learner's action (one per lane; any `u32`; an illegal one
+    /// is what [`EnvOptions::on_illegal`] says): see the module documentation. A wrong
+    /// length, or under [`OnIllegal::Raise`] an illegal action on a live lane
+    /// ([`Error::IllegalAction`], naming the lanes), is an error that changes nothing.
     pub fn step(&mut self, actions: &[u32]) -> Result<()> {
         Error::check_len("actions", self.num_envs(), actions.len())?;
+        if self.options.on_illegal == OnIllegal::Raise {
+            self.check_actions(actions)?;
+        }
         self.for_each_lane(actions, |ctx, lane, action| ctx.step(lane, action));
         Ok(())
     }
@@ -540,6 +574,36 @@ impl<G: Game> LearnerEnv<G> {
             .install(|| act_lanes(&self.game, bot, &lanes, selected, seed, cs, out))
     }
 
+    /// [`OnIllegal::Raise`]: an [`Error::IllegalAction`] naming every live lane whose
+    /// learner action the game would refuse, or nothing (reads only).
+    fn check_actions(&self, actions: &[u32]) -> Result<()> {
+        let refused = |i: usize| {
+            refuses(
+                &self.game,
+                &self.states[i],
+                &self.ctl[i].rng,
+                &self.mask,
+                (self.terminated[i], self.truncated[i]),
+                i,
+                actions[i],
+            )
+        };
+        let cs = self.options.chunk_size;
+        let n = self.num_envs();
+        let any = self
+            .pool
+            .install(|| (0..n).into_par_iter().with_min_len(cs).any(refused));
+        if !any {
+            return Ok(());
+        }
+        let lanes: Vec<usize> = (0..n).filter(|&i| refused(i)).collect();
+        Err(Error::IllegalAction {
+            actions: lanes.iter().map(|&i| actions[i]).collect(),
+            count: lanes.len(),
+            lanes,
+        })
+    }
+
     /// The game's configuration.
     pub fn game(&self) -> &G {
         &self.game
@@ -559,6 +623,10 @@ impl<G: Game> LearnerEnv<G> {
     /// The step limit per game ([`EnvOptions::max_steps`]: plies of every seat).
     pub fn max_steps(&self) -> Option<u32> {
         self.options.max_steps
+    }
+    /// What an illegal learner action does ([`EnvOptions::on_illegal`]).
+    pub fn on_illegal(&self) -> OnIllegal {
+        self.options.on_illegal
     }
     /// Which seat the learner plays.
     pub fn seat_rule(&self) -> LearnerSeat {

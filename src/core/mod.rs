@@ -36,7 +36,7 @@ pub mod tree;
 
 pub use bits::{CardIter, CardSet64};
 pub use dyn_env::DynEnv;
-pub use env::{EnvOptions, VecEnv, MAX_ENVS};
+pub use env::{EnvOptions, OnIllegal, VecEnv, MAX_ENVS, ON_ILLEGAL_WORDS};
 pub use error::{Error, Integer, Result};
 pub use game::{ActionStatus, Game, LaneOutcome, Playable, SingleLane};
 pub use learner::{DynLearner, LearnerEnv, LearnerSeat, Opponents};

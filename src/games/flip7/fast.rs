@@ -744,6 +744,16 @@ impl Flip7 {
 impl Game for Flip7 {
     type State = Flip7State;
 
+    /// The forfeit rule (`on_illegal = lose`): the offender gives up its banked total
+    /// (reward minus it, so that its summed rewards, its final score, come to 0, the lowest
+    /// score there is) and the points of the round in play; the other seats keep their
+    /// banked totals (reward 0).
+    #[inline]
+    fn forfeit_rewards(&self, s: &Flip7State, offender: usize, rewards: &mut [f32]) -> bool {
+        rewards[offender] = -(s.scores[offender] as f32);
+        true
+    }
+
     fn num_players(&self) -> usize {
         self.num_players()
     }

@@ -648,6 +648,20 @@ pub fn check_order(num_players: usize, order: &[u8]) -> Result<()> {
 impl Game for NoLimitHoldem {
     type State = NoLimitHoldemState;
 
+    /// The forfeit rule (`on_illegal = lose`): the offender loses its whole starting stack,
+    /// the worst result of a hand, and the other seats share it equally (zero-sum to within
+    /// `f32` rounding, as every result); in big blinds.
+    #[inline]
+    fn forfeit_rewards(&self, s: &NoLimitHoldemState, offender: usize, rewards: &mut [f32]) -> bool {
+        let n = self.num_players();
+        let lost = s.starting[offender] as f64 / self.table.big_blind as f64;
+        let share = (lost / (n - 1) as f64) as f32;
+        for (p, r) in rewards.iter_mut().enumerate().take(n) {
+            *r = if p == offender { -(lost as f32) } else { share };
+        }
+        true
+    }
+
     fn num_players(&self) -> usize {
         self.num_players()
     }

@@ -512,6 +512,28 @@ impl I151 {
 impl Game for I151 {
     type State = I151State;
 
+    /// The forfeit rule (`on_illegal = lose`): the offender loses the match. With
+    /// [`RewardMode::MatchOutcome`] it gets −1 and every other seat `1 / (num_players − 1)`
+    /// (zero-sum); with [`RewardMode::RoundPoints`] its score is raised to the target (the
+    /// score that excludes a seat), paid as minus that change, and the other seats get 0.
+    #[inline]
+    fn forfeit_rewards(&self, s: &I151State, offender: usize, rewards: &mut [f32]) -> bool {
+        let n = self.num_players as usize;
+        match self.reward {
+            RewardMode::MatchOutcome => {
+                let share = 1.0 / (n as f32 - 1.0);
+                for (p, r) in rewards.iter_mut().enumerate().take(n) {
+                    *r = if p == offender { -1.0 } else { share };
+                }
+            }
+            RewardMode::RoundPoints => {
+                let rise = (self.target_score as i32 - s.scores[offender] as i32).max(0);
+                rewards[offender] = -(rise as f32);
+            }
+        }
+        true
+    }
+
     fn num_players(&self) -> usize {
         self.num_players as usize
     }

@@ -83,8 +83,21 @@ pub fn deal(cards: [u8; NUM_PLAYERS]) -> KuhnPokerState {
     }
 }
 
+/// The most a seat can lose in a hand (ante and a called bet), what an illegal action costs
+/// under `on_illegal = lose`.
+pub const FORFEIT_CHIPS: f32 = 2.0;
+
 impl Game for KuhnPoker {
     type State = KuhnPokerState;
+
+    /// The forfeit rule (`on_illegal = lose`): the offender loses
+    /// [`FORFEIT_CHIPS`], the most a hand can lose (a called bet), to the other seat.
+    #[inline]
+    fn forfeit_rewards(&self, _: &Self::State, offender: usize, rewards: &mut [f32]) -> bool {
+        rewards[offender] = -FORFEIT_CHIPS;
+        rewards[1 - offender] = FORFEIT_CHIPS;
+        true
+    }
 
     fn num_players(&self) -> usize {
         NUM_PLAYERS

@@ -119,8 +119,21 @@ pub fn strength(card: u8, public: u8) -> u8 {
     paired * 4 + rank_of(card)
 }
 
+/// The most a seat can lose in a hand (1 + 2·2 + 2·4 = 13: the ante and two raises in each
+/// round, called), what an illegal action costs under `on_illegal = lose`.
+pub const FORFEIT_CHIPS: f32 = 13.0;
+
 impl Game for LeducHoldem {
     type State = LeducHoldemState;
+
+    /// The forfeit rule (`on_illegal = lose`): the offender loses
+    /// [`FORFEIT_CHIPS`], the most a hand can lose, to the other seat.
+    #[inline]
+    fn forfeit_rewards(&self, _: &Self::State, offender: usize, rewards: &mut [f32]) -> bool {
+        rewards[offender] = -FORFEIT_CHIPS;
+        rewards[1 - offender] = FORFEIT_CHIPS;
+        true
+    }
 
     fn num_players(&self) -> usize {
         NUM_PLAYERS

@@ -197,8 +197,25 @@ impl LostCities {
     }
 }
 
+/// The largest margin a round can end with, the forfeit's (`on_illegal = lose`): per
+/// expedition 166 points, one seat having opened it with the 2 alone (−18) while the other
+/// holds the other eight numbers and the three wagers ((52 − 20) × 4 + 20 = 148); a brute
+/// force over every split of an expedition's cards finds no larger one. Five expeditions:
+/// 830.
+pub const FORFEIT_MARGIN: i32 = 5 * 166;
+
 impl Game for LostCities {
     type State = LostCitiesState;
+
+    /// The forfeit rule (`on_illegal = lose`): the offender takes the worst
+    /// result the scoring allows, a margin of [`FORFEIT_MARGIN`] points against it, and the
+    /// other seat the same margin for it (zero-sum, as the score difference is).
+    #[inline]
+    fn forfeit_rewards(&self, _: &Self::State, offender: usize, rewards: &mut [f32]) -> bool {
+        rewards[offender] = -FORFEIT_MARGIN as f32;
+        rewards[1 - offender] = FORFEIT_MARGIN as f32;
+        true
+    }
 
     fn num_players(&self) -> usize {
         NUM_PLAYERS

@@ -109,3 +109,29 @@ fn the_conversion_fallback_writes_what_the_direct_encoder_writes() {
         }
     }
 }
+
+/// A game without a forfeit rule (`Game::forfeit_rewards`, which this wrapper does not
+/// forward) refuses `on_illegal = lose` when the environment is built, with an error that
+/// says why and what to use instead; the other modes build.
+#[test]
+fn a_game_without_a_forfeit_rule_refuses_on_illegal_lose() {
+    use cardvec::core::OnIllegal;
+    let game = NoDirectEncoder(LostCities::new(ObsLayout::CardMajor));
+    let options = |on_illegal| EnvOptions {
+        on_illegal,
+        ..EnvOptions::new(3)
+    };
+    let err = VecEnv::new(game.clone(), options(OnIllegal::Lose))
+        .err()
+        .expect("lose refused")
+        .to_string();
+    assert!(
+        err.contains("on_illegal") && err.contains("forfeit") && err.contains("\"raise\""),
+        "{err}"
+    );
+    for mode in [OnIllegal::Noop, OnIllegal::Raise] {
+        assert!(VecEnv::new(game.clone(), options(mode)).is_ok());
+    }
+    // Lost Cities itself has one.
+    assert!(VecEnv::new(game.0, options(OnIllegal::Lose)).is_ok());
+}

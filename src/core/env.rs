@@ -1197,8 +1197,11 @@ fn step_chunk<G: Game, const MODE: u8>(
             (ctx.seed, first + j as u64),
             ac[j],
             &mut out,
-            (ctx.autoreset, lose),
+            ctx.autoreset,
         ) as u8;
+        if lose && il[j] == ActionStatus::Illegal as u8 {
+            forfeit(game, &st[j], &mut out);
+        }
         limit_steps(&mut sc[j], il[j], ctx.max_steps, &mut out);
     }
 }
@@ -1225,8 +1228,8 @@ fn refresh<G: Game>(
     }
 }
 
-/// One lane's step under the batch contract; with `lose` ([`OnIllegal::Lose`]) an illegal
-/// action ends the lane with the game's forfeit rewards.
+/// One lane's step under the batch contract (an illegal action is a no-op here; under
+/// [`OnIllegal::Lose`] the chunk's loop then calls [`forfeit`]).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn step_lane<G: Game, const MODE: u8>(
@@ -1237,7 +1240,7 @@ fn step_lane<G: Game, const MODE: u8>(
     (seed, lane): (u64, u64),
     action: u32,
     out: &mut LaneOut<'_>,
-    (autoreset, lose): (bool, bool),
+    autoreset: bool,
 ) -> ActionStatus {
     simd::zero_f32(out.rewards);
     let status = if *out.terminated || *out.truncated {
@@ -1253,9 +1256,6 @@ fn step_lane<G: Game, const MODE: u8>(
     } else {
         let outcome = game.step(state, action, rng, out.rewards);
         if !outcome.applied {
-            if lose {
-                forfeit(game, state, out);
-            }
             resync_noop::<G, MODE>(game, state, out);
             return ActionStatus::Illegal;
         }

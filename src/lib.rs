@@ -31,8 +31,8 @@ pub mod solve;
 
 pub use crate::core::{
     ActionStatus, Bot, CardSet64, DynEnv, DynLearner, EnvOptions, Error, Game, GameInfo, GameSpec,
-    LaneOutcome, LaneRng, LearnerEnv, LearnerSeat, OnIllegal, Opponents, OptionValue, Options, Playable,
-    Progress, RandomBot, Result, SingleLane, VecEnv,
+    LaneOutcome, LaneRng, LearnerEnv, LearnerSeat, OnIllegal, Opponents, OptionValue, Options,
+    Playable, Progress, RandomBot, Result, SingleLane, VecEnv,
 };
 pub use games::flip7::{Flip7, Flip7State};
 pub use games::holdem::{NoLimitHoldem, NoLimitHoldemState, TableConfig};

@@ -742,12 +742,9 @@ impl<G: Game> VecEnv<G> {
         };
         let cs = self.options.chunk_size;
         let n = self.num_envs();
-        let any = self.pool.install(|| {
-            (0..n)
-                .into_par_iter()
-                .with_min_len(cs)
-                .any(refused)
-        });
+        let any = self
+            .pool
+            .install(|| (0..n).into_par_iter().with_min_len(cs).any(refused));
         if !any {
             return Ok(());
         }

@@ -619,13 +619,17 @@ impl<G: Game> VecEnv<G> {
             max_steps: self.options.max_steps.unwrap_or(0),
             on_illegal: self.options.on_illegal,
         };
+        let lose = ctx.on_illegal == OnIllegal::Lose;
         self.pool.install(|| {
             work.into_par_iter()
                 .enumerate()
-                .for_each(|(c, bufs)| match obs_mode {
-                    OBS_OFF => step_chunk::<G, OBS_OFF>(&ctx, c, bufs),
-                    OBS_UPDATE => step_chunk::<G, OBS_UPDATE>(&ctx, c, bufs),
-                    _ => step_chunk::<G, OBS_FULL>(&ctx, c, bufs),
+                .for_each(|(c, bufs)| match (obs_mode, lose) {
+                    (OBS_OFF, false) => step_chunk::<G, OBS_OFF, false>(&ctx, c, bufs),
+                    (OBS_UPDATE, false) => step_chunk::<G, OBS_UPDATE, false>(&ctx, c, bufs),
+                    (_, false) => step_chunk::<G, OBS_FULL, false>(&ctx, c, bufs),
+                    (OBS_OFF, true) => step_chunk::<G, OBS_OFF, true>(&ctx, c, bufs),
+                    (OBS_UPDATE, true) => step_chunk::<G, OBS_UPDATE, true>(&ctx, c, bufs),
+                    (_, true) => step_chunk::<G, OBS_FULL, true>(&ctx, c, bufs),
                 })
         });
         self.obs_synced = observe;
@@ -1147,9 +1151,10 @@ type ChunkBufs<'a, S> = (
     &'a mut [u32],
 );
 
-/// Steps the lanes of chunk `c` (observation mode `MODE`, one of the `OBS_*` constants).
+/// Steps the lanes of chunk `c` (observation mode `MODE`, one of the `OBS_*` constants;
+/// with `LOSE`, [`OnIllegal::Lose`]: one loop per mode, so the modes cost nothing per lane).
 #[inline]
-fn step_chunk<G: Game, const MODE: u8>(
+fn step_chunk<G: Game, const MODE: u8, const LOSE: bool>(
     ctx: &StepCtx<'_, G>,
     c: usize,
     (st, rn, ep, ac, mut ob, ma, re, te, tr, cp, il, sc): ChunkBufs<'_, G::State>,
@@ -1174,8 +1179,6 @@ fn step_chunk<G: Game, const MODE: u8>(
             && re.len() == lanes * p
     );
     let mut scratch = Vec::new();
-    // The mode, read once per chunk: it matters only on the illegal path.
-    let lose = ctx.on_illegal == OnIllegal::Lose;
     for j in 0..lanes {
         if j + 1 < lanes {
             prefetch_lane(&st[j + 1], None);
@@ -1196,7 +1199,7 @@ fn step_chunk<G: Game, const MODE: u8>(
             &mut out,
             ctx.autoreset,
         ) as u8;
-        if lose && il[j] == ActionStatus::Illegal as u8 {
+        if LOSE && il[j] == ActionStatus::Illegal as u8 {
             forfeit(game, &st[j], &mut out);
         }
         limit_steps(&mut sc[j], il[j], ctx.max_steps, &mut out);

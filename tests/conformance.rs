@@ -461,7 +461,7 @@ fn illegal_only<G: GameSpec>(game: &G, label: &str) -> String {
     let mut env = learner(OnIllegal::Noop);
     let live = live_lanes(env.terminated(), env.truncated());
     let (obs, d) = (env.obs().to_vec(), game.obs_dim());
-    let mut cut = vec![false; N];
+    let mut cut = [false; N];
     for t in 1..=LIMIT {
         let acts = refused_actions(game, env.legal_mask(), N);
         env.step(&acts).unwrap();

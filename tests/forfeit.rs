@@ -28,10 +28,10 @@ fn two_seat_games_pay_the_largest_margin() {
         assert_eq!(forfeit(&LostCities::default(), 1, off), want);
         want[off] = -2.0;
         want[1 - off] = 2.0;
-        assert_eq!(forfeit(&KuhnPoker::default(), 1, off), want);
+        assert_eq!(forfeit(&KuhnPoker, 1, off), want);
         want[off] = -13.0;
         want[1 - off] = 13.0;
-        assert_eq!(forfeit(&LeducHoldem::default(), 1, off), want);
+        assert_eq!(forfeit(&LeducHoldem, 1, off), want);
     }
 }
 
@@ -59,7 +59,7 @@ fn flip7_offender_gives_back_its_banked_total() {
         on_illegal: OnIllegal::Lose,
         ..EnvOptions::new(8)
     };
-    let mut env = VecEnv::new(game.clone(), options).unwrap();
+    let mut env = VecEnv::new(game, options).unwrap();
     let mut rng = LaneRng::from_seed(5);
     let a = game.num_actions();
     let mut checked = 0;

@@ -9,6 +9,7 @@ use super::error::Result;
 use super::obs::ObsFormat;
 use super::spec::{GameInfo, GameSpec, Options};
 use super::tree::InfoSeats;
+use super::words::Outcome;
 
 /// A batch environment of some registered game: everything [`VecEnv`] offers, without its
 /// type parameter. Lane states cross this interface as bytes.
@@ -87,6 +88,12 @@ pub trait DynEnv: Send + Sync {
     fn set_state_bytes(&mut self, lane: usize, bytes: &[u8]) -> Result<()>;
     /// See [`VecEnv::snapshot`].
     fn snapshot(&self) -> Vec<u8>;
+    /// The name of `action` in lane `lane`'s state ([`crate::core::Words::action_name`]).
+    fn action_name(&self, lane: usize, action: u32) -> Result<String>;
+    /// What `seat` sees of lane `lane` ([`crate::core::Words::view`]; `reveal`: every card shown).
+    fn view(&self, lane: usize, seat: usize, reveal: bool) -> Result<serde_json::Value>;
+    /// How lane `lane`'s game ended ([`crate::core::Words::outcome`]; `None` while it runs).
+    fn outcome(&self, lane: usize) -> Result<Option<Outcome>>;
     /// The environment itself, to downcast to its [`VecEnv`] type.
     fn as_any(&self) -> &dyn Any;
     /// The environment itself, mutably, to downcast to its [`VecEnv`] type.
@@ -204,6 +211,16 @@ impl<G: GameSpec> DynEnv for VecEnv<G> {
     }
     fn snapshot(&self) -> Vec<u8> {
         VecEnv::snapshot(self)
+    }
+    fn action_name(&self, lane: usize, action: u32) -> Result<String> {
+        Ok(self.game().action_name(self.state(lane)?, action))
+    }
+    fn view(&self, lane: usize, seat: usize, reveal: bool) -> Result<serde_json::Value> {
+        crate::core::error::Error::check_range("seat", 0, self.game().num_players() as i64 - 1, seat as i64)?;
+        Ok(self.game().view(self.state(lane)?, seat, reveal))
+    }
+    fn outcome(&self, lane: usize) -> Result<Option<Outcome>> {
+        Ok(self.game().outcome(self.state(lane)?))
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -9,7 +9,8 @@
 //! (bots, batched bots and the random policy), [`learner`] (the learner view: the other
 //! seats played by bots), [`progress`], [`diff`] (the differential runner),
 //! [`fuzz`] (the generic fuzz and state-corruption checks), [`tree`] (information states and
-//! chance nodes for solvers), [`mod@matches`] (bot matches) and
+//! chance nodes for solvers), [`words`] (a game's words: action names, views,
+//! outcomes), [`mod@matches`] (bot matches) and
 //! [`stats`].
 
 pub(crate) mod bits;
@@ -33,6 +34,7 @@ pub mod stats;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod tree;
+pub mod words;
 
 pub use bits::{CardIter, CardSet64};
 pub use dyn_env::DynEnv;
@@ -48,3 +50,4 @@ pub use progress::{Progress, StopFlag};
 pub use rng::LaneRng;
 pub use spec::{GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
 pub use tree::{GameTree, InfoSeats, InfoStateFns, InfoStates, TreeVisitor};
+pub use words::{Outcome, Words};

@@ -16,6 +16,7 @@ use super::game::{Game, Playable, SingleLane};
 use super::policy::Bot;
 use super::rng::LaneRng;
 use super::tree::{InfoStateFns, TreeVisitor};
+use super::words::Words;
 
 /// The kind and range of one option.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -501,7 +502,11 @@ pub struct GameInfo {
     pub match_players: &'static [usize],
     /// `cardvec match`: options applied unless given (text form).
     pub match_options: &'static str,
-    /// Rewards are reported multiplied by this, in this unit (hold'em: 100, "bb/100").
+    /// What one unit of the rewards is ("big blinds", "chips", "points"): the one word the
+    /// web page, its API and the Python docs use for the game's rewards.
+    pub reward_unit: &'static str,
+    /// Match reports show the rewards multiplied by this, in this unit (hold'em: 100,
+    /// "bb/100": big blinds per 100 hands).
     pub reward_report: (f64, &'static str),
     /// The external implementation the game is checked against (`""`: none).
     pub oracle: &'static str,
@@ -542,8 +547,9 @@ pub struct FuzzStep<'a, G: GameSpec> {
 }
 
 /// One game as the registry holds it: its fast engine (the [`Game`] this type configures),
-/// its reference engine, its options, bots and fuzz hooks.
-pub trait GameSpec: Game + Sized {
+/// its words ([`Words`]: action names, views, outcomes), its reference engine, its options,
+/// bots and fuzz hooks.
+pub trait GameSpec: Game + Words + Sized {
     /// The reference engine that `cardvec diff` and the fuzz check compare with the fast one.
     type Reference: Playable;
 

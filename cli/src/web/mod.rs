@@ -243,7 +243,7 @@ async fn games() -> Json<Value> {
                 "players": [g.num_players.0, g.num_players.1],
                 "options": g.options.iter().map(option_json).collect::<Vec<_>>(),
                 "bots": g.bots, "default_bot": g.match_bots.first(),
-                "reward_unit": g.reward_report.1,
+                "reward_unit": g.reward_unit,
             })
         })
         .collect();

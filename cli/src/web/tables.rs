@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use cardvec::core::{
-    Bot, DynEnv, EnvOptions, Error, GameSpec, LaneRng, OptionValue, Result, VecEnv,
+    Bot, DynEnv, EnvOptions, Error, GameSpec, LaneRng, OptionValue, Outcome, Result, VecEnv,
 };
 use cardvec::registry::{self, Visitor};
 
@@ -41,6 +41,11 @@ pub struct CreateTable {
     /// The deal's seed (default 0).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// An explicit deal instead of the seed's: the card order the game's
+    /// `reset_from_order` takes (hold'em: each seat's two hole card ids, then the five
+    /// board cards), checked like it.
+    #[serde(default)]
+    pub deal: Option<Vec<u8>>,
 }
 
 /// What `POST /api/tables/{id}/action` takes: an action id, or (hold'em) a raise-to.
@@ -216,6 +221,9 @@ impl Table {
         };
         let seed = req.seed.unwrap_or(0);
         env.reset(seed);
+        if let Some(order) = &req.deal {
+            env.reset_lane_from_order(0, order)?;
+        }
         // Every bot is made before the first move (an unknown name lists the game's).
         let players = bots
             .iter()
@@ -412,25 +420,22 @@ impl Table {
             .map(|(i, m)| json!({ "n": i, "seat": m.seat, "by": m.by, "action": m.action, "label": m.label }))
             .collect();
         let result = done.then(|| {
-            let best = self
-                .totals
-                .iter()
-                .cloned()
-                .fold(f64::NEG_INFINITY, f64::max);
-            let winners: Vec<usize> = (0..self.totals.len())
-                .filter(|&p| self.totals[p] == best)
-                .collect();
-            json!({
-                "scores": self.totals, "winners": winners,
-                "terminated": self.env.terminated()[0], "truncated": self.env.truncated()[0],
-            })
+            // The game's own outcome (ties kept as ties); the totals' leaders for a game
+            // that says nothing of its end.
+            let outcome = view::outcome(&*self.env)
+                .unwrap_or_else(|| Outcome::by_results(self.totals.clone(), true));
+            let mut r = outcome.to_json();
+            r["scores"] = json!(self.totals);
+            r["terminated"] = json!(self.env.terminated()[0]);
+            r["truncated"] = json!(self.env.truncated()[0]);
+            r
         });
         json!({
             "id": id, "game": self.game, "title": info.title, "options": self.options,
             "seat": self.seat, "num_players": self.env.num_players(), "seed": self.seed,
             "bots": self.bots, "to_act": if done { Value::Null } else { json!(self.to_act()) },
             "finished": done, "legal": legal, "log": log, "log_len": self.log.len(),
-            "totals": self.totals, "reward_unit": view::reward_unit(self.game), "result": result,
+            "totals": self.totals, "reward_unit": info.reward_unit, "result": result,
             "view": view::view(&*self.env, self.seat, done),
             "frames": if frames {
                 json!(self.frames.iter().map(|(n, v)| json!({ "n": n, "view": v })).collect::<Vec<_>>())

@@ -10,6 +10,7 @@ pub mod bots;
 pub mod checks;
 pub mod fast;
 pub mod reference;
+mod words;
 #[cfg(test)]
 mod rules_tests;
 
@@ -280,6 +281,7 @@ impl GameSpec for Flip7 {
         match_bots: &["random", "threshold-27", "expected-value"],
         match_players: &[3, 4, 5, 6],
         match_options: "",
+        reward_unit: "points",
         reward_report: (1.0, "points"),
         oracle: "game-room 0.1.0 (flip7_v0)",
     };

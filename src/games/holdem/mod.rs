@@ -46,6 +46,7 @@ pub mod fast;
 pub mod info;
 pub mod phh;
 pub mod reference;
+mod words;
 mod session;
 pub mod trace;
 pub(crate) mod view;
@@ -54,6 +55,7 @@ pub use fast::NoLimitHoldemState;
 pub use phh::{read_phh, write_phh};
 pub use reference::{NlHand, Pot, Street};
 pub use session::Session;
+pub use words::hand_outcome;
 
 /// Cards in the deck (the poker deck's 52 card ids, [`crate::poker::Card`]).
 pub use crate::poker::DECK_SIZE;
@@ -324,6 +326,7 @@ impl GameSpec for NoLimitHoldem {
         match_bots: &["random", "call-station", "equity"],
         match_players: &[2, 6],
         match_options: "",
+        reward_unit: "big blinds",
         reward_report: (100.0, "bb/100"),
         oracle: "pokerkit 0.7",
     };

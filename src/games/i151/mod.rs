@@ -13,6 +13,7 @@ pub mod checks;
 pub mod cpython_random;
 pub mod fast;
 pub mod reference;
+mod words;
 #[cfg(test)]
 mod rules_tests;
 pub mod seed;
@@ -247,6 +248,7 @@ impl GameSpec for I151 {
         match_bots: &["greedy", "random"],
         match_players: &[],
         match_options: "reward=match-outcome",
+        reward_unit: "points",
         reward_report: (1.0, "reward"),
         oracle: "i151-engine 0.2.4",
     };

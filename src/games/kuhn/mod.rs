@@ -16,6 +16,7 @@ pub mod bots;
 pub mod checks;
 pub mod fast;
 pub mod reference;
+mod words;
 pub mod tree;
 
 pub use fast::KuhnPokerState;
@@ -44,6 +45,7 @@ impl GameSpec for KuhnPoker {
         match_bots: &["king-only", "random"],
         match_players: &[],
         match_options: "",
+        reward_unit: "chips",
         reward_report: (1.0, "chips"),
         oracle: "OpenSpiel kuhn_poker (python/tests/test_kuhn_leduc_openspiel.py)",
     };

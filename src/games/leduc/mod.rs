@@ -25,6 +25,7 @@ pub mod bots;
 pub mod checks;
 pub mod fast;
 pub mod reference;
+mod words;
 pub mod tree;
 
 pub use fast::LeducHoldemState;
@@ -53,6 +54,7 @@ impl GameSpec for LeducHoldem {
         match_bots: &["raise-with-king", "random"],
         match_players: &[],
         match_options: "",
+        reward_unit: "chips",
         reward_report: (1.0, "chips"),
         oracle: "OpenSpiel leduc_poker (python/tests/test_kuhn_leduc_openspiel.py)",
     };

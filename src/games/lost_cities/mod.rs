@@ -6,6 +6,7 @@ pub mod bots;
 pub mod checks;
 pub mod fast;
 pub mod reference;
+mod words;
 
 pub use fast::LostCitiesState;
 
@@ -99,6 +100,7 @@ impl GameSpec for LostCities {
         match_bots: &["safe-heuristic", "random"],
         match_players: &[],
         match_options: "",
+        reward_unit: "points",
         reward_report: (1.0, "points"),
         oracle: "",
     };

@@ -1,0 +1,151 @@
+//! What a game says about itself in words ([`Words`]): the name of an action in a state, a
+//! readable view of a state for one seat (what the web table draws), and the outcome of a
+//! finished game (every seat's result, the winners with ties kept as ties, the hands shown
+//! down). Every registered game implements it in its own `words.rs`; the tools above the
+//! games (the web table, traces, error messages) read it through the registry or a
+//! [`super::DynEnv`] and never switch on a game.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::game::Game;
+
+/// How a finished game ended, in the game's own terms.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outcome {
+    /// Each seat's result, the count the winners are read from: chips won or lost (poker),
+    /// expedition points (Lost Cities), banked score (Flip 7), penalty points (151). The
+    /// game's docs say which; it need not be the sum of the rewards.
+    pub results: Vec<f64>,
+    /// The seats that won: more than one is a tie (a split pot), never broken by an odd chip
+    /// or a seat order. For a game cut off before its end ([`Outcome::cut_off`]): the
+    /// leaders when it stopped.
+    pub winners: Vec<usize>,
+    /// Per seat, the hand it showed down, named ("two pair, eights and twos"); `None` for a
+    /// seat that showed nothing (folded, or the game has no showdown). Empty when the game
+    /// names no hands.
+    pub hands: Vec<Option<String>>,
+    /// The end in one line: "seat 1 wins", "split pot between seats 0 and 1", "seats 0 and
+    /// 2 tie".
+    pub summary: String,
+}
+
+impl Outcome {
+    /// Whether more than one seat won (a tie, a split pot).
+    pub fn tie(&self) -> bool {
+        self.winners.len() > 1
+    }
+
+    /// The outcome read from `results` alone: the winners are the seats with the highest
+    /// result (`higher_wins`) or the lowest, ties kept; no hands; the summary says who won.
+    pub fn by_results(results: Vec<f64>, higher_wins: bool) -> Outcome {
+        let best = if higher_wins {
+            results.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            results.iter().copied().fold(f64::INFINITY, f64::min)
+        };
+        let winners: Vec<usize> = (0..results.len()).filter(|&p| results[p] == best).collect();
+        let summary = win_summary(&winners, "tie");
+        Outcome {
+            results,
+            winners,
+            hands: Vec::new(),
+            summary,
+        }
+    }
+
+    /// This outcome for a game cut off before its natural end (a step limit): the winners
+    /// are the leaders when it stopped, and the summary says so ("cut off before the end;
+    /// seat 1 leads").
+    pub fn cut_off(mut self) -> Outcome {
+        self.summary = match self.winners.as_slice() {
+            [] => "cut off before the end".to_string(),
+            [one] => format!("cut off before the end; seat {one} leads"),
+            many => format!("cut off before the end; {} share the lead", seats_text(many)),
+        };
+        self
+    }
+
+    /// This outcome as JSON, with `tie` added (what the web API returns).
+    pub fn to_json(&self) -> Value {
+        let mut v = serde_json::to_value(self).unwrap_or(Value::Null);
+        v["tie"] = json!(self.tie());
+        v
+    }
+}
+
+/// A list of seats in words: "seat 2", "seats 0 and 1", "seats 0, 1 and 3".
+pub fn seats_text(seats: &[usize]) -> String {
+    match seats {
+        [] => "no seat".to_string(),
+        [one] => format!("seat {one}"),
+        [rest @ .., last] => {
+            let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
+            format!("seats {} and {last}", rest.join(", "))
+        }
+    }
+}
+
+/// "seat 2 wins", or for several winners "seats 0 and 1 {tie_word}" ("tie", "split the
+/// pot").
+pub fn win_summary(winners: &[usize], tie_word: &str) -> String {
+    match winners {
+        [] => "nobody wins".to_string(),
+        [one] => format!("seat {one} wins"),
+        many => format!("{} {tie_word}", seats_text(many)),
+    }
+}
+
+/// A game's words: what the tools show of its actions, states and ends. Every method has a
+/// default, so a game starts with plain words ("action 7", a generic view, no outcome) and
+/// replaces them one by one.
+pub trait Words: Game {
+    /// The name of `action` for the seat to act in `state`, before it is applied ("call 2",
+    /// "play yellow 7, draw from deck", "hit"). Any `u32` gets a name (an id the game does
+    /// not know: "action N"). The default: "action N".
+    fn action_name(&self, state: &Self::State, action: u32) -> String {
+        let _ = state;
+        format!("action {action}")
+    }
+
+    /// What `seat` sees of `state`, as JSON for the web table to draw: its cards, the piles,
+    /// chips and scores; never a card that seat may not see while the game runs, unless
+    /// `reveal` (every card shown, as at the end of a game or in a replay). The object has
+    /// a `kind` naming the drawing (`"poker"`, `"lost-cities"`, ...). The default:
+    /// `{"kind": "generic"}`.
+    fn view(&self, state: &Self::State, seat: usize, reveal: bool) -> Value {
+        let _ = (state, seat, reveal);
+        json!({ "kind": "generic" })
+    }
+
+    /// How the game ended, once `state` is finished (terminated or cut off); `None` while
+    /// it runs. The default: `None` (the game says nothing of its end).
+    fn outcome(&self, state: &Self::State) -> Option<Outcome> {
+        let _ = state;
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn winners_by_results_keep_ties() {
+        let o = Outcome::by_results(vec![3.0, 5.0, 5.0], true);
+        assert_eq!(o.winners, vec![1, 2]);
+        assert!(o.tie());
+        assert_eq!(o.summary, "seats 1 and 2 tie");
+        let o = Outcome::by_results(vec![3.0, 5.0, 4.0], false);
+        assert_eq!(o.winners, vec![0]);
+        assert_eq!(o.summary, "seat 0 wins");
+        assert_eq!(o.to_json()["tie"], json!(false));
+    }
+
+    #[test]
+    fn seats_in_words() {
+        assert_eq!(seats_text(&[4]), "seat 4");
+        assert_eq!(seats_text(&[0, 1]), "seats 0 and 1");
+        assert_eq!(seats_text(&[0, 1, 3]), "seats 0, 1 and 3");
+    }
+}

@@ -606,3 +606,120 @@ fn every_bot_of_every_game_takes_a_seat_even_one_that_remembers() {
         }
     });
 }
+
+/// The ids of cards written as text ("Kh 2c").
+fn card_ids(text: &str) -> Vec<u8> {
+    cardvec::poker::parse_cards(text)
+        .unwrap()
+        .iter()
+        .map(|c| c.id())
+        .collect()
+}
+
+#[test]
+fn a_split_pot_is_a_tie_with_both_hands_named_though_an_odd_chip_goes_to_one_seat() {
+    rt().block_on(async {
+        let app = app_with(10);
+        // Board Kh 2c 8s Jd 2s: 4s8h (you, the button) and 8dTc (a call station) both make
+        // 8-8-2-2-K. The big blind (seat 2) is all-in for 1 chip with 3c4d, so the main pot
+        // is 3 chips: chopped 2/1, the odd chip to seat 1, left of the button. The totals
+        // differ (0 and +0.5 big blinds); the hand is a split pot all the same.
+        let deal = card_ids("4s 8h 8d Tc 3c 4d Kh 2c 8s Jd 2s");
+        let body = json!({
+            "game": "holdem", "seat": 0, "bot": "call-station", "deal": deal,
+            "options": { "num_players": 3, "button": 0, "stacks": [200, 200, 1] },
+        });
+        let (status, mut v, text) = call(&app, "POST", "/api/tables", &body.to_string()).await;
+        assert_eq!(status, StatusCode::CREATED, "{text}");
+        let id = v["id"].as_str().unwrap().to_string();
+        let url = format!("/api/tables/{id}/action");
+        let mut moves = 0;
+        while !v["finished"].as_bool().unwrap() {
+            let labels: Vec<&str> = v["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["label"].as_str().unwrap())
+                .collect();
+            assert!(labels.iter().any(|l| *l == "check" || l.starts_with("call ")), "{labels:?}");
+            let (status, next, text) = call(&app, "POST", &url, &json!({ "action": 1 }).to_string()).await;
+            assert_eq!(status, StatusCode::OK, "{text}");
+            v = next;
+            moves += 1;
+            assert!(moves < 10, "the hand did not end");
+        }
+        let r = &v["result"];
+        assert_eq!(r["winners"], json!([0, 1]), "{r}");
+        assert_eq!(r["tie"], json!(true));
+        let two_pair = "two pair, eights and twos";
+        assert_eq!(r["hands"][0], json!(two_pair));
+        assert_eq!(r["hands"][1], json!(two_pair));
+        assert_eq!(r["hands"][2], json!("one pair, twos"));
+        let summary = r["summary"].as_str().unwrap();
+        assert!(summary.contains("split pot") && summary.contains(two_pair), "{summary}");
+        // Chips: the odd chip of the main pot went to seat 1; the scores are the rewards.
+        assert_eq!(r["results"], json!([0.0, 1.0, -1.0]));
+        assert_eq!(r["scores"], json!([0.0, 0.5, -0.5]));
+        assert_eq!(v["reward_unit"], json!("big blinds"));
+        let (_, games, _) = call(&app, "GET", "/api/games", "").await;
+        let holdem = games.as_array().unwrap().iter().find(|g| g["id"] == "holdem").unwrap();
+        assert_eq!(holdem["reward_unit"], v["reward_unit"], "the list and the table say one unit");
+        // The same hand as a PHH hand history on the watch page: a split pot there too.
+        use cardvec::games::holdem::{write_phh, Action, NlHand, TableConfig};
+        let cards = cardvec::poker::parse_cards("4s 8h 8d Tc Kh 2c 8s Jd 2s").unwrap();
+        let hole = [[cards[0], cards[1]], [cards[2], cards[3]]];
+        let board = [cards[4], cards[5], cards[6], cards[7], cards[8]];
+        let config = TableConfig::new(1, 2, 0).unwrap();
+        let mut hand = NlHand::new(config, &[200, 200], 0, &hole, board).unwrap();
+        while let Some(legal) = hand.legal() {
+            hand.apply(if legal.check { Action::Check } else { Action::Call }).unwrap();
+        }
+        let (status, h, text) = call(&app, "POST", "/api/watch/phh", &write_phh(&hand, None)).await;
+        assert_eq!(status, StatusCode::OK, "{text}");
+        let o = &h["outcome"];
+        assert_eq!(o["winners"], json!([0, 1]), "{o}");
+        assert_eq!(o["tie"], json!(true));
+        assert_eq!(o["hands"], json!([two_pair, two_pair]));
+        assert!(o["summary"].as_str().unwrap().contains("split pot"), "{o}");
+        // A deal the game refuses is a 400 that names it.
+        let bad = json!({ "game": "holdem", "deal": [0, 0, 1, 2, 3, 4, 5, 6, 7] });
+        let (status, err, _) = call(&app, "POST", "/api/tables", &bad.to_string()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(err["error"].as_str().unwrap().contains("card"), "{err}");
+    });
+}
+
+#[test]
+fn every_game_names_its_actions_and_says_how_it_ended() {
+    rt().block_on(async {
+        let app = app_with(100);
+        for id in registry::ids() {
+            let body = json!({ "game": id, "seed": 5 });
+            let (status, mut v, text) = call(&app, "POST", "/api/tables", &body.to_string()).await;
+            assert_eq!(status, StatusCode::CREATED, "{text}");
+            assert_ne!(v["view"]["kind"], json!("generic"), "{id} draws no view");
+            let url = format!("/api/tables/{}/action", v["id"].as_str().unwrap());
+            let mut rng = LaneRng::from_seed(9);
+            for _ in 0..5000 {
+                if v["finished"].as_bool().unwrap() {
+                    break;
+                }
+                let legal = v["legal"].as_array().unwrap().clone();
+                for m in &legal {
+                    let label = m["label"].as_str().unwrap();
+                    assert!(!label.starts_with("action "), "{id}: {label}");
+                }
+                let pick = &legal[rng.below(legal.len() as u32) as usize];
+                v = call(&app, "POST", &url, &json!({ "action": pick["action"] }).to_string()).await.1;
+            }
+            let r = &v["result"];
+            assert!(r.is_object(), "{id} did not end");
+            let n = v["num_players"].as_u64().unwrap() as usize;
+            let winners = r["winners"].as_array().unwrap();
+            assert!(!winners.is_empty() && winners.iter().all(|w| (w.as_u64().unwrap() as usize) < n), "{id}: {r}");
+            assert_eq!(r["tie"], json!(winners.len() > 1));
+            assert_eq!(r["results"].as_array().unwrap().len(), n, "{id}");
+            assert!(!r["summary"].as_str().unwrap().is_empty());
+        }
+    });
+}

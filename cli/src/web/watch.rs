@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use cardvec::arena::ladder::{read_log, Standings};
 use cardvec::arena::runner::{play_series_match, Clock, MatchConfig, Replay};
 use cardvec::core::{Error, LaneRng, Result};
-use cardvec::games::holdem::{read_phh, write_phh, Action, NlHand, TableConfig};
+use cardvec::games::holdem::{hand_outcome, read_phh, write_phh, Action, NlHand, TableConfig};
 use cardvec::poker::cards::Card;
 
 /// The ladder log shipped in docs/ (what `GET /api/ladder` charts).
@@ -96,10 +96,17 @@ pub fn phh_frames(text: &str) -> Result<Value> {
         ));
     }
     let cfg = done.config();
+    // How the hand ended, as the web table says it: a split pot is a tie, the hands shown
+    // down are named (`null` for a hand history that stops before its end).
+    let outcome = hand.is_over().then(|| {
+        let hole: Vec<[u8; 2]> = hand.hole_cards().iter().map(|h| h.map(Card::id)).collect();
+        let board = hand.full_board().map(Card::id);
+        hand_outcome(&hole, board, hand.folded(), &hand.net()).to_json()
+    });
     Ok(json!({
         "num_players": done.num_players(), "button": done.button(),
         "blinds": [cfg.small_blind, cfg.big_blind], "ante": cfg.ante,
-        "net": done.net(), "frames": frames,
+        "net": done.net(), "frames": frames, "outcome": outcome,
     }))
 }
 

@@ -128,10 +128,16 @@ function finish(v) {
   r.dataset.scores = JSON.stringify(v.result.scores);
   r.dataset.actions = JSON.stringify(v.log.map((m) => m.action));
   r.textContent = "";
-  const won = v.result.winners.includes(v.seat);
-  r.append(el("h2", { text: "Game over — " + (won ? (v.result.winners.length > 1 ? "you share the win" : "you win") : "you lose") }));
+  // The game's own outcome: ties are ties (a split pot), the hands shown down are named.
+  const res = v.result;
+  const won = res.winners.includes(v.seat);
+  r.append(el("h2", { text: "Game over — " + (won ? (res.tie ? "you share the win" : "you win") : "you lose") }));
+  if (res.summary) r.append(el("p", { class: "summary", text: res.summary.charAt(0).toUpperCase() + res.summary.slice(1) + "." }));
   const ul = el("ul", {});
-  v.result.scores.forEach((s, p) => ul.append(el("li", { text: seatName(p) + ": " + (s > 0 ? "+" : "") + s + " " + v.reward_unit + (v.result.winners.includes(p) ? " ★" : "") })));
+  res.scores.forEach((s, p) => {
+    const hand = res.hands && res.hands[p] ? " — " + res.hands[p] : "";
+    ul.append(el("li", { text: seatName(p) + ": " + (s > 0 ? "+" : "") + s + " " + v.reward_unit + hand + (res.winners.includes(p) ? " ★" : "") }));
+  });
   r.append(ul, el("p", { class: "muted", text: "Start a new game with a seed above (the same seed deals the same cards)." }));
   status("Game over.");
   $("seed").focus();

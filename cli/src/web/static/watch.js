@@ -101,6 +101,14 @@ async function loadPhh() {
       v.textContent = "";
       v.append(el("p", {}, el("strong", { text: f.label })));
       v.append(pokerTable(f, { me: -1, toAct: f.to_act, names: (p) => "Seat " + p, over: f.over }));
+      // The end in words: a split pot is a tie, every hand shown down named.
+      const o = h.outcome;
+      if (o && i === h.frames.length - 1) {
+        v.append(el("p", { class: "summary", text: o.summary.charAt(0).toUpperCase() + o.summary.slice(1) + "." }));
+        const ul = el("ul", {});
+        o.hands.forEach((name, p) => { if (name) ul.append(el("li", { text: "Seat " + p + ": " + name + (o.winners.includes(p) ? " ★" : "") })); });
+        v.append(ul);
+      }
     });
   } catch (e) { error("Hand not loaded: " + e.message); }
 }

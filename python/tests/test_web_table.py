@@ -157,11 +157,67 @@ def test_a_full_game_through_the_page_matches_the_engine(server, browser, game, 
     scores = json.loads(page.get_attribute("#result", "data-scores"))
     actions = json.loads(page.get_attribute("#result", "data-actions"))
     table_id = page.evaluate("window.cardvecView.id")
-    assert api(server, f"/api/tables/{table_id}")["result"]["scores"] == scores
+    result = api(server, f"/api/tables/{table_id}")["result"]
+    assert result["scores"] == scores
     assert "Game over" in page.inner_text("#result")
+    # The game's own words for its end: the page shows the API's summary.
+    assert result["summary"][1:] in page.inner_text("#result")
     assert len(page.query_selector_all("#log li")) == len(actions)
     if _cardvec_available():
         assert engine_scores(game, options, seed, actions) == pytest.approx(scores, abs=1e-4)
+    assert errors == []
+    page.close()
+
+
+def _card_ids(text: str) -> list[int]:
+    """Hold'em card ids of cards written as text ("Kh 2c"): suit (c d h s) * 13 + rank."""
+    return [
+        "cdhs".index(c[1]) * 13 + "23456789TJQKA".index(c[0]) for c in text.split()
+    ]
+
+
+def test_a_split_pot_is_shown_as_one_with_both_hands_named(server, browser):
+    """Board Kh 2c 8s Jd 2s, 4s8h (you) against 8dTc: both 8-8-2-2-K. The big blind is all
+    in for one chip, so an odd chip of the main pot goes to seat 1 and the totals differ;
+    the page says "split pot" all the same and names both hands."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    deal = _card_ids("4s 8h 8d Tc 3c 4d Kh 2c 8s Jd 2s")
+
+    def with_deal(route, request):
+        body = json.loads(request.post_data)
+        body["deal"] = deal
+        route.continue_(post_data=json.dumps(body))
+
+    page.route("**/api/tables?frames=true", with_deal)
+    page.goto(f"{server}/play/holdem?speed=0")
+    page.wait_for_selector("#seat option", state="attached")
+    page.fill("#opt-num_players", "3")
+    page.fill("#opt-button", "0")
+    page.fill("#opt-stacks", "[200,200,1]")
+    page.fill("#bot", "call-station")
+    page.select_option("#seat", "0")
+    page.click("#start")
+    for _ in range(10):
+        page.wait_for_selector("body[data-state=playing], body[data-state=finished]")
+        if page.get_attribute("body", "data-state") == "finished":
+            break
+        before = page.evaluate("window.cardvecView.log_len")
+        moves = page.query_selector_all("#moves button")
+        passive = [m for m in moves if "check" in m.inner_text() or "call " in m.inner_text()]
+        assert passive, [m.inner_text() for m in moves]
+        passive[0].click()
+        page.wait_for_function(f"window.cardvecView.log_len > {before}")
+    else:
+        pytest.fail("the hand did not end")
+    text = page.inner_text("#result")
+    assert "you share the win" in text, text
+    assert "Split pot" in text, text
+    assert text.count("two pair, eights and twos") >= 3, text  # the summary and both seats
+    result = api(server, f"/api/tables/{page.evaluate('window.cardvecView.id')}")["result"]
+    assert result["winners"] == [0, 1] and result["tie"] is True
+    assert result["scores"][0] != result["scores"][1]  # the odd chip
     assert errors == []
     page.close()
 

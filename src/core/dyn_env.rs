@@ -216,7 +216,12 @@ impl<G: GameSpec> DynEnv for VecEnv<G> {
         Ok(self.game().action_name(self.state(lane)?, action))
     }
     fn view(&self, lane: usize, seat: usize, reveal: bool) -> Result<serde_json::Value> {
-        crate::core::error::Error::check_range("seat", 0, self.game().num_players() as i64 - 1, seat as i64)?;
+        crate::core::error::Error::check_range(
+            "seat",
+            0,
+            self.game().num_players() as i64 - 1,
+            seat as i64,
+        )?;
         Ok(self.game().view(self.state(lane)?, seat, reveal))
     }
     fn outcome(&self, lane: usize) -> Result<Option<Outcome>> {

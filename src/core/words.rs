@@ -61,7 +61,10 @@ impl Outcome {
         self.summary = match self.winners.as_slice() {
             [] => "cut off before the end".to_string(),
             [one] => format!("cut off before the end; seat {one} leads"),
-            many => format!("cut off before the end; {} share the lead", seats_text(many)),
+            many => format!(
+                "cut off before the end; {} share the lead",
+                seats_text(many)
+            ),
         };
         self
     }

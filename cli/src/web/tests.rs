@@ -641,8 +641,14 @@ fn a_split_pot_is_a_tie_with_both_hands_named_though_an_odd_chip_goes_to_one_sea
                 .iter()
                 .map(|m| m["label"].as_str().unwrap())
                 .collect();
-            assert!(labels.iter().any(|l| *l == "check" || l.starts_with("call ")), "{labels:?}");
-            let (status, next, text) = call(&app, "POST", &url, &json!({ "action": 1 }).to_string()).await;
+            assert!(
+                labels
+                    .iter()
+                    .any(|l| *l == "check" || l.starts_with("call ")),
+                "{labels:?}"
+            );
+            let (status, next, text) =
+                call(&app, "POST", &url, &json!({ "action": 1 }).to_string()).await;
             assert_eq!(status, StatusCode::OK, "{text}");
             v = next;
             moves += 1;
@@ -656,14 +662,25 @@ fn a_split_pot_is_a_tie_with_both_hands_named_though_an_odd_chip_goes_to_one_sea
         assert_eq!(r["hands"][1], json!(two_pair));
         assert_eq!(r["hands"][2], json!("one pair, twos"));
         let summary = r["summary"].as_str().unwrap();
-        assert!(summary.contains("split pot") && summary.contains(two_pair), "{summary}");
+        assert!(
+            summary.contains("split pot") && summary.contains(two_pair),
+            "{summary}"
+        );
         // Chips: the odd chip of the main pot went to seat 1; the scores are the rewards.
         assert_eq!(r["results"], json!([0.0, 1.0, -1.0]));
         assert_eq!(r["scores"], json!([0.0, 0.5, -0.5]));
         assert_eq!(v["reward_unit"], json!("big blinds"));
         let (_, games, _) = call(&app, "GET", "/api/games", "").await;
-        let holdem = games.as_array().unwrap().iter().find(|g| g["id"] == "holdem").unwrap();
-        assert_eq!(holdem["reward_unit"], v["reward_unit"], "the list and the table say one unit");
+        let holdem = games
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == "holdem")
+            .unwrap();
+        assert_eq!(
+            holdem["reward_unit"], v["reward_unit"],
+            "the list and the table say one unit"
+        );
         // The same hand as a PHH hand history on the watch page: a split pot there too.
         use cardvec::games::holdem::{write_phh, Action, NlHand, TableConfig};
         let cards = cardvec::poker::parse_cards("4s 8h 8d Tc Kh 2c 8s Jd 2s").unwrap();
@@ -672,7 +689,12 @@ fn a_split_pot_is_a_tie_with_both_hands_named_though_an_odd_chip_goes_to_one_sea
         let config = TableConfig::new(1, 2, 0).unwrap();
         let mut hand = NlHand::new(config, &[200, 200], 0, &hole, board).unwrap();
         while let Some(legal) = hand.legal() {
-            hand.apply(if legal.check { Action::Check } else { Action::Call }).unwrap();
+            hand.apply(if legal.check {
+                Action::Check
+            } else {
+                Action::Call
+            })
+            .unwrap();
         }
         let (status, h, text) = call(&app, "POST", "/api/watch/phh", &write_phh(&hand, None)).await;
         assert_eq!(status, StatusCode::OK, "{text}");
@@ -710,13 +732,23 @@ fn every_game_names_its_actions_and_says_how_it_ended() {
                     assert!(!label.starts_with("action "), "{id}: {label}");
                 }
                 let pick = &legal[rng.below(legal.len() as u32) as usize];
-                v = call(&app, "POST", &url, &json!({ "action": pick["action"] }).to_string()).await.1;
+                v = call(
+                    &app,
+                    "POST",
+                    &url,
+                    &json!({ "action": pick["action"] }).to_string(),
+                )
+                .await
+                .1;
             }
             let r = &v["result"];
             assert!(r.is_object(), "{id} did not end");
             let n = v["num_players"].as_u64().unwrap() as usize;
             let winners = r["winners"].as_array().unwrap();
-            assert!(!winners.is_empty() && winners.iter().all(|w| (w.as_u64().unwrap() as usize) < n), "{id}: {r}");
+            assert!(
+                !winners.is_empty() && winners.iter().all(|w| (w.as_u64().unwrap() as usize) < n),
+                "{id}: {r}"
+            );
             assert_eq!(r["tie"], json!(winners.len() > 1));
             assert_eq!(r["results"].as_array().unwrap().len(), n, "{id}");
             assert!(!r["summary"].as_str().unwrap().is_empty());

@@ -347,8 +347,14 @@ impl Game for LostCities {
                 widen_u8_f32(&bytes, onehot);
             }
         }
-        for (i, (&q, &div)) in parts.counts.iter().zip(&SCALAR_DIVS).enumerate() {
-            scalars[SCALAR_BYTES[i]] = q as f32 / div as f32;
+        // The 32 small scalars are two contiguous runs of the row (0..2 and 3..33, around
+        // plies): written as such, without a per-scalar index, they vectorize.
+        let (q, div) = (&parts.counts, &SCALAR_DIVS);
+        for (out, (&q, &div)) in scalars[..2].iter_mut().zip(q[..2].iter().zip(&div[..2])) {
+            *out = q as f32 / div;
+        }
+        for (out, (&q, &div)) in scalars[3..33].iter_mut().zip(q[2..].iter().zip(&div[2..])) {
+            *out = q as f32 / div;
         }
         scalars[2] = parts.steps as f32 / MAX_STEPS as f32;
         scalars[33] = parts.diff as f32 / MAX_BOARD_SCORE as f32;
@@ -384,29 +390,17 @@ impl Game for LostCities {
     }
 }
 
-/// Where each of the 32 small scalars of [`ObsParts::counts`] goes among the 34 scalars of
-/// the row (all but plies, 2, and the score difference, 33).
-const SCALAR_BYTES: [usize; 32] = {
-    let mut t = [0; 32];
-    let mut i = 0;
-    while i < 32 {
-        t[i] = if i < 2 { i } else { i + 1 };
-        i += 1;
-    }
-    t
-};
-
 /// The divisor of each of the 32 small scalars: cards left in the deck (44), the
 /// opponent's unseen hand cards (8), then per seat (own, opponent) and colour the top
 /// number's rank (10), handshakes (3) and cards in the column (12).
-const SCALAR_DIVS: [u16; 32] = {
-    let mut t = [0; 32];
-    t[0] = DECK_AFTER_DEAL as u16;
-    t[1] = HAND_SIZE as u16;
+const SCALAR_DIVS: [f32; 32] = {
+    let mut t = [0.0; 32];
+    t[0] = DECK_AFTER_DEAL as f32;
+    t[1] = HAND_SIZE as f32;
     let mut i = 2;
     while i < 32 {
         let k = (i - 2) % 15 / N_COLORS;
-        t[i] = [10, 3, 12][k];
+        t[i] = [10.0, 3.0, 12.0][k];
         i += 1;
     }
     t

@@ -195,9 +195,10 @@ pub struct VecEnv<G: Game> {
     obs_synced: bool,
 }
 
-/// The mutable outputs of one lane, borrowed together.
-struct LaneOut<'a> {
-    obs: ObsRow<'a>,
+/// The mutable outputs of one lane, borrowed together; `R` is its observation row(s) (an
+/// [`ObsRow`] of either dtype, or in the batch step a row of the chunk's one dtype).
+struct LaneOut<'a, R = ObsRow<'a>> {
+    obs: R,
     mask: &'a mut [u8],
     rewards: &'a mut [f32],
     terminated: &'a mut bool,
@@ -623,13 +624,9 @@ impl<G: Game> VecEnv<G> {
         self.pool.install(|| {
             work.into_par_iter()
                 .enumerate()
-                .for_each(|(c, bufs)| match (obs_mode, lose) {
-                    (OBS_OFF, false) => step_chunk::<G, OBS_OFF, false>(&ctx, c, bufs),
-                    (OBS_UPDATE, false) => step_chunk::<G, OBS_UPDATE, false>(&ctx, c, bufs),
-                    (_, false) => step_chunk::<G, OBS_FULL, false>(&ctx, c, bufs),
-                    (OBS_OFF, true) => step_chunk::<G, OBS_OFF, true>(&ctx, c, bufs),
-                    (OBS_UPDATE, true) => step_chunk::<G, OBS_UPDATE, true>(&ctx, c, bufs),
-                    (_, true) => step_chunk::<G, OBS_FULL, true>(&ctx, c, bufs),
+                .for_each(|(c, bufs)| match lose {
+                    false => step_chunk::<G, false>(&ctx, c, obs_mode, bufs),
+                    true => step_chunk::<G, true>(&ctx, c, obs_mode, bufs),
                 })
         });
         self.obs_synced = observe;
@@ -831,7 +828,7 @@ impl<G: Game> VecEnv<G> {
     }
 }
 
-impl<'a> LaneOut<'a> {
+impl<'a, R> LaneOut<'a, R> {
     /// The outputs of lane `j` of a chunk, given its observation row, the chunk's other
     /// buffers and the row widths `(players, actions)`.
     #[allow(clippy::too_many_arguments)]
@@ -839,7 +836,7 @@ impl<'a> LaneOut<'a> {
     fn in_chunk(
         j: usize,
         (p, a): (usize, usize),
-        obs: ObsRow<'a>,
+        obs: R,
         mask: &'a mut [u8],
         rewards: &'a mut [f32],
         terminated: &'a mut [bool],
@@ -984,18 +981,29 @@ struct ObsChunk<'a> {
     tail: &'a mut [f32],
 }
 
-impl ObsChunk<'_> {
-    fn lanes(&self) -> usize {
-        self.lanes
+impl<'a> ObsChunk<'a> {
+    /// The f32 rows of the chunk, `d` values each (the chunk's dtype is f32).
+    #[inline]
+    fn into_f32(self, d: usize) -> F32Rows<'a> {
+        assert!(self.dtype == ObsDtype::F32 && self.f32.len() == self.lanes * d);
+        F32Rows { rows: self.f32, d }
     }
 
-    /// The f32 row of lane `j` of the chunk, with f32 rows.
+    /// The compact rows of the chunk (the chunk's dtype is u8).
     #[inline]
-    fn f32_row(&self, j: usize) -> Option<&[f32]> {
-        let d = self.format.dim();
-        match self.dtype {
-            ObsDtype::F32 => Some(&self.f32[j * d..(j + 1) * d]),
-            ObsDtype::U8 => None,
+    fn into_u8(self) -> U8Rows<'a> {
+        let (nb, nt) = (self.format.byte_dim(), self.format.tail_dim());
+        assert!(
+            self.dtype == ObsDtype::U8
+                && self.bytes.len() == self.lanes * nb
+                && self.tail.len() == self.lanes * nt
+        );
+        U8Rows {
+            bytes: self.bytes,
+            tail: self.tail,
+            widths: (nb, nt),
+            format: self.format,
+            scratch: Vec::new(),
         }
     }
 
@@ -1003,7 +1011,10 @@ impl ObsChunk<'_> {
     #[inline]
     fn prefetch(&self, j: usize) {
         match self.dtype {
-            ObsDtype::F32 => simd::prefetch(self.f32_row(j).unwrap_or(&[])),
+            ObsDtype::F32 => {
+                let d = self.format.dim();
+                simd::prefetch(&self.f32[j * d..(j + 1) * d])
+            }
             ObsDtype::U8 => {
                 let (nb, nt) = (self.format.byte_dim(), self.format.tail_dim());
                 simd::prefetch(&self.bytes[j * nb..(j + 1) * nb]);
@@ -1047,31 +1058,170 @@ enum ObsRow<'a> {
     },
 }
 
-impl ObsRow<'_> {
+/// The observation row(s) of one lane, as the batch loops write them.
+trait LaneRow {
     /// Writes the observation of `state` for `player`; with `incremental`, an f32 row that
     /// held the observation before the step just applied is updated with
     /// [`Game::observe_update`] when the game supports it.
+    fn write<G: Game>(&mut self, game: &G, state: &G::State, player: usize, incremental: bool);
+}
+
+impl LaneRow for ObsRow<'_> {
     #[inline(always)]
     fn write<G: Game>(&mut self, game: &G, state: &G::State, player: usize, incremental: bool) {
         match self {
-            ObsRow::F32(row) => {
-                if !(incremental && game.observe_update(state, player, row)) {
-                    game.observe(state, player, row);
-                }
-            }
+            ObsRow::F32(row) => row.write(game, state, player, incremental),
             ObsRow::U8 {
                 bytes,
                 tail,
                 scratch,
                 format,
-            } => {
-                if !game.observe_u8(state, player, bytes, tail) {
-                    scratch.resize(format.dim(), 0.0);
-                    game.observe(state, player, scratch);
-                    format.compress(scratch, bytes, tail);
-                }
-            }
+            } => write_u8(game, state, player, (bytes, tail), scratch, format),
         }
+    }
+}
+
+/// An f32 row.
+impl LaneRow for &mut [f32] {
+    #[inline(always)]
+    fn write<G: Game>(&mut self, game: &G, state: &G::State, player: usize, incremental: bool) {
+        if !(incremental && game.observe_update(state, player, self)) {
+            game.observe(state, player, self);
+        }
+    }
+}
+
+/// No row: a step that does not observe.
+impl LaneRow for () {
+    #[inline(always)]
+    fn write<G: Game>(&mut self, _: &G, _: &G::State, _: usize, _: bool) {}
+}
+
+/// A compact row of a batch step ([`U8Rows::lane`]).
+struct U8Row<'b> {
+    bytes: &'b mut [u8],
+    tail: &'b mut [f32],
+    scratch: &'b mut Vec<f32>,
+    format: &'b ObsFormat,
+}
+
+impl LaneRow for U8Row<'_> {
+    #[inline(always)]
+    fn write<G: Game>(&mut self, game: &G, state: &G::State, player: usize, _: bool) {
+        let bytes_tail = (&mut *self.bytes, &mut *self.tail);
+        write_u8(game, state, player, bytes_tail, self.scratch, self.format);
+    }
+}
+
+/// Writes the compact observation of `state` for `player` into `(bytes, tail)`: by the
+/// game's direct encoder, or else through an f32 row in `scratch` (sized when first needed).
+#[inline(always)]
+fn write_u8<G: Game>(
+    game: &G,
+    state: &G::State,
+    player: usize,
+    (bytes, tail): (&mut [u8], &mut [f32]),
+    scratch: &mut Vec<f32>,
+    format: &ObsFormat,
+) {
+    if !game.observe_u8(state, player, bytes, tail) {
+        scratch.resize(format.dim(), 0.0);
+        game.observe(state, player, scratch);
+        format.compress(scratch, bytes, tail);
+    }
+}
+
+/// The observation rows of one chunk of a batch step in the environment's one dtype, so
+/// that the loop over its lanes is compiled once per dtype and decides nothing per lane:
+/// [`NoRows`] (a step that does not observe), [`F32Rows`], [`U8Rows`]. The chunk's lengths
+/// are checked once, when it is made.
+trait ChunkRows {
+    /// The rows of one lane.
+    type Row<'b>: LaneRow
+    where
+        Self: 'b;
+    /// The rows of lane `j`.
+    fn lane(&mut self, j: usize) -> Self::Row<'_>;
+    /// Asks the cache for the rows of lane `j`, which the step will write in full.
+    fn prefetch(&self, j: usize);
+    /// Asks the cache for what an incremental update of lane `j` (state `state`) writes.
+    fn prefetch_update<G: Game>(&self, game: &G, state: &G::State, j: usize);
+}
+
+/// No rows (observation off).
+struct NoRows;
+
+impl ChunkRows for NoRows {
+    type Row<'b> = ();
+    #[inline(always)]
+    fn lane(&mut self, _: usize) {}
+    #[inline(always)]
+    fn prefetch(&self, _: usize) {}
+    #[inline(always)]
+    fn prefetch_update<G: Game>(&self, _: &G, _: &G::State, _: usize) {}
+}
+
+/// The f32 rows of a chunk, `d` values each.
+struct F32Rows<'a> {
+    rows: &'a mut [f32],
+    d: usize,
+}
+
+impl ChunkRows for F32Rows<'_> {
+    type Row<'b>
+        = &'b mut [f32]
+    where
+        Self: 'b;
+    #[inline(always)]
+    fn lane(&mut self, j: usize) -> &mut [f32] {
+        &mut self.rows[j * self.d..(j + 1) * self.d]
+    }
+    #[inline(always)]
+    fn prefetch(&self, j: usize) {
+        simd::prefetch(&self.rows[j * self.d..(j + 1) * self.d]);
+    }
+    #[inline(always)]
+    fn prefetch_update<G: Game>(&self, game: &G, state: &G::State, j: usize) {
+        game.prefetch_observe_update(state, &self.rows[j * self.d..(j + 1) * self.d]);
+    }
+}
+
+/// The compact rows of a chunk: bytes and f32 tail, `widths` values each.
+struct U8Rows<'a> {
+    bytes: &'a mut [u8],
+    tail: &'a mut [f32],
+    widths: (usize, usize),
+    format: &'a ObsFormat,
+    /// An f32 row for a game without a direct compact encoder (empty until first needed;
+    /// every registered game has one, so a step allocates nothing).
+    scratch: Vec<f32>,
+}
+
+impl ChunkRows for U8Rows<'_> {
+    type Row<'b>
+        = U8Row<'b>
+    where
+        Self: 'b;
+    #[inline(always)]
+    fn lane(&mut self, j: usize) -> U8Row<'_> {
+        let (nb, nt) = self.widths;
+        U8Row {
+            bytes: &mut self.bytes[j * nb..(j + 1) * nb],
+            tail: &mut self.tail[j * nt..(j + 1) * nt],
+            scratch: &mut self.scratch,
+            format: self.format,
+        }
+    }
+    #[inline(always)]
+    fn prefetch(&self, j: usize) {
+        let (nb, nt) = self.widths;
+        simd::prefetch(&self.bytes[j * nb..(j + 1) * nb]);
+        simd::prefetch(&self.tail[j * nt..(j + 1) * nt]);
+    }
+    /// A compact row has no incremental update: it is written in full.
+    #[inline(always)]
+    fn prefetch_update<G: Game>(&self, _: &G, _: &G::State, j: usize) {
+        self.prefetch(j)
     }
 }
 
@@ -1134,14 +1284,14 @@ pub(crate) fn refuses<G: Game>(
 }
 
 /// The buffers of one chunk of a batch step: states, random streams, episodes, actions,
-/// observations, masks, rewards, terminated, truncated, current player, status codes,
-/// episode step counters.
-type ChunkBufs<'a, S> = (
+/// observations (`O`: an [`ObsChunk`], then its rows in their dtype), masks, rewards,
+/// terminated, truncated, current player, status codes, episode step counters.
+type ChunkBufs<'a, S, O = ObsChunk<'a>> = (
     &'a mut [S],
     &'a mut [LaneRng],
     &'a mut [u64],
     &'a [u32],
-    ObsChunk<'a>,
+    O,
     &'a mut [u8],
     &'a mut [f32],
     &'a mut [bool],
@@ -1151,13 +1301,52 @@ type ChunkBufs<'a, S> = (
     &'a mut [u32],
 );
 
-/// Steps the lanes of chunk `c` (observation mode `MODE`, one of the `OBS_*` constants;
-/// with `LOSE`, [`OnIllegal::Lose`]: one loop per mode, so the modes cost nothing per lane).
+/// Steps the lanes of chunk `c` in observation mode `mode` (one of the `OBS_*` constants;
+/// with `LOSE`, [`OnIllegal::Lose`]): picks, once for the chunk, the loop compiled for that
+/// mode and the chunk's dtype.
 #[inline]
-fn step_chunk<G: Game, const MODE: u8, const LOSE: bool>(
+fn step_chunk<G: Game, const LOSE: bool>(
     ctx: &StepCtx<'_, G>,
     c: usize,
-    (st, rn, ep, ac, mut ob, ma, re, te, tr, cp, il, sc): ChunkBufs<'_, G::State>,
+    mode: u8,
+    bufs: ChunkBufs<'_, G::State>,
+) {
+    let (st, rn, ep, ac, ob, ma, re, te, tr, cp, il, sc) = bufs;
+    let dtype = ob.dtype;
+    match (mode, dtype) {
+        (OBS_OFF, _) => {
+            let bufs = (st, rn, ep, ac, NoRows, ma, re, te, tr, cp, il, sc);
+            step_lanes::<G, OBS_OFF, LOSE, _>(ctx, c, bufs)
+        }
+        (OBS_UPDATE, ObsDtype::F32) => {
+            let rows = ob.into_f32(ctx.game.obs_dim());
+            let bufs = (st, rn, ep, ac, rows, ma, re, te, tr, cp, il, sc);
+            step_lanes::<G, OBS_UPDATE, LOSE, _>(ctx, c, bufs)
+        }
+        (_, ObsDtype::F32) => {
+            let rows = ob.into_f32(ctx.game.obs_dim());
+            let bufs = (st, rn, ep, ac, rows, ma, re, te, tr, cp, il, sc);
+            step_lanes::<G, OBS_FULL, LOSE, _>(ctx, c, bufs)
+        }
+        (OBS_UPDATE, ObsDtype::U8) => {
+            let bufs = (st, rn, ep, ac, ob.into_u8(), ma, re, te, tr, cp, il, sc);
+            step_lanes::<G, OBS_UPDATE, LOSE, _>(ctx, c, bufs)
+        }
+        (_, ObsDtype::U8) => {
+            let bufs = (st, rn, ep, ac, ob.into_u8(), ma, re, te, tr, cp, il, sc);
+            step_lanes::<G, OBS_FULL, LOSE, _>(ctx, c, bufs)
+        }
+    }
+}
+
+/// Steps the lanes of chunk `c` (observation mode `MODE`, one of the `OBS_*` constants;
+/// with `LOSE`, [`OnIllegal::Lose`]; rows `R` of one dtype, whose lengths were checked when
+/// they were made): one loop per mode and dtype, so they cost nothing per lane.
+#[inline]
+fn step_lanes<G: Game, const MODE: u8, const LOSE: bool, R: ChunkRows>(
+    ctx: &StepCtx<'_, G>,
+    c: usize,
+    (st, rn, ep, ac, mut ob, ma, re, te, tr, cp, il, sc): ChunkBufs<'_, G::State, R>,
 ) {
     let game = ctx.game;
     let (p, a) = ctx.widths;
@@ -1174,22 +1363,20 @@ fn step_chunk<G: Game, const MODE: u8, const LOSE: bool>(
             && cp.len() == lanes
             && il.len() == lanes
             && sc.len() == lanes
-            && ob.lanes() == lanes
             && ma.len() == lanes * a
             && re.len() == lanes * p
     );
-    let mut scratch = Vec::new();
     for j in 0..lanes {
         if j + 1 < lanes {
             prefetch_lane(&st[j + 1], None);
-            match (MODE, ob.f32_row(j + 1)) {
-                (OBS_OFF, _) => {}
-                (OBS_UPDATE, Some(row)) => game.prefetch_observe_update(&st[j + 1], row),
+            match MODE {
+                OBS_OFF => {}
+                OBS_UPDATE => ob.prefetch_update(game, &st[j + 1], j + 1),
                 _ => ob.prefetch(j + 1),
             }
         }
-        let mut out = LaneOut::in_chunk(j, (p, a), ob.lane(j, &mut scratch), ma, re, te, tr, cp);
-        il[j] = step_lane::<G, MODE>(
+        let mut out = LaneOut::in_chunk(j, (p, a), ob.lane(j), ma, re, te, tr, cp);
+        il[j] = step_lane::<G, MODE, R::Row<'_>>(
             game,
             &mut st[j],
             &mut rn[j],
@@ -1210,10 +1397,10 @@ fn step_chunk<G: Game, const MODE: u8, const LOSE: bool>(
 /// `incremental`, the row held the observation before the step just applied and is updated
 /// with [`Game::observe_update`] when the game supports it.
 #[inline(always)]
-fn refresh<G: Game>(
+fn refresh<G: Game, R: LaneRow>(
     game: &G,
     state: &G::State,
-    out: &mut LaneOut<'_>,
+    out: &mut LaneOut<'_, R>,
     observe: bool,
     incremental: bool,
 ) {
@@ -1232,20 +1419,20 @@ fn refresh<G: Game>(
 /// [`OnIllegal::Lose`] the chunk's loop then calls [`forfeit`]).
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn step_lane<G: Game, const MODE: u8>(
+fn step_lane<G: Game, const MODE: u8, R: LaneRow>(
     game: &G,
     state: &mut G::State,
     rng: &mut LaneRng,
     episode: &mut u64,
     (seed, lane): (u64, u64),
     action: u32,
-    out: &mut LaneOut<'_>,
+    out: &mut LaneOut<'_, R>,
     autoreset: bool,
 ) -> ActionStatus {
     simd::zero_f32(out.rewards);
     let status = if *out.terminated || *out.truncated {
         if !autoreset {
-            resync_noop::<G, MODE>(game, state, out);
+            resync_noop::<G, MODE, R>(game, state, out);
             return ActionStatus::Finished;
         }
         *episode += 1;
@@ -1256,7 +1443,7 @@ fn step_lane<G: Game, const MODE: u8>(
     } else {
         let outcome = game.step(state, action, rng, out.rewards);
         if !outcome.applied {
-            resync_noop::<G, MODE>(game, state, out);
+            resync_noop::<G, MODE, R>(game, state, out);
             return ActionStatus::Illegal;
         }
         ActionStatus::Applied
@@ -1275,7 +1462,7 @@ fn step_lane<G: Game, const MODE: u8>(
 /// rewards for the seat to act (its state is kept; the lane is finished by its flag, as a
 /// lane truncated by `max_steps` is).
 #[cold]
-fn forfeit<G: Game>(game: &G, state: &G::State, out: &mut LaneOut<'_>) {
+fn forfeit<G: Game, R>(game: &G, state: &G::State, out: &mut LaneOut<'_, R>) {
     game.forfeit_rewards(state, game.current_player(state), out.rewards);
     *out.terminated = true;
     *out.truncated = false;
@@ -1286,7 +1473,7 @@ fn forfeit<G: Game>(game: &G, state: &G::State, out: &mut LaneOut<'_>) {
 /// starts the count again, a finished lane's no-op does not count) and truncates the lane
 /// when its episode reaches `max_steps` (0: no limit) without being over.
 #[inline(always)]
-fn limit_steps(steps: &mut u32, status: u8, max_steps: u32, out: &mut LaneOut<'_>) {
+fn limit_steps<R>(steps: &mut u32, status: u8, max_steps: u32, out: &mut LaneOut<'_, R>) {
     if status == ActionStatus::Reset as u8 {
         *steps = 0;
     } else if status <= ActionStatus::Illegal as u8 {
@@ -1300,7 +1487,11 @@ fn limit_steps(steps: &mut u32, status: u8, max_steps: u32, out: &mut LaneOut<'_
 /// A no-op leaves a lane's outputs alone, unless the rows may be stale ([`OBS_FULL`]):
 /// then its row is observed in full, so that every row is in sync after the step.
 #[inline]
-fn resync_noop<G: Game, const MODE: u8>(game: &G, state: &G::State, out: &mut LaneOut<'_>) {
+fn resync_noop<G: Game, const MODE: u8, R: LaneRow>(
+    game: &G,
+    state: &G::State,
+    out: &mut LaneOut<'_, R>,
+) {
     if MODE == OBS_FULL {
         out.obs
             .write(game, state, game.current_player(state), false);

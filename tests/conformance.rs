@@ -1208,6 +1208,19 @@ fn check_lane<G: GameSpec>(game: &G, state: &G::State, ctx: &dyn Fn() -> String)
             ctx()
         );
     }
+    // The state text round-trips, and a corrupt one is an error that names it.
+    let text = game.state_text(state);
+    assert!(!text.contains('\n'), "{}: the state text is not one line", ctx());
+    match game.parse_state(&text) {
+        Ok(back) => assert!(back == *state, "{}: state text does not round-trip: {text}", ctx()),
+        Err(e) => panic!("{}: the state's own text is refused: {e}\n{text}", ctx()),
+    }
+    for bad in [String::new(), text[..text.len() - 1].to_string(), format!("{text} x")] {
+        match game.parse_state(&bad) {
+            Err(e) => assert!(e.to_string().contains("state text"), "{}: {e}", ctx()),
+            Ok(_) => panic!("{}: a corrupt state text was accepted: {bad}", ctx()),
+        }
+    }
     let (p, a) = (game.num_players(), game.num_actions() as u32);
     let mut mask = vec![0u8; a as usize];
     game.legal_mask(state, &mut mask);

@@ -94,6 +94,11 @@ pub trait DynEnv: Send + Sync {
     fn view(&self, lane: usize, seat: usize, reveal: bool) -> Result<serde_json::Value>;
     /// How lane `lane`'s game ended ([`crate::core::Words::outcome`]; `None` while it runs).
     fn outcome(&self, lane: usize) -> Result<Option<Outcome>>;
+    /// Lane `lane`'s state as one line of text ([`crate::core::Words::state_text`]).
+    fn state_text(&self, lane: usize) -> Result<String>;
+    /// Sets lane `lane` from a state text ([`crate::core::Words::parse_state`], then as
+    /// [`VecEnv::set_state`]); a bad text is an error that changes nothing.
+    fn set_state_text(&mut self, lane: usize, text: &str) -> Result<()>;
     /// The environment itself, to downcast to its [`VecEnv`] type.
     fn as_any(&self) -> &dyn Any;
     /// The environment itself, mutably, to downcast to its [`VecEnv`] type.
@@ -226,6 +231,14 @@ impl<G: GameSpec> DynEnv for VecEnv<G> {
     }
     fn outcome(&self, lane: usize) -> Result<Option<Outcome>> {
         Ok(self.game().outcome(self.state(lane)?))
+    }
+    fn state_text(&self, lane: usize) -> Result<String> {
+        Ok(self.game().state_text(self.state(lane)?))
+    }
+    fn set_state_text(&mut self, lane: usize, text: &str) -> Result<()> {
+        self.state(lane)?;
+        let state = self.game().parse_state(text)?;
+        VecEnv::set_state(self, lane, state)
     }
     fn as_any(&self) -> &dyn Any {
         self

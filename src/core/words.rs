@@ -8,6 +8,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::error::{Error, Result};
 use super::game::Game;
 
 /// How a finished game ended, in the game's own terms.
@@ -127,6 +128,76 @@ pub trait Words: Game {
         let _ = state;
         None
     }
+
+    /// The state as one line of text that [`Words::parse_state`] reads back to the same
+    /// state, every byte of it (a FEN for this game). The default: `bytes:` and the state's
+    /// bytes in hexadecimal, exact but not for people; a game writes its own readable line
+    /// (its docs page gives the format).
+    fn state_text(&self, state: &Self::State) -> String {
+        bytes_text(state)
+    }
+
+    /// Reads a line written by [`Words::state_text`] back into a state, checked like a
+    /// state set from outside ([`Game::check_state`]): a malformed text or a state the game
+    /// cannot reach is an [`Error::Invalid`] naming what is wrong. The default reads the
+    /// `bytes:` form.
+    fn parse_state(&self, text: &str) -> Result<Self::State> {
+        let state = parse_bytes_text::<Self::State>(text)?;
+        checked(self, state)
+    }
+}
+
+/// A state set from a text, checked by the game: an error `state text: <why>` if the game
+/// refuses it.
+pub fn checked<G: Game + ?Sized>(game: &G, state: G::State) -> Result<G::State> {
+    game.check_state(&state).map_err(|reason| Error::Invalid {
+        what: "state text",
+        reason: format!("not a state of this game: {reason}"),
+    })?;
+    Ok(state)
+}
+
+/// An error about a state text: `state text: <reason>`.
+pub fn text_error(reason: impl Into<String>) -> Error {
+    Error::Invalid {
+        what: "state text",
+        reason: reason.into(),
+    }
+}
+
+/// The default state text: `bytes:` and the bytes in hexadecimal.
+pub fn bytes_text<S: bytemuck::Pod>(state: &S) -> String {
+    let bytes = bytemuck::bytes_of(state);
+    let mut out = String::with_capacity(6 + 2 * bytes.len());
+    out.push_str("bytes:");
+    for b in bytes {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
+}
+
+/// Reads [`bytes_text`] back (not checked by the game).
+pub fn parse_bytes_text<S: bytemuck::Pod>(text: &str) -> Result<S> {
+    let hex = text
+        .trim()
+        .strip_prefix("bytes:")
+        .ok_or_else(|| text_error("expected `bytes:` and hexadecimal digits"))?;
+    let want = 2 * std::mem::size_of::<S>();
+    if hex.len() != want {
+        return Err(text_error(format!(
+            "{} hexadecimal digits, expected {want}",
+            hex.len()
+        )));
+    }
+    let mut state = S::zeroed();
+    let bytes = bytemuck::bytes_of_mut(&mut state);
+    for (i, b) in bytes.iter_mut().enumerate() {
+        let pair = hex.get(2 * i..2 * i + 2).unwrap_or("");
+        *b = u8::from_str_radix(pair, 16).map_err(|_| {
+            text_error(format!("{pair:?} at digit {} is not hexadecimal", 2 * i))
+        })?;
+    }
+    Ok(state)
 }
 
 #[cfg(test)]
@@ -143,6 +214,18 @@ mod tests {
         assert_eq!(o.winners, vec![0]);
         assert_eq!(o.summary, "seat 0 wins");
         assert_eq!(o.to_json()["tie"], json!(false));
+    }
+
+    #[test]
+    fn byte_texts_round_trip_and_bad_ones_are_errors() {
+        let x: [u32; 2] = [7, 0xdead_beef];
+        let t = bytes_text(&x);
+        assert_eq!(t, "bytes:07000000efbeadde");
+        assert_eq!(parse_bytes_text::<[u32; 2]>(&t), Ok(x));
+        for bad in ["07000000efbeadde", "bytes:07", "bytes:07000000efbeadzz"] {
+            let e = parse_bytes_text::<[u32; 2]>(bad).unwrap_err().to_string();
+            assert!(e.contains("state text"), "{e}");
+        }
     }
 
     #[test]

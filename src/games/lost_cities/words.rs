@@ -9,8 +9,9 @@ use super::{
     color_of, decode_action, is_handshake, rank_of, LostCities, LostCitiesState, N_ACTIONS,
     N_COLORS, NUM_PLAYERS,
 };
-use crate::core::words::{Outcome, Words};
-use crate::core::Game;
+use crate::core::words::{checked, text_error, Outcome, Words};
+use crate::core::{CardSet64, Game, Result};
+use super::{slot_of, DECK_SIZE, SLOTS_PER_COLOR};
 
 /// The colours, in colour-id order.
 pub const COLOR_NAMES: [&str; N_COLORS] = ["yellow", "blue", "white", "green", "red"];
@@ -24,6 +25,76 @@ pub fn card_text(c: u8) -> String {
         format!("{color} {}", rank_of(c))
     }
 }
+
+const COLOR_LETTERS: [char; N_COLORS] = ['Y', 'B', 'W', 'G', 'R'];
+
+/// A card's code in the state text: the colour's letter and the rank (`Y2` .. `Y10`), or
+/// `H` and the handshake's number (`YH1` .. `YH3`).
+pub fn card_code(c: u8) -> String {
+    let color = COLOR_LETTERS[color_of(c) as usize % N_COLORS];
+    if is_handshake(c) {
+        format!("{color}H{}", slot_of(c) + 1)
+    } else {
+        format!("{color}{}", rank_of(c))
+    }
+}
+
+/// Reads a [`card_code`].
+pub fn parse_card_code(code: &str) -> Result<u8> {
+    let bad = || text_error(format!("{code:?} is not a card (Y2 .. R10, YH1 .. RH3)"));
+    let mut chars = code.chars();
+    let letter = chars.next().ok_or_else(bad)?;
+    let color = COLOR_LETTERS.iter().position(|&l| l == letter).ok_or_else(bad)? as u8;
+    let rest = chars.as_str();
+    let slot = match rest.strip_prefix('H') {
+        Some(k) => match k {
+            "1" | "2" | "3" => k.parse::<u8>().map_err(|_| bad())? - 1,
+            _ => return Err(bad()),
+        },
+        None => match rest.parse::<u8>() {
+            Ok(rank @ 2..=10) => rank + 1,
+            _ => return Err(bad()),
+        },
+    };
+    Ok(color * SLOTS_PER_COLOR as u8 + slot)
+}
+
+fn codes(cards: impl IntoIterator<Item = u8>) -> String {
+    cards.into_iter().map(card_code).collect::<Vec<_>>().join(",")
+}
+
+fn parse_codes(text: &str) -> Result<Vec<u8>> {
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split(',').map(parse_card_code).collect()
+}
+
+fn parse_set(text: &str) -> Result<u64> {
+    Ok(CardSet64::from_ids(parse_codes(text)?).0)
+}
+
+/// `a/b`, exactly `n` parts.
+fn parts<'a>(key: &str, text: &'a str, n: usize) -> Result<Vec<&'a str>> {
+    let p: Vec<&str> = text.split('/').collect();
+    if p.len() != n {
+        return Err(text_error(format!(
+            "{key} has {} parts separated by /, expected {n}",
+            p.len()
+        )));
+    }
+    Ok(p)
+}
+
+fn number<T: std::str::FromStr>(key: &str, text: &str) -> Result<T> {
+    text.parse()
+        .map_err(|_| text_error(format!("{key}={text:?} is not a number in range")))
+}
+
+/// The keys of the state text, in order.
+const KEYS: [&str; 9] = [
+    "to_act", "steps", "end", "pos", "deck", "hands", "public", "boards", "piles",
+];
 
 fn card_json(c: u8) -> Value {
     json!({
@@ -87,5 +158,86 @@ impl Words for LostCities {
         }
         let o = Outcome::by_results(board_score(s).map(f64::from).to_vec(), true);
         Some(if truncated { o.cut_off() } else { o })
+    }
+
+    /// `to_act=0 steps=0 end=0 pos=16 deck=<60 cards> hands=<cards>/<cards>
+    /// public=<cards>/<cards> boards=<cards>/<cards> piles=<5 piles>` on one line: the
+    /// deal order and the position in it, each seat's hand, the hand cards it took from a
+    /// pile (seen by both), its expeditions, the five discard piles bottom first (after a
+    /// `~`, what earlier discards left in the slots above a pile's top). Cards are
+    /// [`card_code`]s joined by commas. docs/lost-cities.md has an example.
+    fn state_text(&self, s: &LostCitiesState) -> String {
+        let pair = |x: [u64; 2]| format!("{}/{}", codes(CardSet64(x[0]).iter()), codes(CardSet64(x[1]).iter()));
+        let piles: Vec<String> = (0..N_COLORS)
+            .map(|c| {
+                let len = s.pile_len[c] as usize;
+                let mut text = codes(s.piles[c][..len].iter().copied());
+                let above = &s.piles[c][len..];
+                let keep = above.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+                if keep > 0 {
+                    text.push('~');
+                    text.push_str(&codes(above[..keep].iter().copied()));
+                }
+                text
+            })
+            .collect();
+        format!(
+            "to_act={} steps={} end={} pos={} deck={} hands={} public={} boards={} piles={}",
+            s.to_act,
+            s.steps,
+            s.end,
+            s.deck_pos,
+            codes(s.deck.iter().copied()),
+            pair(s.hands),
+            pair(s.public_hands),
+            pair(s.boards),
+            piles.join("/")
+        )
+    }
+
+    fn parse_state(&self, text: &str) -> Result<LostCitiesState> {
+        let mut values: [Option<&str>; KEYS.len()] = [None; KEYS.len()];
+        for field in text.split_whitespace() {
+            let (key, value) = field
+                .split_once('=')
+                .ok_or_else(|| text_error(format!("{field:?} is not key=value")))?;
+            let k = KEYS.iter().position(|&x| x == key).ok_or_else(|| {
+                text_error(format!("unknown key {key:?} (keys: {})", KEYS.join(", ")))
+            })?;
+            if values[k].replace(value).is_some() {
+                return Err(text_error(format!("{key} is given twice")));
+            }
+        }
+        let get = |k: usize| {
+            values[k].ok_or_else(|| text_error(format!("{} is missing", KEYS[k])))
+        };
+        let mut s: LostCitiesState = bytemuck::Zeroable::zeroed();
+        s.to_act = number("to_act", get(0)?)?;
+        s.steps = number("steps", get(1)?)?;
+        s.end = number("end", get(2)?)?;
+        s.deck_pos = number("pos", get(3)?)?;
+        let deck = parse_codes(get(4)?)?;
+        if deck.len() != DECK_SIZE {
+            return Err(text_error(format!("deck has {} cards, expected {DECK_SIZE}", deck.len())));
+        }
+        s.deck.copy_from_slice(&deck);
+        for (k, field) in [(5, &mut s.hands), (6, &mut s.public_hands), (7, &mut s.boards)] {
+            let p = parts(KEYS[k], get(k)?, 2)?;
+            *field = [parse_set(p[0])?, parse_set(p[1])?];
+        }
+        let piles = parts("piles", get(8)?, N_COLORS)?;
+        for (c, pile) in piles.iter().enumerate() {
+            let (top, above) = pile.split_once('~').unwrap_or((pile, ""));
+            let (top, above) = (parse_codes(top)?, parse_codes(above)?);
+            if top.len() + above.len() > SLOTS_PER_COLOR {
+                return Err(text_error(format!("pile {c} has more than {SLOTS_PER_COLOR} slots")));
+            }
+            s.pile_len[c] = top.len() as u8;
+            for (slot, &card) in s.piles[c].iter_mut().zip(top.iter().chain(&above)) {
+                *slot = card;
+            }
+            s.discards |= CardSet64::from_ids(top).0;
+        }
+        checked(self, s)
     }
 }

@@ -1210,12 +1210,24 @@ fn check_lane<G: GameSpec>(game: &G, state: &G::State, ctx: &dyn Fn() -> String)
     }
     // The state text round-trips, and a corrupt one is an error that names it.
     let text = game.state_text(state);
-    assert!(!text.contains('\n'), "{}: the state text is not one line", ctx());
+    assert!(
+        !text.contains('\n'),
+        "{}: the state text is not one line",
+        ctx()
+    );
     match game.parse_state(&text) {
-        Ok(back) => assert!(back == *state, "{}: state text does not round-trip: {text}", ctx()),
+        Ok(back) => assert!(
+            back == *state,
+            "{}: state text does not round-trip: {text}",
+            ctx()
+        ),
         Err(e) => panic!("{}: the state's own text is refused: {e}\n{text}", ctx()),
     }
-    for bad in [String::new(), text[..text.len() - 1].to_string(), format!("{text} x")] {
+    for bad in [
+        String::new(),
+        text[..text.len() - 1].to_string(),
+        format!("{text} x"),
+    ] {
         match game.parse_state(&bad) {
             Err(e) => assert!(e.to_string().contains("state text"), "{}: {e}", ctx()),
             Ok(_) => panic!("{}: a corrupt state text was accepted: {bad}", ctx()),

@@ -4,11 +4,11 @@
 //! policies. After every step the two engines must agree on everything they show.
 
 use cardvec::core::diff::{compare_game, policy_rng};
-use cardvec::core::{Game, LaneOutcome, LaneRng, Playable, SingleLane};
+use cardvec::core::{Game, LaneOutcome, LaneRng, Playable, SingleLane, Words};
 use cardvec::games::lost_cities::reference::{column_score, diff_pair, Reference};
 use cardvec::games::lost_cities::{
-    action_id, decode_action, fast, LostCities, ObsLayout, DECK_SIZE, MAX_STEPS, N_ACTIONS,
-    N_CHANNELS, OBS_DIM,
+    action_id, decode_action, fast, parse_card_code, LostCities, ObsLayout, DECK_SIZE, MAX_STEPS,
+    N_ACTIONS, N_CHANNELS, OBS_DIM,
 };
 
 /// Draw source: the deck.
@@ -41,6 +41,22 @@ fn order_with(p0: &[u8], p1: &[u8], deck_front: &[u8]) -> Vec<u8> {
     }
     assert_eq!(order.len(), DECK_SIZE, "order_with got repeated cards");
     order
+}
+
+/// A deck order written in the state text's card codes (`YH1`, `Y2` .. `R10`): `"<seat 0's
+/// eight> / <seat 1's eight> / <the deck's front>"`, every other card after them in
+/// ascending id order.
+fn deal(text: &str) -> Vec<u8> {
+    let parts: Vec<Vec<u8>> = text
+        .split('/')
+        .map(|part| {
+            part.split_whitespace()
+                .map(|c| parse_card_code(c).unwrap())
+                .collect()
+        })
+        .collect();
+    let front = parts.get(2).cloned().unwrap_or_default();
+    order_with(&parts[0], &parts[1], &front)
 }
 
 /// A uniformly shuffled order from a seed.
@@ -351,27 +367,9 @@ fn opening_position_allows_only_deck_draws() {
 
 #[test]
 fn handshake_only_before_numbers() {
-    let p0 = [
-        hs(0, 0),
-        hs(0, 1),
-        hs(0, 2),
-        num(0, 3),
-        num(0, 4),
-        num(1, 2),
-        num(2, 2),
-        num(3, 2),
-    ];
-    let p1 = [
-        num(4, 2),
-        num(4, 3),
-        num(4, 4),
-        num(4, 5),
-        num(4, 6),
-        num(4, 7),
-        num(4, 8),
-        num(4, 9),
-    ];
-    let mut both = Both::new(&order_with(&p0, &p1, &[]));
+    let mut both = Both::new(&deal(
+        "YH1 YH2 YH3 Y3 Y4 B2 W2 G2 / R2 R3 R4 R5 R6 R7 R8 R9",
+    ));
     both.play(hs(0, 0), DECK);
     both.discard_lowest();
     // Several handshakes in a row are fine.
@@ -861,27 +859,9 @@ fn bonus_of_20_at_eight_cards_not_multiplied() {
 
 #[test]
 fn seven_cards_get_no_bonus() {
-    let p0 = [
-        hs(0, 0),
-        hs(0, 1),
-        hs(0, 2),
-        num(0, 2),
-        num(0, 3),
-        num(0, 4),
-        num(0, 5),
-        num(0, 6),
-    ];
-    let p1 = [
-        num(4, 2),
-        num(4, 3),
-        num(4, 4),
-        num(4, 5),
-        num(4, 6),
-        num(4, 7),
-        num(4, 8),
-        num(4, 9),
-    ];
-    let mut both = Both::new(&order_with(&p0, &p1, &[num(0, 7)]));
+    let order = deal("YH1 YH2 YH3 Y2 Y3 Y4 Y5 Y6 / R2 R3 R4 R5 R6 R7 R8 R9 / Y7");
+    let p0 = &order[..8];
+    let mut both = Both::new(&order);
     for card in &p0[..7] {
         both.play(*card, DECK);
         both.discard_lowest();
@@ -891,27 +871,7 @@ fn seven_cards_get_no_bonus() {
 
 #[test]
 fn handshakes_multiply_the_expedition_cost() {
-    let p0 = [
-        hs(2, 0),
-        num(2, 10),
-        num(0, 2),
-        num(0, 3),
-        num(0, 4),
-        num(0, 5),
-        num(0, 6),
-        num(0, 7),
-    ];
-    let p1 = [
-        num(4, 2),
-        num(4, 3),
-        num(4, 4),
-        num(4, 5),
-        num(4, 6),
-        num(4, 7),
-        num(4, 8),
-        num(4, 9),
-    ];
-    let mut both = Both::new(&order_with(&p0, &p1, &[]));
+    let mut both = Both::new(&deal("WH1 W10 Y2 Y3 Y4 Y5 Y6 Y7 / R2 R3 R4 R5 R6 R7 R8 R9"));
     assert_eq!(both.board_score(), [0, 0], "empty columns score 0");
     both.play(hs(2, 0), DECK);
     assert_eq!(both.board_score(), [-40, 0], "(0 - 20) * 2");
@@ -921,6 +881,38 @@ fn handshakes_multiply_the_expedition_cost() {
     assert_eq!(both.board_score(), [-20, 0], "(10 - 20) * 2");
     both.play(num(4, 9), DECK);
     assert_eq!(both.board_score(), [-20, -11], "(9 - 20) * 1");
+}
+
+#[test]
+fn a_dealt_state_reads_back_from_its_text_and_shows_the_deal() {
+    let order = deal("YH1 YH2 YH3 Y3 Y4 B2 W2 G2 / R2 R3 R4 R5 R6 R7 R8 R9 / Y10");
+    let game = LostCities::default();
+    let state = game.reset_from_order(&order).unwrap();
+    let text = game.state_text(&state);
+    assert!(
+        text.contains("hands=YH1,YH2,YH3,Y3,Y4,B2,W2,G2/R2,R3,R4,R5,R6,R7,R8,R9"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pos=16 deck=YH1,YH2,YH3,Y3,Y4,B2,W2,G2,R2,"),
+        "{text}"
+    );
+    assert!(text.contains(",R9,Y10,"), "{text}");
+    assert_eq!(game.parse_state(&text).unwrap(), state);
+    // A card in two places, a bad code, a missing field: errors that say what is wrong.
+    let twice = text.replace("hands=YH1,", "hands=Y10,");
+    let e = game.parse_state(&twice).unwrap_err().to_string();
+    assert!(e.contains("not a state of this game"), "{e}");
+    let e = game
+        .parse_state(&text.replace("Y3,", "Y1,"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("\"Y1\" is not a card"), "{e}");
+    let e = game
+        .parse_state(&text.replace(" end=0", ""))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("end is missing"), "{e}");
 }
 
 #[test]

@@ -193,9 +193,8 @@ pub fn parse_bytes_text<S: bytemuck::Pod>(text: &str) -> Result<S> {
     let bytes = bytemuck::bytes_of_mut(&mut state);
     for (i, b) in bytes.iter_mut().enumerate() {
         let pair = hex.get(2 * i..2 * i + 2).unwrap_or("");
-        *b = u8::from_str_radix(pair, 16).map_err(|_| {
-            text_error(format!("{pair:?} at digit {} is not hexadecimal", 2 * i))
-        })?;
+        *b = u8::from_str_radix(pair, 16)
+            .map_err(|_| text_error(format!("{pair:?} at digit {} is not hexadecimal", 2 * i)))?;
     }
     Ok(state)
 }

@@ -9,6 +9,7 @@ pub mod reference;
 mod words;
 
 pub use fast::LostCitiesState;
+pub use words::{card_code, parse_card_code};
 
 use crate::core::spec::{FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
 use crate::core::{Bot, Error, LaneRng, Result, SingleLane};

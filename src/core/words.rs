@@ -149,7 +149,7 @@ pub trait Words: Game {
 
 /// A state set from a text, checked by the game: an error `state text: <why>` if the game
 /// refuses it.
-pub fn checked<G: Game + ?Sized>(game: &G, state: G::State) -> Result<G::State> {
+pub fn checked<G: Game>(game: &G, state: G::State) -> Result<G::State> {
     game.check_state(&state).map_err(|reason| Error::Invalid {
         what: "state text",
         reason: format!("not a state of this game: {reason}"),

@@ -1,8 +1,46 @@
-"""Shared pytest hooks: the terminal summary of the conformance suite
+"""Shared pytest hooks: the `slow` marker of the quick test run (`bash scripts/test.sh
+--quick` runs `pytest -m "not slow"`), and the terminal summary of the conformance suite
 (test_conformance.py), listing every game and configuration it covered with the outcome
 of its tests, so that a run shows what it checked (and what it skipped)."""
 
 import collections
+import pathlib
+
+import pytest
+
+# Modules left out of the quick run: the long comparisons with external engines, Ray
+# campaigns, PyTorch / PufferLib, the examples that learn and the browser. The full run
+# (scripts/test.sh, CI) runs them all.
+SLOW_MODULES = frozenset(
+    {
+        "test_campaign.py",
+        "test_examples.py",
+        "test_flip7_oracle.py",
+        "test_holdem_pokerkit.py",
+        "test_i151_oracle.py",
+        "test_kuhn_leduc_openspiel.py",
+        "test_puffer.py",
+        "test_solve_openspiel.py",
+        "test_torch.py",
+        "test_web_table.py",
+    }
+)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: left out of the quick run (scripts/test.sh --quick: -m 'not slow')"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    here = pathlib.Path(__file__).parent
+    missing = sorted(m for m in SLOW_MODULES if not (here / m).exists())
+    if missing:
+        raise pytest.UsageError(f"conftest.SLOW_MODULES names missing test modules: {missing}")
+    for item in items:
+        if item.path.name in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
 
 _CONFORMANCE = collections.defaultdict(collections.Counter)
 

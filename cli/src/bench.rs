@@ -421,7 +421,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     check_count("--steps", args.steps as u64)?;
     check_count("--repeats", args.repeats as u64)?;
     if let Some(t) = args.threads {
-        Error::check_range("--threads", 1, 1024, t)?;
+        Error::check_range("--threads", 1, cardvec::core::MAX_THREADS, t)?;
     }
     let mut dtypes = Vec::new();
     for text in &args.obs_dtype {

@@ -62,7 +62,7 @@ enum Command {
 /// Builds a rayon pool with `threads` workers (`None`: one per core).
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     if let Some(t) = threads {
-        Error::check_range("--threads", 1, 1024, t)?;
+        Error::check_range("--threads", 1, cardvec::core::MAX_THREADS, t)?;
     }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))

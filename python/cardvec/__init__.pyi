@@ -12,6 +12,7 @@ from . import lost_cities as lost_cities
 from . import pushfold as pushfold
 from . import solve as solve
 from ._cardvec import ACTION_APPLIED as ACTION_APPLIED
+from ._cardvec import MAX_THREADS as MAX_THREADS
 from ._cardvec import ACTION_FINISHED as ACTION_FINISHED
 from ._cardvec import ACTION_ILLEGAL as ACTION_ILLEGAL
 from ._cardvec import ACTION_RESET as ACTION_RESET
@@ -39,6 +40,7 @@ __all__ = [
     "ACTION_FINISHED",
     "ACTION_ILLEGAL",
     "ACTION_RESET",
+    "MAX_THREADS",
     "BatchEnv",
     "Flip7Game",
     "LearnerEnv",

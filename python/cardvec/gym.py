@@ -173,8 +173,9 @@ class CardvecEnv(gymnasium.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, game_id: str, opponents="random", seat=0, **options):
-        self.env = LearnerEnv(game_id, 1, opponents=opponents, seat=seat, num_threads=1,
-                              **options)
+        # One lane needs one worker (num_threads=1 unless asked; the pool is shared).
+        options.setdefault("num_threads", 1)
+        self.env = LearnerEnv(game_id, 1, opponents=opponents, seat=seat, **options)
         self.observation_space, self.action_space = _spaces(self.env)
         self._reset_done = False
 

@@ -19,7 +19,7 @@ use crate::{args, options};
 
 fn pool(threads: Option<&Bound<'_, PyAny>>) -> PyResult<rayon::ThreadPool> {
     let n = match threads {
-        Some(t) if !t.is_none() => args::size_in(t, "threads", 1, 1024)?,
+        Some(t) if !t.is_none() => args::size_in(t, "threads", 1, cardvec::core::MAX_THREADS)?,
         _ => 0,
     };
     rayon::ThreadPoolBuilder::new()

@@ -59,6 +59,7 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ACTION_ILLEGAL", ActionStatus::Illegal as u8)?;
     m.add("ACTION_FINISHED", ActionStatus::Finished as u8)?;
     m.add("ACTION_RESET", ActionStatus::Reset as u8)?;
+    m.add("MAX_THREADS", cardvec::core::MAX_THREADS)?;
     register_submodules(m)
 }
 

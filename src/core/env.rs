@@ -172,7 +172,7 @@ impl EnvOptions {
 pub struct VecEnv<G: Game> {
     game: G,
     options: EnvOptions,
-    pool: ForkSafePool,
+    pool: &'static ForkSafePool,
     states: HugeBuf<G::State>,
     rngs: Vec<LaneRng>,
     episodes: Vec<u64>,
@@ -248,8 +248,9 @@ impl<G: Game> VecEnv<G> {
     pub fn new(game: G, options: EnvOptions) -> Result<Self> {
         options.check()?;
         options.check_game(&game)?;
-        // Checks `num_threads` (1..=MAX_THREADS) and starts the threads.
-        let pool = ForkSafePool::new(options.num_threads)?;
+        // Checks `num_threads` (1..=MAX_THREADS); the pool of that many workers is shared by
+        // every environment of the process that asks for the same count.
+        let pool = ForkSafePool::with_threads(options.num_threads)?;
         let n = options.num_envs;
         let mut env = Self::allocate(game, options, pool)
             .map_err(|e| e.in_context(|| format!("num_envs={n}")))?;
@@ -259,7 +260,7 @@ impl<G: Game> VecEnv<G> {
 
     /// The environment with its buffers allocated (fallibly, the largest first) and not
     /// yet reset.
-    fn allocate(game: G, options: EnvOptions, pool: ForkSafePool) -> Result<Self> {
+    fn allocate(game: G, options: EnvOptions, pool: &'static ForkSafePool) -> Result<Self> {
         let n = options.num_envs;
         let (p, a) = (game.num_players(), game.num_actions());
         let mut rng0 = LaneRng::for_lane(options.seed, 0, 0);

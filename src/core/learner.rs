@@ -141,7 +141,7 @@ pub struct LearnerEnv<G: Game> {
     opponents: Vec<String>,
     seat_rule: LearnerSeat,
     options: EnvOptions,
-    pool: ForkSafePool,
+    pool: &'static ForkSafePool,
     states: HugeBuf<G::State>,
     ctl: Vec<LaneCtl>,
     /// Scratch rewards of one ply, `[N, num_players]`.
@@ -392,7 +392,9 @@ impl<G: Game> LearnerEnv<G> {
         }
         options.check()?;
         options.check_game(&game)?;
-        let pool = ForkSafePool::new(options.num_threads)?;
+        // Checks `num_threads` (1..=MAX_THREADS); the pool of that many workers is shared by
+        // every environment of the process that asks for the same count.
+        let pool = ForkSafePool::with_threads(options.num_threads)?;
         let n = options.num_envs;
         let mut env = Self::allocate(game, bots, opponents, seat, options, pool)
             .map_err(|e| e.in_context(|| format!("num_envs={n}")))?;
@@ -406,7 +408,7 @@ impl<G: Game> LearnerEnv<G> {
         opponents: Vec<String>,
         seat_rule: LearnerSeat,
         options: EnvOptions,
-        pool: ForkSafePool,
+        pool: &'static ForkSafePool,
     ) -> Result<Self> {
         let n = options.num_envs;
         let (p, a, d) = (game.num_players(), game.num_actions(), game.obs_dim());

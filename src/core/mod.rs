@@ -45,7 +45,7 @@ pub use learner::{DynLearner, LearnerEnv, LearnerSeat, Opponents};
 pub use mem::try_vec;
 pub use obs::{ObsDtype, ObsFormat};
 pub use policy::{Bot, RandomBot};
-pub use pool::{ForkSafePool, MAX_THREADS};
+pub use pool::{resolve_threads, ForkSafePool, MAX_THREADS};
 pub use progress::{Progress, StopFlag};
 pub use rng::LaneRng;
 pub use spec::{GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};

@@ -21,12 +21,31 @@
 use std::marker::PhantomData;
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
-use std::sync::Once;
+use std::sync::{Mutex, Once};
 
 use super::error::{Error, Result};
 
-/// Largest number of worker threads a pool accepts.
-pub const MAX_THREADS: usize = 1024;
+/// Largest number of worker threads a pool accepts (`num_threads` of every environment,
+/// solver and campaign): far more than a batch of card games can use on any machine, small
+/// enough that a typo (`num_threads=1000`) is an error rather than a thousand threads.
+/// `None` (one worker per core) is never refused, however many cores the machine has.
+pub const MAX_THREADS: usize = 256;
+
+/// The worker count that `threads` stands for: `Some(t)` is `t`; `None` is rayon's default,
+/// `RAYON_NUM_THREADS` when it is set to a positive integer, else one per core.
+pub fn resolve_threads(threads: Option<usize>) -> usize {
+    if let Some(t) = threads {
+        return t;
+    }
+    if let Some(t) = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&t| t > 0)
+    {
+        return t;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
 
 /// A rayon thread pool of `threads` workers (one per core by default) that is rebuilt,
 /// lazily, in a process forked from the one that built it (see the module documentation).
@@ -114,11 +133,49 @@ impl ForkSafePool {
 
     /// The pool that long calls without a pool of their own run on (the hold'em batch
     /// evaluator and equity calculator from Python): one worker per core, started on first
-    /// use, rebuilt after a fork. Use it instead of rayon's global pool in code that a forked
-    /// process may run.
+    /// use, rebuilt after a fork; the same pool as [`ForkSafePool::with_threads`]`(None)`.
+    /// Use it instead of rayon's global pool in code that a forked process may run.
     pub fn shared() -> &'static ForkSafePool {
-        static SHARED: ForkSafePool = ForkSafePool::lazy(None);
-        &SHARED
+        ForkSafePool::with_threads(None).unwrap_or_else(|e| panic!("the shared pool: {e}"))
+    }
+
+    /// The process-wide pool of `threads` workers (`None`: one per core, see
+    /// [`resolve_threads`]), shared by every environment that asks for the same count, so
+    /// that a process holding many environments runs at most one pool per distinct count
+    /// (200 environments of 1, 2 and the default number of threads start 1 + 2 + cores
+    /// workers, not 200 pools). The pool lives for the rest of the process, is started on
+    /// first use (a failure to start it is an error at that call) and is rebuilt after a
+    /// fork like every [`ForkSafePool`]. `threads` must be in `1..=`[`MAX_THREADS`].
+    ///
+    /// ```
+    /// use cardvec::core::ForkSafePool;
+    /// let a = ForkSafePool::with_threads(Some(2)).unwrap();
+    /// let b = ForkSafePool::with_threads(Some(2)).unwrap();
+    /// assert!(std::ptr::eq(a, b));
+    /// assert!(ForkSafePool::with_threads(Some(cardvec::core::MAX_THREADS + 1)).is_err());
+    /// ```
+    pub fn with_threads(threads: Option<usize>) -> Result<&'static ForkSafePool> {
+        /// Every pool handed out, by worker count (leaked: they live as long as the
+        /// process; at most one per count in `1..=MAX_THREADS`).
+        static POOLS: Mutex<Vec<(usize, &'static ForkSafePool)>> = Mutex::new(Vec::new());
+        if let Some(t) = threads {
+            Error::check_range("num_threads", 1, MAX_THREADS as i64, t as i64)?;
+        }
+        let count = resolve_threads(threads);
+        // A poisoned lock only means another thread panicked while holding it; the list
+        // itself is always consistent (one push per new count).
+        let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(&(_, pool)) = pools.iter().find(|(c, _)| *c == count) {
+            return Ok(pool);
+        }
+        let pool = ForkSafePool::lazy(Some(count));
+        // Start the threads now, so that a failure is this call's error (and nothing is
+        // kept), not a panic on first use.
+        let built = Box::new(Built::new(Some(count))?);
+        pool.current.store(Box::into_raw(built), Ordering::Release);
+        let pool: &'static ForkSafePool = Box::leak(Box::new(pool));
+        pools.push((count, pool));
+        Ok(pool)
     }
 
     /// The number of worker threads asked for (`None`: one per core).
@@ -278,5 +335,24 @@ mod tests {
         });
         assert!(results.windows(2).all(|w| w[0] == w[1]));
         assert_eq!(ForkSafePool::shared().install(|| 7), 7);
+    }
+
+    #[test]
+    fn pools_are_shared_by_worker_count() {
+        let cores = resolve_threads(None);
+        let default = ForkSafePool::with_threads(None).unwrap();
+        assert!(std::ptr::eq(default, ForkSafePool::shared()));
+        assert!(std::ptr::eq(
+            default,
+            ForkSafePool::with_threads(Some(cores)).unwrap()
+        ));
+        let three = ForkSafePool::with_threads(Some(3)).unwrap();
+        assert!(std::ptr::eq(three, ForkSafePool::with_threads(Some(3)).unwrap()));
+        assert_eq!(three.current_num_threads(), 3);
+        assert_eq!(sum_of_squares(three), sum_of_squares(default));
+        for bad in [0, MAX_THREADS + 1, 1000] {
+            let err = ForkSafePool::with_threads(Some(bad)).unwrap_err().to_string();
+            assert!(err.contains("num_threads"), "{err}");
+        }
     }
 }

@@ -40,6 +40,7 @@ __all__ = [
     "ACTION_ILLEGAL",
     "ACTION_FINISHED",
     "ACTION_RESET",
+    "MAX_THREADS",
 ]
 
 __version__: str
@@ -47,6 +48,8 @@ ACTION_APPLIED: int
 ACTION_ILLEGAL: int
 ACTION_FINISHED: int
 ACTION_RESET: int
+# The largest accepted num_threads (a pool per distinct count is shared process-wide).
+MAX_THREADS: int
 
 # A game option's value: an integer, a number, a word, None, or a list of integers or
 # numbers (a 1-D numpy array too).

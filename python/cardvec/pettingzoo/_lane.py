@@ -18,7 +18,10 @@ class LaneGame:
     ``legal_mask()``, ``current_player``, ``rewards``, ``terminated``, ``truncated``."""
 
     def __init__(self, game_id: str, **options):
-        # observe=False: the wrappers observe each seat on demand (observe_as).
+        # observe=False: the wrappers observe each seat on demand (observe_as). One game
+        # needs one worker: num_threads=1 unless asked (the pool of one is shared by every
+        # such environment of the process).
+        options.setdefault("num_threads", 1)
         self.env = make(game_id, 1, observe=False, **options)
         self._action = np.zeros(1, dtype=np.int64)
 

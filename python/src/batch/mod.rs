@@ -56,8 +56,9 @@ use views::Views;
 /// observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8",
 /// **options)`; each game's class (`cardvec.Flip7`, ..., see `cardvec.games()`) is a
 /// subclass that supplies `game_id`, and `cardvec.make(game_id, num_envs, **kwargs)` builds
-/// one by id. `seed=None` is 0, `num_threads=None` uses every core, `chunk_size=None` is
-/// 64; the game's options are keyword arguments (a bad one is a `ValueError` naming the
+/// one by id. `seed=None` is 0, `num_threads=None` uses every core (`1..=MAX_THREADS`
+/// otherwise; every environment of the process with the same count shares one pool),
+/// `chunk_size=None` is 64; the game's options are keyword arguments (a bad one is a `ValueError` naming the
 /// accepted options). `obs_dtype="u8"` writes the game's compact observation rows (`obs`
 /// uint8 plus `obs_tail` float32, see `obs_format` and `obs_f32`); `mask_dtype="bool"`
 /// shows `legal_mask` as numpy bools (the same memory).

@@ -666,8 +666,8 @@ class _Progress:
 
 def _identity(kind, game_id, seed, games, shard, options):
     # As it reads back from campaign.json (tuples become lists).
-    return json.loads(json.dumps({"kind": kind, "game": game_id, "seed": seed, "games": games,
-                                  "shard": shard, "options": options}))
+    return json.loads(json.dumps({"kind": kind, "game_id": game_id, "seed": seed,
+                                  "games": games, "shard": shard, "options": options}))
 
 
 def _open_out(out, identity):
@@ -678,6 +678,8 @@ def _open_out(out, identity):
     ident = out / "campaign.json"
     if ident.exists():
         old = json.loads(ident.read_text())
+        if "game" in old and "game_id" not in old:  # written before the key was game_id
+            old["game_id"] = old.pop("game")
         if old != identity:
             diff = {k: (old.get(k), identity[k]) for k in identity if old.get(k) != identity[k]}
             raise ValueError(
@@ -704,8 +706,46 @@ def _cluster_cpus(ray) -> int:
     return int(min(cpus)) if cpus else 1
 
 
+class Interrupted(KeyboardInterrupt):
+    """A campaign stopped by Ctrl-C (a ``KeyboardInterrupt``, so code that catches that
+    still does): ``saved`` of ``total`` shards are finished, in ``out`` when it is a
+    directory (``None``: nothing was kept); running the same campaign with the same ``out``
+    again resumes it."""
+
+    def __init__(self, saved: int, total: int, out):
+        super().__init__(saved, total, out)
+        self.saved, self.total, self.out = saved, total, out
+
+    def __str__(self) -> str:
+        if self.out is None:
+            return (f"interrupted: {self.saved}/{self.total} shards done, none kept "
+                    "(give --out DIR to keep finished shards and resume)")
+        return (f"interrupted: {self.saved}/{self.total} shards saved in {self.out}; "
+                "rerun the same command to resume")
+
+
+def _check_reachable(address: str, timeout: float) -> None:
+    """A ``HOST:PORT`` Ray address must accept a TCP connection within ``timeout`` seconds
+    (``ray.init`` would otherwise retry for minutes); a ``ConnectionError`` says so."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if address.startswith("ray://"):
+        host, sep, port = address[len("ray://"):].rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"address must be None, 'local', 'auto' or HOST:PORT, got {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise ConnectionError(
+            f"no Ray cluster answers at {address} within {timeout:g} s ({e}); check the "
+            "address (ray status on the head node prints it) or raise connect_timeout"
+        ) from None
+
+
 def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None,
-        max_retries=3, progress=True, threads=None, first=0, **options):
+        max_retries=3, progress=True, threads=None, first=0, connect_timeout=10.0,
+        **options):
     """Runs campaign ``kind`` on game ``game_id`` over games ``first..first + games`` of
     ``seed``, in shards of ``shard`` games (default: ``games`` split in about 64), and
     returns the merged summary: the kind's totals, ``kind``, ``game_id``, ``seed``,
@@ -715,8 +755,11 @@ def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None
     ``nodes``, ``cpus_per_shard``: the only key that depends on the run). See the module
     documentation for ``address`` and ``out``. ``threads``: engine threads per shard
     (default: the CPUs a shard takes). ``options``: the kind's options (``KINDS[kind].
-    own_options``) and the game's options. Bad input is a ``ValueError`` naming the value
-    (``TypeError`` for a wrong type), raised before anything runs."""
+    own_options``) and the game's options. ``connect_timeout``: seconds a ``HOST:PORT``
+    address has to answer before the run is a ``ConnectionError`` (default 10). Bad input is
+    a ``ValueError`` naming the value (``TypeError`` for a wrong type), raised before
+    anything runs. Ctrl-C raises ``Interrupted`` (a ``KeyboardInterrupt``) saying how many
+    shards are saved; the same call with the same ``out`` resumes."""
     if kind not in KINDS:
         raise ValueError(f"unknown campaign kind {kind!r}; expected one of: {', '.join(KINDS)}")
     job = KINDS[kind]
@@ -731,6 +774,10 @@ def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None
         _check_count("threads", threads)
     if address is not None and not isinstance(address, str):
         raise TypeError(f"address must be None or a str, got {address!r}")
+    if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, (int, float)):
+        raise TypeError(f"connect_timeout must be a number of seconds, got {connect_timeout!r}")
+    if not 0 < connect_timeout <= 3600:
+        raise ValueError(f"connect_timeout must be in (0, 3600] seconds, got {connect_timeout!r}")
     options = job.check(game_id, options)
     if kind == "rollouts" and out is None:
         raise ValueError("rollouts writes .npz shards: give out=<directory>")
@@ -755,7 +802,7 @@ def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None
             value = json.loads(json.dumps(value))
             results[p] = value
             if log is not None:
-                log.write(json.dumps({"kind": kind, "game": game_id, "seed": seed,
+                log.write(json.dumps({"kind": kind, "game_id": game_id, "seed": seed,
                                       "label": label, "first": f, "count": c,
                                       "result": value}) + "\n")
                 log.flush()
@@ -772,7 +819,9 @@ def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None
                                      out))
         else:
             nodes, cpus = _run_ray(address, todo, finish, kind, game_id, seed, options,
-                                   threads, out, max_retries)
+                                   threads, out, max_retries, connect_timeout)
+    except KeyboardInterrupt:
+        raise Interrupted(len(results), len(plan), out) from None
     finally:
         bar.close()
         if log is not None:
@@ -794,7 +843,8 @@ def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None
     return summary
 
 
-def _run_ray(address, todo, finish, kind, game_id, seed, options, threads, out, max_retries):
+def _run_ray(address, todo, finish, kind, game_id, seed, options, threads, out, max_retries,
+             connect_timeout):
     try:
         import ray
     except ImportError:
@@ -808,6 +858,8 @@ def _run_ray(address, todo, finish, kind, game_id, seed, options, threads, out, 
         if address == "local":
             ray.init(**kwargs)
         else:
+            if address != "auto":
+                _check_reachable(address, connect_timeout)
             ray.init(address=address, **kwargs)
         started_here = True
     try:
@@ -838,47 +890,84 @@ def _run_ray(address, todo, finish, kind, game_id, seed, options, threads, out, 
             ray.shutdown()
 
 
-def main(argv=None) -> int:
-    """``cardvec-campaign KIND GAME [--games N] [--shard N] [--seed S] [--address A]
-    [--out DIR] [-o name=value ...]``: runs ``run`` and prints the summary as ``cardvec``
-    prints it (``diff``: the same lines as ``cardvec diff``). Exit status 1 when a shard
-    failed or a mismatch was found, 2 for bad input."""
-    import argparse
-
-    p = argparse.ArgumentParser(prog="cardvec-campaign", description=main.__doc__)
-    p.add_argument("kind", help=f"one of: {', '.join(KINDS)}")
-    p.add_argument("game", help="the game id")
-    p.add_argument("--games", type=int, default=100_000)
-    p.add_argument("--shard", type=int, default=None)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--first", type=int, default=0)
-    p.add_argument("--address", default=None,
-                   help="none (default: this process), local, auto or HOST:PORT")
-    p.add_argument("--out", default=None)
-    p.add_argument("--max-retries", type=int, default=3)
-    p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--quiet", action="store_true")
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON line")
-    p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
-    a = p.parse_args(argv)
+def _parse_options(words) -> dict:
+    """``-o`` values: each ``NAME=VALUE`` (the value read as JSON when it is JSON, else as
+    text: ``-o bots=random,king-only`` is one option); several at once as
+    ``NAME=VALUE,NAME=VALUE`` when every comma-separated piece has an ``=``. A name given
+    twice is a ``ValueError``."""
     options = {}
-    for word in a.option:
-        for pair in word.split(","):
+    for word in words:
+        pieces = word.split(",")
+        pairs = pieces if all("=" in q for q in pieces) else [word]
+        for pair in pairs:
             if "=" not in pair:
-                print(f"cardvec-campaign: bad option {pair!r} (expected name=value)",
-                      file=sys.stderr)
-                return 2
+                raise ValueError(f"bad option {pair!r} (expected name=value)")
             k, v = pair.split("=", 1)
+            if not k:
+                raise ValueError(f"bad option {pair!r} (no name before '=')")
+            if k in options:
+                raise ValueError(f"option {k!r} given twice (-o {k}=...); give it once")
             try:
                 options[k] = json.loads(v)
             except ValueError:
                 options[k] = v
+    return options
+
+
+def main(argv=None) -> int:
+    """``cardvec-campaign KIND GAME [--games N] [--shard N] [--seed S] [--address A]
+    [--out DIR] [-o name=value ...]``: runs ``run`` and prints the summary as ``cardvec``
+    prints it (``diff``: the same lines as ``cardvec diff``). Exit status 1 when a shard
+    failed or a mismatch was found, 2 for bad input, 130 when interrupted (Ctrl-C: the
+    finished shards are kept in ``--out``; the same command resumes)."""
+    import argparse
+
+    p = argparse.ArgumentParser(
+        prog="cardvec-campaign", description=main.__doc__,
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("kind", help=f"the campaign: one of {', '.join(KINDS)}")
+    p.add_argument("game", help=f"the game id: one of {', '.join(_game_ids())}")
+    p.add_argument("--games", type=int, default=100_000, help="games in the campaign")
+    p.add_argument("--shard", type=int, default=None,
+                   help="games per shard (default: the games split in about 64 shards)")
+    p.add_argument("--seed", type=int, default=0, help="the campaign's seed")
+    p.add_argument("--first", type=int, default=0,
+                   help="index of the first game (games first..first+games of the seed)")
+    p.add_argument("--address", default=None,
+                   help="where to run: none (this process), local (a Ray cluster started "
+                        "here), auto (the running cluster) or HOST:PORT")
+    p.add_argument("--connect-timeout", type=float, default=10.0,
+                   help="seconds a HOST:PORT address has to answer")
+    p.add_argument("--out", default=None,
+                   help="directory for finished shards (resumable; rollouts write .npz here)")
+    p.add_argument("--max-retries", type=int, default=3,
+                   help="times a shard lost with its worker or node is run again")
+    p.add_argument("--threads", type=int, default=None,
+                   help="engine threads per shard (default: the CPUs a shard takes)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON line")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a campaign or game option (repeatable; -o bots=random,king-only "
+                        "is one option)")
+    a = p.parse_args(argv)
+    try:
+        options = _parse_options(a.option)
+    except ValueError as e:
+        print(f"cardvec-campaign: {e}", file=sys.stderr)
+        return 2
     address = None if a.address in (None, "none") else a.address
     try:
         summary = run(a.kind, a.game, games=a.games, shard=a.shard, seed=a.seed,
                       first=a.first, address=address, out=a.out, max_retries=a.max_retries,
-                      progress=not a.quiet, threads=a.threads, **options)
-    except (ValueError, TypeError, ImportError) as e:
+                      progress=not a.quiet, threads=a.threads,
+                      connect_timeout=a.connect_timeout, **options)
+    except Interrupted as e:
+        print(f"cardvec-campaign: {e}", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print("cardvec-campaign: interrupted before any shard ran", file=sys.stderr)
+        return 130
+    except (ValueError, TypeError, ImportError, ConnectionError) as e:
         print(f"cardvec-campaign: {e}", file=sys.stderr)
         return 2
     if a.json:
@@ -894,7 +983,8 @@ def main(argv=None) -> int:
     return 1 if bad else 0
 
 
-__all__ = ["FULL_LADDER", "JobKind", "KINDS", "TIMING", "main", "read_rollouts", "run"]
+__all__ = ["FULL_LADDER", "Interrupted", "JobKind", "KINDS", "TIMING", "main", "read_rollouts",
+           "run"]
 
 
 if __name__ == "__main__":

@@ -5,10 +5,19 @@ from collections.abc import Iterator, Sequence
 from os import PathLike
 from typing import Any
 
-__all__ = ["FULL_LADDER", "JobKind", "KINDS", "TIMING", "main", "read_rollouts", "run"]
+__all__ = ["FULL_LADDER", "Interrupted", "JobKind", "KINDS", "TIMING", "main", "read_rollouts",
+           "run"]
 
 FULL_LADDER: list[str]
 TIMING: str
+
+class Interrupted(KeyboardInterrupt):
+    """A campaign stopped by Ctrl-C: ``saved`` of ``total`` shards finished, kept in ``out``."""
+
+    saved: int
+    total: int
+    out: str | None
+    def __init__(self, saved: int, total: int, out: str | None) -> None: ...
 
 class JobKind:
     """A registered job kind: checks a campaign's options, runs one shard, merges."""
@@ -60,6 +69,7 @@ def run(
     progress: bool = True,
     threads: int | None = None,
     first: int = 0,
+    connect_timeout: float = 10.0,
     **options: Any,
 ) -> dict[str, Any]: ...
 def main(argv: Sequence[str] | None = None) -> int: ...

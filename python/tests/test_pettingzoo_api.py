@@ -341,9 +341,14 @@ def test_illegal_action_and_bad_seed_raise_and_change_nothing(module):
     agent = env.agent_selection
     before = env.observe(agent)["observation"].copy()
     mask = env.observe(agent)["action_mask"]
+    legal = [int(a) for a in np.flatnonzero(mask)]
     for bad in (int(np.flatnonzero(mask == 0)[0]), len(mask), -1, True):
-        with pytest.raises(ValueError, match="Illegal action"):
-            env.unwrapped.step(bad)
+        # The wrapped environment (env()) and the raw one raise the same ValueError, naming
+        # the agent and the legal actions.
+        for target in (env, env.unwrapped):
+            with pytest.raises(ValueError, match="Illegal action") as e:
+                target.step(bad)
+            assert agent in str(e.value) and str(legal) in str(e.value)
     for seed, error in (("1", TypeError), (1.0, TypeError), (-1, ValueError), (2**64, ValueError)):
         with pytest.raises(error, match="seed"):
             env.reset(seed=seed)

@@ -21,8 +21,12 @@ from .._args import seed_arg
 
 
 def wrap(raw):
-    """The wrapped AEC environment: out-of-range and out-of-order calls raise."""
-    return _OrderEnforcing(wrappers.AssertOutOfBoundsWrapper(raw))
+    """The wrapped AEC environment: out-of-order calls raise (PettingZoo's order
+    enforcement); an action outside the space or the mask is the raw environment's
+    ``ValueError`` naming the agent and its legal actions (PettingZoo's
+    ``AssertOutOfBoundsWrapper`` would make it an ``AssertionError``, which ``python -O``
+    drops)."""
+    return _OrderEnforcing(raw)
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
@@ -167,7 +171,11 @@ class CardvecAEC(AECEnv):
             or not self.action_space(agent).contains(action)
             or not self._mask(agent)[action]
         ):
-            raise ValueError(f"Illegal action {action!r} for {agent}")
+            legal = [int(a) for a in np.flatnonzero(self._mask(agent))]
+            raise ValueError(
+                f"Illegal action {action!r} for {agent}: the legal actions are {legal} "
+                f"(nothing was changed)"
+            )
         self._play(agent, int(action))
 
     def _play(self, agent, action: int):

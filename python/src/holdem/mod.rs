@@ -422,6 +422,28 @@ fn evaluate_batch<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<B
 /// has run that long. Bad values of either are a `ValueError`. Runs on a thread pool that
 /// survives `os.fork()`.
 #[pyfunction]
+/// `players` of `equity`: a list (or tuple) of range texts, one per player. A single string
+/// (`"AsKs QQ"`) is a `TypeError` that says so and shows the list it probably meant.
+fn player_ranges(players: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(text) = players.cast::<PyString>() {
+        let text = text.to_cow()?;
+        let guess: Vec<&str> = text.split_whitespace().collect();
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "players must be a list of ranges, one per player, not a string: got {text:?}; \
+             did you mean {guess:?}?"
+        )));
+    }
+    players.extract::<Vec<String>>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "players must be a list of ranges (strings), one per player, such as \
+             [\"AsKs\", \"QQ+\"]; got {}",
+            players
+                .repr()
+                .map_or_else(|_| "an unprintable object".into(), |r| r.to_string())
+        ))
+    })
+}
+
 #[pyo3(
     signature = (players, board=None, dead=None, samples=None, seed=None, exact=None, max_work=None, time_limit=None),
     text_signature = "(players, board='', dead='', samples=None, seed=0, exact=None, max_work=None, time_limit=None)"
@@ -429,7 +451,7 @@ fn evaluate_batch<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<B
 #[allow(clippy::too_many_arguments)]
 fn equity<'py>(
     py: Python<'py>,
-    players: Vec<String>,
+    players: &Bound<'py, PyAny>,
     board: Option<&Bound<'py, PyAny>>,
     dead: Option<&Bound<'py, PyAny>>,
     samples: Option<&Bound<'py, PyAny>>,
@@ -438,6 +460,7 @@ fn equity<'py>(
     max_work: Option<&Bound<'py, PyAny>>,
     time_limit: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let players = player_ranges(players)?;
     let samples = match samples {
         Some(s) if !s.is_none() => Some(args::int_in(s, "samples", 1, u64::MAX as i128)? as u64),
         _ => None,

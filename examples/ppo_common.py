@@ -512,7 +512,8 @@ def plot_curve(history: list, evals: list, path: str, title: str, train_label: s
             ax.axhline(res["win_rate"], ls=":", lw=0.8, color="0.3")
             ax.annotate(f"final vs {name}: {res['win_rate']:.3f}", (0, res["win_rate"]),
                         textcoords="offset points", xytext=(4, 3), fontsize=8)
-    ax.set_xlabel("training minutes (2 cores)")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    ax.set_xlabel(f"training minutes ({cores} cores)")
     ax.set_ylabel("win rate")
     ax.set_title(title)
     ax.grid(alpha=0.3)

@@ -112,9 +112,10 @@ if [ "$FRESH_VENV" = 1 ]; then
     # The test extra includes the campaign extra, ray and tqdm (python/tests/test_campaign.py
     # runs simulated Ray clusters): ray 2.60 is a binary wheel (240 MB installed), 17 s to
     # install here with its dependencies (measured 2026-12-01).
-    # open-spiel: the Kuhn/Leduc oracle (python/tests/test_kuhn_leduc_openspiel.py); a binary
-    # wheel, about 8 s to install with its dependencies (measured 2026-12-01).
-    python -m pip install --quiet --disable-pip-version-check "$WHEEL[test]" "open-spiel>=1.5,<3"
+    # open-spiel (in the oracles and test extras): the Kuhn/Leduc oracle
+    # (python/tests/test_kuhn_leduc_openspiel.py); a binary wheel, about 8 s to install with
+    # its dependencies (measured 2026-12-01).
+    python -m pip install --quiet --disable-pip-version-check "$WHEEL[test]"
     # These two declare Python >= 3.14 but run on 3.11 (see shared oracles notes).
     python -m pip install --quiet --disable-pip-version-check \
         --no-deps --ignore-requires-python game-room==0.1.0 i151-engine==0.2.4

@@ -55,13 +55,23 @@ pub struct PushFoldArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Show and write the purified charts (each class pushed / called when the average
+    /// strategy does so with probability above 1/2) instead of the raw CFR+ averages,
+    /// with the purified strategies' exploitability beside the average's.
+    #[arg(long)]
+    purify: bool,
 }
 
 /// Parses `--depths`.
 fn parse_depths(text: &str) -> Result<Vec<f64>> {
+    // Each reason names the part it is about (once: "0.5" alone is the whole text).
     let bad = |why: String| Error::Invalid {
         what: "--depths",
-        reason: format!("{text:?}: {why}"),
+        reason: if text.contains(',') {
+            format!("{text:?}: {why}")
+        } else {
+            why
+        },
     };
     let mut out = Vec::new();
     for part in text.split(',').map(str::trim) {
@@ -100,6 +110,11 @@ struct DepthRecord {
     push_share: f64,
     /// Share of the 1,326 holes the big blind calls with.
     call_share: f64,
+    /// Whether `push` and `call` are the purified strategies (`--purify`).
+    purified: bool,
+    /// With `--purify`: the exploitability of the purified strategies (big blinds per hand).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    purified_exploitability: Option<f64>,
     push: Vec<f64>,
     call: Vec<f64>,
 }
@@ -127,19 +142,39 @@ fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
-fn record(s: &PushFoldSolution, seconds: f64) -> DepthRecord {
-    DepthRecord {
+/// A strategy made pure: 1 where it plays the action with probability above 1/2 (the
+/// rule of the charts in docs/pushfold.md and of the published charts), else 0.
+fn purified(s: &[f64; CLASSES]) -> [f64; CLASSES] {
+    s.map(|x| if x > 0.5 { 1.0 } else { 0.0 })
+}
+
+fn record(
+    game: &PushFoldGame,
+    s: &PushFoldSolution,
+    seconds: f64,
+    purify: bool,
+) -> Result<DepthRecord> {
+    let (push, call, purified_exploitability) = if purify {
+        let (push, call) = (purified(&s.push), purified(&s.call));
+        let e = game.exploitability(&push, &call)?;
+        (push, call, Some(e))
+    } else {
+        (s.push, s.call, None)
+    };
+    Ok(DepthRecord {
         depth_bb: s.depth_bb,
         iterations: s.iterations,
         seconds: (seconds * 1e4).round() / 1e4,
         exploitability: s.exploitability,
         converged: s.converged,
         sb_value: s.sb_value,
-        push_share: share(&s.push),
-        call_share: share(&s.call),
-        push: s.push.iter().map(|&x| round6(x)).collect(),
-        call: s.call.iter().map(|&x| round6(x)).collect(),
-    }
+        push_share: share(&push),
+        call_share: share(&call),
+        purified: purify,
+        purified_exploitability,
+        push: push.iter().map(|&x| round6(x)).collect(),
+        call: call.iter().map(|&x| round6(x)).collect(),
+    })
 }
 
 fn get_table(args: &PushFoldArgs) -> Result<EquityTable> {
@@ -198,28 +233,42 @@ pub fn run(args: PushFoldArgs) -> Result<()> {
     if !args.json {
         bar.suspend(|| {
             println!(
-                "{:>6} {:>10} {:>9} {:>14} {:>10} {:>7} {:>7}",
-                "depth", "iterations", "seconds", "exploitability", "sb value", "push %", "call %"
+                "{:>6} {:>10} {:>9} {:>14} {:>10} {:>7} {:>7}{}",
+                "depth",
+                "iterations",
+                "seconds",
+                "exploitability",
+                "sb value",
+                "push %",
+                "call %",
+                if args.purify {
+                    "  purified exploitability (push % and call % purified)"
+                } else {
+                    ""
+                }
             )
         });
     }
     for &d in &depths {
         let started = Instant::now();
-        let s = PushFoldGame::new(d, &table)?.solve(&options)?;
-        let r = record(&s, started.elapsed().as_secs_f64());
+        let game = PushFoldGame::new(d, &table)?;
+        let s = game.solve(&options)?;
+        let r = record(&game, &s, started.elapsed().as_secs_f64(), args.purify)?;
         bar.suspend(|| {
             if args.json {
                 println!("{}", serde_json::to_string(&r).unwrap_or_default());
             } else {
                 println!(
-                    "{:>6} {:>10} {:>9.3} {:>14.3e} {:>10.5} {:>7.2} {:>7.2}",
+                    "{:>6} {:>10} {:>9.3} {:>14.3e} {:>10.5} {:>7.2} {:>7.2}{}",
                     d,
                     r.iterations,
                     r.seconds,
                     r.exploitability,
                     r.sb_value,
                     100.0 * r.push_share,
-                    100.0 * r.call_share
+                    100.0 * r.call_share,
+                    r.purified_exploitability
+                        .map_or_else(String::new, |e| format!("  {e:>12.3e}"))
                 )
             }
         });
@@ -232,7 +281,8 @@ pub fn run(args: PushFoldArgs) -> Result<()> {
             format: "cardvec-pushfold",
             version: 1,
             about: "heads-up push/fold no-limit hold'em equilibria (CFR+ average strategies) per stack depth in big blinds: \
-                    push[i] = small blind's shove probability, call[i] = big blind's call probability for class classes[i]; \
+                    push[i] = small blind's shove probability, call[i] = big blind's call probability for class classes[i] \
+                    (purified = true: 1 where the average is above 1/2, else 0, with purified_exploitability); \
                     exploitability = NashConv/2 in big blinds per hand; sb_value = small blind's expected result in big blinds per hand; \
                     seconds = solve time on the machine that wrote the file",
             classes: class_names(),

@@ -17,6 +17,8 @@ row, ace first; pairs on the diagonal, suited hands above it, offsuit below it),
   ``exploitability``, ``sb_value``, ``iterations``, ``converged``, ``depth_bb``): CFR+ until
   the exploitability (NashConv / 2, big blinds per hand) is below ``target``.
 - ``exploitability(depth_bb, push, call)`` -> float for any strategy pair.
+- ``purify(strategy)`` -> float64 (169,): 1.0 where ``strategy`` plays with probability
+  above 1/2, else 0.0 (the form of published charts; ``solve`` returns the raw averages).
 
 Bad input raises ``ValueError`` (a depth below 1 big blind, a probability outside [0, 1],
 a wrong length) or ``TypeError`` (not a number). The solver and the table run without the
@@ -42,6 +44,7 @@ __all__ = [
     "exploitability",
     "grid",
     "class_index",
+    "purify",
 ]
 
 CLASSES: int = _pf.CLASSES
@@ -73,3 +76,15 @@ def class_index(name: str) -> int:
 
 
 _NAMES = classes()
+
+
+def purify(strategy) -> _np.ndarray:
+    """The pure chart of a strategy: 1.0 for every class played with probability above 1/2,
+    else 0.0 (float64, 169 values; ``ValueError`` for another shape or a value outside
+    [0, 1])."""
+    arr = _np.asarray(strategy, dtype=_np.float64)
+    if arr.shape != (CLASSES,):
+        raise ValueError(f"purify needs 169 probabilities, got shape {arr.shape}")
+    if not _np.all((arr >= 0.0) & (arr <= 1.0)):
+        raise ValueError("purify needs probabilities in [0, 1]")
+    return (arr > 0.5).astype(_np.float64)

@@ -139,13 +139,13 @@ def test_bad_input_is_a_clear_error(call, error, text):
 
 
 def test_purify_rounds_at_one_half_and_is_priced_by_exploitability():
-    s = pushfold.solve(10, target=1e-4)
-    push, call = pushfold.purify(s["push"]), pushfold.purify(s["call"])
+    s = pf.solve(10, target=1e-4)
+    push, call = pf.purify(s["push"]), pf.purify(s["call"])
     assert set(np.unique(push)) <= {0.0, 1.0} and set(np.unique(call)) <= {0.0, 1.0}
     np.testing.assert_array_equal(push, (np.asarray(s["push"]) > 0.5).astype(float))
-    assert push[pushfold.class_index("AA")] == 1.0
-    e = pushfold.exploitability(10, push, call)
+    assert push[pf.class_index("AA")] == 1.0
+    e = pf.exploitability(10, push, call)
     assert s["exploitability"] <= 1e-4 and 0.0 <= e < 0.05
     for bad in (np.zeros(168), np.full(169, 1.5)):
         with pytest.raises(ValueError, match="purify"):
-            pushfold.purify(bad)
+            pf.purify(bad)

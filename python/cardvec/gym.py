@@ -33,6 +33,21 @@ returns the learner's next decision::
 ``make(game_id, opponents="random", seat=0, **options)`` is a single ``gymnasium.Env`` (one
 lane of the same view; ``info["action_mask"]`` bool [A]); call ``reset()`` after the end
 of a game. Both pass Gymnasium's checkers (python/tests/test_gym.py).
+
+Registered ids: importing ``cardvec.gym`` registers ``cardvec/<Class>-v0`` for every
+registered game (``cardvec/LostCities-v0``, ``cardvec/Flip7-v0``, ``cardvec/I151-v0``,
+``cardvec/Holdem-v0``, ``cardvec/Kuhn-v0``, ``cardvec/Leduc-v0``: the names of the
+game classes, ``ids()`` lists them), so Gymnasium's own calls work::
+
+    import gymnasium
+    env = gymnasium.make("cardvec.gym:cardvec/Kuhn-v0", opponents="random")   # imports cardvec.gym
+    envs = gymnasium.make_vec("cardvec/LostCities-v0", num_envs=256,
+                              vectorization_mode="vector_entry_point", opponents="random")
+
+``gymnasium.make`` builds ``make(game_id, ...)`` and ``gymnasium.make_vec`` with
+``vectorization_mode="vector_entry_point"`` builds ``make_vec(game_id, num_envs, ...)`` (one
+batch in Rust; Gymnasium's "sync"/"async" modes would step copies of the single env from
+Python instead). Keyword arguments go to them.
 """
 
 from __future__ import annotations
@@ -56,7 +71,7 @@ except ImportError as e:  # pragma: no cover - exercised only without gymnasium
 from ._args import seed_arg
 from ._cardvec import LearnerEnv
 
-__all__ = ["CardvecEnv", "CardvecVectorEnv", "make", "make_vec"]
+__all__ = ["CardvecEnv", "CardvecVectorEnv", "ids", "make", "make_vec"]
 
 _SEED_SPAN = 2**63  # unseeded resets draw their seed in 0..2**63
 
@@ -232,3 +247,57 @@ def make(game_id: str, opponents="random", seat=0, **options) -> CardvecEnv:
     """A single ``gymnasium.Env`` of game ``game_id`` against ``opponents`` (see
     ``cardvec.gym``)."""
     return CardvecEnv(game_id, opponents=opponents, seat=seat, **options)
+
+
+def _class_name(game_id: str) -> str:
+    from ._games import game_class
+
+    return game_class(game_id).__name__
+
+
+def _drop_no_render(kwargs: dict) -> None:
+    """Gymnasium passes ``render_mode=None`` along; these environments take no render mode."""
+    if "render_mode" in kwargs and kwargs["render_mode"] is None:
+        del kwargs["render_mode"]
+
+
+def _entry(game_id: str):
+    def entry(**kwargs) -> CardvecEnv:
+        _drop_no_render(kwargs)
+        return make(game_id, **kwargs)
+
+    entry.__name__ = entry.__qualname__ = f"make_{_class_name(game_id)}"
+    entry.__doc__ = f"``cardvec.gym.make({game_id!r}, **kwargs)`` (Gymnasium's entry point)."
+    return entry
+
+
+def _vector_entry(game_id: str):
+    def entry(num_envs: int = 1, **kwargs) -> CardvecVectorEnv:
+        _drop_no_render(kwargs)
+        return make_vec(game_id, num_envs, **kwargs)
+
+    entry.__name__ = entry.__qualname__ = f"make_vec_{_class_name(game_id)}"
+    entry.__doc__ = (f"``cardvec.gym.make_vec({game_id!r}, num_envs, **kwargs)`` (Gymnasium's "
+                     "vector entry point).")
+    return entry
+
+
+def ids() -> dict[str, str]:
+    """The Gymnasium id of every registered game: ``{"cardvec/LostCities-v0": "lost-cities",
+    ...}``."""
+    from ._games import games
+
+    return {f"cardvec/{_class_name(g['id'])}-v0": g["id"] for g in games()}
+
+
+def _register() -> None:
+    from gymnasium.envs.registration import register, registry
+
+    for env_id, game_id in ids().items():
+        if env_id in registry:
+            continue
+        register(id=env_id, entry_point=_entry(game_id),
+                 vector_entry_point=_vector_entry(game_id))
+
+
+_register()

@@ -8,7 +8,7 @@ from gymnasium.vector import VectorEnv
 
 from ._cardvec import LearnerEnv
 
-__all__ = ["CardvecEnv", "CardvecVectorEnv", "make", "make_vec"]
+__all__ = ["CardvecEnv", "CardvecVectorEnv", "ids", "make", "make_vec"]
 
 _Opponents = str | list[str] | tuple[str, ...]
 _Seat = SupportsIndex | str
@@ -75,3 +75,4 @@ def make_vec(
 def make(
     game_id: str, opponents: _Opponents = "random", seat: _Seat = 0, **options: Any
 ) -> CardvecEnv: ...
+def ids() -> dict[str, str]: ...

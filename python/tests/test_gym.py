@@ -199,3 +199,33 @@ def test_bad_arguments_are_clear_errors():
     e = cgym.make("flip7")
     with pytest.raises(RuntimeError, match="reset"):
         e.step(0)
+
+
+def test_registered_ids_for_every_game_work_with_gymnasium_make_and_make_vec():
+    registered = cgym.ids()
+    assert sorted(registered.values()) == sorted(g["id"] for g in cardvec.games())
+    assert registered["cardvec/LostCities-v0"] == "lost-cities"
+    for env_id, game_id in registered.items():
+        assert env_id in gymnasium.registry, env_id
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=INF_BOUND)
+            env = gymnasium.make(env_id)
+        obs, info = env.reset(seed=3)
+        assert env.unwrapped.game_id == game_id
+        direct = cgym.make(game_id)
+        want, _ = direct.reset(seed=3)
+        np.testing.assert_array_equal(obs, want)
+        env.close()
+        envs = gymnasium.make_vec(env_id, num_envs=3, vectorization_mode="vector_entry_point",
+                                  opponents="random")
+        assert isinstance(envs, cgym.CardvecVectorEnv) and envs.num_envs == 3
+        vobs, vinfo = envs.reset(seed=5)
+        assert vobs.shape == (3, envs.single_observation_space.shape[0])
+        envs.close()
+    # The "module:id" form imports cardvec.gym itself.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=INF_BOUND)
+        env = gymnasium.make("cardvec.gym:cardvec/Kuhn-v0", opponents="random")
+    assert env.unwrapped.game_id == "kuhn"
+    with pytest.raises(ValueError, match="render"):
+        gymnasium.make("cardvec/Kuhn-v0", render_mode="rgb_array")

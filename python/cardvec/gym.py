@@ -174,6 +174,11 @@ class CardvecVectorEnv(VectorEnv):
             info,
         )
 
+    def close_extras(self, **kwargs) -> None:
+        """Closes the learner view (``VectorEnv.close`` calls it): later calls are a
+        ``RuntimeError``."""
+        self.env.close()
+
     def __repr__(self) -> str:
         return (
             f"CardvecVectorEnv({self.env.game_id!r}, num_envs={self.num_envs}, "
@@ -230,6 +235,12 @@ class CardvecEnv(gymnasium.Env):
             bool(self.env.truncated[0]),
             info,
         )
+
+    def close(self) -> None:
+        """Closes the learner view: later calls are a ``RuntimeError`` (closing twice is
+        allowed)."""
+        self.env.close()
+        super().close()
 
     def __repr__(self) -> str:
         return f"CardvecEnv({self.env.game_id!r}, opponents={self.env.opponents!r})"

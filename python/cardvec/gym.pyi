@@ -45,6 +45,7 @@ class CardvecVectorEnv(
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]: ...
+    def close_extras(self, **kwargs: Any) -> None: ...
 
 class CardvecEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
     metadata: ClassVar[dict[str, Any]]  # type: ignore[misc]
@@ -62,6 +63,7 @@ class CardvecEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
     def step(
         self, action: int
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]: ...
+    def close(self) -> None: ...
 
 def make_vec(
     game_id: str,

@@ -255,12 +255,19 @@ pub struct LearnerEnv {
     num_actions: usize,
     obs_dim: usize,
     num_players: usize,
+    /// Set by `close()`: every later call that uses the engine is a `RuntimeError`.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 impl LearnerEnv {
     /// The engine, borrowed for one call; a call from another thread while one runs is a
     /// `RuntimeError`.
     fn engine<'py>(&self, py: Python<'py>) -> PyResult<PyRefMut<'py, LearnerEngine>> {
+        if self.closed.load(std::sync::atomic::Ordering::Acquire) {
+            return Err(PyRuntimeError::new_err(
+                "this LearnerEnv is closed (close() was called): make a new environment",
+            ));
+        }
         self.engine.bind(py).try_borrow_mut().map_err(|_| {
             PyRuntimeError::new_err("LearnerEnv is busy: another thread is using this environment")
         })
@@ -350,7 +357,36 @@ impl LearnerEnv {
             num_actions,
             obs_dim,
             num_players,
+            closed: std::sync::atomic::AtomicBool::new(false),
         })
+    }
+
+    /// Closes the view (Gymnasium's `close()`): every later call that steps, resets or
+    /// reads the engine is a `RuntimeError` saying so; views taken before stay readable.
+    /// Closing twice is allowed. Also a context manager.
+    fn close(&self) {
+        self.closed
+            .store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.closed.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __exit__(
+        &self,
+        _exc_type: &Bound<'_, PyAny>,
+        _exc: &Bound<'_, PyAny>,
+        _tb: &Bound<'_, PyAny>,
+    ) -> bool {
+        self.close();
+        false
     }
 
     /// Resets every lane (lane l deals its game 0 from the stream (seed, l, 0); the bots

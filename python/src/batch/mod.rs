@@ -93,6 +93,8 @@ pub(crate) struct BatchEnv {
     num_players: usize,
     state_size: usize,
     zero_sum: bool,
+    /// Set by `close()`: every later call that uses the engine is a `RuntimeError`.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 impl BatchEnv {
@@ -109,6 +111,12 @@ impl BatchEnv {
     /// The engine, borrowed for one call; a call from another thread while one runs (the
     /// GIL is released while stepping) is a `RuntimeError`.
     pub(crate) fn engine<'py>(&self, py: Python<'py>) -> PyResult<PyRefMut<'py, BatchEngine>> {
+        if self.closed.load(std::sync::atomic::Ordering::Acquire) {
+            return Err(PyRuntimeError::new_err(format!(
+                "this {} is closed (close() was called): make a new environment",
+                self.info.python_class
+            )));
+        }
         self.engine.bind(py).try_borrow_mut().map_err(|_| {
             PyRuntimeError::new_err(format!(
                 "{} is busy: another thread is using this environment",
@@ -609,6 +617,35 @@ impl BatchEnv {
         self.engine.clone_ref(py)
     }
 
+    /// Closes the environment (Gymnasium's and EnvPool's `close()`): every later call that
+    /// steps, resets or reads the engine is a `RuntimeError` saying so; views taken before
+    /// stay readable (the memory goes when the last of them and the environment go).
+    /// Closing twice is allowed. Also a context manager: `with cardvec.make(...) as env:`.
+    fn close(&self) {
+        self.closed
+            .store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.closed.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    fn __enter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __exit__(
+        &self,
+        _exc_type: &Bound<'_, PyAny>,
+        _exc: &Bound<'_, PyAny>,
+        _tb: &Bound<'_, PyAny>,
+    ) -> bool {
+        self.close();
+        false
+    }
+
     fn __len__(&self) -> usize {
         self.num_envs
     }
@@ -668,6 +705,7 @@ impl BatchEnv {
             num_players,
             state_size,
             zero_sum,
+            closed: std::sync::atomic::AtomicBool::new(false),
         })
     }
 }

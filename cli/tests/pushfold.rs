@@ -73,28 +73,47 @@ fn a_bad_depth_is_named_once() {
     let out = cardvec(&["pushfold", "--depths", "0.5"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.matches("0.5").count(), 2, "the part, then its value: {stderr:?}");
+    assert_eq!(
+        stderr.matches("0.5").count(),
+        2,
+        "the part, then its value: {stderr:?}"
+    );
     assert_eq!(stderr.matches("\"0.5\"").count(), 1, "{stderr:?}");
     let out = cardvec(&["pushfold", "--depths", "2,0.5"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("\"2,0.5\""), "a list names the whole text and the part: {stderr:?}");
+    assert!(
+        stderr.contains("\"2,0.5\""),
+        "a list names the whole text and the part: {stderr:?}"
+    );
 }
 
 #[test]
 fn purified_charts_are_zero_or_one_with_their_exploitability() {
-    let out = cardvec(&["pushfold", "--depths", "10", "--json", "--quiet", "--purify"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = cardvec(&[
+        "pushfold", "--depths", "10", "--json", "--quiet", "--purify",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let line: serde_json::Value =
         serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
     assert_eq!(line["purified"], true);
-    let strategies = [line["push"].as_array().unwrap(), line["call"].as_array().unwrap()];
+    let strategies = [
+        line["push"].as_array().unwrap(),
+        line["call"].as_array().unwrap(),
+    ];
     for s in strategies {
         assert!(s.iter().all(|x| x == 0.0 || x == 1.0), "{s:?}");
     }
     let avg = line["exploitability"].as_f64().unwrap();
     let pure = line["purified_exploitability"].as_f64().unwrap();
     // Rounding an equilibrium's few mixed classes costs a little, never a lot.
-    assert!(pure >= 0.0 && pure < 0.05, "purified exploitability {pure} (average {avg})");
+    assert!(
+        pure >= 0.0 && pure < 0.05,
+        "purified exploitability {pure} (average {avg})"
+    );
     // Without --purify the raw averages are shown and there is no purified figure.
     let out = cardvec(&["pushfold", "--depths", "10", "--json", "--quiet"]);
     let line: serde_json::Value =

@@ -22,7 +22,12 @@ pub(crate) fn env_options(
     let mut options = EnvOptions::new(args::size_in(num_envs, "num_envs", 1, MAX_ENVS)?);
     options.seed = args::opt_seed(seed)?.unwrap_or(0);
     options.num_threads = match num_threads {
-        Some(t) if !t.is_none() => Some(args::size_in(t, "num_threads", 1, cardvec::core::MAX_THREADS)?),
+        Some(t) if !t.is_none() => Some(args::size_in(
+            t,
+            "num_threads",
+            1,
+            cardvec::core::MAX_THREADS,
+        )?),
         _ => None,
     };
     options.autoreset = autoreset;

@@ -347,11 +347,16 @@ mod tests {
             ForkSafePool::with_threads(Some(cores)).unwrap()
         ));
         let three = ForkSafePool::with_threads(Some(3)).unwrap();
-        assert!(std::ptr::eq(three, ForkSafePool::with_threads(Some(3)).unwrap()));
+        assert!(std::ptr::eq(
+            three,
+            ForkSafePool::with_threads(Some(3)).unwrap()
+        ));
         assert_eq!(three.current_num_threads(), 3);
         assert_eq!(sum_of_squares(three), sum_of_squares(default));
         for bad in [0, MAX_THREADS + 1, 1000] {
-            let err = ForkSafePool::with_threads(Some(bad)).unwrap_err().to_string();
+            let err = ForkSafePool::with_threads(Some(bad))
+                .unwrap_err()
+                .to_string();
             assert!(err.contains("num_threads"), "{err}");
         }
     }

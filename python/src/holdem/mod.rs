@@ -402,26 +402,6 @@ fn evaluate_batch<'py>(py: Python<'py>, cards: &Bound<'py, PyAny>) -> PyResult<B
     Ok((PyArray1::from_vec(py, ranks), PyArray1::from_vec(py, cats)))
 }
 
-/// `equity(players, board="", dead="", samples=None, seed=0, exact=None, max_work=None,
-/// time_limit=None)`: the equity of 2 to 10 players, each given as hole cards ("AsAh") or a
-/// range ("TT+, AKs", "random").
-///
-/// `exact=None` enumerates when the work is small enough and samples otherwise; `True`
-/// always enumerates, `False` always samples. `samples` is the number of Monte Carlo trials
-/// (default 1,000,000), `seed` their seed. Returns a dict of per-player lists `win`, `tie`
-/// (rates), `equity` (ties shared), `stderr` (0 when exact), `wins`, `ties` (counts), and
-/// `total` (deals or trials), `exact`, `seconds`.
-///
-/// Some problems never finish (ten random hands enumerated exactly, `samples=10**11`):
-/// Ctrl-C stops the call (`KeyboardInterrupt`, within a fraction of a second), and two bounds
-/// refuse or stop them. `max_work` (an integer >= 1) refuses up front, with a `ValueError`, a
-/// computation above it: an enumeration of more than `max_work` units of work (board
-/// completions times the combos ranked and deals scored per board) or more than `max_work`
-/// hands ranked by sampling (`samples` times players); with `exact=None` it also caps
-/// when to enumerate. `time_limit` (seconds > 0) stops the call with `TimeoutError` once it
-/// has run that long. Bad values of either are a `ValueError`. Runs on a thread pool that
-/// survives `os.fork()`.
-#[pyfunction]
 /// `players` of `equity`: a list (or tuple) of range texts, one per player. A single string
 /// (`"AsKs QQ"`) is a `TypeError` that says so and shows the list it probably meant.
 fn player_ranges(players: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
@@ -444,6 +424,26 @@ fn player_ranges(players: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     })
 }
 
+/// `equity(players, board="", dead="", samples=None, seed=0, exact=None, max_work=None,
+/// time_limit=None)`: the equity of 2 to 10 players, each given as hole cards ("AsAh") or a
+/// range ("TT+, AKs", "random").
+///
+/// `exact=None` enumerates when the work is small enough and samples otherwise; `True`
+/// always enumerates, `False` always samples. `samples` is the number of Monte Carlo trials
+/// (default 1,000,000), `seed` their seed. Returns a dict of per-player lists `win`, `tie`
+/// (rates), `equity` (ties shared), `stderr` (0 when exact), `wins`, `ties` (counts), and
+/// `total` (deals or trials), `exact`, `seconds`.
+///
+/// Some problems never finish (ten random hands enumerated exactly, `samples=10**11`):
+/// Ctrl-C stops the call (`KeyboardInterrupt`, within a fraction of a second), and two bounds
+/// refuse or stop them. `max_work` (an integer >= 1) refuses up front, with a `ValueError`, a
+/// computation above it: an enumeration of more than `max_work` units of work (board
+/// completions times the combos ranked and deals scored per board) or more than `max_work`
+/// hands ranked by sampling (`samples` times players); with `exact=None` it also caps
+/// when to enumerate. `time_limit` (seconds > 0) stops the call with `TimeoutError` once it
+/// has run that long. Bad values of either are a `ValueError`. Runs on a thread pool that
+/// survives `os.fork()`.
+#[pyfunction]
 #[pyo3(
     signature = (players, board=None, dead=None, samples=None, seed=None, exact=None, max_work=None, time_limit=None),
     text_signature = "(players, board='', dead='', samples=None, seed=0, exact=None, max_work=None, time_limit=None)"

@@ -111,7 +111,7 @@ fn purified_charts_are_zero_or_one_with_their_exploitability() {
     let pure = line["purified_exploitability"].as_f64().unwrap();
     // Rounding an equilibrium's few mixed classes costs a little, never a lot.
     assert!(
-        pure >= 0.0 && pure < 0.05,
+        (0.0..0.05).contains(&pure),
         "purified exploitability {pure} (average {avg})"
     );
     // Without --purify the raw averages are shown and there is no purified figure.

@@ -20,11 +20,26 @@ use crate::core::{Bot, Error, LaneRng, RandomBot, Result};
 /// Names of the Flip 7 bots (`threshold-K` takes any `K`, for example `threshold-27`).
 pub const BOT_NAMES: &[&str] = &["random", "threshold-<K>", "expected-value"];
 
-/// Resolves a bot name: `random`, `threshold-K` (`K` an integer) or `expected-value`.
+/// The largest round total a seat can score: the seven highest numbers (12 + 11 + ... + 6 =
+/// 63) doubled by the ×2 card, the five modifiers (+2 ... +10 = 30) and the Flip 7 bonus
+/// (15). A `threshold-K` above it would never stay, so `K` is refused there.
+pub const MAX_ROUND_TOTAL: u32 = 2 * 63 + 30 + FLIP7_BONUS;
+
+/// Resolves a bot name: `random`, `threshold-K` (`K` an integer in
+/// `0..=`[`MAX_ROUND_TOTAL`]) or `expected-value`.
 pub fn by_name(name: &str) -> Result<Box<dyn Bot<Flip7>>> {
     if let Some(k) = name.strip_prefix("threshold-") {
-        if let Ok(k) = k.parse::<u32>() {
-            return Ok(Box::new(Threshold::new(k)));
+        if let Ok(k) = k.parse::<u64>() {
+            if k > u64::from(MAX_ROUND_TOTAL) {
+                return Err(Error::Invalid {
+                    what: "flip7 bot",
+                    reason: format!(
+                        "{name:?}: K must be in 0..={MAX_ROUND_TOTAL} (the largest round \
+                         total; a higher threshold would never stay), got {k}"
+                    ),
+                });
+            }
+            return Ok(Box::new(Threshold::new(k as u32)));
         }
     }
     match name {
@@ -259,6 +274,12 @@ mod tests {
         assert_eq!(by_name("threshold-27").unwrap().name(), "threshold-27");
         assert_eq!(by_name("expected-value").unwrap().name(), "expected-value");
         assert!(by_name("threshold-x").is_err());
+        assert_eq!(MAX_ROUND_TOTAL, 171);
+        assert!(by_name("threshold-171").is_ok());
+        for bad in ["threshold-172", "threshold-999", "threshold-99999999999"] {
+            let err = by_name(bad).err().expect("refused").to_string();
+            assert!(err.contains("171") && err.contains(bad), "{err}");
+        }
     }
 
     #[test]

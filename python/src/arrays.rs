@@ -221,3 +221,16 @@ pub(crate) fn torch_tensors<'py>(
         None => tensors.call1((arrays, "bool")),
     }
 }
+
+/// Loads numpy's C API now, while `import cardvec` runs, so that a failure (a Ctrl-C that
+/// lands during numpy's import included) is that import's exception. rust-numpy loads the
+/// API on its first use and panics when that fails, which turned a Ctrl-C during the
+/// first environment's construction into a `PanicException` (issue 27).
+pub(crate) fn load_numpy_api(py: Python<'_>) -> PyResult<()> {
+    py.import("numpy")?;
+    // A signal that arrived during the import raises here, as Python would.
+    py.check_signals()?;
+    // The first array call loads the API capsule (numpy is imported: no Python code runs).
+    let _ = numpy::PyArray1::<u8>::zeros(py, 0, false);
+    Ok(())
+}

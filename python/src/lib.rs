@@ -44,6 +44,7 @@ mod solve;
 /// The compiled part of the `cardvec` package.
 #[pymodule]
 fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    arrays::load_numpy_api(m.py())?;
     batch::register(m)?;
     options::register(m)?;
     constants::register(m)?;

@@ -180,3 +180,30 @@ def test_a_bot_raising_an_exception_still_forfeits():
     r = arena.play_match(bot, "builtin:greedy", seed=3)
     assert (r["reason"], r["forfeited_player_id"]) == ("forfeit", "p0")
     assert "bad" in r["detail"]
+
+
+FIRST_ENV = textwrap.dedent(
+    """
+    import os, signal, threading, time
+    import cardvec
+    # SIGINT lands while the first environment of the process is being built (the GIL
+    # held by Rust): before, numpy's C API was loaded there and a pending KeyboardInterrupt
+    # made rust-numpy panic (pyo3_runtime.PanicException).
+    timer = threading.Timer(0.02, os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        env = cardvec.make("lost-cities", 300_000, seed=1)
+        time.sleep(10)
+        print("NOT INTERRUPTED")
+    except KeyboardInterrupt:
+        print("KEYBOARD INTERRUPT")
+    except BaseException as e:
+        print("OTHER", type(e).__module__, type(e).__name__)
+    """
+)
+
+
+def test_ctrl_c_during_the_first_environment_is_a_keyboard_interrupt():
+    out = subprocess.run([sys.executable, "-c", FIRST_ENV], capture_output=True, text=True,
+                         timeout=120)
+    assert out.stdout.strip().splitlines()[-1] == "KEYBOARD INTERRUPT", (out.stdout, out.stderr)

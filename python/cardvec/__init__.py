@@ -49,6 +49,8 @@ Solvers: ``cardvec.solve.cfr("leduc", 1000)`` (CFR, CFR+, MCCFR) and
 from . import _games
 from . import arena, bots, flip7, holdem, i151, learner, lost_cities, solve
 from . import pushfold
+from . import errors
+from .errors import UnknownOptionError
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,
@@ -72,6 +74,8 @@ __all__ = [
     "ACTION_ILLEGAL",
     "ACTION_RESET",
     "MAX_THREADS",
+    "UnknownOptionError",
+    "errors",
     "BatchEnv",
     "Flip7Game",
     "LearnerEnv",

@@ -10,6 +10,8 @@ from . import i151 as i151
 from . import learner as learner
 from . import lost_cities as lost_cities
 from . import pushfold as pushfold
+from . import errors as errors
+from .errors import UnknownOptionError as UnknownOptionError
 from . import solve as solve
 from ._cardvec import ACTION_APPLIED as ACTION_APPLIED
 from ._cardvec import MAX_THREADS as MAX_THREADS
@@ -41,6 +43,8 @@ __all__ = [
     "ACTION_ILLEGAL",
     "ACTION_RESET",
     "MAX_THREADS",
+    "UnknownOptionError",
+    "errors",
     "BatchEnv",
     "Flip7Game",
     "LearnerEnv",

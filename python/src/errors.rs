@@ -16,8 +16,26 @@ pub(crate) fn core_err(e: CoreError) -> PyErr {
 pub(crate) fn core_err_in(prefix: &str, e: CoreError) -> PyErr {
     match e {
         CoreError::OutOfMemory { .. } => PyMemoryError::new_err(format!("{prefix}{e}")),
+        CoreError::Unknown { what: "option", .. } => unknown_option(format!("{prefix}{e}")),
         _ => PyValueError::new_err(format!("{prefix}{e}")),
     }
+}
+
+/// `cardvec.errors.UnknownOptionError(msg)`: an option or keyword argument no one accepts
+/// (a subclass of both `ValueError` and `TypeError`, defined in Python); a plain
+/// `ValueError` if that module cannot be imported.
+pub(crate) fn unknown_option(msg: String) -> PyErr {
+    Python::attach(|py| {
+        let class = py
+            .import("cardvec.errors")
+            .and_then(|m| m.getattr("UnknownOptionError"))
+            .ok()
+            .and_then(|c| c.cast_into::<pyo3::types::PyType>().ok());
+        match class {
+            Some(class) => PyErr::from_type(class, msg),
+            None => PyValueError::new_err(msg),
+        }
+    })
 }
 
 /// A buffer of `len` copies of `value` whose size follows from the caller's input,

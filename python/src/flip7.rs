@@ -106,10 +106,11 @@ impl Flip7Game {
 impl Flip7Game {
     /// A game with flip7_v0's options, dealt from `seed` (`None` is 0): the stream of lane 0
     /// of the batch environment after `reset(seed)`, so the same seed and actions play the
-    /// same game in both.
+    /// same game in both. An unknown keyword argument is `cardvec.errors.UnknownOptionError`
+    /// (a `ValueError` and a `TypeError`), as for every registry class.
     #[new]
     #[pyo3(
-        signature = (num_players=None, target_score=None, max_rounds=None, seed=None),
+        signature = (num_players=None, target_score=None, max_rounds=None, seed=None, **unknown),
         text_signature = "(num_players=3, target_score=200, max_rounds=None, seed=0)"
     )]
     fn new(
@@ -117,7 +118,14 @@ impl Flip7Game {
         target_score: Option<&Bound<'_, PyAny>>,
         max_rounds: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
+        unknown: Option<&Bound<'_, pyo3::types::PyDict>>,
     ) -> PyResult<Self> {
+        if let Some((name, _)) = unknown.and_then(|u| u.iter().next()) {
+            return Err(crate::errors::unknown_option(format!(
+                "unknown Flip7Game argument {name}; expected one of: num_players, \
+                 target_score, max_rounds, seed"
+            )));
+        }
         let game = config(num_players, target_score, max_rounds)?;
         let seed = args::opt_seed(seed)?.unwrap_or(0);
         let mut g = Flip7Game {

@@ -1,0 +1,5 @@
+"""Types of ``cardvec.errors``."""
+
+__all__ = ["UnknownOptionError"]
+
+class UnknownOptionError(ValueError, TypeError): ...

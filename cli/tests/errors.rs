@@ -42,11 +42,11 @@ fn huge_counts_are_shown_as_typed() {
     );
     refused(
         &["bench", "--threads", U64_MAX, "--envs", "4"],
-        &["--threads must be in 1..=1024, got 18446744073709551615"],
+        &["--threads must be in 1..=256, got 18446744073709551615"],
     );
     refused(
         &["match", "flip7", "--threads", "0", "--games", "1"],
-        &["--threads must be in 1..=1024, got 0"],
+        &["--threads must be in 1..=256, got 0"],
     );
 }
 

@@ -278,7 +278,7 @@ def test_actions_of_bool_dtype_are_refused_and_change_nothing():
         (lambda: cardvec.LostCities(2, seed=-1), "got -1"),
         (lambda: cardvec.LostCities(-3), "num_envs must be in 1..=16777216, got -3"),
         (lambda: cardvec.LostCities(2**70), "got 1180591620717411303424"),
-        (lambda: cardvec.LostCities(2, num_threads=-1), "num_threads must be in 1..=1024, got -1"),
+        (lambda: cardvec.LostCities(2, num_threads=-1), "num_threads must be in 1..=256, got -1"),
         (lambda: cardvec.LostCities(2, chunk_size=0), "chunk_size must be in 1..=1048576, got 0"),
         (lambda: cardvec.LostCities(2).reset(seed=-1), "got -1"),
         (lambda: cardvec.LostCities(2).get_state(-1), "lane must be in 0..=1, got -1"),

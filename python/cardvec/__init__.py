@@ -44,6 +44,12 @@ Solvers: ``cardvec.solve.cfr("leduc", 1000)`` (CFR, CFR+, MCCFR) and
 
 ``illegal`` codes: 0 applied, 1 illegal action (no-op), 2 lane already finished (no-op),
 3 lane was autoreset (action ignored).
+
+``on_illegal=`` (every batch class, ``make``, ``LearnerEnv``, ``cardvec.gym``): what an
+illegal action on a live lane does: ``"noop"`` (default; counted toward ``max_steps``, so a
+lane fed only illegal actions is truncated), ``"raise"`` (``IllegalActionError``, a
+``ValueError`` naming the lanes; nothing changed) or ``"lose"`` (the lane ends, the
+offending seat taking the game's worst result; docs/architecture.md).
 """
 
 from . import _games
@@ -59,6 +65,7 @@ from ._cardvec import (
     MAX_THREADS,
     BatchEnv,
     Flip7Game,
+    IllegalActionError,
     LearnerEnv,
     __version__,
 )
@@ -78,6 +85,7 @@ __all__ = [
     "errors",
     "BatchEnv",
     "Flip7Game",
+    "IllegalActionError",
     "LearnerEnv",
     "I151P2",
     "I151P3",

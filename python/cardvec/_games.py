@@ -3,7 +3,7 @@
 For every game in ``_cardvec.games()`` (the Rust registry, ``src/registry.rs``) this module
 creates one subclass of ``BatchEnv`` named by the game's ``python_class`` and taking
 ``(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None,
-max_steps=None, *, obs_dtype="f32", mask_dtype="u8", **options)``: a game added to the registry gets its class without code here. ``make`` and
+max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", **options)``: a game added to the registry gets its class without code here. ``make`` and
 ``game_class`` find a class by game id; nothing else picks a game by name.
 """
 
@@ -27,6 +27,7 @@ def _docstring(info: dict) -> str:
         "",
         f"``{info['python_class']}(num_envs, seed=None, num_threads=None, autoreset=False, "
         "observe=True, chunk_size=None, max_steps=None, *, obs_dtype=\"f32\", mask_dtype=\"u8\", "
+        "on_illegal=\"noop\", "
         "**options)``, the batch environment of game "
         f"``{info['id']!r}`` (``cardvec.make({info['id']!r}, num_envs, ...)``); "
         f"{info['players'][0]} to {info['players'][1]} players.",
@@ -57,6 +58,7 @@ def _game_class(info: dict) -> type:
         *,
         obs_dtype="f32",
         mask_dtype="u8",
+        on_illegal="noop",
         **options,
     ):
         return BatchEnv.__new__(
@@ -71,6 +73,7 @@ def _game_class(info: dict) -> type:
             max_steps,
             obs_dtype=obs_dtype,
             mask_dtype=mask_dtype,
+            on_illegal=on_illegal,
             **options,
         )
 
@@ -109,13 +112,14 @@ def make(game_id: str, num_envs, **kwargs):
     """A batch environment of game ``game_id`` with ``num_envs`` lanes: an instance of the
     game's class, built with ``kwargs`` (``seed``, ``num_threads``, ``autoreset``,
     ``observe``, ``chunk_size``, ``max_steps`` (a step limit per episode that truncates,
-    ``None``: off), ``obs_dtype`` (``"f32"``, or ``"u8"``: compact observations),
+    counting attempted steps, illegal no-ops included; ``None``: off), ``on_illegal``
+    (``"noop"``, ``"raise"`` or ``"lose"``, see ``cardvec``), ``obs_dtype`` (``"f32"``, or ``"u8"``: compact observations),
     ``mask_dtype`` (``"u8"`` or ``"bool"``) and the game's options).
 
     With ``opponents`` (one bot name, or a list of ``num_players - 1``), a ``LearnerEnv``
     instead: the learner view, every seat but the learner's (``seat``: an int or
     ``"rotate"``, default 0) played by those bots; it takes ``seed``, ``num_threads``,
-    ``chunk_size``, ``max_steps`` (plies of every seat per game) and the game's options (it always autoresets and observes, so
+    ``chunk_size``, ``max_steps`` (plies of every seat per game), ``on_illegal`` and the game's options (it always autoresets and observes, so
     ``autoreset`` and ``observe`` are refused)."""
     if kwargs.get("opponents") is not None:
         for name in ("autoreset", "observe"):

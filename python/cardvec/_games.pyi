@@ -10,7 +10,15 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self, deprecated, overload
 
-from ._cardvec import BatchEnv, GameInfo, LearnerEnv, _MaskDtype, _ObsDtype, _OptionValue
+from ._cardvec import (
+    BatchEnv,
+    GameInfo,
+    LearnerEnv,
+    _MaskDtype,
+    _ObsDtype,
+    _OnIllegal,
+    _OptionValue,
+)
 
 CLASSES: dict[str, type[BatchEnv]]
 
@@ -29,6 +37,8 @@ def make(
     seed: SupportsIndex | None = None,
     num_threads: SupportsIndex | None = None,
     chunk_size: SupportsIndex | None = None,
+    max_steps: SupportsIndex | None = None,
+    on_illegal: _OnIllegal = "noop",
     **options: _OptionValue,
 ) -> LearnerEnv: ...
 @overload
@@ -52,6 +62,7 @@ class LostCities(BatchEnv):
         *,
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
+        on_illegal: _OnIllegal = "noop",
         obs_layout: Literal["card-major", "channel-major"] = "card-major",
     ) -> Self: ...
 
@@ -71,6 +82,7 @@ class Flip7(BatchEnv):
         *,
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
+        on_illegal: _OnIllegal = "noop",
         num_players: SupportsIndex = 3,
         target_score: SupportsIndex = 200,
         max_rounds: SupportsIndex | None = None,
@@ -93,6 +105,7 @@ class I151(BatchEnv):
         *,
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
+        on_illegal: _OnIllegal = "noop",
         num_players: SupportsIndex = 2,
         cards_per_player: SupportsIndex = 8,
         target_score: SupportsIndex = 151,
@@ -115,6 +128,7 @@ class I151(BatchEnv):
         *,
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
+        on_illegal: _OnIllegal = "noop",
         players: SupportsIndex,
         cards_per_player: SupportsIndex = 8,
         target_score: SupportsIndex = 151,
@@ -139,6 +153,7 @@ class NoLimitHoldem(BatchEnv):
         *,
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
+        on_illegal: _OnIllegal = "noop",
         num_players: SupportsIndex = 2,
         small_blind: SupportsIndex = 1,
         big_blind: SupportsIndex = 2,
@@ -165,6 +180,7 @@ class KuhnPoker(BatchEnv):
         *,
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
+        on_illegal: _OnIllegal = "noop",
     ) -> Self: ...
 
 class LeducHoldem(BatchEnv):
@@ -183,4 +199,5 @@ class LeducHoldem(BatchEnv):
         *,
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
+        on_illegal: _OnIllegal = "noop",
     ) -> Self: ...

@@ -9,6 +9,7 @@ returns the learner's next decision::
     obs, info = envs.reset(seed=0)
     obs, rewards, terminated, truncated, info = envs.step(actions)   # actions: int [N]
     info["action_mask"]        # bool [N, num_actions], the legal actions of the next step
+    info["illegal"]            # bool [N], after a step: the lane's action was illegal
     info["episode"]["r"]       # where info["_episode"]: the finished episodes' returns
 
 - Spaces: ``single_observation_space`` ``Box(-inf, inf, (obs_dim,), float32)`` (the games'
@@ -18,7 +19,8 @@ returns the learner's next decision::
 - Autoreset: ``metadata["autoreset_mode"]`` is ``AutoresetMode.NEXT_STEP``: the step after a
   lane finished deals a new game and ignores its action (reward 0, not done).
 - ``info``: ``"action_mask"`` (bool [N, A]) and ``"seat"`` (int32 [N], the learner's seat),
-  each with its ``"_key"`` mask (all true); when some lane finished, ``"episode"``
+  and after every step ``"illegal"`` (bool [N]: the lane's action was illegal, whatever
+  ``on_illegal`` did with it), each with its ``"_key"`` mask (all true); when some lane finished, ``"episode"``
   (``{"r", "l", "t"}``: return, learner decisions, seconds since the episode's deal, 0 where
   not finished) and ``"_episode"`` (bool [N]), the format of Gymnasium's
   ``RecordEpisodeStatistics`` vector wrapper. A game that ended before the learner's first
@@ -29,6 +31,10 @@ returns the learner's next decision::
   ``LearnerEnv.reset(seed=s)``; the first ``reset()`` without a seed uses ``seed`` of
   ``make_vec`` (``None``: a random one), and each later one a seed drawn from ``np_random``,
   so every unseeded reset deals new games, reproducibly after a seeded one.
+- Illegal actions: ``on_illegal=`` (passed to ``LearnerEnv``): ``"noop"`` (default: a no-op
+  counted toward ``max_steps``, so a lane fed only illegal actions is truncated after
+  ``max_steps`` steps), ``"raise"`` (``cardvec.IllegalActionError``, nothing changed) or
+  ``"lose"`` (the lane ends, ``terminated``, the learner taking the game's worst result).
 
 ``make(game_id, opponents="random", seat=0, **options)`` is a single ``gymnasium.Env`` (one
 lane of the same view; ``info["action_mask"]`` bool [A]); call ``reset()`` after the end
@@ -69,7 +75,7 @@ except ImportError as e:  # pragma: no cover - exercised only without gymnasium
     ) from e
 
 from ._args import seed_arg
-from ._cardvec import LearnerEnv
+from ._cardvec import ACTION_ILLEGAL, LearnerEnv
 
 __all__ = ["CardvecEnv", "CardvecVectorEnv", "ids", "make", "make_vec"]
 
@@ -158,6 +164,8 @@ class CardvecVectorEnv(VectorEnv):
         self._start[self._prev_done] = now  # autoreset steps deal new games
         done = terminated | truncated
         info = self._info()
+        info["illegal"] = self.env.illegal == ACTION_ILLEGAL
+        info["_illegal"] = self._ones.copy()
         if done.any():
             info["episode"] = {
                 "r": np.where(done, self.env.episode_return, 0.0).astype(np.float32),
@@ -222,12 +230,12 @@ class CardvecEnv(gymnasium.Env):
     def step(self, action):
         """The learner's action, then the bots' until its next decision; returns ``(obs,
         reward, terminated, truncated, info)``; ``info["illegal"]`` is true when the action
-        was illegal (a no-op)."""
+        was illegal (a no-op, or with ``on_illegal="lose"`` the end of the game)."""
         if not self._reset_done:
             raise RuntimeError("call reset() before step()")
         self.env.step(np.asarray([action]))
         info = self._info()
-        info["illegal"] = bool(self.env.illegal[0] != 0)
+        info["illegal"] = bool(self.env.illegal[0] == ACTION_ILLEGAL)
         return (
             self.env.obs[0].copy(),
             float(self.env.rewards[0]),

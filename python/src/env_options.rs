@@ -1,8 +1,8 @@
 //! The environment options every environment constructor takes (`num_envs`, `seed`,
-//! `num_threads`, `autoreset`, `observe`, `chunk_size`, `max_steps`), read into one
+//! `num_threads`, `autoreset`, `observe`, `chunk_size`, `max_steps`, `on_illegal`), read into one
 //! [`EnvOptions`]: the batch classes and the learner view share it.
 
-use cardvec::core::{EnvOptions, MAX_ENVS};
+use cardvec::core::{EnvOptions, OnIllegal, MAX_ENVS, ON_ILLEGAL_WORDS};
 use pyo3::prelude::*;
 
 use crate::args;
@@ -18,6 +18,7 @@ pub(crate) fn env_options(
     observe: bool,
     chunk_size: Option<&Bound<'_, PyAny>>,
     max_steps: Option<&Bound<'_, PyAny>>,
+    on_illegal: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<EnvOptions> {
     let mut options = EnvOptions::new(args::size_in(num_envs, "num_envs", 1, MAX_ENVS)?);
     options.seed = args::opt_seed(seed)?.unwrap_or(0);
@@ -38,5 +39,26 @@ pub(crate) fn env_options(
     if let Some(m) = max_steps.filter(|m| !m.is_none()) {
         options.max_steps = Some(args::size_in(m, "max_steps", 1, u32::MAX as usize)? as u32);
     }
+    options.on_illegal = on_illegal_arg(on_illegal)?;
     Ok(options)
+}
+
+/// The `on_illegal` argument: `None` (the default, `"noop"`) or one of the words
+/// `"noop"`, `"raise"`, `"lose"`; anything else is a `ValueError` listing them.
+pub(crate) fn on_illegal_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<OnIllegal> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(OnIllegal::Noop);
+    };
+    match v.extract::<String>() {
+        Ok(word) => OnIllegal::parse(&word).map_err(crate::errors::core_err),
+        Err(_) => Err(crate::errors::value_err(format!(
+            "on_illegal must be one of {}, got {}",
+            ON_ILLEGAL_WORDS
+                .iter()
+                .map(|w| format!("{w:?}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            v.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())
+        ))),
+    }
 }

@@ -6,8 +6,23 @@ use cardvec::core::Error as CoreError;
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 
-/// A core error as a Python exception: [`CoreError::OutOfMemory`] is a `MemoryError`, every
-/// other error (bad input) a `ValueError`.
+pyo3::create_exception!(
+    cardvec,
+    IllegalActionError,
+    PyValueError,
+    "A step refused under `on_illegal=\"raise\"`: some live lanes were sent an illegal action, and \
+     nothing changed. A `ValueError`; `lanes` and `actions` are the lanes and their actions (lists \
+     of int, in lane order), `count` how many."
+);
+
+/// Adds `IllegalActionError` to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())
+}
+
+/// A core error as a Python exception: [`CoreError::OutOfMemory`] is a `MemoryError`,
+/// [`CoreError::IllegalAction`] an [`IllegalActionError`] (a `ValueError` with `lanes`,
+/// `actions` and `count`), every other error (bad input) a `ValueError`.
 pub(crate) fn core_err(e: CoreError) -> PyErr {
     core_err_in("", e)
 }
@@ -17,6 +32,22 @@ pub(crate) fn core_err_in(prefix: &str, e: CoreError) -> PyErr {
     match e {
         CoreError::OutOfMemory { .. } => PyMemoryError::new_err(format!("{prefix}{e}")),
         CoreError::Unknown { what: "option", .. } => unknown_option(format!("{prefix}{e}")),
+        CoreError::IllegalAction {
+            ref lanes,
+            ref actions,
+            count,
+        } => Python::attach(|py| {
+            let err = IllegalActionError::new_err(format!("{prefix}{e}"));
+            let value = err.value(py);
+            let set = value
+                .setattr("lanes", lanes.clone())
+                .and_then(|_| value.setattr("actions", actions.clone()))
+                .and_then(|_| value.setattr("count", count));
+            match set {
+                Ok(()) => err,
+                Err(other) => other,
+            }
+        }),
         _ => PyValueError::new_err(format!("{prefix}{e}")),
     }
 }

@@ -212,15 +212,18 @@ fn opponent_names(opponents: &Bound<'_, PyAny>) -> PyResult<Opponents> {
 /// seat and built-in bots play every other seat inside Rust.
 ///
 /// `LearnerEnv(game_id, num_envs, opponents="random", seat=0, seed=None, num_threads=None,
-/// chunk_size=None, max_steps=None, **options)`, or `cardvec.make(game_id, num_envs, opponents=...,
+/// chunk_size=None, max_steps=None, on_illegal="noop", **options)`, or `cardvec.make(game_id, num_envs, opponents=...,
 /// seat=..., **kw)`. `opponents` is one bot name for every other seat or a list of
 /// `num_players - 1` names (the other seats in seat order, skipping the learner's);
 /// `cardvec.bots.names(game_id)` lists them. `seat` is the learner's seat, or `"rotate"`:
 /// lane l's seat in its k-th game is `(l + k) % num_players`.
 ///
 /// `reset(seed=None) -> obs` and `step(actions) -> (obs, rewards, terminated, truncated)`:
-/// each step applies the learner's action (an illegal one is a no-op flagged 1 in
-/// `illegal`, reward 0, nothing else changes), then the bots play until the learner is to
+/// each step applies the learner's action (an illegal one is what `on_illegal` says:
+/// `"noop"`, a no-op flagged 1 in `illegal`, reward 0, nothing else changes, counted as a
+/// ply toward `max_steps`; `"raise"`, `cardvec.IllegalActionError` naming the lanes, nothing
+/// changed; `"lose"`, the game ends, `terminated`, flagged 1, the learner's reward the
+/// game's worst result), then the bots play until the learner is to
 /// act again or the game ends; `rewards[l]` is the learner seat's reward summed over all
 /// those plies (a terminal reward landing on a bot's ply is credited to the learner's
 /// decision that preceded it; a reward before the learner's first decision of a game, to
@@ -228,8 +231,8 @@ fn opponent_names(opponents: &Bound<'_, PyAny>) -> PyResult<Opponents> {
 /// deals a new game, ignores the action (`illegal` 3) and shows reward 0. A game that ends
 /// before the learner ever decides is never shown: it counts in `episodes`, `skipped` and
 /// `skipped_return`, and the next game is dealt. `max_steps` (`None`: off; at least 1) cuts
-/// a game off after that many plies of every seat, the learner's and the bots' (as the
-/// batch classes count a lane's actions): the lane is shown `truncated`. See
+/// a game off after that many plies of every seat, the learner's attempts and the bots'
+/// actions (as the batch classes count a lane's attempted steps): the lane is shown `truncated`. See
 /// docs/python.md, "Learner view".
 ///
 /// Views (read-only numpy arrays, the same objects after every call, written by `reset`
@@ -291,8 +294,8 @@ impl LearnerEnv {
 impl LearnerEnv {
     #[new]
     #[pyo3(
-        signature = (game_id, num_envs, opponents=None, seat=None, seed=None, num_threads=None, chunk_size=None, max_steps=None, **options),
-        text_signature = "(game_id, num_envs, opponents=\"random\", seat=0, seed=None, num_threads=None, chunk_size=None, max_steps=None, **options)"
+        signature = (game_id, num_envs, opponents=None, seat=None, seed=None, num_threads=None, chunk_size=None, max_steps=None, on_illegal=None, **options),
+        text_signature = "(game_id, num_envs, opponents=\"random\", seat=0, seed=None, num_threads=None, chunk_size=None, max_steps=None, on_illegal=\"noop\", **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -305,6 +308,7 @@ impl LearnerEnv {
         num_threads: Option<&Bound<'_, PyAny>>,
         chunk_size: Option<&Bound<'_, PyAny>>,
         max_steps: Option<&Bound<'_, PyAny>>,
+        on_illegal: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let info = registry::info(game_id).map_err(core_err)?;
@@ -316,6 +320,7 @@ impl LearnerEnv {
             true,
             chunk_size,
             max_steps,
+            on_illegal,
         )?;
         let options = without_default_dtypes(info, options)?;
         let config = options::from_kwargs(info, options.as_ref())?;
@@ -611,10 +616,15 @@ impl LearnerEnv {
         Ok(self.engine(py)?.env.env_options().seed)
     }
     /// Step limit per game (`None`: off): a game that reaches this many plies of every
-    /// seat without ending is shown truncated.
+    /// seat (the learner's illegal no-ops included) without ending is shown truncated.
     #[getter]
     fn max_steps(&self, py: Python<'_>) -> PyResult<Option<u32>> {
         Ok(self.engine(py)?.env.env_options().max_steps)
+    }
+    /// What an illegal learner action does: `"noop"`, `"raise"` or `"lose"`.
+    #[getter]
+    fn on_illegal(&self, py: Python<'_>) -> PyResult<&'static str> {
+        Ok(self.engine(py)?.env.env_options().on_illegal.as_str())
     }
     /// The engine object that owns the buffers (the `base` of every view).
     #[getter]

@@ -45,6 +45,7 @@ mod solve;
 #[pymodule]
 fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     arrays::load_numpy_api(m.py())?;
+    errors::register(m)?;
     batch::register(m)?;
     options::register(m)?;
     constants::register(m)?;

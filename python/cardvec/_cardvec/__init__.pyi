@@ -41,6 +41,7 @@ __all__ = [
     "ACTION_FINISHED",
     "ACTION_RESET",
     "MAX_THREADS",
+    "IllegalActionError",
 ]
 
 __version__: str
@@ -50,6 +51,16 @@ ACTION_FINISHED: int
 ACTION_RESET: int
 # The largest accepted num_threads (a pool per distinct count is shared process-wide).
 MAX_THREADS: int
+
+class IllegalActionError(ValueError):
+    """A step refused under ``on_illegal="raise"``: nothing changed."""
+
+    lanes: list[int]
+    actions: list[int]
+    count: int
+
+# The accepted values of ``on_illegal`` (``None``: ``"noop"``).
+_OnIllegal: TypeAlias = Literal["noop", "raise", "lose"] | None
 
 # A game option's value: an integer, a number, a word, None, or a list of integers or
 # numbers (a 1-D numpy array too).
@@ -151,6 +162,7 @@ class BatchEnv:
         *,
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
+        on_illegal: _OnIllegal = "noop",
         **options: _OptionValue,
     ) -> Self: ...
     def reset(self, seed: SupportsIndex | None = None) -> _Obs:
@@ -278,6 +290,8 @@ class BatchEnv:
     def observe_on_step(self, on: bool) -> None: ...
     @property
     def max_steps(self) -> int | None: ...
+    @property
+    def on_illegal(self) -> str: ...
     @property
     def _engine(self) -> _BatchEngine: ...
     def __len__(self) -> int: ...
@@ -437,6 +451,7 @@ class LearnerEnv:
         num_threads: SupportsIndex | None = None,
         chunk_size: SupportsIndex | None = None,
         max_steps: SupportsIndex | None = None,
+        on_illegal: _OnIllegal = "noop",
         **options: _OptionValue,
     ) -> Self: ...
     def reset(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.float32]:
@@ -529,6 +544,8 @@ class LearnerEnv:
     def seed(self) -> int: ...
     @property
     def max_steps(self) -> int | None: ...
+    @property
+    def on_illegal(self) -> str: ...
     @property
     def _engine(self) -> _LearnerEngine: ...
     def __len__(self) -> int: ...

@@ -54,14 +54,18 @@ use views::Views;
 ///
 /// `BatchEnv(game_id, num_envs, seed=None, num_threads=None, autoreset=False,
 /// observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8",
-/// **options)`; each game's class (`cardvec.Flip7`, ..., see `cardvec.games()`) is a
+/// on_illegal="noop", **options)`; each game's class (`cardvec.Flip7`, ..., see `cardvec.games()`) is a
 /// subclass that supplies `game_id`, and `cardvec.make(game_id, num_envs, **kwargs)` builds
 /// one by id. `seed=None` is 0, `num_threads=None` uses every core (`1..=MAX_THREADS`
 /// otherwise; every environment of the process with the same count shares one pool),
 /// `chunk_size=None` is 64; the game's options are keyword arguments (a bad one is a `ValueError` naming the
 /// accepted options). `obs_dtype="u8"` writes the game's compact observation rows (`obs`
 /// uint8 plus `obs_tail` float32, see `obs_format` and `obs_f32`); `mask_dtype="bool"`
-/// shows `legal_mask` as numpy bools (the same memory).
+/// shows `legal_mask` as numpy bools (the same memory). `on_illegal` says what an illegal
+/// action on a live lane does: `"noop"` (a no-op flagged 1 in `illegal`, counted toward
+/// `max_steps`), `"raise"` (`step` raises `cardvec.IllegalActionError`, a `ValueError`
+/// naming the lanes, and changes nothing) or `"lose"` (the lane ends, `terminated`, the
+/// offending seat taking the game's worst result in `rewards`; docs/architecture.md).
 ///
 /// Outputs (`obs`, `obs_tail`, `legal_mask`, `rewards`, `terminated`, `truncated`,
 /// `current_player`, `illegal`) are read-only numpy views of the engine's buffers: the same
@@ -130,8 +134,8 @@ impl BatchEnv {
 impl BatchEnv {
     #[new]
     #[pyo3(
-        signature = (game_id, num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None, max_steps=None, *, obs_dtype=None, mask_dtype=None, **options),
-        text_signature = "(game_id, num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype='f32', mask_dtype='u8', **options)"
+        signature = (game_id, num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None, max_steps=None, *, obs_dtype=None, mask_dtype=None, on_illegal=None, **options),
+        text_signature = "(game_id, num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype='f32', mask_dtype='u8', on_illegal='noop', **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -146,6 +150,7 @@ impl BatchEnv {
         max_steps: Option<&Bound<'_, PyAny>>,
         obs_dtype: Option<&Bound<'_, PyAny>>,
         mask_dtype: Option<&Bound<'_, PyAny>>,
+        on_illegal: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let info = cardvec::registry::info(game_id).map_err(core_err)?;
@@ -157,6 +162,7 @@ impl BatchEnv {
             observe,
             chunk_size,
             max_steps,
+            on_illegal,
         )?;
         env_options.obs_dtype = args::obs_dtype(obs_dtype)?;
         let mask_dtype = args::mask_dtype(mask_dtype)?;
@@ -595,11 +601,16 @@ impl BatchEnv {
         self.engine(py)?.env.set_autoreset(on);
         Ok(())
     }
-    /// Step limit per episode (`None`: off): an episode that reaches this many applied
-    /// actions without ending is truncated (`truncated` true).
+    /// Step limit per episode (`None`: off): an episode that reaches this many attempted
+    /// steps (illegal no-ops included) without ending is truncated (`truncated` true).
     #[getter]
     fn max_steps(&self, py: Python<'_>) -> PyResult<Option<u32>> {
         Ok(self.engine(py)?.env.env_options().max_steps)
+    }
+    /// What an illegal action on a live lane does: `"noop"`, `"raise"` or `"lose"`.
+    #[getter]
+    fn on_illegal(&self, py: Python<'_>) -> PyResult<&'static str> {
+        Ok(self.engine(py)?.env.env_options().on_illegal.as_str())
     }
     /// Whether `step` computes observations (else call `observe()`).
     #[getter]

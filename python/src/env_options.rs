@@ -10,6 +10,7 @@ use crate::args;
 /// Builds the options of a new environment from the constructor's arguments (integers
 /// checked by [`args`]: a bool, a value out of range or of another type is refused).
 /// `None` for `seed` or `chunk_size` means the default (0 and 64).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn env_options(
     num_envs: &Bound<'_, PyAny>,
     seed: Option<&Bound<'_, PyAny>>,

@@ -17,7 +17,10 @@ pyo3::create_exception!(
 
 /// Adds `IllegalActionError` to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())
+    m.add(
+        "IllegalActionError",
+        m.py().get_type::<IllegalActionError>(),
+    )
 }
 
 /// A core error as a Python exception: [`CoreError::OutOfMemory`] is a `MemoryError`,

@@ -24,6 +24,21 @@ pub fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
     module == "numpy" && (name == "bool" || name == "bool_")
 }
 
+/// A flag argument (`autoreset=`, `observe=`): a Python or numpy bool; `None` (or absent)
+/// is `default`. Anything else (`"yes"`, `1`) is a `TypeError` naming the argument.
+pub fn opt_flag(obj: Option<&Bound<'_, PyAny>>, what: &str, default: bool) -> PyResult<bool> {
+    match obj {
+        None => Ok(default),
+        Some(o) if o.is_none() => Ok(default),
+        Some(o) if is_bool(o) => o.is_truthy(),
+        Some(o) => Err(PyTypeError::new_err(format!(
+            "{what} must be a bool (True or False), got {} ({})",
+            o.repr().map_or_else(|_| "?".into(), |r| r.to_string()),
+            type_name(o)
+        ))),
+    }
+}
+
 /// The name of `obj`'s type, for messages.
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()

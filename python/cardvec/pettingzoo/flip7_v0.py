@@ -76,6 +76,10 @@ class raw_env(CardvecAEC):
         super().__init__()
         # The Rust side validates with flip7_v0's messages (ValueError).
         self.game = Flip7Game(num_players, target_score, max_rounds, 0)
+        # Validated integers (numpy integers included) as Python ints from here on, as
+        # game-room keeps them (Gymnasium's spaces refuse numpy integers as sizes).
+        num_players, target_score = int(num_players), int(target_score)
+        max_rounds = None if max_rounds is None else int(max_rounds)
         self._set_render_mode(render_mode)
         self.num_players = num_players
         self.target_score = target_score

@@ -134,7 +134,7 @@ impl BatchEnv {
 impl BatchEnv {
     #[new]
     #[pyo3(
-        signature = (game_id, num_envs, seed=None, num_threads=None, autoreset=false, observe=true, chunk_size=None, max_steps=None, *, obs_dtype=None, mask_dtype=None, on_illegal=None, **options),
+        signature = (game_id, num_envs, seed=None, num_threads=None, autoreset=None, observe=None, chunk_size=None, max_steps=None, *, obs_dtype=None, mask_dtype=None, on_illegal=None, **options),
         text_signature = "(game_id, num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype='f32', mask_dtype='u8', on_illegal='noop', **options)"
     )]
     #[allow(clippy::too_many_arguments)]
@@ -144,8 +144,8 @@ impl BatchEnv {
         num_envs: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
         num_threads: Option<&Bound<'_, PyAny>>,
-        autoreset: bool,
-        observe: bool,
+        autoreset: Option<&Bound<'_, PyAny>>,
+        observe: Option<&Bound<'_, PyAny>>,
         chunk_size: Option<&Bound<'_, PyAny>>,
         max_steps: Option<&Bound<'_, PyAny>>,
         obs_dtype: Option<&Bound<'_, PyAny>>,
@@ -154,6 +154,8 @@ impl BatchEnv {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let info = cardvec::registry::info(game_id).map_err(core_err)?;
+        let autoreset = args::opt_flag(autoreset, "autoreset", false)?;
+        let observe = args::opt_flag(observe, "observe", true)?;
         let mut env_options = env_options(
             num_envs,
             seed,

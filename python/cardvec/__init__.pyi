@@ -15,6 +15,7 @@ from .errors import UnknownOptionError as UnknownOptionError
 from . import solve as solve
 from ._cardvec import ACTION_APPLIED as ACTION_APPLIED
 from ._cardvec import MAX_THREADS as MAX_THREADS
+from ._cardvec import IllegalActionError as IllegalActionError
 from ._cardvec import ACTION_FINISHED as ACTION_FINISHED
 from ._cardvec import ACTION_ILLEGAL as ACTION_ILLEGAL
 from ._cardvec import ACTION_RESET as ACTION_RESET
@@ -43,6 +44,7 @@ __all__ = [
     "ACTION_ILLEGAL",
     "ACTION_RESET",
     "MAX_THREADS",
+    "IllegalActionError",
     "UnknownOptionError",
     "errors",
     "BatchEnv",

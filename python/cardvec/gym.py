@@ -42,11 +42,11 @@ of a game. Both pass Gymnasium's checkers (python/tests/test_gym.py).
 
 Registered ids: importing ``cardvec.gym`` registers ``cardvec/<Class>-v0`` for every
 registered game (``cardvec/LostCities-v0``, ``cardvec/Flip7-v0``, ``cardvec/I151-v0``,
-``cardvec/Holdem-v0``, ``cardvec/Kuhn-v0``, ``cardvec/Leduc-v0``: the names of the
+``cardvec/Holdem-v0``, ``cardvec/KuhnPoker-v0``, ``cardvec/Leduc-v0``: the names of the
 game classes, ``ids()`` lists them), so Gymnasium's own calls work::
 
     import gymnasium
-    env = gymnasium.make("cardvec.gym:cardvec/Kuhn-v0", opponents="random")   # imports cardvec.gym
+    env = gymnasium.make("cardvec.gym:cardvec/KuhnPoker-v0", opponents="random")   # imports cardvec.gym
     envs = gymnasium.make_vec("cardvec/LostCities-v0", num_envs=256,
                               vectorization_mode="vector_entry_point", opponents="random")
 

@@ -140,7 +140,11 @@ pub fn from_kwargs(
     for (key, value) in kwargs.iter() {
         let name: String = key.extract()?;
         let Some(spec) = info.options.iter().find(|s| s.name == name) else {
-            return Err(option_error(info, format!("unknown option {name:?}")));
+            return Err(crate::errors::unknown_option(format!(
+                "{}: unknown option {name:?}; {}",
+                info.python_class,
+                accepted(info)
+            )));
         };
         if value.is_none() && spec.default == "auto" {
             continue; // the default the game computes

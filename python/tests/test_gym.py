@@ -225,7 +225,7 @@ def test_registered_ids_for_every_game_work_with_gymnasium_make_and_make_vec():
     # The "module:id" form imports cardvec.gym itself.
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=INF_BOUND)
-        env = gymnasium.make("cardvec.gym:cardvec/Kuhn-v0", opponents="random")
+        env = gymnasium.make("cardvec.gym:cardvec/KuhnPoker-v0", opponents="random")
     assert env.unwrapped.game_id == "kuhn"
     with pytest.raises(ValueError, match="render"):
-        gymnasium.make("cardvec/Kuhn-v0", render_mode="rgb_array")
+        gymnasium.make("cardvec/KuhnPoker-v0", render_mode="rgb_array")

@@ -103,8 +103,8 @@ def test_each_game_class_stub_lists_the_registry_options(info):
     assert new.args.vararg is None and new.args.kwarg is None
     # Keyword-only extras that are not options: the deprecated 151 spelling, typed None in
     # the current overload, and the dtypes of the outputs (every class, first).
-    extras = {"players", "obs_dtype", "mask_dtype"}
-    assert [a.arg for a in new.args.kwonlyargs[:2]] == ["obs_dtype", "mask_dtype"]
+    extras = {"players", "obs_dtype", "mask_dtype", "on_illegal"}
+    assert [a.arg for a in new.args.kwonlyargs[:3]] == ["obs_dtype", "mask_dtype", "on_illegal"]
     stub_options = [
         (a.arg, ast.unparse(a.annotation), ast.literal_eval(d))
         for a, d in zip(new.args.kwonlyargs, new.args.kw_defaults)

@@ -27,7 +27,7 @@ def test_flip7_v0_takes_numpy_integers():
 
 
 def test_equity_refuses_a_single_string_saying_what_it_wants():
-    with pytest.raises(TypeError, match=r"list of ranges.*\['AsKs', 'QQ'\]"):
+    with pytest.raises(TypeError, match=r'list of ranges.*\["AsKs", "QQ"\]'):
         holdem.equity("AsKs QQ")
     with pytest.raises(TypeError, match="list of ranges"):
         holdem.equity([1, 2])

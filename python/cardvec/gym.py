@@ -42,7 +42,7 @@ of a game. Both pass Gymnasium's checkers (python/tests/test_gym.py).
 
 Registered ids: importing ``cardvec.gym`` registers ``cardvec/<Class>-v0`` for every
 registered game (``cardvec/LostCities-v0``, ``cardvec/Flip7-v0``, ``cardvec/I151-v0``,
-``cardvec/Holdem-v0``, ``cardvec/KuhnPoker-v0``, ``cardvec/Leduc-v0``: the names of the
+``cardvec/NoLimitHoldem-v0``, ``cardvec/KuhnPoker-v0``, ``cardvec/LeducHoldem-v0``: the names of the
 game classes, ``ids()`` lists them), so Gymnasium's own calls work::
 
     import gymnasium

@@ -618,7 +618,7 @@ impl<G: Game> VecEnv<G> {
             chunk_size: cs,
             seed,
             autoreset,
-            max_steps: self.options.max_steps.unwrap_or(0),
+            truncate_past: self.options.max_steps.unwrap_or(0).wrapping_sub(1),
             on_illegal: self.options.on_illegal,
         };
         let lose = ctx.on_illegal == OnIllegal::Lose;
@@ -1242,8 +1242,9 @@ struct StepCtx<'g, G> {
     chunk_size: usize,
     seed: u64,
     autoreset: bool,
-    /// [`EnvOptions::max_steps`], 0 when off.
-    max_steps: u32,
+    /// The episode step count past which a lane is truncated: [`EnvOptions::max_steps`]
+    /// minus one, wrapping: `u32::MAX` when off (counts saturate there, so none goes past).
+    truncate_past: u32,
     /// [`EnvOptions::on_illegal`] (a step under [`OnIllegal::Raise`] has checked every
     /// action already, so it runs as [`OnIllegal::Noop`]).
     on_illegal: OnIllegal,
@@ -1390,7 +1391,7 @@ fn step_lanes<G: Game, const MODE: u8, const LOSE: bool, R: ChunkRows>(
         if LOSE && il[j] == ActionStatus::Illegal as u8 {
             forfeit(game, &st[j], &mut out);
         }
-        limit_steps(&mut sc[j], il[j], ctx.max_steps, &mut out);
+        limit_steps(&mut sc[j], il[j], ctx.truncate_past, &mut out);
     }
 }
 
@@ -1418,8 +1419,10 @@ fn refresh<G: Game, R: LaneRow>(
 
 /// One lane's step under the batch contract (an illegal action is a no-op here; under
 /// [`OnIllegal::Lose`] the chunk's loop then calls [`forfeit`]).
+// Inlined always: called once per lane, and LLVM's heuristics left it out of line once the
+// loop had a copy per mode, dtype and illegal-action rule (+60 instructions per lane).
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 fn step_lane<G: Game, const MODE: u8, R: LaneRow>(
     game: &G,
     state: &mut G::State,
@@ -1472,14 +1475,16 @@ fn forfeit<G: Game, R>(game: &G, state: &G::State, out: &mut LaneOut<'_, R>) {
 
 /// Counts an attempted step of a live lane (an applied action or an illegal no-op; a reset
 /// starts the count again, a finished lane's no-op does not count) and truncates the lane
-/// when its episode reaches `max_steps` (0: no limit) without being over.
+/// when its count goes past `truncate_past` (`max_steps - 1`; `u32::MAX`, which no count
+/// goes past, when there is no limit: one comparison per lane either way) without being
+/// over.
 #[inline(always)]
-fn limit_steps<R>(steps: &mut u32, status: u8, max_steps: u32, out: &mut LaneOut<'_, R>) {
+fn limit_steps<R>(steps: &mut u32, status: u8, truncate_past: u32, out: &mut LaneOut<'_, R>) {
     if status == ActionStatus::Reset as u8 {
         *steps = 0;
     } else if status <= ActionStatus::Illegal as u8 {
         *steps = steps.saturating_add(1);
-        if max_steps != 0 && *steps >= max_steps && !*out.terminated {
+        if *steps > truncate_past && !*out.terminated {
             *out.truncated = true;
         }
     }

@@ -742,20 +742,7 @@ impl<G: Game> VecEnv<G> {
                 actions[i],
             )
         };
-        let cs = self.options.chunk_size;
-        let n = self.num_envs();
-        let any = self
-            .pool
-            .install(|| (0..n).into_par_iter().with_min_len(cs).any(refused));
-        if !any {
-            return Ok(());
-        }
-        let lanes: Vec<usize> = (0..n).filter(|&i| refused(i)).collect();
-        Err(Error::IllegalAction {
-            actions: lanes.iter().map(|&i| actions[i]).collect(),
-            count: lanes.len(),
-            lanes,
-        })
+        refused_lanes(self.pool, self.options.chunk_size, actions, refused)
     }
 
     fn lane_out(&mut self, lane: usize) -> (&G, LaneOut<'_>) {
@@ -1248,6 +1235,34 @@ struct StepCtx<'g, G> {
     /// [`EnvOptions::on_illegal`] (a step under [`OnIllegal::Raise`] has checked every
     /// action already, so it runs as [`OnIllegal::Noop`]).
     on_illegal: OnIllegal,
+}
+
+/// The [`OnIllegal::Raise`] check of a batch (the batch env's and the learner view's):
+/// nothing when no lane `refused(i)`, else an [`Error::IllegalAction`] naming every such
+/// lane and its action. The lanes are scanned in parallel on `pool` in chunks of
+/// `chunk_size`; only a refused batch is scanned a second time, to list the lanes in order.
+pub(crate) fn refused_lanes(
+    pool: &ForkSafePool,
+    chunk_size: usize,
+    actions: &[u32],
+    refused: impl Fn(usize) -> bool + Sync,
+) -> Result<()> {
+    let n = actions.len();
+    let any = pool.install(|| {
+        (0..n)
+            .into_par_iter()
+            .with_min_len(chunk_size)
+            .any(&refused)
+    });
+    if !any {
+        return Ok(());
+    }
+    let lanes: Vec<usize> = (0..n).filter(|&i| refused(i)).collect();
+    Err(Error::IllegalAction {
+        actions: lanes.iter().map(|&i| actions[i]).collect(),
+        count: lanes.len(),
+        lanes,
+    })
 }
 
 /// Whether `game` would refuse `action` on a lane (`state`, `rng`, its row of the `masks`

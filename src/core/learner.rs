@@ -62,7 +62,7 @@ use std::any::Any;
 
 use rayon::prelude::*;
 
-use super::env::{refuses, EnvOptions, OnIllegal};
+use super::env::{refused_lanes, refuses, EnvOptions, OnIllegal};
 use super::error::{Error, Result};
 use super::game::{ActionStatus, Game};
 use super::mem::{lane_rows, try_vec, HugeBuf};
@@ -590,20 +590,7 @@ impl<G: Game> LearnerEnv<G> {
                 actions[i],
             )
         };
-        let cs = self.options.chunk_size;
-        let n = self.num_envs();
-        let any = self
-            .pool
-            .install(|| (0..n).into_par_iter().with_min_len(cs).any(refused));
-        if !any {
-            return Ok(());
-        }
-        let lanes: Vec<usize> = (0..n).filter(|&i| refused(i)).collect();
-        Err(Error::IllegalAction {
-            actions: lanes.iter().map(|&i| actions[i]).collect(),
-            count: lanes.len(),
-            lanes,
-        })
+        refused_lanes(self.pool, self.options.chunk_size, actions, refused)
     }
 
     /// The game's configuration.

@@ -9,11 +9,13 @@
 //! (bots, batched bots and the random policy), [`learner`] (the learner view: the other
 //! seats played by bots), [`progress`], [`diff`] (the differential runner),
 //! [`fuzz`] (the generic fuzz and state-corruption checks), [`tree`] (information states and
-//! chance nodes for solvers), [`words`] (a game's words: action names, views,
+//! chance nodes for solvers), [`determinize`] (a seat's hidden cards dealt afresh, for
+//! search bots), [`words`] (a game's words: action names, views,
 //! outcomes), [`mod@matches`] (bot matches) and
 //! [`stats`].
 
 pub(crate) mod bits;
+pub mod determinize;
 pub mod diff;
 pub(crate) mod dyn_env;
 pub(crate) mod env;
@@ -37,6 +39,7 @@ pub mod tree;
 pub mod words;
 
 pub use bits::{CardIter, CardSet64};
+pub use determinize::{Determinize, DeterminizeFn};
 pub use dyn_env::DynEnv;
 pub use env::{EnvOptions, OnIllegal, VecEnv, MAX_ENVS, ON_ILLEGAL_WORDS};
 pub use error::{Error, Integer, Result};

@@ -13,6 +13,7 @@ use std::fmt;
 
 use super::error::{Error, Result};
 use super::game::{Game, Playable, SingleLane};
+use super::determinize::DeterminizeFn;
 use super::policy::Bot;
 use super::rng::LaneRng;
 use super::tree::{InfoStateFns, TreeVisitor};
@@ -628,6 +629,14 @@ pub trait GameSpec: Game + Words + Sized {
     /// returns `Some(visitor.visit(self))`.
     fn visit_tree<V: TreeVisitor>(&self, visitor: &mut V) -> Option<V::Output> {
         let _ = visitor;
+        None
+    }
+
+    /// The game's determinization ([`super::determinize`]: a seat's hidden cards dealt
+    /// afresh from a stream), if it has that capability: what search bots need. The
+    /// default: none. A game that implements [`super::determinize::Determinize`] returns
+    /// `Some(<Self as Determinize>::determinize)`.
+    fn determinizer() -> Option<DeterminizeFn<Self>> {
         None
     }
 }

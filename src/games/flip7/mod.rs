@@ -8,6 +8,7 @@
 
 pub mod bots;
 pub mod checks;
+mod determinize;
 pub mod fast;
 pub mod reference;
 mod words;
@@ -313,6 +314,10 @@ impl GameSpec for Flip7 {
             ],
         )
         .expect("a configuration's own options are valid")
+    }
+
+    fn determinizer() -> Option<crate::core::DeterminizeFn<Self>> {
+        Some(<Self as crate::core::Determinize>::determinize)
     }
 
     fn bot(&self, name: &str) -> CoreResult<Box<dyn Bot<Self>>> {

@@ -42,6 +42,7 @@
 
 pub mod bots;
 pub mod checks;
+mod determinize;
 pub mod fast;
 pub mod info;
 pub mod phh;
@@ -409,6 +410,10 @@ impl GameSpec for NoLimitHoldem {
 
     fn zero_sum(&self) -> bool {
         true
+    }
+
+    fn determinizer() -> Option<crate::core::DeterminizeFn<Self>> {
+        Some(<Self as crate::core::Determinize>::determinize)
     }
 
     fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>> {

@@ -10,6 +10,7 @@
 
 pub mod bots;
 pub mod checks;
+mod determinize;
 pub mod cpython_random;
 pub mod fast;
 pub mod reference;
@@ -290,6 +291,10 @@ impl GameSpec for I151 {
 
     fn zero_sum(&self) -> bool {
         self.reward == RewardMode::MatchOutcome
+    }
+
+    fn determinizer() -> Option<crate::core::DeterminizeFn<Self>> {
+        Some(<Self as crate::core::Determinize>::determinize)
     }
 
     fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>> {

@@ -14,6 +14,7 @@
 
 pub mod bots;
 pub mod checks;
+mod determinize;
 pub mod fast;
 pub mod reference;
 mod words;
@@ -60,6 +61,10 @@ impl GameSpec for KuhnPoker {
 
     fn zero_sum(&self) -> bool {
         true
+    }
+
+    fn determinizer() -> Option<crate::core::DeterminizeFn<Self>> {
+        Some(<Self as crate::core::Determinize>::determinize)
     }
 
     fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>> {

@@ -4,6 +4,7 @@
 
 pub mod bots;
 pub mod checks;
+mod determinize;
 pub mod fast;
 pub mod reference;
 mod words;
@@ -123,6 +124,10 @@ impl GameSpec for LostCities {
 
     fn zero_sum(&self) -> bool {
         true
+    }
+
+    fn determinizer() -> Option<crate::core::DeterminizeFn<Self>> {
+        Some(<Self as crate::core::Determinize>::determinize)
     }
 
     fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>> {

@@ -11,9 +11,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::determinize::DeterminizeFn;
 use super::error::{Error, Result};
 use super::game::{Game, Playable, SingleLane};
-use super::determinize::DeterminizeFn;
 use super::policy::Bot;
 use super::rng::LaneRng;
 use super::tree::{InfoStateFns, TreeVisitor};

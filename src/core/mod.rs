@@ -10,7 +10,7 @@
 //! seats played by bots), [`progress`], [`diff`] (the differential runner),
 //! [`fuzz`] (the generic fuzz and state-corruption checks), [`tree`] (information states and
 //! chance nodes for solvers), [`determinize`] (a seat's hidden cards dealt afresh, for
-//! search bots), [`words`] (a game's words: action names, views,
+//! search bots), [`rollout`] (many games played out by a bot, batched or one by one), [`words`] (a game's words: action names, views,
 //! outcomes), [`mod@matches`] (bot matches) and
 //! [`stats`].
 
@@ -30,6 +30,7 @@ pub mod policy;
 pub(crate) mod pool;
 pub mod progress;
 pub(crate) mod rng;
+pub mod rollout;
 pub(crate) mod simd;
 pub mod spec;
 pub mod stats;

@@ -1,0 +1,143 @@
+//! Rollouts: many games played from given states to their end by one bot, for search bots
+//! (`crate::agents`: `pimc`). [`rollout_returns`] runs them as the lanes of one batch
+//! environment ([`VecEnv`]: every lane stepped together, the bot's actions for every lane
+//! computed together), [`rollout_returns_serial`] one state after another through
+//! [`Game::step`] and [`Bot::act`] (what a search bot written one state at a time does;
+//! the bench compares the two, `benches/rollouts.rs`).
+//!
+//! # Streams
+//!
+//! Rollout `l` of a call with seed `seed` steps with the lane stream `(seed, l, 0)` as a
+//! batch environment's lane `l` holds it after its first deal (the lane's chance events;
+//! the serial function deals once from it too, and discards the deal) and its bot draws from [`bot_stream`](super::policy::bot_stream)
+//! `(seed, l, state)`, in both functions: the returns depend only on the seed and the
+//! starts, never on the thread count, and both functions return the same numbers.
+
+use super::env::{EnvOptions, VecEnv};
+use super::error::{Error, Result};
+use super::game::ActionStatus;
+use super::game::Game;
+use super::policy::{bot_stream, check_batchable, Bot, NO_ACTION};
+use super::rng::LaneRng;
+
+/// Each seat's rewards summed from the first action of each start to the end of its game:
+/// `starts[l] = (state, action)` is played by applying `action` to `state` (a live state
+/// that passes [`Game::check_state`]; `action` legal in it), then `bot` for every seat
+/// until the game is over. Returns `starts.len() * num_players` sums, the rows of the
+/// starts in order. The rollouts are the lanes of one [`VecEnv`] of `threads` workers
+/// (`None`: one per core), observation off.
+///
+/// Errors: no start, a start state the game refuses, a bot that remembers
+/// ([`check_batchable`]), buffers that cannot be allocated (nothing played); a first action
+/// or a bot's action that the game refuses (an [`Error::Invalid`] naming the bot).
+pub fn rollout_returns<G: Game>(
+    game: &G,
+    starts: &[(G::State, u32)],
+    bot: &dyn Bot<G>,
+    seed: u64,
+    threads: Option<usize>,
+) -> Result<Vec<f32>> {
+    check_batchable(bot)?;
+    let n = starts.len();
+    let p = game.num_players();
+    let mut env = VecEnv::new(
+        game.clone(),
+        EnvOptions {
+            seed,
+            num_threads: threads,
+            chunk_size: 16,
+            observe_on_step: false,
+            ..EnvOptions::new(n)
+        },
+    )?;
+    for (lane, (state, _)) in starts.iter().enumerate() {
+        env.set_state(lane, *state)?;
+    }
+    let mut totals = vec![0f32; n * p];
+    let mut actions: Vec<u32> = starts.iter().map(|&(_, a)| a).collect();
+    let mut chosen = vec![NO_ACTION; n];
+    loop {
+        env.step(&actions)?;
+        if let Some(l) = env
+            .illegal()
+            .iter()
+            .position(|&s| s == ActionStatus::Illegal as u8)
+        {
+            return Err(refused(bot, actions[l], l));
+        }
+        for (t, r) in totals.iter_mut().zip(env.rewards()) {
+            *t += r;
+        }
+        let live = env
+            .terminated()
+            .iter()
+            .zip(env.truncated())
+            .any(|(&t, &u)| !(t || u));
+        if !live {
+            return Ok(totals);
+        }
+        env.bot_actions(bot, None, seed, &mut chosen)?;
+        for (a, &c) in actions.iter_mut().zip(&chosen) {
+            // A finished lane ignores its action (autoreset is off).
+            *a = c.max(0) as u32;
+        }
+    }
+}
+
+/// [`rollout_returns`] one state at a time: each start played to its end through
+/// [`Game::step`] and [`Bot::act`] before the next, with the same streams, so the same
+/// returns (what the bench measures the batch against). Errors: as [`rollout_returns`].
+pub fn rollout_returns_serial<G: Game>(
+    game: &G,
+    starts: &[(G::State, u32)],
+    bot: &dyn Bot<G>,
+    seed: u64,
+) -> Result<Vec<f32>> {
+    check_batchable(bot)?;
+    let p = game.num_players();
+    let mut totals = vec![0f32; starts.len() * p];
+    let mut mask = vec![0u8; game.num_actions()];
+    let mut rewards = vec![0f32; p];
+    for (l, (&(start, first), total)) in starts.iter().zip(totals.chunks_exact_mut(p)).enumerate() {
+        game.check_state(&start).map_err(|reason| Error::Invalid {
+            what: "state",
+            reason,
+        })?;
+        let mut state = start;
+        let mut rng = LaneRng::for_lane(seed, l as u64, 0);
+        // The batch lane's stream after its first deal.
+        let _ = game.reset(&mut rng);
+        let mut action = first;
+        loop {
+            rewards.fill(0.0);
+            if !game
+                .step(&mut state, action, &mut rng, &mut rewards)
+                .applied
+            {
+                return Err(refused(bot, action, l));
+            }
+            for (t, r) in total.iter_mut().zip(&rewards) {
+                *t += r;
+            }
+            let (terminated, truncated) = game.finished(&state);
+            if terminated || truncated {
+                break;
+            }
+            game.legal_mask(&state, &mut mask);
+            let mut stream = bot_stream(seed, l as u64, bytemuck::bytes_of(&state));
+            action = bot.act(game, &state, &mask, &mut stream);
+        }
+    }
+    Ok(totals)
+}
+
+/// The error of a rollout whose action the game refused.
+fn refused<G: Game>(bot: &dyn Bot<G>, action: u32, lane: usize) -> Error {
+    Error::Invalid {
+        what: "rollout",
+        reason: format!(
+            "action {action} of rollout {lane} (its first action, or bot {}'s) is illegal",
+            bot.name()
+        ),
+    }
+}

@@ -1,0 +1,164 @@
+//! The `pimc` search bot (`cardvec::agents::pimc`) over every game of the registry, with
+//! tiny budgets:
+//!
+//! - **no peeking**: given two states that differ only in cards its seat cannot see (the
+//!   second a determinization of the first), it returns the same action values, so the
+//!   same action, from the same stream;
+//! - its action does not depend on the thread count of its rollouts;
+//! - the batched rollouts return what the same rollouts played one state at a time return;
+//! - its name works where bot names work (`registry::bot_actions` on a batch environment),
+//!   and bad names are errors naming what is accepted;
+//! - it is a search: on Lost Cities it beats the random bot it plays out with.
+
+use cardvec::agents::{self, pimc::Pimc};
+use cardvec::core::matches::head_to_head;
+use cardvec::core::policy::random_legal;
+use cardvec::core::rollout::{rollout_returns, rollout_returns_serial};
+use cardvec::core::spec::{GameSpec, Options};
+use cardvec::core::{EnvOptions, Game, LaneRng};
+use cardvec::games::lost_cities::LostCities;
+use cardvec::registry::{self, Visitor};
+
+/// Live states with at least two legal actions from a few random games (at most `limit`).
+fn decision_states<G: Game>(game: &G, limit: usize) -> Vec<G::State> {
+    let mut out = Vec::new();
+    let mut mask = vec![0u8; game.num_actions()];
+    let mut rewards = vec![0f32; game.num_players()];
+    for seed in 0..20u64 {
+        let mut deal = LaneRng::for_lane(seed, 0, 0);
+        let mut policy = LaneRng::for_lane(seed, 1, 0);
+        let mut state = game.reset(&mut deal);
+        for ply in 0.. {
+            let (t, u) = game.finished(&state);
+            if t || u || out.len() >= limit {
+                break;
+            }
+            game.legal_mask(&state, &mut mask);
+            if (seed + ply) % 7 == 0 && mask.iter().filter(|&&m| m != 0).count() >= 2 {
+                out.push(state);
+            }
+            rewards.fill(0.0);
+            game.step(
+                &mut state,
+                random_legal(&mask, &mut policy),
+                &mut deal,
+                &mut rewards,
+            );
+        }
+    }
+    out
+}
+
+struct Checks;
+
+impl Visitor for Checks {
+    type Output = String;
+    fn visit<G: GameSpec>(&mut self) -> String {
+        let id = G::INFO.id;
+        let options = Options::parse(G::INFO.options, G::INFO.configurations[0]).unwrap();
+        let game = G::configure(&options).unwrap();
+        let det = G::determinizer().unwrap();
+        let one = Pimc::parse(&game, "pimc:sims=3,threads=1").unwrap();
+        let two = Pimc::parse(&game, "pimc:sims=3,threads=2").unwrap();
+        let states = decision_states(&game, 6);
+        assert!(states.len() >= 3, "{id}: {} decision states", states.len());
+        let mut mask = vec![0u8; game.num_actions()];
+        let mut differ = 0;
+        for (i, state) in states.iter().enumerate() {
+            let seat = game.current_player(state);
+            game.legal_mask(state, &mut mask);
+            let rng = LaneRng::for_lane(9, i as u64, 0);
+            let values = one.evaluate(&game, state, &mask, &mut rng.clone()).unwrap();
+            assert_eq!(values.len(), mask.iter().filter(|&&m| m != 0).count());
+            // No peeking: a state the seat cannot tell from this one.
+            let other = det(&game, state, seat, &mut LaneRng::from_seed(1000 + i as u64));
+            differ += (bytemuck::bytes_of(&other) != bytemuck::bytes_of(state)) as usize;
+            assert_eq!(
+                one.evaluate(&game, &other, &mask, &mut rng.clone())
+                    .unwrap(),
+                values,
+                "{id} state {i}: the values depend on hidden cards"
+            );
+            use cardvec::core::Bot;
+            let action = one.act(&game, state, &mask, &mut rng.clone());
+            assert_eq!(
+                one.act(&game, &other, &mask, &mut rng.clone()),
+                action,
+                "{id} state {i}"
+            );
+            assert_eq!(
+                two.act(&game, state, &mask, &mut rng.clone()),
+                action,
+                "{id} state {i}: threads"
+            );
+            assert_eq!(mask[action as usize], 1);
+        }
+        assert!(differ > 0, "{id}: no state had hidden cards to redeal");
+        // Batched and serial rollouts agree.
+        let playout = game.bot("random").unwrap();
+        let starts: Vec<(G::State, u32)> = states
+            .iter()
+            .map(|s| {
+                game.legal_mask(s, &mut mask);
+                (*s, mask.iter().position(|&m| m != 0).unwrap() as u32)
+            })
+            .collect();
+        let batched = rollout_returns(&game, &starts, &*playout, 4, Some(2)).unwrap();
+        let serial = rollout_returns_serial(&game, &starts, &*playout, 4).unwrap();
+        assert_eq!(batched, serial, "{id}: batched and serial rollouts differ");
+        // The name works where bot names work.
+        let env = registry::make(id, vec![], EnvOptions::new(3)).unwrap();
+        let mut out = vec![0i64; 3];
+        registry::bot_actions(&*env, "pimc:sims=2", None, 1, &mut out).unwrap();
+        assert!(out.iter().all(|&a| a >= 0), "{id}: {out:?}");
+        format!(
+            "{id}: {} states, no peeking, 1 = 2 threads, batched = serial",
+            states.len()
+        )
+    }
+}
+
+#[test]
+fn pimc_never_peeks_and_is_reproducible_in_every_game() {
+    let notes = registry::visit_all(&mut Checks);
+    eprintln!("{}", notes.join("\n"));
+}
+
+#[test]
+fn bad_pimc_names_are_errors() {
+    let game = LostCities::default();
+    for bad in [
+        "pimc:sims=0",
+        "pimc:sims=x",
+        "pimc:depth=3",
+        "pimc:playout=nobody",
+        "pimc:sims=2,sims=3",
+        "pimc:threads=0",
+        "pimcx",
+    ] {
+        let err = agents::bot(&game, bad)
+            .err()
+            .unwrap_or_else(|| panic!("{bad} accepted"));
+        assert!(!err.to_string().is_empty());
+    }
+    let err = agents::bot(&game, "pimc:depth=3")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("sims") && err.contains("playout"), "{err}");
+    let bot = agents::bot(&game, "pimc:playout=safe-heuristic,sims=7").unwrap();
+    assert_eq!(bot.name(), "pimc:sims=7,playout=safe-heuristic");
+    assert_eq!(
+        agents::bot(&game, "pimc").unwrap().name(),
+        "pimc:sims=100,playout=random"
+    );
+}
+
+#[test]
+fn pimc_beats_its_random_playout_at_lost_cities() {
+    let game = LostCities::default();
+    let pimc = agents::bot(&game, "pimc:sims=4").unwrap();
+    let random = agents::bot(&game, "random").unwrap();
+    let result = head_to_head(&game, &*pimc, &*random, 8, 3, None);
+    assert!(result.wins >= 7, "pimc won {} of 8", result.wins);
+}

@@ -165,6 +165,105 @@ pub fn text_error(reason: impl Into<String>) -> Error {
     }
 }
 
+/// The `key=value` fields of a state text (space-separated, each key exactly once, in any
+/// order), read against the keys a game's text has: an unknown key, a key given twice, a
+/// field that is not `key=value` or (on [`Fields::get`]) a missing key is an error naming it.
+pub struct Fields<'a> {
+    keys: &'static [&'static str],
+    values: Vec<Option<&'a str>>,
+}
+
+impl<'a> Fields<'a> {
+    /// Splits `text` into its fields; `keys` are the keys the text may have.
+    pub fn parse(text: &'a str, keys: &'static [&'static str]) -> Result<Fields<'a>> {
+        let mut values = vec![None; keys.len()];
+        for field in text.split_whitespace() {
+            let (key, value) = field
+                .split_once('=')
+                .ok_or_else(|| text_error(format!("{field:?} is not key=value")))?;
+            let k = keys.iter().position(|&x| x == key).ok_or_else(|| {
+                text_error(format!("unknown key {key:?} (keys: {})", keys.join(", ")))
+            })?;
+            if values[k].replace(value).is_some() {
+                return Err(text_error(format!("{key} is given twice")));
+            }
+        }
+        Ok(Fields { keys, values })
+    }
+
+    /// The value of `key`, or `None` if the text leaves it out.
+    pub fn opt(&self, key: &str) -> Option<&'a str> {
+        let k = self.keys.iter().position(|&x| x == key)?;
+        self.values[k]
+    }
+
+    /// The value of `key`; an error if the text leaves it out.
+    pub fn get(&self, key: &str) -> Result<&'a str> {
+        self.opt(key)
+            .ok_or_else(|| text_error(format!("{key} is missing")))
+    }
+
+    /// The value of `key` as a number ([`number`]).
+    pub fn number<T: std::str::FromStr>(&self, key: &str) -> Result<T> {
+        number(key, self.get(key)?)
+    }
+}
+
+/// `text` as a number of type `T`; an error naming `key` if it is not one or out of range.
+pub fn number<T: std::str::FromStr>(key: &str, text: &str) -> Result<T> {
+    text.parse()
+        .map_err(|_| text_error(format!("{key}={text:?} is not a number in range")))
+}
+
+/// `text` split at `sep` into exactly `n` parts; an error naming `key` otherwise.
+pub fn parts<'a>(key: &str, text: &'a str, sep: char, n: usize) -> Result<Vec<&'a str>> {
+    let p: Vec<&str> = text.split(sep).collect();
+    if p.len() != n {
+        return Err(text_error(format!(
+            "{key} has {} parts separated by {sep}, expected {n}",
+            p.len()
+        )));
+    }
+    Ok(p)
+}
+
+/// The items of a `sep`-separated list, each read by `item` (an empty text is no item).
+pub fn list<T>(text: &str, sep: char, item: impl Fn(&str) -> Result<T>) -> Result<Vec<T>> {
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split(sep).map(item).collect()
+}
+
+/// `items` printed by `item` and joined by `sep`.
+pub fn join<T>(items: impl IntoIterator<Item = T>, sep: &str, item: impl Fn(T) -> String) -> String {
+    items.into_iter().map(item).collect::<Vec<_>>().join(sep)
+}
+
+/// An error if a card of `cards` (ids below 64) stands twice: `duplicate card <name>`.
+pub fn distinct(cards: impl IntoIterator<Item = u8>, name: impl Fn(u8) -> String) -> Result<()> {
+    let mut seen = 0u64;
+    for c in cards {
+        let bit = 1u64 << (c % 64);
+        if seen & bit != 0 {
+            return Err(text_error(format!("duplicate card {}", name(c))));
+        }
+        seen |= bit;
+    }
+    Ok(())
+}
+
+/// An error if the state read from a text disagrees with what the text says of it
+/// (`what` is `said` in the text, the state gives `actual`).
+pub fn agrees<T: PartialEq + std::fmt::Display>(what: &str, said: T, actual: T) -> Result<()> {
+    if said != actual {
+        return Err(text_error(format!(
+            "{what}={said} is impossible here: the state gives {actual}"
+        )));
+    }
+    Ok(())
+}
+
 /// The default state text: `bytes:` and the bytes in hexadecimal.
 pub fn bytes_text<S: bytemuck::Pod>(state: &S) -> String {
     let bytes = bytemuck::bytes_of(state);

@@ -5,10 +5,101 @@
 
 use serde_json::{json, Value};
 
-use super::{NoLimitHoldem, NoLimitHoldemState, CHECK_CALL, EXACT_RAISE, FOLD};
-use crate::core::words::{seats_text, Outcome, Words};
-use crate::core::CardSet64;
-use crate::poker::cards::Card;
+use super::fast::{decode_history, HISTORY_BYTES, HISTORY_OVERFLOW};
+use super::{NoLimitHoldem, NoLimitHoldemState, CHECK_CALL, EXACT_RAISE, FOLD, NO_SEAT, RAISE_BASE};
+use crate::core::words::{
+    agrees, checked, join, list, number, parts, seats_text, text_error, Fields, Outcome, Words,
+};
+use crate::core::{CardSet64, Result};
+use crate::poker::cards::{read_cards, Card};
+
+/// The keys of the state text, in order: the deal and history, what they give (checked
+/// against the replay), and for an overflowed history the betting fields it cannot replay.
+const KEYS: [&str; 21] = [
+    "button", "hole", "board", "history", "overflow", "stacks", "bets", "committed",
+    "increment", "short", "raises_street", "raises_total", "street_raises", "folded",
+    "pending", "acted", "dealt", "runout", "pot", "street", "to_act",
+];
+
+/// The street names of the state text, `street` 0 to 4.
+const STREETS: [&str; 5] = ["preflop", "flop", "turn", "river", "over"];
+
+/// A history action in the state text: `f` fold, `c` check or call, `p<k>` the `k`-th pot
+/// fraction raise, `a` all-in, `r<chips>` an exact raise-to.
+fn action_code(game: &NoLimitHoldem, a: u32) -> String {
+    match a {
+        FOLD => "f".into(),
+        CHECK_CALL => "c".into(),
+        _ if a & EXACT_RAISE != 0 => format!("r{}", a & !EXACT_RAISE),
+        _ if a == game.all_in_action() => "a".into(),
+        _ => format!("p{}", a - RAISE_BASE),
+    }
+}
+
+/// Reads an [`action_code`].
+fn parse_action(game: &NoLimitHoldem, code: &str) -> Result<u32> {
+    let bad = || text_error(format!("history: {code:?} is not an action (f, c, p0.., a, r<chips>)"));
+    match code {
+        "f" => Ok(FOLD),
+        "c" => Ok(CHECK_CALL),
+        "a" => Ok(game.all_in_action()),
+        _ => {
+            let (kind, n) = code.split_at(code.len().min(1));
+            let n: u32 = n.parse().map_err(|_| bad())?;
+            match kind {
+                "p" if RAISE_BASE + n < game.all_in_action() => Ok(RAISE_BASE + n),
+                "r" if n < 1 << 30 => Ok(EXACT_RAISE | n),
+                _ => Err(bad()),
+            }
+        }
+    }
+}
+
+/// Reads `count` cards written together (`AsKd`); an error naming a bad card or a wrong count.
+fn parse_card_run(key: &str, text: &str, count: usize) -> Result<Vec<u8>> {
+    let cards = read_cards(text).map_err(|e| text_error(format!("{key}: {e}")))?;
+    if cards.len() != count {
+        return Err(text_error(format!(
+            "{key}: {text:?} has {} cards, expected {count}",
+            cards.len()
+        )));
+    }
+    Ok(cards.iter().map(|c| c.id()).collect())
+}
+
+fn card_code(id: u8) -> String {
+    Card::from_id(id).map_or("??".to_string(), |c| c.to_string())
+}
+
+/// Numbers joined by commas.
+fn nums<T: std::fmt::Display>(xs: &[T]) -> String {
+    join(xs, ",", |x| x.to_string())
+}
+
+/// The seats of a bit set, joined by commas.
+fn seat_bits(bits: u16, n: usize) -> String {
+    join((0..n).filter(|&p| bits >> p & 1 != 0), ",", |p| p.to_string())
+}
+
+fn parse_nums<T: std::str::FromStr + Copy>(f: &Fields, key: &str, out: &mut [T]) -> Result<()> {
+    let xs = parts(key, f.get(key)?, ',', out.len())?;
+    for (o, x) in out.iter_mut().zip(xs) {
+        *o = number(key, x)?;
+    }
+    Ok(())
+}
+
+fn parse_seat_bits(f: &Fields, key: &str, n: usize) -> Result<u16> {
+    let seats = list(f.get(key)?, ',', |x| number::<usize>(key, x))?;
+    let mut bits = 0u16;
+    for p in seats {
+        if p >= n {
+            return Err(text_error(format!("{key}: seat {p} is not at this table of {n}")));
+        }
+        bits |= 1 << p;
+    }
+    Ok(bits)
+}
 use crate::poker::eval::{rank_of_set, HandRank};
 
 fn card_json(id: u8) -> Value {
@@ -136,5 +227,124 @@ impl Words for NoLimitHoldem {
         let n = s.num_players();
         let folded: Vec<bool> = (0..n).map(|p| s.is_folded(p)).collect();
         Some(hand_outcome(s.hole_cards(), s.full_board(), &folded, &s.net()[..n]))
+    }
+
+    /// `button=0 hole=AsKd/7h7c board=2c3d4h5s6c history=c,c,p0,f stacks=98/102 pot=0
+    /// street=over to_act=-`: the button, each seat's hole cards, the five board cards of
+    /// the deal (shown as the streets come), the actions so far (`f` fold, `c` check or
+    /// call, `p<k>` the `k`-th pot-fraction raise, `a` all-in, `r<chips>` an exact
+    /// raise-to), and what they give: each seat's stack, the chips in the middle, the
+    /// street, the seat to act (`-` once over). A history longer than the state records
+    /// (more than 56 bytes) adds `overflow=<hash>` and the betting fields the text then
+    /// cannot replay. docs/holdem.md has the format.
+    fn state_text(&self, s: &NoLimitHoldemState) -> String {
+        let n = s.num_players();
+        let (recorded, overflow) = s.history();
+        let hole = join(s.hole_cards(), "/", |h| format!("{}{}", card_code(h[0]), card_code(h[1])));
+        let mut out = format!(
+            "button={} hole={hole} board={} history={}",
+            s.button,
+            join(s.board, "", card_code),
+            join(decode_history(recorded), ",", |a| action_code(self, a)),
+        );
+        if let Some(hash) = overflow {
+            out.push_str(&format!(
+                " overflow={hash:016x} bets={} committed={} increment={} short={},{} raises_street={} raises_total={} street_raises={} folded={} pending={} acted={} dealt={} runout={}",
+                nums(s.bets()), nums(s.committed()), s.increment, s.short_sum, s.short_any,
+                nums(&s.raises_street[..n]), nums(&s.raises_total[..n]), nums(&s.street_raises),
+                seat_bits(s.folded, n), seat_bits(s.pending, n), seat_bits(s.acted, n),
+                s.dealt, s.runout
+            ));
+        }
+        let to_act = if s.to_act == NO_SEAT { "-".to_string() } else { s.to_act.to_string() };
+        out.push_str(&format!(
+            " stacks={} pot={} street={} to_act={to_act}",
+            join(s.stacks(), "/", |x| x.to_string()),
+            s.pot_total(),
+            STREETS[(s.street as usize).min(4)],
+        ));
+        out
+    }
+
+    /// Deals the cards and replays the history (with `overflow`, sets the betting fields
+    /// it gives instead); the stacks, the pot, the street and the seat to act must be what
+    /// that gives.
+    fn parse_state(&self, text: &str) -> Result<NoLimitHoldemState> {
+        let f = Fields::parse(text, &KEYS)?;
+        let n = self.num_players();
+        let button: usize = f.number("button")?;
+        if button >= n {
+            return Err(text_error(format!("button={button}: this table has seats 0..{n}")));
+        }
+        let hole = parts("hole", f.get("hole")?, '/', n)?;
+        let mut cards = Vec::new();
+        for h in hole {
+            cards.extend(parse_card_run("hole", h, 2)?);
+        }
+        cards.extend(parse_card_run("board", f.get("board")?, 5)?);
+        crate::core::words::distinct(cards.iter().copied(), card_code)?;
+        let pairs: Vec<[u8; 2]> = cards[..2 * n].chunks(2).map(|c| [c[0], c[1]]).collect();
+        let board: [u8; 5] = std::array::from_fn(|i| cards[2 * n + i]);
+        let mut s = self.deal(&pairs, board, button);
+        let actions = list(f.get("history")?, ',', |c| parse_action(self, c))?;
+        let mut rng = crate::core::LaneRng::from_seed(0);
+        let mut rewards = [0f32; super::MAX_PLAYERS];
+        for (i, &a) in actions.iter().enumerate() {
+            use crate::core::Game;
+            if s.is_over() || !self.step(&mut s, a, &mut rng, &mut rewards).applied {
+                return Err(text_error(format!(
+                    "history: action {i} ({}) cannot be played there",
+                    action_code(self, a)
+                )));
+            }
+        }
+        if let Some(hash) = f.opt("overflow") {
+            let hash = u64::from_str_radix(hash, 16)
+                .map_err(|_| text_error(format!("overflow={hash:?} is not a hexadecimal hash")))?;
+            let (recorded, _) = s.history();
+            if recorded.len() + 4 <= HISTORY_BYTES {
+                return Err(text_error("overflow with a history that fits the state"));
+            }
+            s.hist_len |= HISTORY_OVERFLOW;
+            s.hist_hash = [hash as u32, (hash >> 32) as u32];
+            parse_nums(&f, "bets", &mut s.bets[..n])?;
+            parse_nums(&f, "committed", &mut s.committed[..n])?;
+            s.increment = f.number("increment")?;
+            let short = parts("short", f.get("short")?, ',', 2)?;
+            s.short_sum = number("short", short[0])?;
+            s.short_any = number("short", short[1])?;
+            parse_nums(&f, "raises_street", &mut s.raises_street[..n])?;
+            parse_nums(&f, "raises_total", &mut s.raises_total[..n])?;
+            parse_nums(&f, "street_raises", &mut s.street_raises)?;
+            s.folded = parse_seat_bits(&f, "folded", n)?;
+            s.pending = parse_seat_bits(&f, "pending", n)?;
+            s.acted = parse_seat_bits(&f, "acted", n)?;
+            s.dealt = f.number("dealt")?;
+            s.runout = f.number("runout")?;
+            let stacks = parts("stacks", f.get("stacks")?, '/', n)?;
+            for (p, x) in stacks.iter().enumerate() {
+                s.stacks[p] = number("stacks", x)?;
+            }
+            let street = f.get("street")?;
+            s.street = STREETS.iter().position(|&x| x == street).ok_or_else(|| {
+                text_error(format!("street={street:?} is not one of {}", STREETS.join(", ")))
+            })? as u8;
+            s.to_act = match f.get("to_act")? {
+                "-" => NO_SEAT,
+                x => number("to_act", x)?,
+            };
+        } else {
+            for key in &KEYS[5..18] {
+                if f.opt(key).is_some() {
+                    return Err(text_error(format!("{key} goes only with overflow")));
+                }
+            }
+        }
+        agrees("stacks", f.get("stacks")?, join(s.stacks(), "/", |x| x.to_string()).as_str())?;
+        agrees("pot", f.number::<u64>("pot")?, s.pot_total() as u64)?;
+        agrees("street", f.get("street")?, STREETS[(s.street as usize).min(4)])?;
+        let to_act = if s.to_act == NO_SEAT { "-".to_string() } else { s.to_act.to_string() };
+        agrees("to_act", f.get("to_act")?, to_act.as_str())?;
+        checked(self, s)
     }
 }

@@ -3,9 +3,23 @@
 
 use serde_json::{json, Value};
 
-use super::fast::payoff;
-use super::{card_name, KuhnPoker, KuhnPokerState, BET, NUM_PLAYERS, PASS};
-use crate::core::words::{Outcome, Words};
+use super::fast::{deal, payoff};
+use super::{card_name, KuhnPoker, KuhnPokerState, BET, DECK_SIZE, NUM_PLAYERS, PASS};
+use crate::core::words::{agrees, checked, distinct, join, list, parts, text_error, Fields, Outcome, Words};
+use crate::core::{Game, LaneRng, Result};
+
+/// The keys of the state text, in order.
+const KEYS: [&str; 3] = ["cards", "history", "to_act"];
+
+/// The action letters of the state text: `p` pass (check or fold), `b` bet (bet or call).
+const LETTERS: [char; 2] = ['p', 'b'];
+
+/// Reads a card letter (`J`, `Q`, `K`).
+fn parse_card(text: &str) -> Result<u8> {
+    (0..DECK_SIZE as u8)
+        .find(|&c| text.len() == 1 && text.starts_with(card_name(c)))
+        .ok_or_else(|| text_error(format!("{text:?} is not a card (J, Q, K)")))
+}
 
 fn card_json(c: u8) -> Value {
     json!({ "rank": card_name(c).to_string(), "text": card_name(c).to_string() })
@@ -73,5 +87,41 @@ impl Words for KuhnPoker {
             hands,
             summary,
         })
+    }
+
+    /// `cards=K/Q history=pb to_act=0`: seat 0's and seat 1's card (`J`, `Q`, `K`), the
+    /// actions so far (`p` pass, `b` bet), the seat to act (after the end, the seat after
+    /// the last to act). docs/kuhn.md has the format.
+    fn state_text(&self, s: &KuhnPokerState) -> String {
+        format!(
+            "cards={}/{} history={} to_act={}",
+            card_name(s.cards[0]),
+            card_name(s.cards[1]),
+            join(s.history(), "", |&a| LETTERS[a as usize % 2].to_string()),
+            s.to_act
+        )
+    }
+
+    /// Deals the cards and replays the history; the seat to act must be the replay's.
+    fn parse_state(&self, text: &str) -> Result<KuhnPokerState> {
+        let f = Fields::parse(text, &KEYS)?;
+        let cards = list(f.get("cards")?, '/', parse_card)?;
+        parts("cards", f.get("cards")?, '/', NUM_PLAYERS)?;
+        distinct(cards.iter().copied(), |c| card_name(c).to_string())?;
+        let mut s = deal([cards[0], cards[1]]);
+        let history = f.get("history")?;
+        let (mut rng, mut rewards) = (LaneRng::from_seed(0), [0f32; NUM_PLAYERS]);
+        for (i, letter) in history.chars().enumerate() {
+            let a = LETTERS.iter().position(|&l| l == letter).ok_or_else(|| {
+                text_error(format!("history: {letter:?} is not an action (p, b)"))
+            })?;
+            if s.is_over() || !self.step(&mut s, a as u32, &mut rng, &mut rewards).applied {
+                return Err(text_error(format!(
+                    "history: action {i} ({letter}) comes after the end of the hand"
+                )));
+            }
+        }
+        agrees("to_act", f.number::<u8>("to_act")?, s.to_act)?;
+        checked(self, s)
     }
 }

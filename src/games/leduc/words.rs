@@ -3,12 +3,28 @@
 
 use serde_json::{json, Value};
 
-use super::fast::strength;
+use super::fast::{deal, strength};
 use super::{
-    card_name, rank_of, LeducHoldem, LeducHoldemState, CALL, FOLD, NUM_PLAYERS, RAISE,
-    RAISE_AMOUNTS,
+    card_name, rank_of, LeducHoldem, LeducHoldemState, CALL, DECK_SIZE, FOLD, NUM_PLAYERS,
+    N_ROUNDS, RAISE, RAISE_AMOUNTS,
 };
-use crate::core::words::{seats_text, Outcome, Words};
+use crate::core::words::{
+    agrees, checked, distinct, join, list, parts, seats_text, text_error, Fields, Outcome, Words,
+};
+use crate::core::{Game, LaneRng, Result};
+
+/// The keys of the state text, in order.
+const KEYS: [&str; 5] = ["cards", "public", "history", "pot", "to_act"];
+
+/// The action letters of the state text: `f` fold, `c` call or check, `r` raise or bet.
+const LETTERS: [char; 3] = ['f', 'c', 'r'];
+
+/// Reads a card (`J0` .. `K1`, as [`card_name`] writes it).
+fn parse_card(text: &str) -> Result<u8> {
+    (0..DECK_SIZE as u8)
+        .find(|&c| card_name(c) == text)
+        .ok_or_else(|| text_error(format!("{text:?} is not a card (J0, J1, Q0, Q1, K0, K1)")))
+}
 
 const RANKS: [&str; 3] = ["J", "Q", "K"];
 const RANK_WORDS: [&str; 3] = ["jack", "queen", "king"];
@@ -113,5 +129,60 @@ impl Words for LeducHoldem {
             hands,
             summary,
         })
+    }
+
+    /// `cards=K0/Q1 public=J0 history=rc/c pot=3/3 to_act=1`: seat 0's and seat 1's card,
+    /// the public card (dealt at the start, shown from the second round), the actions of
+    /// each round (`f` fold, `c` call or check, `r` raise or bet), the chips each seat has
+    /// in the pot, the seat to act (after the end, the seat whose action ended the hand).
+    /// docs/leduc.md has the format.
+    fn state_text(&self, s: &LeducHoldemState) -> String {
+        let rounds = join(0..N_ROUNDS, "/", |r| {
+            join(s.round_history(r), "", |&a| LETTERS[a as usize % 3].to_string())
+        });
+        format!(
+            "cards={}/{} public={} history={rounds} pot={}/{} to_act={}",
+            card_name(s.cards[0]),
+            card_name(s.cards[1]),
+            card_name(s.public),
+            s.contributed[0],
+            s.contributed[1],
+            s.to_act
+        )
+    }
+
+    /// Deals the cards and replays the history; the chips in the pot and the seat to act
+    /// must be the replay's.
+    fn parse_state(&self, text: &str) -> Result<LeducHoldemState> {
+        let f = Fields::parse(text, &KEYS)?;
+        parts("cards", f.get("cards")?, '/', NUM_PLAYERS)?;
+        let mut cards = list(f.get("cards")?, '/', parse_card)?;
+        cards.push(parse_card(f.get("public")?)?);
+        distinct(cards.iter().copied(), card_name)?;
+        let mut s = deal([cards[0], cards[1], cards[2]]);
+        let (mut rng, mut rewards) = (LaneRng::from_seed(0), [0f32; NUM_PLAYERS]);
+        let rounds = parts("history", f.get("history")?, '/', N_ROUNDS)?;
+        for (r, round) in rounds.iter().enumerate() {
+            for (i, letter) in round.chars().enumerate() {
+                let a = LETTERS.iter().position(|&l| l == letter).ok_or_else(|| {
+                    text_error(format!("history: {letter:?} is not an action (f, c, r)"))
+                })?;
+                let applied = s.round() == r
+                    && !s.is_over()
+                    && self.step(&mut s, a as u32, &mut rng, &mut rewards).applied;
+                if !applied {
+                    return Err(text_error(format!(
+                        "history: round {r} action {i} ({letter}) cannot be played there"
+                    )));
+                }
+            }
+        }
+        let pot = parts("pot", f.get("pot")?, '/', NUM_PLAYERS)?;
+        for (p, chips) in pot.iter().enumerate() {
+            let chips: u8 = crate::core::words::number("pot", chips)?;
+            agrees(&format!("pot of seat {p}"), chips, s.contributed[p])?;
+        }
+        agrees("to_act", f.number::<u8>("to_act")?, s.to_act)?;
+        checked(self, s)
     }
 }

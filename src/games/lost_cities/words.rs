@@ -9,7 +9,7 @@ use super::{
     color_of, decode_action, is_handshake, rank_of, LostCities, LostCitiesState, N_ACTIONS,
     N_COLORS, NUM_PLAYERS,
 };
-use crate::core::words::{checked, text_error, Outcome, Words};
+use crate::core::words::{checked, join, list, parts, text_error, Fields, Outcome, Words};
 use crate::core::{CardSet64, Game, Result};
 use super::{slot_of, DECK_SIZE, SLOTS_PER_COLOR};
 
@@ -60,35 +60,15 @@ pub fn parse_card_code(code: &str) -> Result<u8> {
 }
 
 fn codes(cards: impl IntoIterator<Item = u8>) -> String {
-    cards.into_iter().map(card_code).collect::<Vec<_>>().join(",")
+    join(cards, ",", card_code)
 }
 
 fn parse_codes(text: &str) -> Result<Vec<u8>> {
-    if text.is_empty() {
-        return Ok(Vec::new());
-    }
-    text.split(',').map(parse_card_code).collect()
+    list(text, ',', parse_card_code)
 }
 
 fn parse_set(text: &str) -> Result<u64> {
     Ok(CardSet64::from_ids(parse_codes(text)?).0)
-}
-
-/// `a/b`, exactly `n` parts.
-fn parts<'a>(key: &str, text: &'a str, n: usize) -> Result<Vec<&'a str>> {
-    let p: Vec<&str> = text.split('/').collect();
-    if p.len() != n {
-        return Err(text_error(format!(
-            "{key} has {} parts separated by /, expected {n}",
-            p.len()
-        )));
-    }
-    Ok(p)
-}
-
-fn number<T: std::str::FromStr>(key: &str, text: &str) -> Result<T> {
-    text.parse()
-        .map_err(|_| text_error(format!("{key}={text:?} is not a number in range")))
 }
 
 /// The keys of the state text, in order.
@@ -196,36 +176,23 @@ impl Words for LostCities {
     }
 
     fn parse_state(&self, text: &str) -> Result<LostCitiesState> {
-        let mut values: [Option<&str>; KEYS.len()] = [None; KEYS.len()];
-        for field in text.split_whitespace() {
-            let (key, value) = field
-                .split_once('=')
-                .ok_or_else(|| text_error(format!("{field:?} is not key=value")))?;
-            let k = KEYS.iter().position(|&x| x == key).ok_or_else(|| {
-                text_error(format!("unknown key {key:?} (keys: {})", KEYS.join(", ")))
-            })?;
-            if values[k].replace(value).is_some() {
-                return Err(text_error(format!("{key} is given twice")));
-            }
-        }
-        let get = |k: usize| {
-            values[k].ok_or_else(|| text_error(format!("{} is missing", KEYS[k])))
-        };
+        let f = Fields::parse(text, &KEYS)?;
+        let get = |k: usize| f.get(KEYS[k]);
         let mut s: LostCitiesState = bytemuck::Zeroable::zeroed();
-        s.to_act = number("to_act", get(0)?)?;
-        s.steps = number("steps", get(1)?)?;
-        s.end = number("end", get(2)?)?;
-        s.deck_pos = number("pos", get(3)?)?;
+        s.to_act = f.number("to_act")?;
+        s.steps = f.number("steps")?;
+        s.end = f.number("end")?;
+        s.deck_pos = f.number("pos")?;
         let deck = parse_codes(get(4)?)?;
         if deck.len() != DECK_SIZE {
             return Err(text_error(format!("deck has {} cards, expected {DECK_SIZE}", deck.len())));
         }
         s.deck.copy_from_slice(&deck);
         for (k, field) in [(5, &mut s.hands), (6, &mut s.public_hands), (7, &mut s.boards)] {
-            let p = parts(KEYS[k], get(k)?, 2)?;
+            let p = parts(KEYS[k], get(k)?, '/', 2)?;
             *field = [parse_set(p[0])?, parse_set(p[1])?];
         }
-        let piles = parts("piles", get(8)?, N_COLORS)?;
+        let piles = parts("piles", get(8)?, '/', N_COLORS)?;
         for (c, pile) in piles.iter().enumerate() {
             let (top, above) = pile.split_once('~').unwrap_or((pile, ""));
             let (top, above) = (parse_codes(top)?, parse_codes(above)?);

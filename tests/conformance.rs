@@ -1215,6 +1215,11 @@ fn check_lane<G: GameSpec>(game: &G, state: &G::State, ctx: &dyn Fn() -> String)
         "{}: the state text is not one line",
         ctx()
     );
+    assert!(
+        !text.starts_with("bytes:"),
+        "{}: the state text is the bytes, not a readable line",
+        ctx()
+    );
     match game.parse_state(&text) {
         Ok(back) => assert!(
             back == *state,

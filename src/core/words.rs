@@ -240,6 +240,105 @@ pub fn join<T>(items: impl IntoIterator<Item = T>, sep: &str, item: impl Fn(T) -
     items.into_iter().map(item).collect::<Vec<_>>().join(sep)
 }
 
+/// A fixed array of card slots of which `slots[lo..hi]` is in use, as text:
+/// `<slots before lo>|<slots in use>~<slots after hi>`, each part cards by `code` joined by
+/// commas; the `...|` part is left out when `lo` is 0 and the `~...` part when the slots
+/// after `hi` are all 0 (trailing zeros are left out: what earlier use left there is kept,
+/// so the text reads back to the same bytes).
+pub fn window_text(slots: &[u8], lo: usize, hi: usize, code: impl Fn(u8) -> String) -> String {
+    let mut out = String::new();
+    if lo > 0 {
+        out.push_str(&join(slots[..lo].iter().copied(), ",", &code));
+        out.push('|');
+    }
+    out.push_str(&join(slots[lo..hi].iter().copied(), ",", &code));
+    let after = &slots[hi..];
+    let keep = after.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+    if keep > 0 {
+        out.push('~');
+        out.push_str(&join(after[..keep].iter().copied(), ",", &code));
+    }
+    out
+}
+
+/// Reads a [`window_text`] into `slots` (the rest zero); returns `(lo, hi)`. More cards than
+/// slots is an error naming `key`.
+pub fn parse_window(
+    key: &str,
+    text: &str,
+    slots: &mut [u8],
+    card: impl Fn(&str) -> Result<u8>,
+) -> Result<(usize, usize)> {
+    let (before, rest) = text.split_once('|').unwrap_or(("", text));
+    let (live, after) = rest.split_once('~').unwrap_or((rest, ""));
+    let (before, live, after) = (
+        list(before, ',', &card)?,
+        list(live, ',', &card)?,
+        list(after, ',', &card)?,
+    );
+    let total = before.len() + live.len() + after.len();
+    if total > slots.len() {
+        return Err(text_error(format!(
+            "{key} has {total} slots, at most {}",
+            slots.len()
+        )));
+    }
+    slots.fill(0);
+    for (slot, &c) in slots.iter_mut().zip(before.iter().chain(&live).chain(&after)) {
+        *slot = c;
+    }
+    Ok((before.len(), before.len() + live.len()))
+}
+
+/// A seat set (bit `p` for seat `p`) as text: the seats joined by commas.
+pub fn seats_bits_text(bits: u32) -> String {
+    join((0..32).filter(|&p| bits >> p & 1 != 0), ",", |p: u32| p.to_string())
+}
+
+/// Reads a [`seats_bits_text`]; a seat not below `n` is an error naming `key`.
+pub fn parse_seat_bits(key: &str, text: &str, n: usize) -> Result<u32> {
+    let mut bits = 0u32;
+    for p in list(text, ',', |x| number::<usize>(key, x))? {
+        if p >= n {
+            return Err(text_error(format!("{key}: seat {p} is not one of 0..{n}")));
+        }
+        bits |= 1 << p;
+    }
+    Ok(bits)
+}
+
+/// Numbers joined by `sep`.
+pub fn nums_text<T: std::fmt::Display>(xs: &[T], sep: &str) -> String {
+    join(xs, sep, |x| x.to_string())
+}
+
+/// Reads exactly `out.len()` numbers separated by `sep` into `out`.
+pub fn parse_nums<T: std::str::FromStr>(key: &str, text: &str, sep: char, out: &mut [T]) -> Result<()> {
+    let xs = parts(key, text, sep, out.len())?;
+    for (o, x) in out.iter_mut().zip(xs) {
+        *o = number(key, x)?;
+    }
+    Ok(())
+}
+
+/// `-` for `none`, else the number.
+pub fn opt_text(x: u8, none: u8) -> String {
+    if x == none {
+        "-".to_string()
+    } else {
+        x.to_string()
+    }
+}
+
+/// Reads an [`opt_text`].
+pub fn parse_opt(key: &str, text: &str, none: u8) -> Result<u8> {
+    if text == "-" {
+        Ok(none)
+    } else {
+        number(key, text)
+    }
+}
+
 /// An error if a card of `cards` (ids below 64) stands twice: `duplicate card <name>`.
 pub fn distinct(cards: impl IntoIterator<Item = u8>, name: impl Fn(u8) -> String) -> Result<()> {
     let mut seen = 0u64;

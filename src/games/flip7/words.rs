@@ -4,11 +4,85 @@
 
 use serde_json::{json, Value};
 
-use super::{card_name, Flip7, Flip7State, HIT, STAY, TARGET_OFFSET};
-use crate::core::words::{Outcome, Words};
-use crate::core::Game;
+use super::fast::{unpack_task, TASK_CAPACITY};
+use super::{card_name, plus_value, Flip7, Flip7State, HIT, STAY, TARGET_OFFSET};
+use super::{ACTIVE, CARD_IDS, MAX_NUMBER, NO_CARD, NO_SEAT, PLUS_10, PLUS_2};
+use crate::core::words::{
+    checked, join, list, nums_text, number, opt_text, parse_nums, parse_opt, parse_seat_bits,
+    parse_window, parts, seats_bits_text, text_error, window_text, Fields, Outcome, Words,
+};
+use crate::core::{Game, Result};
 
 const STATUS: [&str; 4] = ["active", "stayed", "busted", "frozen"];
+
+/// The keys of the state text, in order.
+const KEYS: [&str; 21] = [
+    "round", "completed", "shuffles", "dealer", "scores", "round_scores", "status", "hands",
+    "deck", "discard", "head", "events", "deferred", "pending", "flip7", "exhausted", "obs",
+    "obs_seats", "players", "to_act", "end",
+];
+
+/// The seat statuses of the text: `a` active, `s` stayed, `b` busted, `f` frozen.
+const STATUS_LETTERS: [char; 4] = ['a', 's', 'b', 'f'];
+
+/// The event kinds of the text (kind ids 0 to 7; 0 an unused ring slot).
+const EVENTS: [&str; 8] = ["none", "deal", "draw", "end3", "resolve", "turn", "k6", "k7"];
+
+/// Reads a [`card_name`] (`0` .. `12`, `+2` .. `+10`, `x2`, `FREEZE`, `FLIP_THREE`,
+/// `SECOND_CHANCE`).
+fn parse_card(text: &str) -> Result<u8> {
+    (0..CARD_IDS as u8).find(|&c| card_name(c) == text).ok_or_else(|| {
+        text_error(format!(
+            "{text:?} is not a card (0 .. 12, +2 .. +10, x2, FREEZE, FLIP_THREE, SECOND_CHANCE)"
+        ))
+    })
+}
+
+/// Per-card-id counts as the cards, each as often as counted, joined by commas.
+fn counts_text(counts: &[u8; CARD_IDS]) -> String {
+    let cards = (0..CARD_IDS as u8).flat_map(|c| std::iter::repeat_n(c, counts[c as usize] as usize));
+    join(cards, ",", card_name)
+}
+
+fn parse_counts(text: &str) -> Result<[u8; CARD_IDS]> {
+    let mut counts = [0u8; CARD_IDS];
+    for c in list(text, ',', parse_card)? {
+        counts[c as usize] = counts[c as usize].saturating_add(1);
+    }
+    Ok(counts)
+}
+
+/// An event: `kind:seat`, and `:card` for a card other than `0` (`turn:2`,
+/// `resolve:1:FREEZE`).
+fn event_text(t: u16) -> String {
+    let (kind, seat, card) = unpack_task(t);
+    let mut out = format!("{}:{seat}", EVENTS[kind as usize & 7]);
+    if card != 0 {
+        out.push(':');
+        out.push_str(&card_name(card));
+    }
+    out
+}
+
+fn parse_event(text: &str) -> Result<u16> {
+    let bad = || text_error(format!("events: {text:?} is not an event (kind:seat[:card])"));
+    let mut it = text.split(':');
+    let kind = EVENTS.iter().position(|&k| Some(k) == it.next()).ok_or_else(bad)? as u16;
+    let seat: u16 = it.next().and_then(|x| x.parse().ok()).filter(|&x| x < 32).ok_or_else(bad)?;
+    let card = it.next().map_or(Ok(0), parse_card)? as u16;
+    if it.next().is_some() {
+        return Err(bad());
+    }
+    Ok(kind | seat << 3 | card << 8)
+}
+
+fn card_or_none(c: u8) -> String {
+    if c == NO_CARD {
+        "-".into()
+    } else {
+        card_name(c)
+    }
+}
 
 impl Words for Flip7 {
     fn action_name(&self, s: &Flip7State, action: u32) -> String {
@@ -58,5 +132,142 @@ impl Words for Flip7 {
             .collect();
         let o = Outcome::by_results(results, true);
         Some(if truncated { o.cut_off() } else { o })
+    }
+
+    /// Every field of the game on one line: `round=1 completed=0 shuffles=1 dealer=0
+    /// scores=0/0/0 round_scores=0/0/0 status=a/a/a hands=<cards>/<cards>/<cards>
+    /// deck=<draw pile, top last>|<drawn since the shuffle>~<stale> discard=<cards>
+    /// head=0 events=turn:1~<stale> deferred= pending=- flip7=- exhausted=0 obs=0,0,0
+    /// obs_seats=all players=3 to_act=1 end=0`. Cards are
+    /// [`card_name`]s (`7`, `+4`, `x2`, `FREEZE`) joined by commas. docs/flip7.md has the
+    /// format.
+    fn state_text(&self, s: &Flip7State) -> String {
+        let n = self.num_players();
+        let ring = |from: usize, len: usize| {
+            (0..len).map(move |i| s.tasks[(s.task_head as usize + from + i) % TASK_CAPACITY])
+        };
+        let live = s.task_len as usize;
+        let stale: Vec<u16> = ring(live, TASK_CAPACITY - live).collect();
+        let keep = stale.iter().rposition(|&t| t != 0).map_or(0, |i| i + 1);
+        let mut events = join(ring(0, live), ",", event_text);
+        if keep > 0 {
+            events.push('~');
+            events.push_str(&join(stale[..keep].iter().copied(), ",", event_text));
+        }
+        let obs_seats = if s.obs_seats == u32::MAX {
+            "all".to_string()
+        } else {
+            seats_bits_text(s.obs_seats)
+        };
+        format!(
+            "round={} completed={} shuffles={} dealer={} scores={} round_scores={} status={} hands={} deck={} discard={} head={} events={events} deferred={} pending={} flip7={} exhausted={} obs={},{},{} obs_seats={obs_seats} players={n} to_act={} end={}",
+            s.round,
+            s.completed_round,
+            s.shuffles,
+            s.dealer,
+            nums_text(&s.scores[..n], "/"),
+            nums_text(&s.round_scores[..n], "/"),
+            join(&s.status[..n], "/", |&x| STATUS_LETTERS[x as usize % 4].to_string()),
+            join(&s.hands[..n], "/", counts_text),
+            window_text(&s.deck, s.deck_len as usize, s.shuffled_len as usize, card_name),
+            counts_text(&s.discard),
+            s.task_head,
+            window_text(&s.deferred, 0, s.deferred_len as usize, card_name),
+            card_or_none(s.pending),
+            opt_text(s.flip7, NO_SEAT),
+            s.exhausted,
+            s.obs_discard,
+            s.obs_task_len,
+            s.obs_deferred_len,
+            s.to_act,
+            s.end,
+        )
+    }
+
+    fn parse_state(&self, text: &str) -> Result<Flip7State> {
+        let f = Fields::parse(text, &KEYS)?;
+        let n = self.num_players();
+        let players: usize = f.number("players")?;
+        if players != n {
+            return Err(text_error(format!("players={players}: this game has {n}")));
+        }
+        let mut s: Flip7State = bytemuck::Zeroable::zeroed();
+        s.round = f.number("round")?;
+        s.completed_round = f.number("completed")?;
+        s.shuffles = f.number("shuffles")?;
+        s.dealer = f.number("dealer")?;
+        parse_nums("scores", f.get("scores")?, '/', &mut s.scores[..n])?;
+        parse_nums("round_scores", f.get("round_scores")?, '/', &mut s.round_scores[..n])?;
+        for (p, x) in parts("status", f.get("status")?, '/', n)?.iter().enumerate() {
+            let st = STATUS_LETTERS.iter().position(|l| x.len() == 1 && x.starts_with(*l));
+            s.status[p] = st.ok_or_else(|| {
+                text_error(format!("status of seat {p}: {x:?} is not one of a, s, b, f"))
+            })? as u8;
+            if s.status[p] == ACTIVE {
+                s.active |= 1 << p;
+            }
+        }
+        for (p, x) in parts("hands", f.get("hands")?, '/', n)?.iter().enumerate() {
+            let hand = parse_counts(x)?;
+            s.hands[p] = hand;
+            let (mut held, mut numbers, mut number_sum, mut plus) = (0u32, 0u32, 0u32, 0u32);
+            for (c, &k) in hand.iter().enumerate() {
+                let (c8, k) = (c as u8, k as u32);
+                held += k;
+                if c8 <= MAX_NUMBER {
+                    numbers += k;
+                    number_sum += c as u32 * k;
+                }
+                if (PLUS_2..=PLUS_10).contains(&c8) {
+                    plus += plus_value(c8) * k;
+                }
+            }
+            if held > 255 || number_sum > 255 || plus > 255 {
+                return Err(text_error(format!("hands: seat {p} holds {held} cards")));
+            }
+            (s.held[p], s.numbers[p], s.number_sum[p], s.plus_sum[p]) =
+                (held as u8, numbers as u8, number_sum as u8, plus as u8);
+        }
+        let (len, shuffled) = parse_window("deck", f.get("deck")?, &mut s.deck, parse_card)?;
+        (s.deck_len, s.shuffled_len) = (len as u8, shuffled as u8);
+        s.discard = parse_counts(f.get("discard")?)?;
+        let discarded: u32 = s.discard.iter().map(|&c| c as u32).sum();
+        s.discard_len = discarded.min(255) as u8;
+        s.task_head = f.number("head")?;
+        if s.task_head as usize >= TASK_CAPACITY {
+            return Err(text_error(format!("head={}: the ring has {TASK_CAPACITY} slots", s.task_head)));
+        }
+        let events = f.get("events")?;
+        let (live, stale) = events.split_once('~').unwrap_or((events, ""));
+        let (live, stale) = (list(live, ',', parse_event)?, list(stale, ',', parse_event)?);
+        if live.len() + stale.len() > TASK_CAPACITY {
+            return Err(text_error(format!("events: more than {TASK_CAPACITY} slots")));
+        }
+        s.task_len = live.len() as u8;
+        for (i, &t) in live.iter().chain(&stale).enumerate() {
+            s.tasks[(s.task_head as usize + i) % TASK_CAPACITY] = t;
+        }
+        let (_, deferred) = parse_window("deferred", f.get("deferred")?, &mut s.deferred, parse_card)?;
+        s.deferred_len = deferred as u8;
+        s.pending = match f.get("pending")? {
+            "-" => NO_CARD,
+            c => parse_card(c)?,
+        };
+        s.flip7 = parse_opt("flip7", f.get("flip7")?, NO_SEAT)?;
+        s.exhausted = f.number("exhausted")?;
+        let obs = parts("obs", f.get("obs")?, ',', 3)?;
+        s.obs_discard = number("obs", obs[0])?;
+        s.obs_task_len = number("obs", obs[1])?;
+        s.obs_deferred_len = number("obs", obs[2])?;
+        s.obs_seats = match f.get("obs_seats")? {
+            "all" => u32::MAX,
+            x => parse_seat_bits("obs_seats", x, n)?,
+        };
+        s.to_act = f.number("to_act")?;
+        if s.to_act as usize >= n {
+            return Err(text_error(format!("to_act={}: this game has seats 0..{n}", s.to_act)));
+        }
+        s.end = f.number("end")?;
+        checked(self, s)
     }
 }

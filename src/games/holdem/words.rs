@@ -8,10 +8,12 @@ use serde_json::{json, Value};
 use super::fast::{decode_history, HISTORY_BYTES, HISTORY_OVERFLOW};
 use super::{NoLimitHoldem, NoLimitHoldemState, CHECK_CALL, EXACT_RAISE, FOLD, NO_SEAT, RAISE_BASE};
 use crate::core::words::{
-    agrees, checked, join, list, number, parts, seats_text, text_error, Fields, Outcome, Words,
+    agrees, checked, join, list, nums_text, number, opt_text, parse_nums, parse_opt,
+    parse_seat_bits, parts, seats_bits_text, seats_text, text_error, Fields, Outcome, Words,
 };
 use crate::core::{CardSet64, Result};
 use crate::poker::cards::{read_cards, Card};
+use crate::poker::eval::{rank_of_set, HandRank};
 
 /// The keys of the state text, in order: the deal and history, what they give (checked
 /// against the replay), and for an overflowed history the betting fields it cannot replay.
@@ -70,37 +72,6 @@ fn parse_card_run(key: &str, text: &str, count: usize) -> Result<Vec<u8>> {
 fn card_code(id: u8) -> String {
     Card::from_id(id).map_or("??".to_string(), |c| c.to_string())
 }
-
-/// Numbers joined by commas.
-fn nums<T: std::fmt::Display>(xs: &[T]) -> String {
-    join(xs, ",", |x| x.to_string())
-}
-
-/// The seats of a bit set, joined by commas.
-fn seat_bits(bits: u16, n: usize) -> String {
-    join((0..n).filter(|&p| bits >> p & 1 != 0), ",", |p| p.to_string())
-}
-
-fn parse_nums<T: std::str::FromStr + Copy>(f: &Fields, key: &str, out: &mut [T]) -> Result<()> {
-    let xs = parts(key, f.get(key)?, ',', out.len())?;
-    for (o, x) in out.iter_mut().zip(xs) {
-        *o = number(key, x)?;
-    }
-    Ok(())
-}
-
-fn parse_seat_bits(f: &Fields, key: &str, n: usize) -> Result<u16> {
-    let seats = list(f.get(key)?, ',', |x| number::<usize>(key, x))?;
-    let mut bits = 0u16;
-    for p in seats {
-        if p >= n {
-            return Err(text_error(format!("{key}: seat {p} is not at this table of {n}")));
-        }
-        bits |= 1 << p;
-    }
-    Ok(bits)
-}
-use crate::poker::eval::{rank_of_set, HandRank};
 
 fn card_json(id: u8) -> Value {
     match Card::from_id(id) {
@@ -250,16 +221,18 @@ impl Words for NoLimitHoldem {
         if let Some(hash) = overflow {
             out.push_str(&format!(
                 " overflow={hash:016x} bets={} committed={} increment={} short={},{} raises_street={} raises_total={} street_raises={} folded={} pending={} acted={} dealt={} runout={}",
-                nums(s.bets()), nums(s.committed()), s.increment, s.short_sum, s.short_any,
-                nums(&s.raises_street[..n]), nums(&s.raises_total[..n]), nums(&s.street_raises),
-                seat_bits(s.folded, n), seat_bits(s.pending, n), seat_bits(s.acted, n),
+                nums_text(s.bets(), ","), nums_text(s.committed(), ","), s.increment, s.short_sum,
+                s.short_any, nums_text(&s.raises_street[..n], ","),
+                nums_text(&s.raises_total[..n], ","), nums_text(&s.street_raises, ","),
+                seats_bits_text(s.folded.into()), seats_bits_text(s.pending.into()),
+                seats_bits_text(s.acted.into()),
                 s.dealt, s.runout
             ));
         }
-        let to_act = if s.to_act == NO_SEAT { "-".to_string() } else { s.to_act.to_string() };
+        let to_act = opt_text(s.to_act, NO_SEAT);
         out.push_str(&format!(
             " stacks={} pot={} street={} to_act={to_act}",
-            join(s.stacks(), "/", |x| x.to_string()),
+            nums_text(s.stacks(), "/"),
             s.pot_total(),
             STREETS[(s.street as usize).min(4)],
         ));
@@ -307,32 +280,26 @@ impl Words for NoLimitHoldem {
             }
             s.hist_len |= HISTORY_OVERFLOW;
             s.hist_hash = [hash as u32, (hash >> 32) as u32];
-            parse_nums(&f, "bets", &mut s.bets[..n])?;
-            parse_nums(&f, "committed", &mut s.committed[..n])?;
+            parse_nums("bets", f.get("bets")?, ',', &mut s.bets[..n])?;
+            parse_nums("committed", f.get("committed")?, ',', &mut s.committed[..n])?;
             s.increment = f.number("increment")?;
             let short = parts("short", f.get("short")?, ',', 2)?;
             s.short_sum = number("short", short[0])?;
             s.short_any = number("short", short[1])?;
-            parse_nums(&f, "raises_street", &mut s.raises_street[..n])?;
-            parse_nums(&f, "raises_total", &mut s.raises_total[..n])?;
-            parse_nums(&f, "street_raises", &mut s.street_raises)?;
-            s.folded = parse_seat_bits(&f, "folded", n)?;
-            s.pending = parse_seat_bits(&f, "pending", n)?;
-            s.acted = parse_seat_bits(&f, "acted", n)?;
+            parse_nums("raises_street", f.get("raises_street")?, ',', &mut s.raises_street[..n])?;
+            parse_nums("raises_total", f.get("raises_total")?, ',', &mut s.raises_total[..n])?;
+            parse_nums("street_raises", f.get("street_raises")?, ',', &mut s.street_raises)?;
+            s.folded = parse_seat_bits("folded", f.get("folded")?, n)? as u16;
+            s.pending = parse_seat_bits("pending", f.get("pending")?, n)? as u16;
+            s.acted = parse_seat_bits("acted", f.get("acted")?, n)? as u16;
             s.dealt = f.number("dealt")?;
             s.runout = f.number("runout")?;
-            let stacks = parts("stacks", f.get("stacks")?, '/', n)?;
-            for (p, x) in stacks.iter().enumerate() {
-                s.stacks[p] = number("stacks", x)?;
-            }
+            parse_nums("stacks", f.get("stacks")?, '/', &mut s.stacks[..n])?;
             let street = f.get("street")?;
             s.street = STREETS.iter().position(|&x| x == street).ok_or_else(|| {
                 text_error(format!("street={street:?} is not one of {}", STREETS.join(", ")))
             })? as u8;
-            s.to_act = match f.get("to_act")? {
-                "-" => NO_SEAT,
-                x => number("to_act", x)?,
-            };
+            s.to_act = parse_opt("to_act", f.get("to_act")?, NO_SEAT)?;
         } else {
             for key in &KEYS[5..18] {
                 if f.opt(key).is_some() {
@@ -340,10 +307,10 @@ impl Words for NoLimitHoldem {
                 }
             }
         }
-        agrees("stacks", f.get("stacks")?, join(s.stacks(), "/", |x| x.to_string()).as_str())?;
+        agrees("stacks", f.get("stacks")?, nums_text(s.stacks(), "/").as_str())?;
         agrees("pot", f.number::<u64>("pot")?, s.pot_total() as u64)?;
         agrees("street", f.get("street")?, STREETS[(s.street as usize).min(4)])?;
-        let to_act = if s.to_act == NO_SEAT { "-".to_string() } else { s.to_act.to_string() };
+        let to_act = opt_text(s.to_act, NO_SEAT);
         agrees("to_act", f.get("to_act")?, to_act.as_str())?;
         checked(self, s)
     }

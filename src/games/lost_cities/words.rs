@@ -9,7 +9,9 @@ use super::{
     color_of, decode_action, is_handshake, rank_of, LostCities, LostCitiesState, N_ACTIONS,
     N_COLORS, NUM_PLAYERS,
 };
-use crate::core::words::{checked, join, list, parts, text_error, Fields, Outcome, Words};
+use crate::core::words::{
+    checked, join, list, parse_window, parts, text_error, window_text, Fields, Outcome, Words,
+};
 use crate::core::{CardSet64, Game, Result};
 use super::{slot_of, DECK_SIZE, SLOTS_PER_COLOR};
 
@@ -148,19 +150,9 @@ impl Words for LostCities {
     /// [`card_code`]s joined by commas. docs/lost-cities.md has an example.
     fn state_text(&self, s: &LostCitiesState) -> String {
         let pair = |x: [u64; 2]| format!("{}/{}", codes(CardSet64(x[0]).iter()), codes(CardSet64(x[1]).iter()));
-        let piles: Vec<String> = (0..N_COLORS)
-            .map(|c| {
-                let len = s.pile_len[c] as usize;
-                let mut text = codes(s.piles[c][..len].iter().copied());
-                let above = &s.piles[c][len..];
-                let keep = above.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
-                if keep > 0 {
-                    text.push('~');
-                    text.push_str(&codes(above[..keep].iter().copied()));
-                }
-                text
-            })
-            .collect();
+        let piles = join(0..N_COLORS, "/", |c| {
+            window_text(&s.piles[c], 0, s.pile_len[c] as usize, card_code)
+        });
         format!(
             "to_act={} steps={} end={} pos={} deck={} hands={} public={} boards={} piles={}",
             s.to_act,
@@ -171,7 +163,7 @@ impl Words for LostCities {
             pair(s.hands),
             pair(s.public_hands),
             pair(s.boards),
-            piles.join("/")
+            piles
         )
     }
 
@@ -194,16 +186,9 @@ impl Words for LostCities {
         }
         let piles = parts("piles", get(8)?, '/', N_COLORS)?;
         for (c, pile) in piles.iter().enumerate() {
-            let (top, above) = pile.split_once('~').unwrap_or((pile, ""));
-            let (top, above) = (parse_codes(top)?, parse_codes(above)?);
-            if top.len() + above.len() > SLOTS_PER_COLOR {
-                return Err(text_error(format!("pile {c} has more than {SLOTS_PER_COLOR} slots")));
-            }
-            s.pile_len[c] = top.len() as u8;
-            for (slot, &card) in s.piles[c].iter_mut().zip(top.iter().chain(&above)) {
-                *slot = card;
-            }
-            s.discards |= CardSet64::from_ids(top).0;
+            let (_, len) = parse_window("piles", pile, &mut s.piles[c], parse_card_code)?;
+            s.pile_len[c] = len as u8;
+            s.discards |= CardSet64::from_ids(s.piles[c][..len].iter().copied()).0;
         }
         checked(self, s)
     }

@@ -67,7 +67,8 @@ fn event_text(t: u16) -> String {
 fn parse_event(text: &str) -> Result<u16> {
     let bad = || text_error(format!("events: {text:?} is not an event (kind:seat[:card])"));
     let mut it = text.split(':');
-    let kind = EVENTS.iter().position(|&k| Some(k) == it.next()).ok_or_else(bad)? as u16;
+    let kind = it.next().ok_or_else(bad)?;
+    let kind = EVENTS.iter().position(|&k| k == kind).ok_or_else(bad)? as u16;
     let seat: u16 = it.next().and_then(|x| x.parse().ok()).filter(|&x| x < 32).ok_or_else(bad)?;
     let card = it.next().map_or(Ok(0), parse_card)? as u16;
     if it.next().is_some() {

@@ -301,7 +301,7 @@ impl Words for NoLimitHoldem {
             })? as u8;
             s.to_act = parse_opt("to_act", f.get("to_act")?, NO_SEAT)?;
         } else {
-            for key in &KEYS[5..18] {
+            for key in &KEYS[6..18] {
                 if f.opt(key).is_some() {
                     return Err(text_error(format!("{key} goes only with overflow")));
                 }

@@ -236,7 +236,11 @@ pub fn list<T>(text: &str, sep: char, item: impl Fn(&str) -> Result<T>) -> Resul
 }
 
 /// `items` printed by `item` and joined by `sep`.
-pub fn join<T>(items: impl IntoIterator<Item = T>, sep: &str, item: impl Fn(T) -> String) -> String {
+pub fn join<T>(
+    items: impl IntoIterator<Item = T>,
+    sep: &str,
+    item: impl Fn(T) -> String,
+) -> String {
     items.into_iter().map(item).collect::<Vec<_>>().join(sep)
 }
 
@@ -284,7 +288,10 @@ pub fn parse_window(
         )));
     }
     slots.fill(0);
-    for (slot, &c) in slots.iter_mut().zip(before.iter().chain(&live).chain(&after)) {
+    for (slot, &c) in slots
+        .iter_mut()
+        .zip(before.iter().chain(&live).chain(&after))
+    {
         *slot = c;
     }
     Ok((before.len(), before.len() + live.len()))
@@ -292,7 +299,9 @@ pub fn parse_window(
 
 /// A seat set (bit `p` for seat `p`) as text: the seats joined by commas.
 pub fn seats_bits_text(bits: u32) -> String {
-    join((0..32).filter(|&p| bits >> p & 1 != 0), ",", |p: u32| p.to_string())
+    join((0..32).filter(|&p| bits >> p & 1 != 0), ",", |p: u32| {
+        p.to_string()
+    })
 }
 
 /// Reads a [`seats_bits_text`]; a seat not below `n` is an error naming `key`.
@@ -313,7 +322,12 @@ pub fn nums_text<T: std::fmt::Display>(xs: &[T], sep: &str) -> String {
 }
 
 /// Reads exactly `out.len()` numbers separated by `sep` into `out`.
-pub fn parse_nums<T: std::str::FromStr>(key: &str, text: &str, sep: char, out: &mut [T]) -> Result<()> {
+pub fn parse_nums<T: std::str::FromStr>(
+    key: &str,
+    text: &str,
+    sep: char,
+    out: &mut [T],
+) -> Result<()> {
     let xs = parts(key, text, sep, out.len())?;
     for (o, x) in out.iter_mut().zip(xs) {
         *o = number(key, x)?;

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::fast::{unpack_task, TASK_CAPACITY};
 use super::{card_name, plus_value, Flip7, Flip7State, HIT, STAY, TARGET_OFFSET};
-use super::{ACTIVE, CARD_IDS, MAX_NUMBER, NO_CARD, NO_SEAT, PLUS_10, PLUS_2};
+use super::{ACTIVE, CARD_COPIES, CARD_IDS, MAX_NUMBER, NO_CARD, NO_SEAT, PLUS_10, PLUS_2};
 use crate::core::words::{
     checked, join, list, nums_text, number, opt_text, parse_nums, parse_opt, parse_seat_bits,
     parse_window, parts, seats_bits_text, text_error, window_text, Fields, Outcome, Words,
@@ -53,8 +53,11 @@ fn parse_counts(text: &str) -> Result<[u8; CARD_IDS]> {
 }
 
 /// An event: `kind:seat`, and `:card` for a card other than `0` (`turn:2`,
-/// `resolve:1:FREEZE`).
+/// `resolve:1:FREEZE`); `-` for an unused ring slot.
 fn event_text(t: u16) -> String {
+    if t == 0 {
+        return "-".into();
+    }
     let (kind, seat, card) = unpack_task(t);
     let mut out = format!("{}:{seat}", EVENTS[kind as usize & 7]);
     if card != 0 {
@@ -65,6 +68,9 @@ fn event_text(t: u16) -> String {
 }
 
 fn parse_event(text: &str) -> Result<u16> {
+    if text == "-" {
+        return Ok(0);
+    }
     let bad = || text_error(format!("events: {text:?} is not an event (kind:seat[:card])"));
     let mut it = text.split(':');
     let kind = it.next().ok_or_else(bad)?;
@@ -269,6 +275,15 @@ impl Words for Flip7 {
             return Err(text_error(format!("to_act={}: this game has seats 0..{n}", s.to_act)));
         }
         s.end = f.number("end")?;
+        let census = super::checks::card_census(&s);
+        for (c, (&have, want)) in census.iter().zip(CARD_COPIES).enumerate() {
+            if have != want as u32 {
+                return Err(text_error(format!(
+                    "card {} stands {have} times (draw pile, discards, hands, events, pending), the deck has {want}",
+                    card_name(c as u8)
+                )));
+            }
+        }
         checked(self, s)
     }
 }

@@ -162,3 +162,19 @@ fn pimc_beats_its_random_playout_at_lost_cities() {
     let result = head_to_head(&game, &*pimc, &*random, 8, 3, None);
     assert!(result.wins >= 7, "pimc won {} of 8", result.wins);
 }
+
+/// Duplicate deals: with one deterministic bot in both seats, the two games of a deal are
+/// one game seen from both sides, so (Lost Cities being zero-sum) the first bot's mean is 0
+/// and it wins as often as it loses; the plain match's mean is not 0.
+#[test]
+fn duplicate_matches_replay_each_deal_with_the_seats_swapped() {
+    use cardvec::core::matches::head_to_head_duplicate;
+    let game = LostCities::default();
+    let bot = agents::bot(&game, "safe-heuristic").unwrap();
+    let dup = head_to_head_duplicate(&game, &*bot, &*bot, 40, 3, None);
+    assert_eq!(dup.games, 40);
+    assert!(dup.reward_a.mean().abs() < 1e-9, "{}", dup.reward_a.mean());
+    assert_eq!(dup.wins, 40 - dup.wins - dup.ties);
+    let plain = head_to_head(&game, &*bot, &*bot, 40, 3, None);
+    assert!(plain.reward_a.mean().abs() > 1e-3, "{}", plain.reward_a.mean());
+}

@@ -3,7 +3,7 @@
 //! with a free-for-all in its registry entry (or `--bots`, `--players`) rotates several bots
 //! over the seats, for each player count asked.
 
-use cardvec::core::matches::{free_for_all, head_to_head};
+use cardvec::core::matches::{free_for_all, head_to_head, head_to_head_duplicate};
 use cardvec::core::spec::{GameSpec, OptionValue, Options};
 use cardvec::core::{Bot, Error, Result};
 use cardvec::registry::{self, Visitor};
@@ -25,6 +25,10 @@ pub struct MatchArgs {
     /// Head-to-head: the second bot (default: the game's, e.g. random).
     #[arg(long)]
     b: Option<String>,
+    /// Head-to-head: duplicate deals (games 2k and 2k+1 dealt alike from stream (seed, k,
+    /// 0), the seats swapped), which cuts the luck of the deal out of the comparison.
+    #[arg(long)]
+    duplicate: bool,
     /// Free-for-all: the bots, comma separated (default: the game's).
     #[arg(long)]
     bots: Option<String>,
@@ -59,6 +63,7 @@ struct HeadToHeadLine {
     b: String,
     games: u64,
     seed: u64,
+    duplicate: bool,
     a_wins: u64,
     ties: u64,
     a_losses: u64,
@@ -143,8 +148,13 @@ impl Match<'_> {
             .clone()
             .unwrap_or(info.match_bots[1 % info.match_bots.len()].to_string());
         let bots = Self::bots(&game, &[a, b])?;
+        let play = if args.duplicate {
+            head_to_head_duplicate
+        } else {
+            head_to_head
+        };
         let r = self.pool.install(|| {
-            head_to_head(
+            play(
                 &game,
                 bots[0].as_ref(),
                 bots[1].as_ref(),
@@ -161,6 +171,7 @@ impl Match<'_> {
             b: bots[1].name().to_string(),
             games: r.games,
             seed: args.seed,
+            duplicate: args.duplicate,
             a_wins: r.wins,
             ties: r.ties,
             a_losses: r.games - r.wins - r.ties,
@@ -181,13 +192,14 @@ impl Match<'_> {
             return Ok(());
         }
         println!(
-            "game={} options={} a={} b={} games={} seed={}{}",
+            "game={} options={} a={} b={} games={} seed={}{}{}",
             line.game,
             line.options,
             line.a,
             line.b,
             line.games,
             line.seed,
+            if line.duplicate { " duplicate" } else { "" },
             truncation_text(line.max_steps, line.truncated)
         );
         println!(

@@ -1,6 +1,11 @@
 //! Bot matches: many independent games, bots rotated over the seats, played in parallel on
 //! the current rayon pool. Game `g` is dealt from stream `(seed, g, 0)` and its bots draw
-//! from stream `(seed, g, 1)`, so results never depend on the thread count.
+//! from stream `(seed, g, 1)`, so results never depend on the thread count. A duplicate
+//! head-to-head ([`head_to_head_duplicate`]) deals games `2k` and `2k + 1` alike, from stream
+//! `(seed, k, 0)`, the seats swapped: each deal is played from both sides, which cuts the
+//! luck of the deal out of the comparison (exactly in a game whose chance is all in the
+//! deal, such as Lost Cities; in others the later chance events come from the same stream,
+//! so they stay alike as long as the two games draw alike).
 
 use rayon::prelude::*;
 
@@ -30,9 +35,21 @@ pub fn play_one<G: Game>(
     g: u64,
     max_steps: Option<u32>,
 ) -> GameRecord {
+    play_one_dealt(game, bots, seed, g, g, max_steps)
+}
+
+/// [`play_one`] dealt as game `deal` (the seats rotated by `g`).
+fn play_one_dealt<G: Game>(
+    game: &G,
+    bots: &[&dyn Bot<G>],
+    seed: u64,
+    g: u64,
+    deal: u64,
+    max_steps: Option<u32>,
+) -> GameRecord {
     let n = bots.len();
     debug_assert_eq!(n, game.num_players());
-    let played = play_rotated_until(game, bots, seed, g, max_steps);
+    let played = play_seated(game, bots, seed, g, deal, max_steps);
     let mut rewards = vec![0f32; n];
     for (seat, r) in played.rewards.iter().enumerate() {
         rewards[(seat + (g % n as u64) as usize) % n] += r;
@@ -77,12 +94,49 @@ pub fn head_to_head<G: Game>(
     seed: u64,
     max_steps: Option<u32>,
 ) -> HeadToHead {
+    head_to_head_dealt(game, a, b, games, seed, max_steps, false)
+}
+
+/// [`head_to_head`] over duplicate deals: games `2k` and `2k + 1` are dealt alike (stream
+/// `(seed, k, 0)`), the first bot in seat 0 in the first and in seat 1 in the second (see
+/// the module documentation). The interval of [`HeadToHead::score`] treats the games as
+/// independent, which overstates its width here (the two games of a deal cancel each
+/// other's luck).
+pub fn head_to_head_duplicate<G: Game>(
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    games: u64,
+    seed: u64,
+    max_steps: Option<u32>,
+) -> HeadToHead {
+    head_to_head_dealt(game, a, b, games, seed, max_steps, true)
+}
+
+fn head_to_head_dealt<G: Game>(
+    game: &G,
+    a: &dyn Bot<G>,
+    b: &dyn Bot<G>,
+    games: u64,
+    seed: u64,
+    max_steps: Option<u32>,
+    duplicate: bool,
+) -> HeadToHead {
     let bots = [a, b];
     let (mut wins, mut ties, mut truncated) = (0, 0, 0);
     let (mut ra, mut rb, mut plies) = (Summary::default(), Summary::default(), Summary::default());
     for_each_in_order(
         games,
-        |g| play_one(game, &bots, seed, g, max_steps),
+        |g| {
+            play_one_dealt(
+                game,
+                &bots,
+                seed,
+                g,
+                if duplicate { g / 2 } else { g },
+                max_steps,
+            )
+        },
         |_, rec| {
             let (x, y) = (rec.rewards[0], rec.rewards[1]);
             wins += (x > y) as u64;
@@ -155,10 +209,22 @@ pub fn play_rotated_until<G: Game>(
     g: u64,
     max_steps: Option<u32>,
 ) -> SeatRecord {
+    play_seated(game, bots, seed, g, g, max_steps)
+}
+
+/// [`play_rotated_until`] dealt from stream `(seed, deal, 0)`, the seats rotated by `g`.
+fn play_seated<G: Game>(
+    game: &G,
+    bots: &[&dyn Bot<G>],
+    seed: u64,
+    g: u64,
+    deal: u64,
+    max_steps: Option<u32>,
+) -> SeatRecord {
     let seats = game.num_players();
     let bot_of = |seat: usize| (seat + (g % bots.len() as u64) as usize) % bots.len();
-    let mut deal = LaneRng::for_lane(seed, g, 0);
-    let mut rng = LaneRng::for_lane(seed, g, 1);
+    let mut rng = LaneRng::for_lane(seed, deal, 1);
+    let mut deal = LaneRng::for_lane(seed, deal, 0);
     let mut state = game.reset(&mut deal);
     let mut mask = vec![0u8; game.num_actions()];
     let mut step_rewards = vec![0f32; seats];

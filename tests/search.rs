@@ -60,6 +60,7 @@ impl Visitor for Checks {
         let det = G::determinizer().unwrap();
         let one = Pimc::parse(&game, "pimc:sims=3,threads=1").unwrap();
         let two = Pimc::parse(&game, "pimc:sims=3,threads=2").unwrap();
+        let halving = Pimc::parse(&game, "pimc:sims=3,halving=1").unwrap();
         let states = decision_states(&game, 6);
         assert!(states.len() >= 3, "{id}: {} decision states", states.len());
         let mut mask = vec![0u8; game.num_actions()];
@@ -92,6 +93,23 @@ impl Visitor for Checks {
                 "{id} state {i}: threads"
             );
             assert_eq!(mask[action as usize], 1);
+            let halved = halving
+                .evaluate(&game, state, &mask, &mut rng.clone())
+                .unwrap();
+            assert_eq!(
+                halving
+                    .evaluate(&game, &other, &mask, &mut rng.clone())
+                    .unwrap(),
+                halved,
+                "{id} state {i}: halving"
+            );
+            // Sequential halving spends about the same budget (at least one world per
+            // surviving action and round).
+            let spent: u64 = halved.iter().map(|v| v.2).sum();
+            assert!(
+                spent <= 2 * 3 * values.len() as u64,
+                "{id}: {spent} rollouts"
+            );
         }
         assert!(differ > 0, "{id}: no state had hidden cards to redeal");
         // Batched and serial rollouts agree.
@@ -134,6 +152,7 @@ fn bad_pimc_names_are_errors() {
         "pimc:playout=nobody",
         "pimc:sims=2,sims=3",
         "pimc:threads=0",
+        "pimc:halving=2",
         "pimcx",
     ] {
         let err = agents::bot(&game, bad)
@@ -176,5 +195,9 @@ fn duplicate_matches_replay_each_deal_with_the_seats_swapped() {
     assert!(dup.reward_a.mean().abs() < 1e-9, "{}", dup.reward_a.mean());
     assert_eq!(dup.wins, 40 - dup.wins - dup.ties);
     let plain = head_to_head(&game, &*bot, &*bot, 40, 3, None);
-    assert!(plain.reward_a.mean().abs() > 1e-3, "{}", plain.reward_a.mean());
+    assert!(
+        plain.reward_a.mean().abs() > 1e-3,
+        "{}",
+        plain.reward_a.mean()
+    );
 }

@@ -187,3 +187,207 @@ fn bot_matches_truncate_at_max_steps() {
         0
     );
 }
+
+/// A legal action for lane `lane` of a mask row, drawn from `rng` (the lane's own policy
+/// stream, so a lane of a batch and a one-lane environment choose alike).
+fn pick(mask: &[u8], rng: &mut cardvec::core::LaneRng) -> u32 {
+    let legal: Vec<u32> = (0..mask.len() as u32)
+        .filter(|&a| mask[a as usize] != 0)
+        .collect();
+    if legal.is_empty() {
+        0
+    } else {
+        legal[rng.below(legal.len() as u32) as usize]
+    }
+}
+
+const SEEDS: [u64; 5] = [0, 3, u64::MAX, 3, 1 << 40];
+
+/// `reset_seeds`: each lane of a batch plays exactly the games (states, rewards, flags,
+/// across autoresets) that lane 0 of a one-lane environment reset with that lane's seed
+/// plays, for every registered game, at 1 and 3 threads and several chunk sizes.
+#[test]
+fn per_lane_seeds_play_what_a_one_lane_env_with_that_seed_plays() {
+    use cardvec::core::LaneRng;
+    use cardvec::registry;
+    let n = SEEDS.len();
+    for id in registry::ids() {
+        // 151's matches are long: one round each, so that lanes autoreset within the test.
+        let pairs = || -> Vec<(String, cardvec::core::OptionValue)> {
+            match id {
+                "151" => vec![("target_score".into(), cardvec::core::OptionValue::Int(0))],
+                _ => Vec::new(),
+            }
+        };
+        for (threads, chunk) in [(1, 64), (3, 1), (2, 2)] {
+            let options = EnvOptions {
+                num_threads: Some(threads),
+                chunk_size: chunk,
+                autoreset: true,
+                ..EnvOptions::new(n)
+            };
+            let mut batch = registry::make(id, pairs(), options).unwrap();
+            batch.reset_seeds(&SEEDS).unwrap();
+            let mut singles: Vec<_> = SEEDS
+                .iter()
+                .map(|&s| {
+                    let o = EnvOptions {
+                        num_threads: Some(1),
+                        autoreset: true,
+                        ..EnvOptions::new(1)
+                    };
+                    let mut e = registry::make(id, pairs(), o).unwrap();
+                    e.reset(s);
+                    e
+                })
+                .collect();
+            let mut policies: Vec<LaneRng> = SEEDS.iter().map(|&s| LaneRng::from_seed(s)).collect();
+            let (a, p) = (batch.num_actions(), batch.num_players());
+            let mut ends = 0;
+            for step in 0..400 {
+                for (i, single) in singles.iter().enumerate() {
+                    assert_eq!(
+                        batch.state_bytes(i).unwrap(),
+                        single.state_bytes(0).unwrap(),
+                        "{id}: lane {i} (seed {}) differs at step {step} ({threads} threads)",
+                        SEEDS[i]
+                    );
+                    assert_eq!(
+                        &batch.rewards()[i * p..(i + 1) * p],
+                        single.rewards(),
+                        "{id}"
+                    );
+                    assert_eq!(batch.terminated()[i], single.terminated()[0], "{id}");
+                    assert_eq!(batch.episodes()[i], single.episodes()[0], "{id}");
+                }
+                let actions: Vec<u32> = (0..n)
+                    .map(|i| pick(&batch.legal_mask()[i * a..(i + 1) * a], &mut policies[i]))
+                    .collect();
+                batch.step(&actions).unwrap();
+                for (i, single) in singles.iter_mut().enumerate() {
+                    single.step(&actions[i..i + 1]).unwrap();
+                }
+                ends += batch.terminated().iter().filter(|&&t| t).count();
+            }
+            assert!(ends > 0, "{id}: no game ended, so no autoreset was checked");
+            // Lanes 1 and 3 share a seed: the same games.
+            assert_eq!(
+                batch.state_bytes(1).unwrap(),
+                batch.state_bytes(3).unwrap(),
+                "{id}"
+            );
+        }
+    }
+}
+
+/// A wrong number of seeds is an error that changes nothing; a scalar `reset(seed)`
+/// afterwards is today's reset (lane `i` on the stream `(seed, i)`), per-lane keys gone.
+#[test]
+fn per_lane_seeds_of_the_wrong_length_change_nothing_and_a_scalar_reset_undoes_them() {
+    use cardvec::registry;
+    let options = EnvOptions {
+        num_threads: Some(2),
+        ..EnvOptions::new(4)
+    };
+    let mut env = registry::make("flip7", Vec::new(), options.clone()).unwrap();
+    env.reset(11);
+    env.step(&[0, 0, 0, 0]).unwrap();
+    let before = env.snapshot();
+    for bad in [&[1u64, 2, 3][..], &[1, 2, 3, 4, 5], &[]] {
+        let e = env.reset_seeds(bad).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::Length {
+                    what: "seeds",
+                    expected: 4,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(env.snapshot(), before);
+    }
+    env.reset_seeds(&[5, 6, 7, 8]).unwrap();
+    env.reset(11);
+    let mut fresh = registry::make("flip7", Vec::new(), options).unwrap();
+    fresh.reset(11);
+    for _ in 0..50 {
+        assert_eq!(env.snapshot(), fresh.snapshot());
+        let a: Vec<u32> = (0..4)
+            .map(|i| {
+                if env.legal_mask()[i * env.num_actions()] != 0 {
+                    0
+                } else {
+                    1
+                }
+            })
+            .collect();
+        env.step(&a).unwrap();
+        fresh.step(&a).unwrap();
+    }
+}
+
+/// The learner view: lane `l` after `reset_seeds` plays what lane 0 of a one-lane view
+/// reset with `seeds[l]` plays (its games and the bots' moves; the learner's seat is fixed
+/// here, as `LearnerSeat::Rotate` counts from the lane's index), at 1 and 3 threads.
+#[test]
+fn learner_lanes_with_their_own_seeds_play_what_one_lane_views_play() {
+    use cardvec::core::learner::{LearnerSeat, Opponents};
+    use cardvec::core::LaneRng;
+    use cardvec::registry;
+    let n = SEEDS.len();
+    for id in ["kuhn", "leduc", "flip7", "lost-cities"] {
+        for threads in [1, 3] {
+            let make = |lanes: usize, threads: usize| {
+                let o = EnvOptions {
+                    num_threads: Some(threads),
+                    chunk_size: 2,
+                    ..EnvOptions::new(lanes)
+                };
+                let bots = Opponents::Every("random".into());
+                registry::make_learner(id, Vec::new(), &bots, LearnerSeat::Fixed(0), o).unwrap()
+            };
+            let mut batch = make(n, threads);
+            batch.reset_seeds(&SEEDS).unwrap();
+            let mut singles: Vec<_> = SEEDS
+                .iter()
+                .map(|&s| {
+                    let mut e = make(1, 1);
+                    e.reset(s);
+                    e
+                })
+                .collect();
+            let a = batch.num_actions();
+            let mut policies: Vec<LaneRng> = SEEDS.iter().map(|&s| LaneRng::from_seed(s)).collect();
+            let mut ends = 0;
+            for step in 0..300 {
+                for (i, single) in singles.iter().enumerate() {
+                    let d = batch.obs_dim();
+                    assert_eq!(
+                        &batch.obs()[i * d..(i + 1) * d],
+                        single.obs(),
+                        "{id}: lane {i}, step {step}"
+                    );
+                    assert_eq!(
+                        batch.rewards()[i],
+                        single.rewards()[0],
+                        "{id}: lane {i}, step {step}"
+                    );
+                    assert_eq!(batch.episodes()[i], single.episodes()[0], "{id}: lane {i}");
+                }
+                let actions: Vec<u32> = (0..n)
+                    .map(|i| pick(&batch.legal_mask()[i * a..(i + 1) * a], &mut policies[i]))
+                    .collect();
+                batch.step(&actions).unwrap();
+                for (i, single) in singles.iter_mut().enumerate() {
+                    single.step(&actions[i..i + 1]).unwrap();
+                }
+                ends += batch.terminated().iter().filter(|&&t| t).count();
+            }
+            assert!(ends > 0, "{id}: no game ended");
+            let e = batch.reset_seeds(&SEEDS[..2]).unwrap_err();
+            assert!(matches!(e, Error::Length { .. }), "{e}");
+        }
+    }
+}

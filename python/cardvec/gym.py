@@ -28,7 +28,10 @@ returns the learner's next decision::
 - ``copy=True`` (Gymnasium's default) returns new arrays every call; ``copy=False`` returns
   the learner view's own read-only arrays (no copy; overwritten by the next step).
 - Seeds: ``reset(seed=s)`` deals lane ``l`` from the stream ``(s, l)``, exactly as
-  ``LearnerEnv.reset(seed=s)``; the first ``reset()`` without a seed uses ``seed`` of
+  ``LearnerEnv.reset(seed=s)``; ``reset(seed=[s0, s1, ...])`` (``num_envs`` integers) seeds
+  each lane: lane ``l`` plays the games a one-lane ``make_vec(..., 1)`` reset with ``s_l``
+  plays (a wrong length or a value outside ``0..2**64-1`` is a ``ValueError`` that changes
+  nothing); the first ``reset()`` without a seed uses ``seed`` of
   ``make_vec`` (``None``: a random one), and each later one a seed drawn from ``np_random``,
   so every unseeded reset deals new games, reproducibly after a seeded one.
 - Illegal actions: ``on_illegal=`` (passed to ``LearnerEnv``): ``"noop"`` (default: a no-op
@@ -76,6 +79,7 @@ except ImportError as e:  # pragma: no cover - exercised only without gymnasium
 
 from ._args import seed_arg
 from ._cardvec import ACTION_ILLEGAL, LearnerEnv
+from ._raster import frame, view_lines
 
 __all__ = ["CardvecEnv", "CardvecVectorEnv", "ids", "make", "make_vec"]
 
@@ -134,9 +138,19 @@ class CardvecVectorEnv(VectorEnv):
             "_seat": self._ones.copy(),
         }
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """Deals a new game in every lane; returns ``(obs, info)`` (see ``cardvec.gym``)."""
+    def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        """Deals a new game in every lane; returns ``(obs, info)`` (see ``cardvec.gym``).
+        ``seed`` may be a list of ``num_envs`` seeds, one per lane."""
         _check_options(options)
+        if seed is not None and not isinstance(seed, (str, bytes)) and np.ndim(seed) == 1:
+            # One seed per lane: the learner view checks them all (length, range) before
+            # anything changes; np_random follows the whole list.
+            obs = self.env.reset(seed=seed)
+            self._np_random = np.random.Generator(
+                np.random.PCG64(np.random.SeedSequence([int(s) for s in seed]))
+            )
+            self._np_random_seed = -1
+            return self._started(obs)
         seed = seed_arg(seed)
         if seed is None:
             if self._np_random is None:
@@ -148,7 +162,9 @@ class CardvecVectorEnv(VectorEnv):
                 seed = int(self._np_random.integers(_SEED_SPAN))
         else:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
-        obs = self.env.reset(seed=seed)
+        return self._started(self.env.reset(seed=seed))
+
+    def _started(self, obs):
         self._start[:] = time.perf_counter()
         self._prev_done[:] = False
         self._reset_done = True
@@ -196,11 +212,18 @@ class CardvecVectorEnv(VectorEnv):
 
 class CardvecEnv(gymnasium.Env):
     """A single ``gymnasium.Env`` over one lane of ``cardvec.LearnerEnv``; see
-    ``cardvec.gym`` (``make`` builds one)."""
+    ``cardvec.gym`` (``make`` builds one). ``render_mode``: ``None``, ``"ansi"`` (the
+    game's view of the table as the learner sees it, as text) or ``"rgb_array"`` (that text
+    drawn as a numpy uint8 [H, W, 3] frame of one fixed size, what ``RecordVideo`` takes)."""
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
-    def __init__(self, game_id: str, opponents="random", seat=0, **options):
+    def __init__(self, game_id: str, opponents="random", seat=0, render_mode=None, **options):
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
+        self.render_mode = render_mode
         # One lane needs one worker (num_threads=1 unless asked; the pool is shared).
         options.setdefault("num_threads", 1)
         self.env = LearnerEnv(game_id, 1, opponents=opponents, seat=seat, **options)
@@ -244,6 +267,16 @@ class CardvecEnv(gymnasium.Env):
             info,
         )
 
+    def render(self):
+        """The table as the learner sees it (every card once the game is over): text for
+        ``render_mode="ansi"``, an RGB frame for ``"rgb_array"``, ``None`` without a render
+        mode (the game's own view, ``Words::view``, the one the web table draws)."""
+        if self.render_mode is None:
+            return None
+        done = bool(self.env.terminated[0] or self.env.truncated[0])
+        text = view_lines(self.env.view_json(0, reveal=done))
+        return frame(text) if self.render_mode == "rgb_array" else text
+
     def close(self) -> None:
         """Closes the learner view: later calls are a ``RuntimeError`` (closing twice is
         allowed)."""
@@ -262,10 +295,11 @@ def make_vec(game_id: str, num_envs: int, opponents="random", seat=0, seed=None,
                             copy=copy, **options)
 
 
-def make(game_id: str, opponents="random", seat=0, **options) -> CardvecEnv:
+def make(game_id: str, opponents="random", seat=0, render_mode=None, **options) -> CardvecEnv:
     """A single ``gymnasium.Env`` of game ``game_id`` against ``opponents`` (see
-    ``cardvec.gym``)."""
-    return CardvecEnv(game_id, opponents=opponents, seat=seat, **options)
+    ``cardvec.gym``; ``render_mode`` ``None``, ``"ansi"`` or ``"rgb_array"``)."""
+    return CardvecEnv(game_id, opponents=opponents, seat=seat, render_mode=render_mode,
+                      **options)
 
 
 def _class_name(game_id: str) -> str:
@@ -275,14 +309,14 @@ def _class_name(game_id: str) -> str:
 
 
 def _drop_no_render(kwargs: dict) -> None:
-    """Gymnasium passes ``render_mode=None`` along; these environments take no render mode."""
+    """Gymnasium passes ``render_mode=None`` along; the vector environment takes no render
+    mode."""
     if "render_mode" in kwargs and kwargs["render_mode"] is None:
         del kwargs["render_mode"]
 
 
 def _entry(game_id: str):
     def entry(**kwargs) -> CardvecEnv:
-        _drop_no_render(kwargs)
         return make(game_id, **kwargs)
 
     entry.__name__ = entry.__qualname__ = f"make_{_class_name(game_id)}"

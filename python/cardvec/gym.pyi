@@ -34,8 +34,9 @@ class CardvecVectorEnv(
     @property
     def game_id(self) -> str: ...
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]: ...
+    def _started(self, obs: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], dict[str, Any]]: ...
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
@@ -52,9 +53,16 @@ class CardvecEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
     env: LearnerEnv
     observation_space: spaces.Box  # type: ignore[assignment]
     action_space: spaces.Discrete  # type: ignore[assignment]
+    render_mode: str | None
     def __init__(
-        self, game_id: str, opponents: _Opponents = "random", seat: _Seat = 0, **options: Any
+        self,
+        game_id: str,
+        opponents: _Opponents = "random",
+        seat: _Seat = 0,
+        render_mode: str | None = None,
+        **options: Any,
     ) -> None: ...
+    def render(self) -> str | npt.NDArray[np.uint8] | None: ...  # type: ignore[override]
     @property
     def game_id(self) -> str: ...
     def reset(
@@ -75,6 +83,10 @@ def make_vec(
     **options: Any,
 ) -> CardvecVectorEnv: ...
 def make(
-    game_id: str, opponents: _Opponents = "random", seat: _Seat = 0, **options: Any
+    game_id: str,
+    opponents: _Opponents = "random",
+    seat: _Seat = 0,
+    render_mode: str | None = None,
+    **options: Any,
 ) -> CardvecEnv: ...
 def ids() -> dict[str, str]: ...

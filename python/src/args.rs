@@ -91,6 +91,53 @@ pub fn seed(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     Ok(int_in(obj, "seed", 0, u64::MAX as i128)? as u64)
 }
 
+/// What `reset(seed=...)` takes: nothing (the last seed), one seed, or one seed per lane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResetSeed {
+    /// `None` or absent: the last reset's seed.
+    Last,
+    /// One integer: the batch's seed (lane `i` draws from the stream `(seed, i)`).
+    All(u64),
+    /// A sequence of `num_envs` integers: lane `i` plays what one lane reset with `seeds[i]`
+    /// plays.
+    PerLane(Vec<u64>),
+}
+
+/// `reset`'s `seed` for `n` lanes: `None`, an integer, or a sequence (list, tuple, numpy
+/// array) of exactly `n` integers, each in `0..=2**64-1`. Checked in full before anything
+/// changes: a wrong length is a `ValueError` naming both lengths, a value out of range a
+/// `ValueError` naming its index, a non-integer a `TypeError`.
+pub fn reset_seed(obj: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<ResetSeed> {
+    let Some(o) = obj.filter(|o| !o.is_none()) else {
+        return Ok(ResetSeed::Last);
+    };
+    if o.is_instance_of::<pyo3::types::PyString>() || o.is_instance_of::<pyo3::types::PyBytes>() {
+        return Err(PyTypeError::new_err(format!(
+            "seed must be an integer or a sequence of {n} integers (one per lane), got {}",
+            o.repr()?
+        )));
+    }
+    let Ok(items) = o.try_iter() else {
+        return seed(o).map(ResetSeed::All);
+    };
+    let mut seeds = Vec::new();
+    for (i, item) in items.enumerate() {
+        let item = item?;
+        if seeds.len() < n {
+            seeds.push(int_in(&item, &format!("seed[{i}]"), 0, u64::MAX as i128)? as u64);
+        } else {
+            seeds.push(0);
+        }
+    }
+    if seeds.len() != n {
+        return Err(PyValueError::new_err(format!(
+            "seed: expected {n} seeds (one per lane), got {}",
+            seeds.len()
+        )));
+    }
+    Ok(ResetSeed::PerLane(seeds))
+}
+
 /// An optional seed (`None` or absent: `None`).
 pub fn opt_seed(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     match obj {

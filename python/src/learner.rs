@@ -395,19 +395,30 @@ impl LearnerEnv {
     }
 
     /// Resets every lane (lane l deals its game 0 from the stream (seed, l, 0); the bots
-    /// play until the learner's first decision). `seed=None` reuses the last seed. Episode
-    /// counters and statistics restart from zero. Returns `obs`.
+    /// play until the learner's first decision). `seed=None` reuses the last seed; a
+    /// sequence of num_envs seeds gives each lane its own: lane l then plays the games (and
+    /// its bots the moves) of a one-lane view reset with `seed[l]` (a wrong length or a
+    /// value outside 0..=2**64-1 is an error that changes nothing). Episode counters and
+    /// statistics restart from zero. Returns `obs`.
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(
         &self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let seed = args::opt_seed(seed)?;
         let mut engine = self.engine(py)?;
+        let seed = args::reset_seed(seed, engine.env.num_envs())?;
         let env = &mut engine.env;
-        let seed = seed.unwrap_or(env.env_options().seed);
-        py.detach(|| env.reset(seed));
+        match seed {
+            args::ResetSeed::Last => {
+                let seed = env.env_options().seed;
+                py.detach(|| env.reset(seed));
+            }
+            args::ResetSeed::All(seed) => py.detach(|| env.reset(seed)),
+            args::ResetSeed::PerLane(seeds) => py
+                .detach(|| env.reset_seeds(&seeds))
+                .map_err(crate::errors::core_err)?,
+        }
         Ok(self.views.obs.bind(py).clone())
     }
 
@@ -565,6 +576,27 @@ impl LearnerEnv {
     #[getter]
     fn skipped_return(&self, py: Python<'_>) -> Py<PyArray1<f64>> {
         self.views.skipped_return.clone_ref(py)
+    }
+    /// The game's view of lane `lane` as the learner's seat there sees it (the game's own
+    /// words, `Words::view`: the JSON the web table draws; every card with `reveal=True`),
+    /// as JSON text. What `cardvec.gym`'s `render()` draws.
+    #[pyo3(signature = (lane=None, reveal=false))]
+    fn view_json(
+        &self,
+        py: Python<'_>,
+        lane: Option<&Bound<'_, PyAny>>,
+        reveal: bool,
+    ) -> PyResult<String> {
+        let lane = match lane {
+            Some(l) => args::size_in(l, "lane", 0, self.num_envs.saturating_sub(1))?,
+            None => 0,
+        };
+        let engine = self.engine(py)?;
+        let v = engine
+            .env
+            .view(lane, reveal)
+            .map_err(crate::errors::core_err)?;
+        Ok(v.to_string())
     }
     /// The game's registry id.
     #[getter]

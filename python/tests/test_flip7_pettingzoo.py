@@ -71,7 +71,7 @@ def test_illegal_action_raises_and_changes_nothing():
         {"num_players": 19},
         {"target_score": 0},
         {"max_rounds": 0},
-        {"render_mode": "rgb_array"},
+        {"render_mode": "video"},
     ],
 )
 def test_invalid_config(kwargs):

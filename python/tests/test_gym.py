@@ -194,8 +194,14 @@ def test_bad_arguments_are_clear_errors():
         v.reset(options={"reset_mask": np.ones(2, bool)})
     with pytest.raises(ValueError, match="seed"):
         v.reset(seed=-1)
+    with pytest.raises(ValueError, match="expected 2 seeds"):
+        v.reset(seed=[1, 2, 3])
+    with pytest.raises(ValueError, match=r"seed\[1\] must be in"):
+        v.reset(seed=[1, -2])
     with pytest.raises(TypeError, match="seed"):
-        v.reset(seed=[1, 2])
+        v.reset(seed=[1, "2"])
+    with pytest.raises(TypeError, match="seed"):
+        v.reset(seed="12")
     e = cgym.make("flip7")
     with pytest.raises(RuntimeError, match="reset"):
         e.step(0)
@@ -228,4 +234,4 @@ def test_registered_ids_for_every_game_work_with_gymnasium_make_and_make_vec():
         env = gymnasium.make("cardvec.gym:cardvec/KuhnPoker-v0", opponents="random")
     assert env.unwrapped.game_id == "kuhn"
     with pytest.raises(ValueError, match="render"):
-        gymnasium.make("cardvec/KuhnPoker-v0", render_mode="rgb_array")
+        gymnasium.make("cardvec/KuhnPoker-v0", render_mode="video")

@@ -85,7 +85,7 @@ def test_render_and_bad_config():
     text = env.render()
     assert "No-limit hold'em | preflop" in text and "player_2" in text
     with pytest.raises(ValueError):
-        holdem_v0.raw_env(render_mode="rgb_array")
+        holdem_v0.raw_env(render_mode="video")
     with pytest.raises(ValueError):
         holdem_v0.raw_env(num_players=11)
 

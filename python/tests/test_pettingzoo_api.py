@@ -325,8 +325,8 @@ def test_i151_excluded_seat_stays_until_the_match_ends():
         (i151_v0, {"num_players": 5}, "num_players"),
         (i151_v0, {"colour": "red"}, "accepted options"),
         (i151_v0, {"reward": "points"}, "reward"),
-        (lost_cities_v0, {"render_mode": "rgb_array"}, "render_mode"),
-        (i151_v0, {"render_mode": "rgb_array"}, "render_mode"),
+        (lost_cities_v0, {"render_mode": "video"}, "render_mode"),
+        (i151_v0, {"render_mode": "video"}, "render_mode"),
     ],
 )
 def test_bad_configuration_is_a_value_error(module, kwargs, message):

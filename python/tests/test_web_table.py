@@ -163,6 +163,25 @@ def test_a_full_game_through_the_page_matches_the_engine(server, browser, game, 
     # The game's own words for its end: the page shows the API's summary.
     assert result["summary"][1:] in page.inner_text("#result")
     assert len(page.query_selector_all("#log li")) == len(actions)
+    # Move numbers are whole however many moves there were (100 and more not clipped).
+    clipped = page.evaluate(
+        """() => { const box = document.getElementById("log").getBoundingClientRect();
+        return [...document.querySelectorAll("#log li .n")].filter((n, i) => {
+          const r = n.getBoundingClientRect();
+          return n.textContent !== (i + 1) + "." || n.scrollWidth > n.clientWidth || r.left < box.left; }).length; }"""
+    )
+    assert clipped == 0
+    if game == "151":
+        assert len(actions) >= 100, len(actions)  # the case the numbers are checked for
+        # The end in the game's count, penalty points, not the rewards' sum.
+        assert "penalty points" in page.inner_text("#result")
+        assert "reward" not in page.inner_text("#result")
+    # No card's words spill out of it (Flip 7's "Second Chance").
+    spilled = page.evaluate(
+        """() => [...document.querySelectorAll("#table .card")].filter((c) =>
+          c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1).map((c) => c.textContent)"""
+    )
+    assert spilled == []
     if _cardvec_available():
         assert engine_scores(game, options, seed, actions) == pytest.approx(scores, abs=1e-4)
     assert errors == []
@@ -291,3 +310,100 @@ def test_the_table_fits_a_phone_width_window(server, browser):
     if os.environ.get("CARDVEC_WEB_SCREENSHOTS") == "1":
         page.screenshot(path=str(SHOTS / "holdem-phone.png"))
     page.close()
+
+
+def test_a_page_opens_on_a_game_with_the_focus_off_fold_and_the_blinds_marked(server, browser):
+    """No seed in the address: the page deals a game at once (the address then names its
+    seed). The focus starts on a move that gives nothing up (check or call), never on fold;
+    the small and big blinds are marked; the engine's options are folded away."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/play/holdem?speed=0")
+    page.wait_for_selector("body[data-state=playing], body[data-state=finished]")
+    assert "seed=" in page.url
+    for seed in range(40):
+        labels = [b.get_attribute("data-label") for b in page.query_selector_all("#moves button")]
+        if "fold" in labels:
+            break
+        # A deal where the human does not face a bet: open another, as a fresh page.
+        page.goto(f"{server}/play/holdem?speed=0&seed={seed}")
+        page.wait_for_selector("body[data-state=playing], body[data-state=finished]")
+    assert "fold" in labels, labels
+    focused = page.evaluate("document.activeElement.dataset.label")
+    assert focused is not None and not focused.startswith("fold"), (focused, labels)
+    assert focused == "check" or focused.startswith("call"), focused
+    marks = page.eval_on_selector_all("#table abbr.blind", "els => els.map((e) => e.textContent)")
+    assert sorted(marks) == ["BB", "SB"], marks
+    # hold'em's raise sizes are the engine's; the player's options are on the form.
+    assert page.is_visible("#opt-num_players")
+    assert not page.is_visible("#opt-raise_fractions")
+    page.click("#engine summary")
+    assert page.is_visible("#opt-raise_fractions")
+    assert errors == []
+    page.close()
+
+
+def test_flip7_action_cards_fit_and_the_log_names_the_card_a_hit_drew(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server}/play/flip7?speed=0&seed=3")
+    page.wait_for_selector("body[data-state=playing], body[data-state=finished]")
+    # Every card face Flip 7 prints, drawn as the table draws them, at both sizes.
+    spilled = page.evaluate(
+        """() => { const box = document.getElementById("table"); const out = [];
+        const names = ["12", "+10", "x2", "Freeze", "Flip Three", "Second Chance"];
+        names.forEach((text, i) => { for (const size of ["", "mini"]) {
+          const c = cardEl({ id: [12, 17, 18, 19, 20, 21][i], text }, size); box.append(c);
+          if (c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1) out.push(text + " " + size); } });
+        return out; }"""
+    )
+    assert spilled == []
+    for _ in range(200):
+        if page.get_attribute("body", "data-state") == "finished":
+            break
+        before = page.evaluate("window.cardvecView.log_len")
+        hit = page.query_selector("#moves button[data-label=hit]")
+        (hit or page.query_selector("#moves button")).click()
+        page.wait_for_function(f"window.cardvecView.log_len > {before}")
+        page.wait_for_selector("body[data-state=playing], body[data-state=finished]")
+    log = page.inner_text("#log")
+    assert "You: hit: " in log, log
+    assert "_" not in log and "FREEZE" not in log and "FLIP" not in log
+    page.close()
+
+
+def test_errors_on_the_page_speak_a_players_words(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server}/play/151?speed=0&seed=2")
+    page.wait_for_selector("body[data-state=playing], body[data-state=finished]")
+    page.fill("#opt-num_players", "9")
+    page.click("#start")
+    page.wait_for_selector("#status.error")
+    text = page.inner_text("#status")
+    assert "players must be a whole number between 2 and 4, got 9" in text, text
+    assert "..=" not in text and "num_players" not in text
+    page.close()
+
+
+def test_every_web_error_is_json(server):
+    """Query strings that do not parse, an unknown address, a method an address does not
+    take, a body over the limit: each a JSON {"error": ...} with its status."""
+    import urllib.error
+
+    def status_and_error(method: str, path: str, body: bytes | None = None):
+        req = urllib.request.Request(server + path, data=body, method=method)
+        try:
+            with urllib.request.urlopen(req) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    for method, path, body, want in [
+        ("GET", "/api/samples/phh?players=x", None, 400),
+        ("GET", "/no/such/page", None, 404),
+        ("PUT", "/api/games", b"{}", 405),
+        ("POST", "/api/ladder", b"x" * (2 * 1024 * 1024 + 1), 413),
+    ]:
+        status, err = status_and_error(method, path, body)
+        assert status == want, (path, status, err)
+        assert isinstance(err.get("error"), str) and err["error"], (path, err)

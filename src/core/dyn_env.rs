@@ -36,6 +36,8 @@ pub trait DynEnv: Send + Sync {
     fn set_observe_on_step(&mut self, on: bool);
     /// See [`VecEnv::reset`].
     fn reset(&mut self, seed: u64);
+    /// [`VecEnv::reset_seeds`]: a seed per lane.
+    fn reset_seeds(&mut self, seeds: &[u64]) -> Result<()>;
     /// See [`VecEnv::step`].
     fn step(&mut self, actions: &[u32]) -> Result<()>;
     /// See [`VecEnv::observe`].
@@ -92,6 +94,10 @@ pub trait DynEnv: Send + Sync {
     fn action_name(&self, lane: usize, action: u32) -> Result<String>;
     /// What `seat` sees of lane `lane` ([`crate::core::Words::view`]; `reveal`: every card shown).
     fn view(&self, lane: usize, seat: usize, reveal: bool) -> Result<serde_json::Value>;
+    /// [`Words::move_text`](crate::core::Words::move_text): `action` as played in lane
+    /// `lane`, which was in the state `before` (its [`DynEnv::state_bytes`] taken before the
+    /// step) and is now in the state it led to.
+    fn move_text(&self, lane: usize, before: &[u8], action: u32) -> Result<String>;
     /// How lane `lane`'s game ended ([`crate::core::Words::outcome`]; `None` while it runs).
     fn outcome(&self, lane: usize) -> Result<Option<Outcome>>;
     /// Lane `lane`'s state as one line of text ([`crate::core::Words::state_text`]).
@@ -135,6 +141,9 @@ impl<G: GameSpec> DynEnv for VecEnv<G> {
     }
     fn set_observe_on_step(&mut self, on: bool) {
         VecEnv::set_observe_on_step(self, on)
+    }
+    fn reset_seeds(&mut self, seeds: &[u64]) -> Result<()> {
+        VecEnv::reset_seeds(self, seeds)
     }
     fn reset(&mut self, seed: u64) {
         VecEnv::reset(self, seed)
@@ -219,6 +228,15 @@ impl<G: GameSpec> DynEnv for VecEnv<G> {
     }
     fn action_name(&self, lane: usize, action: u32) -> Result<String> {
         Ok(self.game().action_name(self.state(lane)?, action))
+    }
+    fn move_text(&self, lane: usize, before: &[u8], action: u32) -> Result<String> {
+        crate::core::error::Error::check_len(
+            "state bytes",
+            std::mem::size_of::<G::State>(),
+            before.len(),
+        )?;
+        let before: G::State = bytemuck::pod_read_unaligned(before);
+        Ok(self.game().move_text(&before, action, self.state(lane)?))
     }
     fn view(&self, lane: usize, seat: usize, reveal: bool) -> Result<serde_json::Value> {
         crate::core::error::Error::check_range(

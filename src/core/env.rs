@@ -3,6 +3,8 @@
 //!
 //! The batch contract (see `docs/architecture.md`):
 //! - lane `i` of episode `e` after `reset(seed)` draws from [`LaneRng::for_lane`]`(seed, i, e)`;
+//!   after `reset_seeds(seeds)` from `for_lane(seeds[i], 0, e)`, the stream lane 0 of an
+//!   environment reset with `seeds[i]` draws (so the lane plays that environment's games);
 //!   results are bit-identical for any thread count and chunk size;
 //! - `step(actions)` takes one action per lane; an illegal action, or an action on a finished
 //!   lane, is a no-op with zero reward and the lane's `illegal` code says which;
@@ -175,6 +177,10 @@ pub struct VecEnv<G: Game> {
     pool: &'static ForkSafePool,
     states: HugeBuf<G::State>,
     rngs: Vec<LaneRng>,
+    /// Each lane's stream key ([`LaneRng::lane_key`]): episode `e` of lane `i` draws from
+    /// [`LaneRng::for_key`]`(lane_keys[i], e)`. Set by [`VecEnv::reset`] (the seed and the
+    /// lane's index) and [`VecEnv::reset_seeds`] (the lane's own seed, as lane 0).
+    lane_keys: Vec<u64>,
     episodes: Vec<u64>,
     obs: ObsBufs,
     mask: Vec<u8>,
@@ -272,6 +278,7 @@ impl<G: Game> VecEnv<G> {
             mask: try_vec(lane_rows::<u8>(n, a, "legal masks")?, 0, "legal masks")?,
             rewards: try_vec(lane_rows::<f32>(n, p, "rewards")?, 0.0, "rewards")?,
             rngs: try_vec(n, rng0, "lane streams")?,
+            lane_keys: try_vec(n, 0, "lane stream keys")?,
             scratch_rngs: try_with_capacity(n, "lane streams")?,
             episodes: try_vec(n, 0, "episode counters")?,
             scratch_episodes: try_vec(n, 0, "episode counters")?,
@@ -437,9 +444,32 @@ impl<G: Game> VecEnv<G> {
     /// Resets every lane: lane `i` starts episode 0 of stream `(seed, i, 0)`.
     pub fn reset(&mut self, seed: u64) {
         self.options.seed = seed;
+        for (i, key) in self.lane_keys.iter_mut().enumerate() {
+            *key = LaneRng::lane_key(seed, i as u64);
+        }
+        self.restart_streams();
+    }
+
+    /// Resets every lane with a seed of its own (`seeds`: one per lane): lane `i` starts
+    /// episode 0 of stream `(seeds[i], 0, 0)` and its later episodes (autoreset,
+    /// [`VecEnv::reset_lanes`]) follow `(seeds[i], 0, e)`, so the lane plays exactly the
+    /// games of an environment reset with `seeds[i]` plays in its lane 0, whatever the
+    /// thread count. `options().seed` is left as it was. A wrong length is an error that
+    /// changes nothing.
+    pub fn reset_seeds(&mut self, seeds: &[u64]) -> Result<()> {
+        Error::check_len("seeds", self.num_envs(), seeds.len())?;
+        for (key, &seed) in self.lane_keys.iter_mut().zip(seeds) {
+            *key = LaneRng::lane_key(seed, 0);
+        }
+        self.restart_streams();
+        Ok(())
+    }
+
+    /// Episode 0 of every lane's key, every lane dealt.
+    fn restart_streams(&mut self) {
         self.episodes.fill(0);
-        for (i, rng) in self.rngs.iter_mut().enumerate() {
-            *rng = LaneRng::for_lane(seed, i as u64, 0);
+        for (rng, &key) in self.rngs.iter_mut().zip(&self.lane_keys) {
+            *rng = LaneRng::for_key(key, 0);
         }
         self.reset_selected(&[]);
     }
@@ -448,15 +478,14 @@ impl<G: Game> VecEnv<G> {
     /// one entry per lane.
     pub fn reset_lanes(&mut self, mask: &[bool]) -> Result<()> {
         Error::check_len("reset mask", self.num_envs(), mask.len())?;
-        let seed = self.options.seed;
-        for (i, (&m, (rng, ep))) in mask
+        for ((&m, &key), (rng, ep)) in mask
             .iter()
+            .zip(&self.lane_keys)
             .zip(self.rngs.iter_mut().zip(self.episodes.iter_mut()))
-            .enumerate()
         {
             if m {
                 *ep += 1;
-                *rng = LaneRng::for_lane(seed, i as u64, *ep);
+                *rng = LaneRng::for_key(key, *ep);
             }
         }
         self.reset_selected(mask);
@@ -587,11 +616,7 @@ impl<G: Game> VecEnv<G> {
         }
         let game = &self.game;
         let cs = self.options.chunk_size;
-        let (seed, autoreset, observe) = (
-            self.options.seed,
-            self.options.autoreset,
-            self.options.observe_on_step,
-        );
+        let (autoreset, observe) = (self.options.autoreset, self.options.observe_on_step);
         let obs_mode = match (observe, self.obs_synced) {
             (false, _) => OBS_OFF,
             (true, true) => OBS_UPDATE,
@@ -616,7 +641,7 @@ impl<G: Game> VecEnv<G> {
             game,
             widths: (p, a),
             chunk_size: cs,
-            seed,
+            keys: &self.lane_keys,
             autoreset,
             truncate_past: self.options.max_steps.unwrap_or(0).wrapping_sub(1),
             on_illegal: self.options.on_illegal,
@@ -1227,7 +1252,8 @@ struct StepCtx<'g, G> {
     /// Row widths `(players, actions)`.
     widths: (usize, usize),
     chunk_size: usize,
-    seed: u64,
+    /// Every lane's stream key ([`VecEnv`]'s `lane_keys`), read when a lane autoresets.
+    keys: &'g [u64],
     autoreset: bool,
     /// The episode step count past which a lane is truncated: [`EnvOptions::max_steps`]
     /// minus one, wrapping: `u32::MAX` when off (counts saturate there, so none goes past).
@@ -1398,7 +1424,7 @@ fn step_lanes<G: Game, const MODE: u8, const LOSE: bool, R: ChunkRows>(
             &mut st[j],
             &mut rn[j],
             &mut ep[j],
-            (ctx.seed, first + j as u64),
+            (ctx.keys, first as usize + j),
             ac[j],
             &mut out,
             ctx.autoreset,
@@ -1443,7 +1469,7 @@ fn step_lane<G: Game, const MODE: u8, R: LaneRow>(
     state: &mut G::State,
     rng: &mut LaneRng,
     episode: &mut u64,
-    (seed, lane): (u64, u64),
+    (keys, lane): (&[u64], usize),
     action: u32,
     out: &mut LaneOut<'_, R>,
     autoreset: bool,
@@ -1455,7 +1481,7 @@ fn step_lane<G: Game, const MODE: u8, R: LaneRow>(
             return ActionStatus::Finished;
         }
         *episode += 1;
-        *rng = LaneRng::for_lane(seed, lane, *episode);
+        *rng = LaneRng::for_key(keys[lane], *episode);
         *state = game.reset(rng);
         game.deal_rewards(state, out.rewards);
         ActionStatus::Reset

@@ -55,6 +55,8 @@
 //! ones included) is dealt from, and its later randomness drawn from,
 //! [`LaneRng::for_lane`]`(seed, l, k)`: the stream a [`crate::core::VecEnv`] gives episode
 //! `k` of lane `l`. Its bots draw from a stream keyed by `(seed, l, k)` too, apart from it.
+//! After [`LearnerEnv::reset_seeds`]`(seeds)`, lane `l` draws from the streams of
+//! `(seeds[l], 0, k)`: the games lane 0 of a view reset with `seeds[l]` plays.
 //! With `seat` [`LearnerSeat::Rotate`] the learner's seat in game `k` of lane `l` is
 //! `(l + k) % num_players`. Nothing depends on the thread count or the chunk size.
 
@@ -112,6 +114,9 @@ struct LaneCtl {
     rng: LaneRng,
     /// The bots' stream.
     bot_rng: LaneRng,
+    /// The keys ([`LaneRng::lane_key`]) of the lane's game and bot streams: game `k` draws
+    /// from [`LaneRng::for_key`]`(keys.0, k)`, its bots from `for_key(keys.1, k)`.
+    keys: (u64, u64),
     /// Index of the lane's current game since the reset.
     game: u64,
     /// The learner's rewards of the current game not yet shown (those before its first
@@ -185,7 +190,6 @@ struct Ctx<'g, G: Game> {
     game: &'g G,
     bots: &'g [Box<dyn Bot<G>>],
     seat_rule: LearnerSeat,
-    seed: u64,
     /// [`EnvOptions::max_steps`], 0 when off.
     max_steps: u32,
     /// [`EnvOptions::on_illegal`] (a step under [`OnIllegal::Raise`] has checked every
@@ -274,9 +278,8 @@ impl<G: Game> Ctx<'_, G> {
         let mut dealt = 0;
         loop {
             let k = lane.ctl.game;
-            let l = lane.index as u64;
-            lane.ctl.rng = LaneRng::for_lane(self.seed, l, k);
-            lane.ctl.bot_rng = LaneRng::for_lane(self.seed ^ BOT_STREAM_KEY, l, k);
+            lane.ctl.rng = LaneRng::for_key(lane.ctl.keys.0, k);
+            lane.ctl.bot_rng = LaneRng::for_key(lane.ctl.keys.1, k);
             *lane.state = game.reset(&mut lane.ctl.rng);
             lane.ctl.plies = 0;
             let seat = self.seat_rule.seat(lane.index, k, p);
@@ -417,6 +420,7 @@ impl<G: Game> LearnerEnv<G> {
         let ctl0 = LaneCtl {
             rng: rng0.clone(),
             bot_rng: rng0,
+            keys: (0, 0),
             game: 0,
             carry: 0.0,
             plies: 0,
@@ -463,7 +467,6 @@ impl<G: Game> LearnerEnv<G> {
             game: &self.game,
             bots: &self.bots,
             seat_rule: self.seat_rule,
-            seed: self.options.seed,
             max_steps: self.options.max_steps.unwrap_or(0),
             on_illegal: self.options.on_illegal,
         };
@@ -528,7 +531,27 @@ impl<G: Game> LearnerEnv<G> {
     /// counted and redealt). Rewards, episode counters and statistics restart from zero.
     pub fn reset(&mut self, seed: u64) {
         self.options.seed = seed;
+        self.restart(|l| (seed, l as u64));
+    }
+
+    /// Resets every lane with a seed of its own (`seeds`: one per lane): lane `l` plays the
+    /// games, and its bots the moves, that lane 0 of a learner view reset with `seeds[l]`
+    /// plays (its streams are keyed `(seeds[l], 0)`), whatever the thread count.
+    /// `options().seed` is left as it was. A wrong length is an error that changes nothing.
+    pub fn reset_seeds(&mut self, seeds: &[u64]) -> Result<()> {
+        Error::check_len("seeds", self.num_envs(), seeds.len())?;
+        self.restart(|l| (seeds[l], 0));
+        Ok(())
+    }
+
+    /// Restarts every lane `l` on the streams of `(seed, index) = key_of(l)`.
+    fn restart(&mut self, key_of: impl Fn(usize) -> (u64, u64) + Sync) {
         self.for_each_lane(&[], |ctx, lane, _| {
+            let (seed, index) = key_of(lane.index);
+            lane.ctl.keys = (
+                LaneRng::lane_key(seed, index),
+                LaneRng::lane_key(seed ^ BOT_STREAM_KEY, index),
+            );
             lane.ctl.game = 0;
             lane.ctl.carry = 0.0;
             *lane.reward = 0.0;
@@ -747,6 +770,8 @@ pub trait DynLearner: Send + Sync {
     fn seat_rule(&self) -> LearnerSeat;
     /// See [`LearnerEnv::reset`].
     fn reset(&mut self, seed: u64);
+    /// See [`LearnerEnv::reset_seeds`].
+    fn reset_seeds(&mut self, seeds: &[u64]) -> Result<()>;
     /// See [`LearnerEnv::step`].
     fn step(&mut self, actions: &[u32]) -> Result<()>;
     /// See [`LearnerEnv::obs`].
@@ -773,6 +798,12 @@ pub trait DynLearner: Send + Sync {
     fn skipped(&self) -> &[u64];
     /// See [`LearnerEnv::skipped_return`].
     fn skipped_return(&self) -> &[f64];
+    /// The game's view of lane `lane` as its learner's seat sees it ([`Words::view`]: every
+    /// card shown with `reveal`), the JSON the web table draws; an error for a lane out of
+    /// range.
+    ///
+    /// [`Words::view`]: crate::core::Words::view
+    fn view(&self, lane: usize, reveal: bool) -> Result<serde_json::Value>;
     /// The environment itself, to downcast to its [`LearnerEnv`] type.
     fn as_any(&self) -> &dyn Any;
 }
@@ -807,6 +838,9 @@ impl<G: GameSpec> DynLearner for LearnerEnv<G> {
     }
     fn reset(&mut self, seed: u64) {
         LearnerEnv::reset(self, seed)
+    }
+    fn reset_seeds(&mut self, seeds: &[u64]) -> Result<()> {
+        LearnerEnv::reset_seeds(self, seeds)
     }
     fn step(&mut self, actions: &[u32]) -> Result<()> {
         LearnerEnv::step(self, actions)
@@ -846,6 +880,16 @@ impl<G: GameSpec> DynLearner for LearnerEnv<G> {
     }
     fn skipped_return(&self) -> &[f64] {
         &self.skipped_return
+    }
+    fn view(&self, lane: usize, reveal: bool) -> Result<serde_json::Value> {
+        Error::check_range("lane", 0, self.num_envs() as i64 - 1, lane as i64)?;
+        let seat = self.seat[lane].max(0) as usize;
+        Ok(crate::core::Words::view(
+            &self.game,
+            &self.states[lane],
+            seat,
+            reveal,
+        ))
     }
     fn as_any(&self) -> &dyn Any {
         self

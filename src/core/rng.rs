@@ -20,8 +20,23 @@ pub struct LaneRng(Xoshiro256PlusPlus);
 impl LaneRng {
     /// The stream for `(seed, lane, episode)`. Distinct keys give independent-looking streams.
     pub fn for_lane(seed: u64, lane: u64, episode: u64) -> Self {
-        let key = splitmix64(splitmix64(splitmix64(seed) ^ lane) ^ episode.rotate_left(32));
-        LaneRng(Xoshiro256PlusPlus::seed_from_u64(key))
+        Self::for_key(Self::lane_key(seed, lane), episode)
+    }
+
+    /// The key of lane `lane` of a batch reset with `seed`: [`LaneRng::for_key`]`(key, e)`
+    /// is [`LaneRng::for_lane`]`(seed, lane, e)`. A batch keeps one key per lane, so each lane
+    /// may follow a seed of its own (`VecEnv::reset_seeds`).
+    #[inline]
+    pub fn lane_key(seed: u64, lane: u64) -> u64 {
+        splitmix64(splitmix64(seed) ^ lane)
+    }
+
+    /// The stream of episode `episode` of the lane keyed `key` ([`LaneRng::lane_key`]).
+    #[inline]
+    pub fn for_key(key: u64, episode: u64) -> Self {
+        LaneRng(Xoshiro256PlusPlus::seed_from_u64(splitmix64(
+            key ^ episode.rotate_left(32),
+        )))
     }
 
     /// A stream from a single 64-bit seed (for tools that need one stream, not a batch).

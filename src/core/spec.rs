@@ -506,6 +506,14 @@ pub struct GameInfo {
     /// What one unit of the rewards is ("big blinds", "chips", "points"): the one word the
     /// web page, its API and the Python docs use for the game's rewards.
     pub reward_unit: &'static str,
+    /// The unit of the game's own count of its end, [`Outcome::results`](crate::core::Outcome)
+    /// ("chips", "points", "penalty points"): what a person reads at the end of a game
+    /// (the web table's result), which need not be the rewards' unit.
+    pub result_unit: &'static str,
+    /// The options that set up the engine for training rather than the game a person
+    /// plays (an observation layout, a reward scheme, a cut-off, an action abstraction):
+    /// the web table folds them away under "engine options".
+    pub engine_options: &'static [&'static str],
     /// Match reports show the rewards multiplied by this, in this unit (hold'em: 100,
     /// "bb/100": big blinds per 100 hands).
     pub reward_report: (f64, &'static str),

@@ -112,6 +112,14 @@ pub trait Words: Game {
         format!("action {action}")
     }
 
+    /// The move `action` as it was played, for a log: `before` is the state it was chosen
+    /// in, `after` the state it led to, so the name may tell what only the move revealed
+    /// (Flip 7: "hit: 7", the card drawn). The default: [`Words::action_name`] in `before`.
+    fn move_text(&self, before: &Self::State, action: u32, after: &Self::State) -> String {
+        let _ = after;
+        self.action_name(before, action)
+    }
+
     /// What `seat` sees of `state`, as JSON for the web table to draw: its cards, the piles,
     /// chips and scores; never a card that seat may not see while the game runs, unless
     /// `reveal` (every card shown, as at the end of a game or in a replay). The object has

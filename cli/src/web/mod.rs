@@ -15,8 +15,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, Method, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -59,8 +59,66 @@ impl IntoResponse for ApiError {
 
 impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
-        ApiError(StatusCode::BAD_REQUEST, e.to_string())
+        ApiError(StatusCode::BAD_REQUEST, user_words(&e))
     }
+}
+
+/// An engine error in a player's words: an option's range as "between 2 and 6" (not the
+/// Rust range `2..=6`), `num_players` as "players".
+pub fn user_words(e: &Error) -> String {
+    let text = match e {
+        Error::OutOfRange {
+            what,
+            min,
+            max,
+            got,
+        } => {
+            let name = match *what {
+                "num_players" => "players".to_string(),
+                w => w.replace('_', " "),
+            };
+            if min == max {
+                format!("{name} must be {min}, got {got}")
+            } else {
+                format!("{name} must be between {min} and {max}, got {got}")
+            }
+        }
+        other => other.to_string(),
+    };
+    ranges_in_words(&text)
+        .replace("integer between", "a whole number between")
+        .replace("num_players", "players")
+}
+
+/// Every Rust range `A..=B` of `text` in words: "between A and B" ("A" when A == B).
+fn ranges_in_words(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("..=") {
+        let (head, tail) = (&rest[..at], &rest[at + 3..]);
+        let lo_len = head
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_digit() || *b == b'-')
+            .count();
+        let hi_len = tail
+            .bytes()
+            .enumerate()
+            .take_while(|&(i, b)| b.is_ascii_digit() || (i == 0 && b == b'-'))
+            .count();
+        let (lo, hi) = (&head[head.len() - lo_len..], &tail[..hi_len]);
+        out.push_str(&head[..head.len() - lo_len]);
+        if lo.is_empty() || hi.is_empty() {
+            out.push_str(&format!("{lo}..={hi}"));
+        } else if lo == hi {
+            out.push_str(lo);
+        } else {
+            out.push_str(&format!("between {lo} and {hi}"));
+        }
+        rest = &tail[hi_len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 impl From<TableError> for ApiError {
@@ -103,7 +161,7 @@ pub type AppState = Arc<Tables>;
 
 /// The router: pages, static files and the JSON API, over `tables`.
 pub fn router(tables: AppState) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/", get(index))
         .route("/play/{game}", get(play_page))
         .route("/watch", get(watch_page))
@@ -119,7 +177,61 @@ pub fn router(tables: AppState) -> Router {
         .route("/api/ladder", get(ladder_default).post(ladder_post))
         .route("/api/stats", get(stats))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
-        .with_state(tables)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(tables);
+    // Outside the routes, so that it sees their answers whole (a 405's `Allow` header is
+    // added after a route's own layers have run).
+    Router::new()
+        .fallback_service(routes)
+        .layer(axum::middleware::map_response(json_errors))
+}
+
+/// The largest request body the server reads (a ladder log, a replay, a PHH file): 2 MiB.
+/// A larger one is refused with 413 and a JSON error.
+pub const MAX_BODY: usize = 2 << 20;
+
+/// Every error answer as JSON `{"error": ...}`: the ones the handlers write already are;
+/// this rewrites the plain-text or empty ones the framework writes itself (a query string
+/// that does not parse, a method the address does not take, a body over [`MAX_BODY`]) in
+/// words, keeping their status.
+async fn json_errors(method: Method, resp: Response) -> Response {
+    let status = resp.status();
+    let json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return resp;
+    }
+    let allow = resp
+        .headers()
+        .get(header::ALLOW)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let (_, body) = resp.into_parts();
+    let bytes = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes).trim().to_string();
+    let message = match status {
+        StatusCode::METHOD_NOT_ALLOWED => match allow.filter(|a| !a.is_empty()) {
+            Some(allow) => format!(
+                "{method} is not allowed here; this address takes {}",
+                allow.replace(',', ", ")
+            ),
+            None => format!("{method} is not allowed here"),
+        },
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            format!("the request body is larger than the server takes ({MAX_BODY} bytes)")
+        }
+        _ => match text.strip_prefix("Failed to deserialize query string: ") {
+            Some(why) => format!("bad query string: {why}"),
+            None if text.is_empty() => status.canonical_reason().unwrap_or("error").to_lowercase(),
+            None => text,
+        },
+    };
+    ApiError(status, message).into_response()
 }
 
 /// Runs the server until it is stopped.
@@ -178,16 +290,24 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// A player range in words: "2 players", "3–18 players".
+pub fn players_text((lo, hi): (usize, usize)) -> String {
+    if lo == hi {
+        format!("{lo} players")
+    } else {
+        format!("{lo}–{hi} players")
+    }
+}
+
 async fn index() -> Html<String> {
     let items: String = registry::GAMES
         .iter()
         .map(|g| {
             format!(
-                "<li><a href=\"/play/{id}\">{title}</a> <code>{id}</code> <span class=\"muted\">{lo}–{hi} players · {summary}</span></li>\n",
+                "<li><a href=\"/play/{id}\">{title}</a> <code>{id}</code> <span class=\"muted\">{players} · {summary}</span></li>\n",
                 id = escape(g.id),
                 title = escape(g.title),
-                lo = g.num_players.0,
-                hi = g.num_players.1,
+                players = players_text(g.num_players),
                 summary = escape(g.summary),
             )
         })
@@ -220,7 +340,7 @@ async fn static_file(Path(file): Path<String>) -> ApiResult {
     Ok(([(header::CONTENT_TYPE, mime)], body).into_response())
 }
 
-fn option_json(spec: &cardvec::core::OptionSpec) -> Value {
+fn option_json(spec: &cardvec::core::OptionSpec, engine: bool) -> Value {
     let (kind, min, max, choices) = match spec.kind {
         OptionKind::Int { min, max } => ("int", json!(min), json!(max), Value::Null),
         OptionKind::OptionalInt { min, max } => {
@@ -231,7 +351,7 @@ fn option_json(spec: &cardvec::core::OptionSpec) -> Value {
         OptionKind::Choice(words) => ("choice", Value::Null, Value::Null, json!(words)),
     };
     json!({ "name": spec.name, "kind": kind, "min": min, "max": max, "choices": choices,
-            "default": spec.default, "doc": spec.doc })
+            "default": spec.default, "doc": spec.doc, "engine": engine })
 }
 
 async fn games() -> Json<Value> {
@@ -241,9 +361,12 @@ async fn games() -> Json<Value> {
             json!({
                 "id": g.id, "title": g.title, "summary": g.summary, "docs": g.docs,
                 "players": [g.num_players.0, g.num_players.1],
-                "options": g.options.iter().map(option_json).collect::<Vec<_>>(),
+                "players_text": players_text(g.num_players),
+                "options": g.options.iter()
+                    .map(|o| option_json(o, g.engine_options.contains(&o.name)))
+                    .collect::<Vec<_>>(),
                 "bots": g.bots, "default_bot": g.match_bots.first(),
-                "reward_unit": g.reward_unit,
+                "reward_unit": g.reward_unit, "result_unit": g.result_unit,
             })
         })
         .collect();

@@ -263,13 +263,14 @@ impl Table {
     fn apply(&mut self, action: u32, by: String) -> Result<()> {
         let seat = self.to_act();
         let label = view::action_label(&*self.env, action);
+        let before = self.env.state_bytes(0)?.to_vec();
         self.env.step(&[action])?;
         if self.env.illegal()[0] != 0 {
             let range = view::view(&*self.env, seat, false)["legal"].clone();
             let raise = match (range["raise"].as_bool(), range["min_raise_to"].as_u64()) {
                 (Some(true), Some(lo)) => {
                     format!(
-                        "; raise to {lo}..={}",
+                        "; raise to between {lo} and {} chips",
                         range["max_raise_to"].as_u64().unwrap_or(lo)
                     )
                 }
@@ -279,7 +280,7 @@ impl Table {
             return Err(Error::Invalid {
                 what: "action",
                 reason: format!(
-                    "{action} ({label}) is not legal now; legal: {}{raise}",
+                    "{label} is not legal now; legal: {}{raise}",
                     self.legal_text()
                 ),
             });
@@ -287,6 +288,7 @@ impl Table {
         for (t, &r) in self.totals.iter_mut().zip(self.env.rewards()) {
             *t += r as f64;
         }
+        let label = view::move_label(&*self.env, &before, action);
         self.log.push(Move {
             seat,
             by,
@@ -372,20 +374,18 @@ impl Table {
             let label = view::action_label(&*self.env, action);
             return Err(Error::Invalid {
                 what: "action",
-                reason: format!(
-                    "{action} ({label}) is not legal now; legal: {}",
-                    self.legal_text()
-                ),
+                reason: format!("{label} is not legal now; legal: {}", self.legal_text()),
             });
         }
         self.apply(action, "you".into())?;
         self.run_bots()
     }
 
+    /// The legal moves in words ("draw, play 9♥"; their ids are the table's `legal`).
     fn legal_text(&self) -> String {
         self.legal_ids()
             .iter()
-            .map(|a| a.to_string())
+            .map(|&a| view::action_label(&*self.env, a))
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -435,7 +435,8 @@ impl Table {
             "seat": self.seat, "num_players": self.env.num_players(), "seed": self.seed,
             "bots": self.bots, "to_act": if done { Value::Null } else { json!(self.to_act()) },
             "finished": done, "legal": legal, "log": log, "log_len": self.log.len(),
-            "totals": self.totals, "reward_unit": info.reward_unit, "result": result,
+            "totals": self.totals, "reward_unit": info.reward_unit,
+            "result_unit": info.result_unit, "result": result,
             "view": view::view(&*self.env, self.seat, done),
             "frames": if frames {
                 json!(self.frames.iter().map(|(n, v)| json!({ "n": n, "view": v })).collect::<Vec<_>>())

@@ -193,7 +193,8 @@ fn holdem_takes_exact_raise_amounts_and_refuses_others_with_the_range() {
                 let (status, err, _) = call(&app, "POST", &url, &json!({ "raise_to": bad }).to_string()).await;
                 assert_eq!(status, StatusCode::BAD_REQUEST);
                 let msg = err["error"].as_str().unwrap();
-                assert!(msg.contains(&format!("raise to {lo}..={hi}")), "{msg}");
+                assert!(msg.contains(&format!("raise to between {lo} and {hi} chips")), "{msg}");
+                assert!(!msg.contains("..="), "{msg}");
             }
             let to = lo + 1;
             let (status, after, text) = call(&app, "POST", &url, &json!({ "raise_to": to }).to_string()).await;
@@ -311,7 +312,7 @@ fn bad_requests_get_a_4xx_with_a_message_and_change_nothing() {
                 "/api/tables",
                 r#"{"game":"flip7","options":{"num_players":19}}"#,
                 StatusCode::BAD_REQUEST,
-                "got 19",
+                "players must be a whole number between 3 and 18, got 19",
             ),
             (
                 "POST",
@@ -753,5 +754,367 @@ fn every_game_names_its_actions_and_says_how_it_ended() {
             assert_eq!(r["results"].as_array().unwrap().len(), n, "{id}");
             assert!(!r["summary"].as_str().unwrap().is_empty());
         }
+    });
+}
+
+#[test]
+fn every_error_is_json_even_the_frameworks_own() {
+    rt().block_on(async {
+        let app = app_with(10);
+        let (status, v, _) = call(&app, "POST", "/api/tables", r#"{"game":"kuhn"}"#).await;
+        assert_eq!(status, StatusCode::CREATED);
+        let id = v["id"].as_str().unwrap().to_string();
+        let big = "x".repeat(super::MAX_BODY + 1);
+        let cases: Vec<(&str, String, String, StatusCode, &str)> = vec![
+            // Query strings that do not parse.
+            (
+                "GET",
+                format!("/api/tables/{id}?log_from=abc"),
+                String::new(),
+                StatusCode::BAD_REQUEST,
+                "bad query string",
+            ),
+            (
+                "GET",
+                format!("/api/tables/{id}?frames=maybe"),
+                String::new(),
+                StatusCode::BAD_REQUEST,
+                "bad query string",
+            ),
+            (
+                "GET",
+                "/api/samples/phh?players=-3".into(),
+                String::new(),
+                StatusCode::BAD_REQUEST,
+                "bad query string",
+            ),
+            (
+                "GET",
+                "/api/samples/151-replay?seed=1e9".into(),
+                String::new(),
+                StatusCode::BAD_REQUEST,
+                "bad query string",
+            ),
+            (
+                "POST",
+                "/api/tables?frames=2".into(),
+                r#"{"game":"kuhn"}"#.into(),
+                StatusCode::BAD_REQUEST,
+                "bad query string",
+            ),
+            // Unknown addresses.
+            (
+                "GET",
+                "/api/nothing".into(),
+                String::new(),
+                StatusCode::NOT_FOUND,
+                "no such page",
+            ),
+            (
+                "GET",
+                "/static/".into(),
+                String::new(),
+                StatusCode::NOT_FOUND,
+                "",
+            ),
+            // Methods an address does not take.
+            (
+                "PUT",
+                "/api/tables".into(),
+                "{}".into(),
+                StatusCode::METHOD_NOT_ALLOWED,
+                "PUT is not allowed here; this address takes POST",
+            ),
+            (
+                "DELETE",
+                "/api/games".into(),
+                String::new(),
+                StatusCode::METHOD_NOT_ALLOWED,
+                "DELETE is not allowed",
+            ),
+            (
+                "POST",
+                "/".into(),
+                String::new(),
+                StatusCode::METHOD_NOT_ALLOWED,
+                "POST is not allowed",
+            ),
+            (
+                "PATCH",
+                format!("/api/tables/{id}"),
+                String::new(),
+                StatusCode::METHOD_NOT_ALLOWED,
+                "GET",
+            ),
+            // A body over the limit.
+            (
+                "POST",
+                "/api/ladder".into(),
+                big.clone(),
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "larger than the server takes",
+            ),
+            (
+                "POST",
+                "/api/tables".into(),
+                big,
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "larger than the server takes",
+            ),
+        ];
+        for (method, uri, body, want, needle) in cases {
+            let (status, v, text) = call(&app, method, &uri, &body).await;
+            assert_eq!(status, want, "{method} {uri}: {text}");
+            let msg = v["error"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{method} {uri}: not a JSON error: {text:?}"));
+            assert!(msg.contains(needle), "{method} {uri}: {msg}");
+        }
+        // Engine errors in a player's words: no Rust range, no internal option name.
+        for (body, needle) in [
+            (
+                r#"{"game":"151","options":{"num_players":9}}"#,
+                "players must be a whole number between 2 and 4, got 9",
+            ),
+            (
+                r#"{"game":"kuhn","seat":5}"#,
+                "seat must be between 0 and 1, got 5",
+            ),
+        ] {
+            let (status, v, _) = call(&app, "POST", "/api/tables", body).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST);
+            let msg = v["error"].as_str().unwrap();
+            assert!(
+                msg.contains(needle) && !msg.contains("..="),
+                "{body}: {msg}"
+            );
+        }
+        // An illegal move is named in words, with the legal moves in words.
+        let url = format!("/api/tables/{id}/action");
+        let (_, t, _) = call(&app, "GET", &format!("/api/tables/{id}"), "").await;
+        let legal: Vec<String> = t["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["label"].as_str().unwrap().to_string())
+            .collect();
+        let (status, v, _) = call(&app, "POST", &url, r#"{"action":7}"#).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        let msg = v["error"].as_str().unwrap();
+        assert!(
+            msg.contains(&format!("legal: {}", legal.join(", "))),
+            "{msg}"
+        );
+        // Nothing changed.
+        let (_, now, _) = call(&app, "GET", &format!("/api/tables/{id}"), "").await;
+        assert_eq!(now["log_len"], t["log_len"]);
+    });
+}
+
+/// Plays `game` through the API with random legal moves to its end; every table seen.
+async fn random_game(app: &Router, body: Value, seed: u64) -> Vec<Value> {
+    let (status, mut v, text) = call(app, "POST", "/api/tables", &body.to_string()).await;
+    assert_eq!(status, StatusCode::CREATED, "{text}");
+    let url = format!(
+        "/api/tables/{}/action?frames=true",
+        v["id"].as_str().unwrap()
+    );
+    let mut rng = LaneRng::from_seed(seed);
+    let mut seen = vec![v.clone()];
+    for _ in 0..5000 {
+        if v["finished"].as_bool().unwrap() {
+            return seen;
+        }
+        let legal = v["legal"].as_array().unwrap().clone();
+        let pick = &legal[rng.below(legal.len() as u32) as usize];
+        v = call(
+            app,
+            "POST",
+            &url,
+            &json!({ "action": pick["action"] }).to_string(),
+        )
+        .await
+        .1;
+        seen.push(v.clone());
+    }
+    panic!("{body}: did not end");
+}
+
+#[test]
+fn flip7_logs_the_card_a_hit_drew_and_names_action_cards_in_words() {
+    rt().block_on(async {
+        let app = app_with(10);
+        let mut hits = 0;
+        let mut action_cards = 0;
+        for seed in 0..3 {
+            let body = json!({ "game": "flip7", "seed": seed, "options": { "num_players": 4 } });
+            let seen = random_game(&app, body, seed).await;
+            let last = seen.last().unwrap();
+            for m in last["log"].as_array().unwrap() {
+                let label = m["label"].as_str().unwrap();
+                assert!(label != "hit", "a hit without its card: {m}");
+                if let Some(card) = label.strip_prefix("hit: ") {
+                    hits += 1;
+                    let name = card.split(',').next().unwrap();
+                    let known = name.parse::<u8>().is_ok_and(|n| n <= 12)
+                        || [
+                            "+2",
+                            "+4",
+                            "+6",
+                            "+8",
+                            "+10",
+                            "x2",
+                            "Freeze",
+                            "Flip Three",
+                            "Second Chance",
+                        ]
+                        .contains(&name)
+                        || card == "no card left to draw";
+                    assert!(known, "{label}");
+                }
+                assert!(!label.contains('_') && !label.contains("FREEZE"), "{label}");
+            }
+            for v in &seen {
+                for s in v["view"]["seats"].as_array().unwrap() {
+                    for c in s["cards"].as_array().unwrap() {
+                        let text = c["text"].as_str().unwrap();
+                        assert!(
+                            !text.contains('_') && text != text.to_uppercase()
+                                || text.chars().all(|ch| !ch.is_alphabetic())
+                                || text == "x2",
+                            "{text}"
+                        );
+                        action_cards += (c["id"].as_u64().unwrap() >= 19) as usize;
+                    }
+                }
+            }
+        }
+        assert!(
+            hits > 20 && action_cards > 0,
+            "{hits} hits, {action_cards} action cards"
+        );
+    });
+}
+
+#[test]
+fn moves_of_151_are_in_the_cards_words_as_the_table_draws_them() {
+    rt().block_on(async {
+        let app = app_with(10);
+        let seen = random_game(&app, json!({ "game": "151", "seed": 3 }), 3).await;
+        let mut plays = 0;
+        for v in &seen {
+            let hand: Vec<String> = v["view"]["seats"][0]["hand"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["text"].as_str().unwrap().to_string())
+                .collect();
+            for m in v["legal"].as_array().unwrap() {
+                let label = m["label"].as_str().unwrap();
+                if let Some(card) = label.strip_prefix("play ") {
+                    plays += 1;
+                    assert!(hand.iter().any(|h| h == card), "{label} not in {hand:?}");
+                    assert!(
+                        card.ends_with(['♠', '♥', '♦', '♣']) && !card.contains('T'),
+                        "{label}"
+                    );
+                }
+                if let Some(suit) = label.strip_prefix("choose ") {
+                    assert!(["♠", "♥", "♦", "♣"].contains(&suit), "{label}");
+                }
+            }
+        }
+        assert!(plays > 10, "{plays}");
+        // The result speaks of the game's count, 151's penalty points.
+        let last = seen.last().unwrap();
+        assert_eq!(last["result_unit"], json!("penalty points"));
+        let results = last["result"]["results"].as_array().unwrap();
+        for (p, r) in results.iter().enumerate() {
+            let score = last["view"]["seats"][p]["score"].as_f64();
+            assert_eq!(r.as_f64(), score, "{results:?}");
+        }
+    });
+}
+
+#[test]
+fn holdem_marks_the_blinds() {
+    rt().block_on(async {
+        let app = app_with(10);
+        for n in [2, 3, 6] {
+            let body = json!({ "game": "holdem", "seed": n, "options": { "num_players": n } });
+            let (status, v, text) = call(&app, "POST", "/api/tables", &body.to_string()).await;
+            assert_eq!(status, StatusCode::CREATED, "{text}");
+            let seats = v["view"]["seats"].as_array().unwrap();
+            let marked = |w: &str| -> Vec<usize> {
+                seats
+                    .iter()
+                    .filter(|s| s["blind"] == json!(w))
+                    .map(|s| s["seat"].as_u64().unwrap() as usize)
+                    .collect()
+            };
+            let (sb, bb) = (marked("SB"), marked("BB"));
+            assert_eq!((sb.len(), bb.len()), (1, 1), "{n} seats: {seats:?}");
+            let button = seats
+                .iter()
+                .position(|s| s["button"] == json!(true))
+                .unwrap();
+            let want_sb = if n == 2 { button } else { (button + 1) % n };
+            assert_eq!(sb[0], want_sb, "{n} seats");
+            assert_eq!(bb[0], (want_sb + 1) % n, "{n} seats");
+        }
+    });
+}
+
+#[test]
+fn the_game_list_says_player_counts_in_words_and_marks_engine_options() {
+    rt().block_on(async {
+        let app = app_with(10);
+        let (_, _, page) = call(&app, "GET", "/", "").await;
+        assert!(
+            !page.contains("2–2") && page.contains("2 players"),
+            "{page}"
+        );
+        assert!(page.contains("3–18 players"), "{page}");
+        let (_, games, _) = call(&app, "GET", "/api/games", "").await;
+        for g in games.as_array().unwrap() {
+            let id = g["id"].as_str().unwrap();
+            let info = registry::info(id).unwrap();
+            for name in info.engine_options {
+                assert!(info.options.iter().any(|o| o.name == *name), "{id}: {name}");
+            }
+            let engine: Vec<&str> = g["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|o| o["engine"] == json!(true))
+                .map(|o| o["name"].as_str().unwrap())
+                .collect();
+            assert_eq!(engine, info.engine_options.to_vec(), "{id}");
+            assert!(!g["result_unit"].as_str().unwrap().is_empty());
+        }
+        let lc = games
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == "lost-cities")
+            .unwrap();
+        assert_eq!(lc["players_text"], json!("2 players"));
+        let i151 = games
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == "151")
+            .unwrap();
+        let eng: Vec<&Value> = i151["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["engine"] == json!(true))
+            .collect();
+        assert!(eng.iter().any(|o| o["name"] == "reward"), "{eng:?}");
+        assert!(
+            lc["options"][0]["engine"] == json!(true),
+            "obs_layout is the engine's"
+        );
     });
 }

@@ -20,6 +20,13 @@ pub fn action_label(env: &dyn DynEnv, action: u32) -> String {
         .unwrap_or_else(|_| format!("action {action}"))
 }
 
+/// The log's words for `action` as played in lane 0 of `env`, which was in the state
+/// `before` (its state bytes before the step): what the move revealed included ("hit: 7").
+pub fn move_label(env: &dyn DynEnv, before: &[u8], action: u32) -> String {
+    env.move_text(0, before, action)
+        .unwrap_or_else(|_| format!("action {action}"))
+}
+
 /// How lane 0's game ended, once it has (`None` while it runs, or for a game that says
 /// nothing of its end).
 pub fn outcome(env: &dyn DynEnv) -> Option<Outcome> {

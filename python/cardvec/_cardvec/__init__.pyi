@@ -2,6 +2,7 @@
 ``lost_cities``, ``flip7``, ``i151``, ``holdem``, ``arena``, ``pushfold``, ``solve`` and ``campaign`` have a stub each beside this
 one. Checked against the runtime by ``python -m mypy.stubtest cardvec`` (scripts/test.sh)."""
 
+from collections.abc import Sequence
 from typing import Any, Literal, SupportsIndex, TypedDict, final, type_check_only
 
 import numpy as np
@@ -165,8 +166,9 @@ class BatchEnv:
         on_illegal: _OnIllegal = "noop",
         **options: _OptionValue,
     ) -> Self: ...
-    def reset(self, seed: SupportsIndex | None = None) -> _Obs:
-        """Resets every lane; returns ``obs``."""
+    def reset(self, seed: SupportsIndex | Sequence[SupportsIndex] | npt.NDArray[np.integer] | None = None) -> _Obs:
+        """Resets every lane (a sequence of ``num_envs`` seeds: one per lane); returns
+        ``obs``."""
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
@@ -454,9 +456,9 @@ class LearnerEnv:
         on_illegal: _OnIllegal = "noop",
         **options: _OptionValue,
     ) -> Self: ...
-    def reset(self, seed: SupportsIndex | None = None) -> npt.NDArray[np.float32]:
-        """Resets every lane (the bots play until the learner's first decision); returns
-        ``obs``."""
+    def reset(self, seed: SupportsIndex | Sequence[SupportsIndex] | npt.NDArray[np.integer] | None = None) -> npt.NDArray[np.float32]:
+        """Resets every lane (the bots play until the learner's first decision; a sequence
+        of ``num_envs`` seeds: one per lane); returns ``obs``."""
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
@@ -548,6 +550,8 @@ class LearnerEnv:
     def on_illegal(self) -> str: ...
     @property
     def _engine(self) -> _LearnerEngine: ...
+    def view_json(self, lane: SupportsIndex | None = None, reveal: bool = False) -> str:
+        """The game's view of lane ``lane`` as the learner's seat there sees it, as JSON."""
     def __len__(self) -> int: ...
     def close(self) -> None: ...
     @property

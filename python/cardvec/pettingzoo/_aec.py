@@ -18,6 +18,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .._args import seed_arg
+from .._raster import frame
 
 
 def wrap(raw):
@@ -76,18 +77,25 @@ class CardvecAEC(AECEnv):
         self._log = []
 
     def _set_render_mode(self, render_mode):
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode must be None, 'ansi', or 'human', got {render_mode!r}")
+        if render_mode not in (None, "ansi", "human", "rgb_array"):
+            raise ValueError(
+                "render_mode must be None, 'ansi', 'human' or 'rgb_array', "
+                f"got {render_mode!r}"
+            )
         self.render_mode = render_mode
 
     def render(self):
-        """The table as text (``ansi``), printed (``human``), or nothing (no render mode)."""
+        """The table as text (``ansi``), printed (``human``), drawn as an RGB frame
+        (``rgb_array``: numpy uint8 [H, W, 3] of one fixed size, the ``ansi`` text in a
+        small bitmap font, for video wrappers), or nothing (no render mode)."""
         if self.render_mode is None:
             return None
         text = self._render_text()
         if self.render_mode == "human":
             print(text)
             return None
+        if self.render_mode == "rgb_array":
+            return frame(text)
         return text
 
     def observation_space(self, agent):

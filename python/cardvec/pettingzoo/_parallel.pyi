@@ -1,6 +1,7 @@
 from collections.abc import Mapping
 from typing import Any, SupportsIndex
 
+import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
@@ -42,5 +43,5 @@ class CardvecParallel(ParallelEnv):  # type: ignore[misc]
     ]:
         """Applies ``actions[active_agent]``; ``(observations, rewards, terminations,
         truncations, infos)`` for every agent live before the step."""
-    def render(self) -> str | None: ...
+    def render(self) -> str | npt.NDArray[np.uint8] | None: ...
     def close(self) -> None: ...

@@ -61,7 +61,7 @@ def parallel_env(**kwargs):
 class raw_env(CardvecAEC):
     metadata: ClassVar[dict] = {
         "name": "flip7_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }

@@ -63,7 +63,7 @@ class raw_env(LaneAEC):
 
     metadata: ClassVar[dict] = {
         "name": "i151_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }

@@ -51,7 +51,7 @@ class raw_env(LaneAEC):
 
     metadata: ClassVar[dict] = {
         "name": "leduc_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }

@@ -8,6 +8,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 
+use crate::args::ResetSeed;
 use crate::arrays::{array_1d, for_each_int};
 use crate::errors::{core_err, core_err_in, try_buffer, value_err};
 
@@ -34,10 +35,17 @@ impl BatchEngine {
         py.detach(|| env.step(actions)).map_err(core_err)
     }
 
-    pub(super) fn reset(&mut self, py: Python<'_>, seed: Option<u64>) {
-        let seed = seed.unwrap_or(self.env.env_options().seed);
+    pub(super) fn reset(&mut self, py: Python<'_>, seed: ResetSeed) -> PyResult<()> {
         let env = &mut self.env;
-        py.detach(|| env.reset(seed));
+        match seed {
+            ResetSeed::Last => {
+                let seed = env.env_options().seed;
+                py.detach(|| env.reset(seed));
+            }
+            ResetSeed::All(seed) => py.detach(|| env.reset(seed)),
+            ResetSeed::PerLane(seeds) => py.detach(|| env.reset_seeds(&seeds)).map_err(core_err)?,
+        }
+        Ok(())
     }
 
     pub(super) fn observe(&mut self, py: Python<'_>) {

@@ -177,15 +177,18 @@ impl BatchEnv {
     }
 
     /// Resets every lane (lane i draws from the stream (seed, i, episode 0)). `seed=None`
-    /// reuses the last seed. Returns `obs`.
+    /// reuses the last seed; a sequence of num_envs seeds gives each lane its own: lane i
+    /// then plays the games a one-lane environment reset with `seed[i]` plays (a wrong
+    /// length or a value outside 0..=2**64-1 is an error that changes nothing). Returns
+    /// `obs`.
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(
         &self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let seed = args::opt_seed(seed)?;
-        self.engine(py)?.reset(py, seed);
+        let seed = args::reset_seed(seed, self.num_envs)?;
+        self.engine(py)?.reset(py, seed)?;
         Ok(self.views.obs(py))
     }
 

@@ -283,6 +283,8 @@ impl GameSpec for Flip7 {
         match_players: &[3, 4, 5, 6],
         match_options: "",
         reward_unit: "points",
+        result_unit: "points",
+        engine_options: &[],
         reward_report: (1.0, "points"),
         oracle: "game-room 0.1.0 (flip7_v0)",
     };

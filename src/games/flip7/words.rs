@@ -1,11 +1,12 @@
-//! Flip 7 in words: action names ("hit", "stay", "give FREEZE to seat 2"), the table view
-//! the web page draws, the outcome (each seat's banked score; the highest total wins, equal
-//! totals share the win).
+//! Flip 7 in words: action names ("hit", "stay", "give Freeze to seat 2"), a hit as played
+//! with the card it drew ("hit: 7", "hit: 7, bust"), the table view the web page draws, the
+//! outcome (each seat's banked score; the highest total wins, equal totals share the win).
 
 use serde_json::{json, Value};
 
 use super::fast::{unpack_task, TASK_CAPACITY};
-use super::{card_name, plus_value, Flip7, Flip7State, HIT, STAY, TARGET_OFFSET};
+use super::{card_name, is_number, plus_value, Flip7, Flip7State, HIT, STAY, TARGET_OFFSET};
+use super::{FLIP_THREE, FREEZE, SECOND_CHANCE};
 use super::{ACTIVE, CARD_COPIES, CARD_IDS, MAX_NUMBER, NO_CARD, NO_SEAT, PLUS_10, PLUS_2};
 use crate::core::words::{
     checked, join, list, nums_text, number, opt_text, parse_nums, parse_opt, parse_seat_bits,
@@ -14,6 +15,18 @@ use crate::core::words::{
 use crate::core::{Game, Result};
 
 const STATUS: [&str; 4] = ["active", "stayed", "busted", "frozen"];
+
+/// A card as it is printed, for people (the log, the table): `7`, `+4`, `x2`, `Freeze`,
+/// `Flip Three`, `Second Chance`. The state text keeps the codes of [`card_name`]
+/// (`FREEZE`, `FLIP_THREE`).
+pub fn card_words(card: u8) -> String {
+    match card {
+        FREEZE => "Freeze".into(),
+        FLIP_THREE => "Flip Three".into(),
+        SECOND_CHANCE => "Second Chance".into(),
+        c => card_name(c),
+    }
+}
 
 /// The keys of the state text, in order.
 const KEYS: [&str; 21] = [
@@ -97,10 +110,45 @@ impl Words for Flip7 {
             HIT => "hit".into(),
             STAY => "stay".into(),
             a => {
-                let card = s.pending_card().map_or("card".into(), card_name);
+                let card = s.pending_card().map_or("card".into(), card_words);
                 format!("give {card} to seat {}", a - TARGET_OFFSET)
             }
         }
+    }
+
+    /// A hit names the card it drew: the draw pile's top before it, or, when the pile was
+    /// empty, the top of the shuffle the hit made; a number already held says "bust" (or
+    /// that a Second Chance was spent).
+    fn move_text(&self, before: &Flip7State, action: u32, after: &Flip7State) -> String {
+        let name = self.action_name(before, action);
+        if action != HIT || before.pending_card().is_some() {
+            return name;
+        }
+        let card = if before.deck_len > 0 {
+            Some(before.deck[before.deck_len as usize - 1])
+        } else if after.shuffles == before.shuffles.wrapping_add(1) && after.shuffled_len > 0 {
+            Some(after.deck[after.shuffled_len as usize - 1])
+        } else {
+            None
+        };
+        let Some(card) = card else {
+            return if after.exhausted != 0 {
+                "hit: no card left to draw".into()
+            } else {
+                name
+            };
+        };
+        let p = before.to_act as usize;
+        let hand = before.hand(p);
+        let mut text = format!("hit: {}", card_words(card));
+        if is_number(card) && hand[card as usize] > 0 {
+            if hand[SECOND_CHANCE as usize] > 0 {
+                text.push_str(", Second Chance spent");
+            } else {
+                text.push_str(", bust");
+            }
+        }
+        text
     }
 
     fn view(&self, s: &Flip7State, _seat: usize, _reveal: bool) -> Value {
@@ -110,7 +158,7 @@ impl Words for Flip7 {
                 let mut cards = Vec::new();
                 for (card, &count) in s.hand(p).iter().enumerate() {
                     for _ in 0..count {
-                        cards.push(json!({ "id": card, "text": card_name(card as u8) }));
+                        cards.push(json!({ "id": card, "text": card_words(card as u8) }));
                     }
                 }
                 json!({
@@ -122,7 +170,7 @@ impl Words for Flip7 {
         json!({
             "kind": "flip7", "seats": seats, "round": s.round(), "dealer": s.dealer(),
             "deck": s.draw_pile().len(),
-            "pending": s.pending_card().map(|c| json!({ "id": c, "text": card_name(c) })),
+            "pending": s.pending_card().map(|c| json!({ "id": c, "text": card_words(c) })),
             "target_score": self.target_score(),
         })
     }

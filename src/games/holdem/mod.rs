@@ -328,6 +328,8 @@ impl GameSpec for NoLimitHoldem {
         match_players: &[2, 6],
         match_options: "",
         reward_unit: "big blinds",
+        result_unit: "chips",
+        engine_options: &["raise_fractions"],
         reward_report: (100.0, "bb/100"),
         oracle: "pokerkit 0.7",
     };

@@ -160,6 +160,8 @@ impl Words for NoLimitHoldem {
         let n = self.num_players();
         let over = s.is_over();
         let net = s.net();
+        let sb = super::small_blind_seat(n, s.button());
+        let bb = super::big_blind_seat(n, s.button());
         let seats: Vec<Value> = (0..n)
             .map(|p| {
                 let show = p == seat || reveal || (over && !s.is_folded(p));
@@ -171,6 +173,7 @@ impl Words for NoLimitHoldem {
                     "seat": p, "cards": cards, "stack": s.stacks()[p], "bet": s.bets()[p],
                     "in_pot": s.committed()[p] + s.bets()[p], "folded": s.is_folded(p),
                     "button": p == s.button(), "net": net[p],
+                    "blind": if p == sb { json!("SB") } else if p == bb { json!("BB") } else { Value::Null },
                 })
             })
             .collect();

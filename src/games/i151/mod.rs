@@ -250,6 +250,8 @@ impl GameSpec for I151 {
         match_players: &[],
         match_options: "reward=match-outcome",
         reward_unit: "points",
+        result_unit: "penalty points",
+        engine_options: &["max_round_steps", "reward"],
         reward_report: (1.0, "reward"),
         oracle: "i151-engine 0.2.4",
     };

@@ -1,11 +1,12 @@
-//! 151 in words: action names ("play TH", "draw", "pass", "choose S"), the table view the
-//! web page draws, the outcome (each seat's penalty points; the match winner, or the
-//! leaders of a match cut off).
+//! 151 in words: action names in the cards' own words, as the table draws them ("play
+//! 10♥", "draw", "pass", "choose ♠"; the engine's codes `TH`, `S` stay in
+//! [`super::action_name`] and the replays), the table view the web page draws, the outcome
+//! (each seat's penalty points; the match winner, or the leaders of a match cut off).
 
 use serde_json::{json, Value};
 
 use super::fast::{FLAG_ACE_EFFECT, FLAG_CHOOSE_SUIT, FLAG_SKIP_NEXT};
-use super::{action_name, card_code, MatchSeed, PlayerView, I151State, DECK_SIZE, I151};
+use super::{card_code, MatchSeed, PlayerView, I151State, ACTION_DRAW, ACTION_PASS, DECK_SIZE, I151};
 use super::{NO_CARD, NO_SEAT, NO_SUIT};
 use crate::core::words::{
     checked, join, list, nums_text, opt_text, parse_nums, parse_opt, parse_seat_bits,
@@ -60,14 +61,38 @@ fn named(key: &str, text: &str, names: &[&str]) -> Result<u8> {
         .ok_or_else(|| text_error(format!("{key}={text:?} is not one of {}", names.join(", "))))
 }
 
+const SUIT_SIGNS: [&str; 4] = ["♠", "♥", "♦", "♣"];
+
+/// A card as it is printed: rank and suit sign, `10♥`, `A♠`.
+pub fn card_words(c: u8) -> String {
+    let code = card_code(c);
+    let rank = match &code[..1] {
+        "T" => "10",
+        r => r,
+    };
+    let suit = match &code[1..] {
+        "S" => SUIT_SIGNS[0],
+        "H" => SUIT_SIGNS[1],
+        "D" => SUIT_SIGNS[2],
+        _ => SUIT_SIGNS[3],
+    };
+    format!("{rank}{suit}")
+}
+
 fn card_json(c: u8) -> Value {
     let code = card_code(c);
-    json!({ "id": c, "rank": &code[..1], "suit": &code[1..], "text": code })
+    json!({ "id": c, "rank": &code[..1], "suit": &code[1..], "code": code, "text": card_words(c) })
 }
 
 impl Words for I151 {
     fn action_name(&self, _s: &I151State, action: u32) -> String {
-        action_name(action)
+        match action {
+            0..32 => format!("play {}", card_words(action as u8)),
+            ACTION_DRAW => "draw".into(),
+            ACTION_PASS => "pass".into(),
+            34..38 => format!("choose {}", SUIT_SIGNS[(action - 34) as usize]),
+            _ => format!("action {action}"),
+        }
     }
 
     fn view(&self, s: &I151State, seat: usize, reveal: bool) -> Value {

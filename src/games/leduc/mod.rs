@@ -56,6 +56,8 @@ impl GameSpec for LeducHoldem {
         match_players: &[],
         match_options: "",
         reward_unit: "chips",
+        result_unit: "chips",
+        engine_options: &[],
         reward_report: (1.0, "chips"),
         oracle: "OpenSpiel leduc_poker (python/tests/test_kuhn_leduc_openspiel.py)",
     };

@@ -103,6 +103,8 @@ impl GameSpec for LostCities {
         match_players: &[],
         match_options: "",
         reward_unit: "points",
+        result_unit: "points",
+        engine_options: &["obs_layout"],
         reward_report: (1.0, "points"),
         oracle: "",
     };

@@ -51,7 +51,9 @@ function pokerTable(v, opts) {
     const cls = "seat" + (s.seat === opts.me ? " me" : "") + (s.seat === opts.toAct ? " acting" : "") + (s.folded ? " out" : "");
     const box = el("div", { class: cls, "data-seat": s.seat });
     let title = (s.seat === opts.me ? "You (seat " + s.seat + ")" : opts.names(s.seat)) + (s.button ? " · button" : "");
-    box.append(el("h3", { text: title }), cardsEl(s.cards));
+    const marks = el("span", { class: "marks" });
+    if (s.blind) marks.append(el("abbr", { class: "blind " + s.blind.toLowerCase(), title: s.blind === "SB" ? "small blind" : "big blind", text: s.blind }));
+    box.append(el("h3", { text: title + " " }, marks), cardsEl(s.cards));
     const bits = [];
     if (s.stack !== undefined) bits.push("stack " + s.stack);
     if (s.bet !== undefined) bits.push("bet " + s.bet);

@@ -4,7 +4,7 @@
 const GAME = document.body.dataset.game;
 const params = new URLSearchParams(location.search);
 const SPEED = params.has("speed") ? Number(params.get("speed")) : 250; // ms per bot move shown
-let info = null, view = null, shown = 0, busy = false, selected = null;
+let info = null, view = null, shown = 0, busy = false, selected = null, generation = 0;
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,12 +27,18 @@ async function setup() {
   const dl = $("bot-names");
   for (const b of info.bots) dl.append(el("option", { value: b }));
   $("bot").value = info.default_bot || info.bots[0];
-  const opts = $("options");
+  // The options of the game a person plays on the form; the engine's (observation layout,
+  // reward scheme, cut-offs: the game's `engine` options) folded away below it.
+  const opts = $("options"), engine = $("engine-options");
   for (const o of info.options) {
     const input = el("input", { id: "opt-" + o.name, name: o.name, placeholder: o.default, title: o.doc });
     if (o.kind === "int") { input.type = "number"; input.min = o.min; input.max = o.max; input.value = o.default; }
-    opts.append(el("label", {}, o.name, input));
+    else if (o.kind === "choice") { input.value = o.default; input.setAttribute("list", "choices-" + o.name); }
+    const label = el("label", {}, o.name === "num_players" ? "players" : o.name.replace(/_/g, " "), input);
+    if (o.kind === "choice") label.append(el("datalist", { id: "choices-" + o.name }, ...o.choices.map((c) => el("option", { value: c }))));
+    (o.engine ? engine : opts).append(label);
   }
+  $("engine").hidden = !info.options.some((o) => o.engine);
   const np = $("opt-num_players");
   if (np) np.addEventListener("input", fillSeats);
   fillSeats();
@@ -40,7 +46,10 @@ async function setup() {
   document.addEventListener("keydown", onKey);
   $("raise-btn").addEventListener("click", () => act({ raise_to: Number($("raise-to").value) }));
   $("raise-to").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); $("raise-btn").click(); } });
-  if (params.has("seed")) { $("seed").value = params.get("seed"); newGame(); }
+  // A page opens on a game at once: the seed of the address, else a fresh one (the address
+  // then names it, so a reload deals the same cards).
+  $("seed").value = params.has("seed") ? params.get("seed") : String(Math.floor(Math.random() * 1000000));
+  newGame();
 }
 
 function numPlayers() {
@@ -66,17 +75,25 @@ function gatherOptions() {
 }
 
 async function newGame() {
-  $("result").hidden = true;
-  $("log").textContent = "";
-  shown = 0; selected = null;
+  // Only the last game asked for is shown (a click while the first one is being dealt).
+  const mine = ++generation;
+  document.body.dataset.state = "dealing";
   try {
     const v = await api("POST", "/api/tables?frames=true", {
       game: GAME, seed: Number($("seed").value || 0), seat: Number($("seat").value || 0),
       bot: $("bot").value.trim() || undefined, options: gatherOptions(),
     });
+    if (mine !== generation) return;
+    $("result").hidden = true;
+    $("log").textContent = "";
+    shown = 0; selected = null;
     history.replaceState(null, "", "?seed=" + v.seed + (SPEED !== 250 ? "&speed=" + SPEED : ""));
     await show(v);
-  } catch (e) { status("Error: " + e.message, true); }
+  } catch (e) {
+    if (mine !== generation) return;
+    document.body.dataset.state = view ? (view.finished ? "finished" : "playing") : "setup";
+    status("Error: " + e.message, true);
+  }
 }
 
 async function act(body) {
@@ -103,7 +120,8 @@ async function show(v) {
   const log = $("log");
   for (; shown < v.log.length; shown++) {
     const m = v.log[shown];
-    const li = el("li", { class: m.by === "you" ? "you" : "bot", text: seatName(m.seat) + ": " + m.label });
+    // The move number is text of its own (not a list marker a narrow box would clip).
+    const li = el("li", { class: m.by === "you" ? "you" : "bot" }, el("span", { class: "n", text: (m.n + 1) + "." }), seatName(m.seat) + ": " + m.label);
     log.append(li);
     li.scrollIntoView({ block: "nearest" });
     if (m.by !== "you" && SPEED > 0) {
@@ -133,10 +151,15 @@ function finish(v) {
   const won = res.winners.includes(v.seat);
   r.append(el("h2", { text: "Game over — " + (won ? (res.tie ? "you share the win" : "you win") : "you lose") }));
   if (res.summary) r.append(el("p", { class: "summary", text: res.summary.charAt(0).toUpperCase() + res.summary.slice(1) + "." }));
+  // Each seat's result as the game counts it (chips, points, 151's penalty points), in its
+  // unit; the rewards' totals only for a game that gives no results.
   const ul = el("ul", {});
-  res.scores.forEach((s, p) => {
+  const counts = res.results && res.results.length ? res.results : res.scores;
+  const unit = res.results && res.results.length ? v.result_unit : v.reward_unit;
+  const signed = counts.some((x) => x < 0);
+  counts.forEach((s, p) => {
     const hand = res.hands && res.hands[p] ? " — " + res.hands[p] : "";
-    ul.append(el("li", { text: seatName(p) + ": " + (s > 0 ? "+" : "") + s + " " + v.reward_unit + hand + (res.winners.includes(p) ? " ★" : "") }));
+    ul.append(el("li", { text: seatName(p) + ": " + (signed && s > 0 ? "+" : "") + s + " " + unit + hand + (res.winners.includes(p) ? " ★" : "") }));
   });
   r.append(ul, el("p", { class: "muted", text: "Start a new game with a seed above (the same seed deals the same cards)." }));
   status("Game over.");
@@ -153,14 +176,16 @@ function drawMoves(v) {
   }
   const hadFocus = document.activeElement === document.body || (document.activeElement && document.activeElement.classList.contains("move"));
   moves.forEach((m, i) => {
-    const b = el("button", { type: "button", "data-action": m.action, class: "move" });
+    const b = el("button", { type: "button", "data-action": m.action, "data-label": m.label, class: "move" });
     if (i < 9) b.append(el("kbd", { text: String(i + 1) }));
     b.append(m.label);
     b.addEventListener("click", () => act({ action: m.action }));
     box.append(b);
   });
-  // Keyboard players keep their place: the first move takes the focus the old ones had.
-  if (hadFocus && box.firstChild) box.firstChild.focus({ preventScroll: true });
+  // Keyboard players keep their place: a move takes the focus the old ones had, the first
+  // that gives nothing up (check or call before fold), so Enter never folds by accident.
+  const first = [...box.children].find((b) => !/^fold\b/.test(b.dataset.label)) || box.firstChild;
+  if (hadFocus && first) first.focus({ preventScroll: true });
   const L = v.view.legal;
   if (L && L.raise) {
     $("raise").hidden = false;

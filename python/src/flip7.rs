@@ -2,12 +2,12 @@
 //! (`cardvec.pettingzoo.flip7_v0`) and the game-room differential test drive, and the
 //! `flip7` constants. (The batch class `Flip7` is the generic `BatchEnv`.)
 
-use cardvec::core::Game;
+use cardvec::core::{Game, Words};
 use pyo3::prelude::*;
 
 use crate::args;
 use crate::errors::{core_err, value_err};
-use crate::single::{single_legal_mask, single_step};
+use crate::single::{single_legal_mask, single_outcome, single_parse, single_step, single_view};
 use cardvec::core::LaneRng;
 use cardvec::games::flip7::{self as f7, Flip7, Flip7State};
 use numpy::PyArray1;
@@ -104,6 +104,40 @@ impl Flip7Game {
 
 #[pymethods]
 impl Flip7Game {
+    /// The name of `action` for the seat to act ("hit", "call 2"); any id gets a name.
+    fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let action = args::size_in(action, "action", 0, u32::MAX as usize)? as u32;
+        Ok(self.game.action_name(&self.state, action))
+    }
+
+    /// What `seat` sees of the game, as a dict (the structure the web table draws); no
+    /// card that seat may not see unless `reveal`.
+    #[pyo3(signature = (seat, reveal=false))]
+    fn view<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>, reveal: bool) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.check_seat(seat)?;
+        single_view(py, &self.game, &self.state, seat, reveal)
+    }
+
+    /// How the game ended, as a dict (`results`, `winners`, `hands`, `summary`, `tie`), or
+    /// `None` while it runs.
+    fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        single_outcome(py, &self.game, &self.state)
+    }
+
+    /// The state as one readable line that `set_state_text` reads back (the game's docs
+    /// page gives the format).
+    fn state_text(&self) -> String {
+        self.game.state_text(&self.state)
+    }
+
+    /// Replaces the state with the one a state text gives (rewards zeroed); a bad text is
+    /// a `ValueError` naming the problem, and changes nothing.
+    fn set_state_text(&mut self, text: &str) -> PyResult<()> {
+        self.state = single_parse(&self.game, text)?;
+        self.rewards.fill(0.0);
+        Ok(())
+    }
+
     /// A game with flip7_v0's options, dealt from `seed` (`None` is 0): the stream of lane 0
     /// of the batch environment after `reset(seed)`, so the same seed and actions play the
     /// same game in both. An unknown keyword argument is `cardvec.errors.UnknownOptionError`

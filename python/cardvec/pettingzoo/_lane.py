@@ -10,6 +10,7 @@ from gymnasium import spaces
 
 from .._games import make
 from ._aec import CardvecAEC
+from ._words import render_table
 
 
 class LaneGame:
@@ -59,6 +60,31 @@ class LaneGame:
     def legal_mask(self) -> np.ndarray:
         """A new int8 array: the legal actions of the seat to act (all zero once over)."""
         return self.env.legal_mask[0].astype(np.int8)
+
+    def action_name(self, action: int) -> str:
+        """The name of ``action`` for the seat to act (the game's words)."""
+        return self.env.action_name(0, action)
+
+    def view(self, seat: int, reveal: bool = False) -> dict:
+        """What ``seat`` sees of the game (the game's words; ``reveal``: every card)."""
+        return self.env.view(0, seat, reveal)
+
+    def outcome(self) -> dict | None:
+        """How the game ended (the game's words), or ``None`` while it runs."""
+        return self.env.outcome(0)
+
+    def state_text(self) -> str:
+        """The state as one readable line (the game's docs page gives the format)."""
+        return self.env.state_text(0)
+
+    def set_state_text(self, text: str) -> None:
+        """Sets the game from a state text; a bad one is a ``ValueError`` naming it."""
+        self.env.set_state_text(0, text)
+
+    @property
+    def title(self) -> str:
+        """The game's name for people."""
+        return self.env.game_title
 
     @property
     def current_player(self) -> int:
@@ -126,3 +152,7 @@ class LaneAEC(CardvecAEC):
             self.terminations[a] = self.game.terminated
             self.truncations[a] = self.game.truncated
         self._after_step()
+
+    def _render_text(self):
+        to_act = self.agent_selection if self.agents and not self.game.over else None
+        return render_table(self.game.title, self.game, self.possible_agents, to_act)

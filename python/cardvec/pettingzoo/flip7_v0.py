@@ -23,23 +23,13 @@ from gymnasium import spaces
 from .._cardvec import Flip7Game
 from ._aec import CardvecAEC, wrap
 from ._parallel import CardvecParallel
+from ._words import render_table
 
 HIT = 0
 STAY = 1
 TARGET_OFFSET = 2
 CARD_COUNT = 22
 ACTIVE, STAYED, BUSTED, FROZEN = range(4)
-_SPECIAL = {
-    13: "PLUS_2",
-    14: "PLUS_4",
-    15: "PLUS_6",
-    16: "PLUS_8",
-    17: "PLUS_10",
-    18: "TIMES_2",
-    19: "FREEZE",
-    20: "FLIP_THREE",
-    21: "SECOND_CHANCE",
-}
 
 
 def _cards(counts) -> list:
@@ -220,22 +210,5 @@ class raw_env(CardvecAEC):
         self._after_step()
 
     def _render_text(self):
-        game = self.game
-        lines = [f"Flip 7 | round {game.round} | deck {len(game.draw_pile)}"]
-        names = ["active", "stayed", "busted", "frozen"]
-        for i, agent in enumerate(self.possible_agents):
-            cards = [
-                str(c) if c <= 12 else _SPECIAL[c]
-                for c, k in enumerate(game.hands[i])
-                for _ in range(k)
-            ]
-            lines.append(
-                f"{agent}: {game.scores[i]} points | {names[game.status[i]]} | {', '.join(cards)}"
-            )
-        if game.terminated:
-            lines.append(f"Winners: {', '.join(self.winners)}")
-        elif self.agents:
-            pending = game.pending_card
-            decision = "Hit / Stay" if pending is None else f"target for {_SPECIAL[pending]}"
-            lines.append(f"{self.agent_selection}: {decision}")
-        return "\n".join(lines)
+        to_act = self.agent_selection if self.agents and not self.game.terminated else None
+        return render_table("Flip 7", self.game, self.possible_agents, to_act)

@@ -32,8 +32,8 @@ from gymnasium import spaces
 from .._cardvec import NoLimitHoldemGame, holdem as _h
 from ._aec import CardvecAEC, wrap
 from ._parallel import CardvecParallel
+from ._words import render_table
 
-_STREETS = ["preflop", "flop", "turn", "river", "over"]
 
 
 def env(**kwargs):
@@ -159,20 +159,5 @@ class raw_env(CardvecAEC):
         self._after_step()
 
     def _render_text(self):
-        g = self.game
-        board = _h.format_cards(list(g.board)) or "-"
-        lines = [f"No-limit hold'em | {_STREETS[g.street]} | board {board} | pot {g.pot}"]
-        for i, agent in enumerate(self.possible_agents):
-            cards = _h.format_cards(list(g.hole_cards[i]))
-            tags = []
-            if i == g.button:
-                tags.append("button")
-            if g.folded[i]:
-                tags.append("folded")
-            lines.append(
-                f"{agent}: {cards} | stack {g.stacks[i]} | bet {g.bets[i]}"
-                + (f" | {', '.join(tags)}" if tags else "")
-            )
-        if not g.terminated and self.agents:
-            lines.append(f"to act: {self.agent_selection}")
-        return "\n".join(lines)
+        to_act = self.agent_selection if self.agents and not self.game.terminated else None
+        return render_table("No-limit hold'em", self.game, self.possible_agents, to_act)

@@ -75,31 +75,3 @@ class raw_env(LaneAEC):
         low[SEATS + SCORE : SEATS + 4 * SEAT_WIDTH : SEAT_WIDTH] = -np.inf
         self._init_lane(GAME_ID, render_mode, {"num_players": num_players, **options}, low, np.inf)
         self.target_score = self.game.config["target_score"]
-
-    def _render_text(self):
-        views = [self.game.observe(i) for i in range(self.num_players)]
-        first = views[0]
-        deck = _c.DECK_SIZE
-        top = np.flatnonzero(first[TOP : TOP + deck])
-        suit = np.flatnonzero(first[REQUIRED_SUIT : REQUIRED_SUIT + 4])
-        lines = [
-            "151 | top "
-            + (card_code(int(top[0])) if len(top) else "-")
-            + (f" | suit {SUITS[int(suit[0])]}" if len(suit) else "")
-            + f" | bank {round(float(first[SCALARS]) * deck)}"
-            + f" | pile {round(float(first[SCALARS + 1]) * deck)}"
-        ]
-        for agent, view in zip(self.possible_agents, views):
-            own = view[SEATS : SEATS + SEAT_WIDTH]  # slot 0: the observer itself
-            score = round(float(own[SCORE]) * self.target_score)
-            hand = " ".join(card_code(int(c)) for c in np.flatnonzero(view[HAND : HAND + deck]))
-            tags = [
-                name for name, on in (("excluded", own[EXCLUDED]), ("dealer", own[DEALER])) if on
-            ]
-            lines.append(
-                f"{agent}: {score} points | {hand or '-'}"
-                + (f" | {', '.join(tags)}" if tags else "")
-            )
-        if not self.game.over and self.agents:
-            lines.append(f"to act: {self.agent_selection}")
-        return "\n".join(lines)

@@ -17,8 +17,6 @@ naming the accepted options. Agents ``player_0`` (acts first) and ``player_1``.
 
 from typing import ClassVar
 
-import numpy as np
-
 from ._aec import wrap
 from ._lane import LaneAEC
 from ._parallel import CardvecParallel
@@ -26,7 +24,6 @@ from ._parallel import CardvecParallel
 GAME_ID = "kuhn"
 #: Observation offsets (docs/kuhn.md): seat one-hot, card one-hot, betting history.
 CARD, HISTORY = 2, 5
-CARD_NAMES = "JQK"
 
 
 def env(**kwargs):
@@ -53,16 +50,3 @@ class raw_env(LaneAEC):
     def __init__(self, render_mode: str | None = None, **options):
         super().__init__()
         self._init_lane(GAME_ID, render_mode, options, 0.0, 1.0)
-
-    def _render_text(self):
-        views = [self.game.observe(i) for i in range(self.num_players)]
-        history = ""
-        for slot in range(3):
-            bits = views[0][HISTORY + 2 * slot : HISTORY + 2 * slot + 2]
-            history += "p" if bits[0] else "b" if bits[1] else ""
-        cards = [CARD_NAMES[int(np.argmax(v[CARD:HISTORY]))] for v in views]
-        lines = [f"Kuhn poker | history {history or '-'}"]
-        lines += [f"{agent}: {card}" for agent, card in zip(self.possible_agents, cards)]
-        if not self.game.over and self.agents:
-            lines.append(f"to act: {self.agent_selection}")
-        return "\n".join(lines)

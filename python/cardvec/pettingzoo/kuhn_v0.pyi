@@ -7,7 +7,6 @@ from ._parallel import CardvecParallel
 GAME_ID: str
 CARD: int
 HISTORY: int
-CARD_NAMES: str
 
 # The game has no options: render_mode is the only argument.
 def env(*, render_mode: str | None = None) -> _OrderEnforcing: ...

@@ -19,8 +19,6 @@ naming the accepted options. Agents ``player_0`` (acts first in both rounds) and
 
 from typing import ClassVar
 
-import numpy as np
-
 from ._aec import wrap
 from ._lane import LaneAEC
 from ._parallel import CardvecParallel
@@ -59,22 +57,3 @@ class raw_env(LaneAEC):
     def __init__(self, render_mode: str | None = None, **options):
         super().__init__()
         self._init_lane(GAME_ID, render_mode, options, 0.0, 1.0)
-
-    def _render_text(self):
-        views = [self.game.observe(i) for i in range(self.num_players)]
-        first = views[0]
-        rounds = []
-        for r in range(2):
-            moves = ""
-            for i in range(4):
-                at = BETTING + 8 * r + 2 * i
-                moves += "c" if first[at] else "r" if first[at + 1] else ""
-            rounds.append(moves or "-")
-        public = first[PUBLIC:BETTING]
-        shown = card_name(int(np.argmax(public))) if public.any() else "hidden"
-        lines = [f"Leduc hold'em | public {shown} | round 1 {rounds[0]} | round 2 {rounds[1]}"]
-        for agent, view in zip(self.possible_agents, views):
-            lines.append(f"{agent}: {card_name(int(np.argmax(view[PRIVATE:PUBLIC])))}")
-        if not self.game.over and self.agents:
-            lines.append(f"to act: {self.agent_selection}")
-        return "\n".join(lines)

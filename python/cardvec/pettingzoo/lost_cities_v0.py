@@ -48,26 +48,6 @@ def parallel_env(**kwargs):
     return CardvecParallel(raw_env(**kwargs))
 
 
-def _card(card: int) -> str:
-    """A card as text: ``H`` for a handshake, else its number."""
-    slot = card % _lc.SLOTS_PER_COLOR
-    return "H" if slot < HANDSHAKE_SLOTS else str(slot - 1)
-
-
-def _color(card: int) -> int:
-    return card // _lc.SLOTS_PER_COLOR
-
-
-def _cards_by_color(cards) -> str:
-    """Cards grouped by colour: ``0[H 4 7] 3[9]``, or ``-`` for none."""
-    groups = []
-    for color in range(_lc.N_COLORS):
-        mine = [_card(c) for c in cards if _color(c) == color]
-        if mine:
-            groups.append(f"{color}[{' '.join(mine)}]")
-    return " ".join(groups) or "-"
-
-
 class raw_env(LaneAEC):
     """The AEC environment of Lost Cities (see the module documentation)."""
 
@@ -83,40 +63,3 @@ class raw_env(LaneAEC):
         low = np.zeros(_lc.OBS_DIM, dtype=np.float32)
         low[SCORE_DIFF] = -1.0
         self._init_lane(GAME_ID, render_mode, options, low, 1.0)
-
-    def _render_text(self):
-        views = [self.game.observe(i) for i in range(self.num_players)]
-        first = views[0]
-
-        onehot = _lc.N_CHANNELS * _lc.DECK_SIZE
-        card_major = self.game.config["obs_layout"] == "card-major"
-
-        def channel(view, c):
-            if card_major:
-                return np.flatnonzero(view[c:onehot:_lc.N_CHANNELS])
-            return np.flatnonzero(view[c * _lc.DECK_SIZE : (c + 1) * _lc.DECK_SIZE])
-
-        below = [_color(c) for c in channel(first, DISCARD_BELOW)]
-        piles = [
-            f"{_color(c)}[{_card(c)} +{below.count(_color(c))}]"
-            for c in channel(first, DISCARD_TOP)
-        ]
-        plies = round(float(first[PLIES]) * _lc.MAX_STEPS)
-        deck = round(float(first[DECK_LEFT]) * _lc.DECK_AFTER_DEAL)
-        difference = round(float(first[SCORE_DIFF]) * _lc.MAX_BOARD_SCORE)
-        player_0, player_1 = self.possible_agents
-        lines = [
-            (
-                f"Lost Cities | ply {plies} | deck {deck}"
-                f" | board score {player_0} - {player_1}: {difference:+d}"
-            )
-        ]
-        for agent, view in zip(self.possible_agents, views):
-            lines.append(
-                f"{agent}: hand {_cards_by_color(channel(view, HAND))}"
-                f" | expeditions {_cards_by_color(channel(view, BOARD))}"
-            )
-        lines.append(f"discard piles (top +below): {' '.join(piles) or '-'}")
-        if not self.game.over and self.agents:
-            lines.append(f"to act: {self.agent_selection}")
-        return "\n".join(lines)

@@ -411,6 +411,80 @@ impl BatchEnv {
             .map_err(core_err)
     }
 
+    /// The name of `action` for the seat to act in lane `lane` (the game's words: "call 2",
+    /// "play yellow 7, draw from deck", "hit"); any id gets a name ("action N" for one the
+    /// game does not know).
+    fn action_name(
+        &self,
+        py: Python<'_>,
+        lane: &Bound<'_, PyAny>,
+        action: &Bound<'_, PyAny>,
+    ) -> PyResult<String> {
+        let lane = self.lane(lane)?;
+        let action = args::size_in(action, "action", 0, u32::MAX as usize)? as u32;
+        self.engine(py)?
+            .env
+            .action_name(lane, action)
+            .map_err(core_err)
+    }
+
+    /// What `seat` sees of lane `lane`, as a dict (the structure the web table draws: a
+    /// `kind`, the seats, piles, chips and scores); no card that seat may not see unless
+    /// `reveal`.
+    #[pyo3(signature = (lane, seat, reveal=false))]
+    fn view<'py>(
+        &self,
+        py: Python<'py>,
+        lane: &Bound<'py, PyAny>,
+        seat: &Bound<'py, PyAny>,
+        reveal: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let lane = self.lane(lane)?;
+        let seat = args::size_in(seat, "seat", 0, self.num_players - 1)?;
+        let text = self
+            .engine(py)?
+            .env
+            .view(lane, seat, reveal)
+            .map_err(core_err)?
+            .to_string();
+        py.import("json")?.call_method1("loads", (text,))
+    }
+
+    /// How lane `lane`'s game ended, as a dict (`results` per seat, `winners` with ties
+    /// kept, `hands` shown down, a one-line `summary`, `tie`), or `None` while it runs.
+    fn outcome<'py>(
+        &self,
+        py: Python<'py>,
+        lane: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let lane = self.lane(lane)?;
+        let outcome = self.engine(py)?.env.outcome(lane).map_err(core_err)?;
+        match outcome {
+            None => Ok(None),
+            Some(o) => {
+                let text = o.to_json().to_string();
+                Ok(Some(py.import("json")?.call_method1("loads", (text,))?))
+            }
+        }
+    }
+
+    /// Lane `lane`'s state as one readable line that `set_state_text` reads back to the
+    /// same state (the game's docs page gives the format).
+    fn state_text(&self, py: Python<'_>, lane: &Bound<'_, PyAny>) -> PyResult<String> {
+        let lane = self.lane(lane)?;
+        self.engine(py)?.env.state_text(lane).map_err(core_err)
+    }
+
+    /// Sets lane `lane` from a state text (as `set_state`): a malformed text or a state
+    /// the game cannot reach is a `ValueError` naming the problem, and changes nothing.
+    fn set_state_text(&self, py: Python<'_>, lane: &Bound<'_, PyAny>, text: &str) -> PyResult<()> {
+        let lane = self.lane(lane)?;
+        self.engine(py)?
+            .env
+            .set_state_text(lane, text)
+            .map_err(core_err)
+    }
+
     /// The outputs as torch tensors sharing the views' memory (no copy, no warning):
     /// `TorchViews` with the attributes `obs`, `legal_mask`, `rewards`, `terminated`,
     /// `truncated`, `current_player`, `illegal`. `mask="bool"` gives `legal_mask` as
@@ -549,6 +623,11 @@ impl BatchEnv {
     #[getter]
     fn illegal(&self, py: Python<'_>) -> Py<PyArray1<u8>> {
         self.views.illegal.clone_ref(py)
+    }
+    /// The game's name for people (`"Kuhn poker"`, `"Lost Cities"`).
+    #[getter]
+    fn game_title(&self) -> &'static str {
+        self.info.title
     }
     /// The game's registry id (`cardvec.games()`).
     #[getter]

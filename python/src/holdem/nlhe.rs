@@ -4,14 +4,14 @@
 //! wrapper (`cardvec.pettingzoo.holdem_v0`) drives; both take the registry's options.
 //! See docs/holdem.md for the rules, actions and observation.
 
-use cardvec::core::Game;
+use cardvec::core::{Game, Words};
 use numpy::PyArray2;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::batch::BatchEnv;
 use crate::errors::value_err;
-use crate::single::{single_legal_mask, single_step};
+use crate::single::{single_legal_mask, single_outcome, single_parse, single_step, single_view};
 use crate::{args, options};
 use cardvec::core::LaneRng;
 use cardvec::core::VecEnv;
@@ -87,6 +87,40 @@ impl NoLimitHoldemGame {
 
 #[pymethods]
 impl NoLimitHoldemGame {
+    /// The name of `action` for the seat to act ("hit", "call 2"); any id gets a name.
+    fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let action = args::size_in(action, "action", 0, u32::MAX as usize)? as u32;
+        Ok(self.game.action_name(&self.state, action))
+    }
+
+    /// What `seat` sees of the game, as a dict (the structure the web table draws); no
+    /// card that seat may not see unless `reveal`.
+    #[pyo3(signature = (seat, reveal=false))]
+    fn view<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>, reveal: bool) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.check_seat(seat)?;
+        single_view(py, &self.game, &self.state, seat, reveal)
+    }
+
+    /// How the game ended, as a dict (`results`, `winners`, `hands`, `summary`, `tie`), or
+    /// `None` while it runs.
+    fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        single_outcome(py, &self.game, &self.state)
+    }
+
+    /// The state as one readable line that `set_state_text` reads back (the game's docs
+    /// page gives the format).
+    fn state_text(&self) -> String {
+        self.game.state_text(&self.state)
+    }
+
+    /// Replaces the state with the one a state text gives (rewards zeroed); a bad text is
+    /// a `ValueError` naming the problem, and changes nothing.
+    fn set_state_text(&mut self, text: &str) -> PyResult<()> {
+        self.state = single_parse(&self.game, text)?;
+        self.rewards.fill(0.0);
+        Ok(())
+    }
+
     /// A table with the options of `NoLimitHoldem`, the first hand dealt from `seed` (the
     /// stream of lane 0 of the batch environment after `reset(seed)`, so the same seed and
     /// actions play the same hand in both). A

@@ -113,7 +113,12 @@ impl Flip7Game {
     /// What `seat` sees of the game, as a dict (the structure the web table draws); no
     /// card that seat may not see unless `reveal`.
     #[pyo3(signature = (seat, reveal=false))]
-    fn view<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>, reveal: bool) -> PyResult<Bound<'py, PyAny>> {
+    fn view<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+        reveal: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.check_seat(seat)?;
         single_view(py, &self.game, &self.state, seat, reveal)
     }

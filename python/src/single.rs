@@ -33,8 +33,12 @@ pub(crate) fn single_step(
 }
 
 /// A JSON value (a game's view or outcome) as the Python object `json.loads` makes of it.
-pub(crate) fn json_to_py<'py>(py: Python<'py>, value: &impl std::fmt::Display) -> PyResult<Bound<'py, PyAny>> {
-    py.import("json")?.call_method1("loads", (value.to_string(),))
+pub(crate) fn json_to_py<'py>(
+    py: Python<'py>,
+    value: &impl std::fmt::Display,
+) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?
+        .call_method1("loads", (value.to_string(),))
 }
 
 /// The view of one game's `state` for `seat` as a dict (the single-game classes' `view`).

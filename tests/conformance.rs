@@ -1239,6 +1239,13 @@ fn check_lane<G: GameSpec>(game: &G, state: &G::State, ctx: &dyn Fn() -> String)
         }
     }
     let (p, a) = (game.num_players(), game.num_actions() as u32);
+    // Words: an id the game does not know is named as one ("action N").
+    assert_eq!(
+        game.action_name(state, a + 1),
+        format!("action {}", a + 1),
+        "{}: an unknown action's name",
+        ctx()
+    );
     let mut mask = vec![0u8; a as usize];
     game.legal_mask(state, &mut mask);
     let (te, tr) = game.finished(state);

@@ -19,14 +19,14 @@ fn pile(color: u8) -> u32 {
     1 + color as u32
 }
 
-/// The `k`-th handshake (0..2) of `color`.
-fn hs(color: u8, k: u8) -> u8 {
-    color * 12 + k
+/// A card by its state-text code (`Y2` .. `R10`, `YH1` .. `RH3`).
+fn card(code: &str) -> u8 {
+    parse_card_code(code).unwrap()
 }
 
-/// The number card of `color` with `rank` (2..10).
-fn num(color: u8, rank: u8) -> u8 {
-    color * 12 + rank + 1
+/// Cards by their state-text codes, separated by spaces (`"Y5 B3 GH1"`).
+fn cards(codes: &str) -> Vec<u8> {
+    codes.split_whitespace().map(card).collect()
 }
 
 /// A deck order: `p0`'s eight cards, `p1`'s eight, then `deck_front`, then every other card
@@ -323,26 +323,8 @@ fn diff_pair_deals_like_fast_reset() {
 
 #[test]
 fn hand_slots_index_the_sorted_hand() {
-    let p0 = [
-        num(4, 9),
-        num(0, 5),
-        hs(3, 1),
-        num(2, 2),
-        hs(0, 0),
-        num(1, 10),
-        num(3, 3),
-        num(4, 2),
-    ];
-    let p1 = [
-        num(2, 3),
-        num(2, 4),
-        num(2, 5),
-        num(2, 6),
-        num(2, 7),
-        num(2, 8),
-        num(2, 9),
-        num(2, 10),
-    ];
+    let p0 = cards("R9 Y5 GH2 W2 YH1 B10 G3 R2");
+    let p1 = cards("W3 W4 W5 W6 W7 W8 W9 W10");
     let mut both = Both::new(&order_with(&p0, &p1, &[]));
     let lowest = *p0.iter().min().unwrap();
     let highest = *p0.iter().max().unwrap();
@@ -370,257 +352,128 @@ fn handshake_only_before_numbers() {
     let mut both = Both::new(&deal(
         "YH1 YH2 YH3 Y3 Y4 B2 W2 G2 / R2 R3 R4 R5 R6 R7 R8 R9",
     ));
-    both.play(hs(0, 0), DECK);
+    both.play(card("YH1"), DECK);
     both.discard_lowest();
     // Several handshakes in a row are fine.
-    both.play(hs(0, 1), DECK);
+    both.play(card("YH2"), DECK);
     both.discard_lowest();
     assert_eq!(both.obs(0)[428], 2.0 / 3.0, "col_hs of colour 0");
-    both.play(num(0, 3), DECK);
+    both.play(card("Y3"), DECK);
     both.discard_lowest();
     // After a number, no handshake of that colour.
-    assert!(!both.legal(both.action(hs(0, 2), false, DECK)));
-    assert!(both.legal(both.action(hs(0, 2), true, DECK)));
-    assert!(both.legal(both.action(num(0, 4), false, DECK)));
-    let (out, _) = both.step(both.action(hs(0, 2), false, DECK));
+    assert!(!both.legal(both.action(card("YH3"), false, DECK)));
+    assert!(both.legal(both.action(card("YH3"), true, DECK)));
+    assert!(both.legal(both.action(card("Y4"), false, DECK)));
+    let (out, _) = both.step(both.action(card("YH3"), false, DECK));
     assert_eq!(out, LaneOutcome::ILLEGAL);
     assert_eq!(
         both.reference.expedition(0, 0),
-        [hs(0, 0), hs(0, 1), num(0, 3)]
+        [card("YH1"), card("YH2"), card("Y3")]
     );
 }
 
 #[test]
 fn numbers_strictly_increase() {
-    let p0 = [
-        num(1, 3),
-        num(1, 5),
-        num(1, 7),
-        hs(1, 0),
-        num(0, 2),
-        num(2, 2),
-        num(3, 2),
-        num(4, 2),
-    ];
-    let p1 = [
-        num(4, 3),
-        num(4, 4),
-        num(4, 5),
-        num(4, 6),
-        num(4, 7),
-        num(4, 8),
-        num(4, 9),
-        num(4, 10),
-    ];
-    let mut both = Both::new(&order_with(&p0, &p1, &[]));
-    both.play(num(1, 5), DECK);
+    let mut both = Both::new(&deal("B3 B5 B7 BH1 Y2 W2 G2 R2 / R3 R4 R5 R6 R7 R8 R9 R10"));
+    both.play(card("B5"), DECK);
     both.discard_lowest();
     assert!(
-        !both.legal(both.action(num(1, 3), false, DECK)),
+        !both.legal(both.action(card("B3"), false, DECK)),
         "lower number"
     );
     assert!(
-        !both.legal(both.action(hs(1, 0), false, DECK)),
+        !both.legal(both.action(card("BH1"), false, DECK)),
         "handshake after a number"
     );
     // Skipping ranks is allowed.
-    both.play(num(1, 7), DECK);
+    both.play(card("B7"), DECK);
     assert_eq!(both.obs(0)[424], 7.0 / 10.0, "col_top of colour 1");
     assert_eq!(both.obs(1)[439], 7.0 / 10.0, "opponent col_top of colour 1");
 }
 
 #[test]
 fn expeditions_of_other_colours_are_independent() {
-    let p0 = [
-        num(1, 9),
-        num(2, 2),
-        hs(2, 0),
-        num(0, 2),
-        num(3, 2),
-        num(4, 2),
-        num(0, 3),
-        num(3, 3),
-    ];
-    let p1 = [
-        num(4, 3),
-        num(4, 4),
-        num(4, 5),
-        num(4, 6),
-        num(4, 7),
-        num(4, 8),
-        num(4, 9),
-        num(4, 10),
-    ];
-    let mut both = Both::new(&order_with(&p0, &p1, &[]));
-    both.play(num(1, 9), DECK);
+    let mut both = Both::new(&deal("B9 W2 WH1 Y2 G2 R2 Y3 G3 / R3 R4 R5 R6 R7 R8 R9 R10"));
+    both.play(card("B9"), DECK);
     both.discard_lowest();
-    both.play(hs(2, 0), DECK);
+    both.play(card("WH1"), DECK);
     both.discard_lowest();
-    both.play(num(2, 2), DECK);
+    both.play(card("W2"), DECK);
 }
 
 // ---------------------------------------------------------------- drawing
 
 #[test]
 fn cannot_draw_the_card_just_discarded() {
-    let p0 = [
-        num(2, 5),
-        num(0, 2),
-        num(0, 3),
-        num(0, 4),
-        num(1, 2),
-        num(1, 3),
-        num(1, 4),
-        num(1, 5),
-    ];
-    let p1 = [
-        num(2, 6),
-        num(3, 6),
-        num(3, 2),
-        num(3, 3),
-        num(3, 4),
-        num(3, 5),
-        num(3, 7),
-        num(3, 8),
-    ];
-    let mut both = Both::new(&order_with(&p0, &p1, &[]));
-    assert!(!both.legal(both.action(num(2, 5), true, pile(2))));
-    both.discard(num(2, 5), DECK);
-    assert_eq!(both.reference.discard_pile(2), [num(2, 5)]);
+    let mut both = Both::new(&deal("W5 Y2 Y3 Y4 B2 B3 B4 B5 / W6 G6 G2 G3 G4 G5 G7 G8"));
+    assert!(!both.legal(both.action(card("W5"), true, pile(2))));
+    both.discard(card("W5"), DECK);
+    assert_eq!(both.reference.discard_pile(2), [card("W5")]);
     // The pile just discarded to is closed for that draw, even though it holds another card.
-    assert!(!both.legal(both.action(num(2, 6), true, pile(2))));
+    assert!(!both.legal(both.action(card("W6"), true, pile(2))));
     // Discarding elsewhere, or playing, leaves it open.
-    assert!(both.legal(both.action(num(3, 6), true, pile(2))));
-    assert!(both.legal(both.action(num(2, 6), false, pile(2))));
-    let (out, _) = both.step(both.action(num(2, 6), true, pile(2)));
+    assert!(both.legal(both.action(card("G6"), true, pile(2))));
+    assert!(both.legal(both.action(card("W6"), false, pile(2))));
+    let (out, _) = both.step(both.action(card("W6"), true, pile(2)));
     assert_eq!(out, LaneOutcome::ILLEGAL);
 }
 
 #[test]
 fn may_draw_from_pile_of_played_colour() {
-    let p0 = [
-        num(3, 4),
-        num(0, 2),
-        num(0, 3),
-        num(0, 4),
-        num(1, 2),
-        num(1, 3),
-        num(1, 4),
-        num(1, 5),
-    ];
-    let p1 = [
-        num(3, 8),
-        num(2, 6),
-        num(2, 2),
-        num(2, 3),
-        num(2, 4),
-        num(2, 5),
-        num(2, 7),
-        num(2, 8),
-    ];
-    let mut both = Both::new(&order_with(&p0, &p1, &[]));
-    both.discard(num(3, 4), DECK);
-    both.play(num(3, 8), pile(3));
-    assert!(both.reference.hand(1).contains(&num(3, 4)));
-    assert_eq!(both.reference.expedition(1, 3), [num(3, 8)]);
+    let mut both = Both::new(&deal("G4 Y2 Y3 Y4 B2 B3 B4 B5 / G8 W6 W2 W3 W4 W5 W7 W8"));
+    both.discard(card("G4"), DECK);
+    both.play(card("G8"), pile(3));
+    assert!(both.reference.hand(1).contains(&card("G4")));
+    assert_eq!(both.reference.expedition(1, 3), [card("G8")]);
     assert!(both.reference.discard_pile(3).is_empty());
 }
 
 #[test]
 fn cannot_draw_from_an_empty_pile() {
-    let p0 = [
-        num(3, 4),
-        num(0, 2),
-        num(0, 3),
-        num(0, 4),
-        num(1, 2),
-        num(1, 3),
-        num(1, 4),
-        num(1, 5),
-    ];
-    let p1 = [
-        num(3, 8),
-        num(2, 6),
-        num(2, 2),
-        num(2, 3),
-        num(2, 4),
-        num(2, 5),
-        num(2, 7),
-        num(2, 8),
-    ];
-    let mut both = Both::new(&order_with(&p0, &p1, &[]));
-    both.discard(num(3, 4), DECK);
+    let mut both = Both::new(&deal("G4 Y2 Y3 Y4 B2 B3 B4 B5 / G8 W6 W2 W3 W4 W5 W7 W8"));
+    both.discard(card("G4"), DECK);
     for color in [0, 1, 2, 4] {
-        assert!(!both.legal(both.action(num(2, 6), true, pile(color))));
-        assert!(!both.legal(both.action(num(3, 8), false, pile(color))));
+        assert!(!both.legal(both.action(card("W6"), true, pile(color))));
+        assert!(!both.legal(both.action(card("G8"), false, pile(color))));
     }
-    both.play(num(3, 8), pile(3));
+    both.play(card("G8"), pile(3));
     // The pile is empty again after the draw.
-    assert!(!both.legal(both.action(num(1, 5), true, pile(3))));
+    assert!(!both.legal(both.action(card("B5"), true, pile(3))));
 }
 
 #[test]
 fn pile_draw_takes_the_top_card() {
-    let p0 = [
-        num(3, 4),
-        num(3, 6),
-        num(0, 3),
-        num(0, 4),
-        num(1, 2),
-        num(1, 3),
-        num(1, 4),
-        num(1, 5),
-    ];
-    let p1 = [
-        num(2, 9),
-        num(2, 6),
-        num(2, 2),
-        num(2, 3),
-        num(2, 4),
-        num(2, 5),
-        num(2, 7),
-        num(2, 8),
-    ];
-    let mut both = Both::new(&order_with(&p0, &p1, &[]));
-    both.discard(num(3, 4), DECK);
-    both.discard(num(2, 2), DECK);
-    both.discard(num(3, 6), DECK);
+    let mut both = Both::new(&deal("G4 G6 Y3 Y4 B2 B3 B4 B5 / W9 W6 W2 W3 W4 W5 W7 W8"));
+    both.discard(card("G4"), DECK);
+    both.discard(card("W2"), DECK);
+    both.discard(card("G6"), DECK);
     let obs = both.obs(1);
-    assert_eq!(channel(&obs, 3), [num(2, 2), num(3, 6)]);
-    assert_eq!(channel(&obs, 4), [num(3, 4)]);
-    both.discard(num(2, 9), pile(3));
-    assert!(both.reference.hand(1).contains(&num(3, 6)));
-    assert_eq!(both.reference.discard_pile(3), [num(3, 4)]);
-    assert_eq!(channel(&both.obs(0), 3), [num(2, 9), num(3, 4)]);
+    assert_eq!(channel(&obs, 3), [card("W2"), card("G6")]);
+    assert_eq!(channel(&obs, 4), [card("G4")]);
+    both.discard(card("W9"), pile(3));
+    assert!(both.reference.hand(1).contains(&card("G6")));
+    assert_eq!(both.reference.discard_pile(3), [card("G4")]);
+    assert_eq!(channel(&both.obs(0), 3), [card("W9"), card("G4")]);
 }
 
 #[test]
 fn drawn_discard_becomes_public_until_played() {
-    let x = num(4, 9);
+    let x = card("R9");
     let p0 = [
         x,
-        num(0, 2),
-        num(0, 3),
-        num(0, 4),
-        num(0, 5),
-        num(0, 6),
-        num(0, 7),
-        num(0, 8),
+        card("Y2"),
+        card("Y3"),
+        card("Y4"),
+        card("Y5"),
+        card("Y6"),
+        card("Y7"),
+        card("Y8"),
     ];
-    let p1 = [
-        num(3, 5),
-        num(2, 6),
-        num(2, 2),
-        num(2, 3),
-        num(2, 4),
-        num(2, 5),
-        num(2, 7),
-        num(2, 8),
-    ];
+    let p1 = cards("G5 W6 W2 W3 W4 W5 W7 W8");
     let mut both = Both::new(&order_with(&p0, &p1, &[]));
     both.discard(x, DECK);
     assert_eq!(both.obs(0)[421], 1.0);
-    both.discard(num(3, 5), pile(4));
+    both.discard(card("G5"), pile(4));
     assert!(both.reference.public_hand(1).contains(&x));
     let seen_by_p0 = both.obs(0);
     assert_eq!(channel(&seen_by_p0, 5), [x]);
@@ -644,30 +497,21 @@ fn drawn_discard_becomes_public_until_played() {
 
 #[test]
 fn drawn_discard_stops_being_public_when_discarded_again() {
-    let x = num(4, 9);
+    let x = card("R9");
     let p0 = [
         x,
-        num(0, 2),
-        num(0, 3),
-        num(0, 4),
-        num(0, 5),
-        num(0, 6),
-        num(0, 7),
-        num(0, 8),
+        card("Y2"),
+        card("Y3"),
+        card("Y4"),
+        card("Y5"),
+        card("Y6"),
+        card("Y7"),
+        card("Y8"),
     ];
-    let p1 = [
-        num(3, 5),
-        num(2, 6),
-        num(2, 2),
-        num(2, 3),
-        num(2, 4),
-        num(2, 5),
-        num(2, 7),
-        num(2, 8),
-    ];
+    let p1 = cards("G5 W6 W2 W3 W4 W5 W7 W8");
     let mut both = Both::new(&order_with(&p0, &p1, &[]));
     both.discard(x, DECK);
-    both.discard(num(3, 5), pile(4));
+    both.discard(card("G5"), pile(4));
     both.discard_lowest();
     both.discard(x, DECK);
     assert!(both.reference.public_hand(1).is_empty());
@@ -675,7 +519,7 @@ fn drawn_discard_stops_being_public_when_discarded_again() {
     assert!(channel(&seen_by_p0, 5).is_empty());
     assert!(channel(&seen_by_p0, 3).contains(&x));
     // Taken again, by the other player, it is public on their side.
-    both.discard(num(0, 3), pile(4));
+    both.discard(card("Y3"), pile(4));
     assert_eq!(channel(&both.obs(1), 5), [x]);
 }
 
@@ -822,28 +666,10 @@ fn illegal_action_is_noop() {
 
 #[test]
 fn bonus_of_20_at_eight_cards_not_multiplied() {
-    let p0 = [
-        hs(0, 0),
-        hs(0, 1),
-        hs(0, 2),
-        num(0, 2),
-        num(0, 3),
-        num(0, 4),
-        num(0, 5),
-        num(0, 6),
-    ];
-    let p1 = [
-        num(4, 2),
-        num(4, 3),
-        num(4, 4),
-        num(4, 5),
-        num(4, 6),
-        num(4, 7),
-        num(4, 8),
-        num(4, 9),
-    ];
+    let p0 = cards("YH1 YH2 YH3 Y2 Y3 Y4 Y5 Y6");
+    let p1 = cards("R2 R3 R4 R5 R6 R7 R8 R9");
     // Player 0 draws the 7 first.
-    let mut both = Both::new(&order_with(&p0, &p1, &[num(0, 7)]));
+    let mut both = Both::new(&order_with(&p0, &p1, &cards("Y7")));
     for card in p0 {
         both.play(card, DECK);
         both.discard_lowest();
@@ -851,7 +677,7 @@ fn bonus_of_20_at_eight_cards_not_multiplied() {
     assert_eq!(both.reference.expedition(0, 0).len(), 8);
     assert_eq!(both.board_score()[0], 20, "(20 - 20) * 4 + 20");
     assert_eq!(both.obs(0)[433], 8.0 / 12.0, "col_len of colour 0");
-    both.play(num(0, 7), DECK);
+    both.play(card("Y7"), DECK);
     assert_eq!(both.board_score()[0], 48, "(27 - 20) * 4 + 20");
     assert_eq!(both.obs(0)[453], 48.0 / 780.0);
     assert_eq!(both.obs(1)[453], -48.0 / 780.0);
@@ -873,13 +699,13 @@ fn seven_cards_get_no_bonus() {
 fn handshakes_multiply_the_expedition_cost() {
     let mut both = Both::new(&deal("WH1 W10 Y2 Y3 Y4 Y5 Y6 Y7 / R2 R3 R4 R5 R6 R7 R8 R9"));
     assert_eq!(both.board_score(), [0, 0], "empty columns score 0");
-    both.play(hs(2, 0), DECK);
+    both.play(card("WH1"), DECK);
     assert_eq!(both.board_score(), [-40, 0], "(0 - 20) * 2");
     assert_eq!(both.obs(1)[453], 40.0 / 780.0);
     both.discard_lowest();
-    both.play(num(2, 10), DECK);
+    both.play(card("W10"), DECK);
     assert_eq!(both.board_score(), [-20, 0], "(10 - 20) * 2");
-    both.play(num(4, 9), DECK);
+    both.play(card("R9"), DECK);
     assert_eq!(both.board_score(), [-20, -11], "(9 - 20) * 1");
 }
 
@@ -918,8 +744,8 @@ fn a_dealt_state_reads_back_from_its_text_and_shows_the_deal() {
 #[test]
 fn column_score_follows_the_formula() {
     assert_eq!(column_score(&[]), 0);
-    assert_eq!(column_score(&[num(1, 10)]), -10);
-    assert_eq!(column_score(&[hs(1, 0), hs(1, 1), hs(1, 2)]), -80);
+    assert_eq!(column_score(&cards("B10")), -10);
+    assert_eq!(column_score(&cards("BH1 BH2 BH3")), -80);
     let full: Vec<u8> = (0..12).map(|s| 3 * 12 + s).collect();
     assert_eq!(
         column_score(&full),
@@ -1015,33 +841,15 @@ fn observation_channels_partition_the_deck() {
 
 #[test]
 fn observation_scalars_follow_the_doc() {
-    let p0 = [
-        hs(1, 0),
-        num(1, 4),
-        num(3, 6),
-        num(0, 3),
-        num(0, 4),
-        num(0, 5),
-        num(0, 6),
-        num(0, 7),
-    ];
-    let p1 = [
-        hs(2, 0),
-        hs(2, 1),
-        num(2, 8),
-        num(4, 5),
-        num(4, 6),
-        num(4, 7),
-        num(4, 8),
-        num(4, 9),
-    ];
+    let p0 = cards("BH1 B4 G6 Y3 Y4 Y5 Y6 Y7");
+    let p1 = cards("WH1 WH2 W8 R5 R6 R7 R8 R9");
     let mut both = Both::new(&order_with(&p0, &p1, &[]));
-    both.play(hs(1, 0), DECK);
-    both.play(hs(2, 0), DECK);
-    both.play(num(1, 4), DECK);
-    both.play(hs(2, 1), DECK);
-    both.discard(num(3, 6), DECK);
-    both.play(num(2, 8), pile(3));
+    both.play(card("BH1"), DECK);
+    both.play(card("WH1"), DECK);
+    both.play(card("B4"), DECK);
+    both.play(card("WH2"), DECK);
+    both.discard(card("G6"), DECK);
+    both.play(card("W8"), pile(3));
     // p0: colour 1 = [H, 4] -> (4 - 20) * 2 = -32. p1: colour 2 = [H, H, 8] -> -36.
     assert_eq!(both.board_score(), [-32, -36]);
     let f = |v: u32, d: u32| v as f32 / d as f32;

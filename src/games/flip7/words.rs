@@ -109,10 +109,11 @@ impl Words for Flip7 {
         match action {
             HIT => "hit".into(),
             STAY => "stay".into(),
-            a => {
+            a if a < TARGET_OFFSET + self.num_players() as u32 => {
                 let card = s.pending_card().map_or("card".into(), card_words);
                 format!("give {card} to seat {}", a - TARGET_OFFSET)
             }
+            a => format!("action {a}"),
         }
     }
 

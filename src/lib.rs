@@ -3,7 +3,8 @@
 //! # The Rust API: where to start
 //!
 //! - **A batch of games**: [`VecEnv`] steps `N` lanes of one game configuration
-//!   ([`LostCities`], [`Flip7`], [`I151`], [`NoLimitHoldem`]) built with [`EnvOptions`];
+//!   ([`LostCities`], [`Flip7`], [`I151`], [`NoLimitHoldem`], [`KuhnPoker`], [`LeducHoldem`])
+//!   built with [`EnvOptions`];
 //!   [`make`] builds one for any registered game from its id and options, as a [`DynEnv`].
 //! - **The games**: [`GAMES`] lists them (a [`GameInfo`] each: id, options, bots); each
 //!   game's module under [`games`] holds its configuration, rules, state (read through
@@ -37,5 +38,7 @@ pub use crate::core::{
 pub use games::flip7::{Flip7, Flip7State};
 pub use games::holdem::{NoLimitHoldem, NoLimitHoldemState, TableConfig};
 pub use games::i151::{I151State, RewardMode, I151};
+pub use games::kuhn::{KuhnPoker, KuhnPokerState};
+pub use games::leduc::{LeducHoldem, LeducHoldemState};
 pub use games::lost_cities::{LostCities, LostCitiesState};
 pub use registry::{make, make_learner, visit, visit_all, Visitor, GAMES};

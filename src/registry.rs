@@ -89,16 +89,30 @@ pub fn options(id: &str, pairs: Vec<(String, OptionValue)>) -> Result<Options> {
     Options::new(info(id)?.options, pairs)
 }
 
-struct Make {
-    pairs: Vec<(String, OptionValue)>,
+/// Game `G` configured by `options`, options checked against `G`'s (the registry's makers
+/// all configure a game here; options checked against another game's are an error).
+fn configured<G: GameSpec>(options: &Options) -> Result<G> {
+    if options.specs() != G::INFO.options {
+        return Err(Error::Invalid {
+            what: "options",
+            reason: format!(
+                "checked against another game's options, not {}'s",
+                G::INFO.id
+            ),
+        });
+    }
+    G::configure(options)
+}
+
+struct Make<'a> {
+    options: &'a Options,
     env: EnvOptions,
 }
 
-impl Visitor for Make {
+impl Visitor for Make<'_> {
     type Output = Result<Box<dyn DynEnv>>;
     fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let options = Options::new(G::INFO.options, std::mem::take(&mut self.pairs))?;
-        let game = G::configure(&options)?;
+        let game = configured::<G>(self.options)?;
         Ok(Box::new(VecEnv::new(game, self.env.clone())?))
     }
 }
@@ -110,17 +124,17 @@ pub fn make(
     options: Vec<(String, OptionValue)>,
     env: EnvOptions,
 ) -> Result<Box<dyn DynEnv>> {
-    visit(
-        id,
-        &mut Make {
-            pairs: options,
-            env,
-        },
-    )?
+    make_with(id, &self::options(id, options)?, env)
+}
+
+/// [`make`] with options already checked ([`options`], or a tool's own [`Options`] of
+/// game `id`): they go to the game as they are.
+pub fn make_with(id: &str, options: &Options, env: EnvOptions) -> Result<Box<dyn DynEnv>> {
+    visit(id, &mut Make { options, env })?
 }
 
 struct MakeLearner<'a> {
-    pairs: Vec<(String, OptionValue)>,
+    options: &'a Options,
     opponents: &'a Opponents,
     seat: LearnerSeat,
     env: EnvOptions,
@@ -129,8 +143,7 @@ struct MakeLearner<'a> {
 impl Visitor for MakeLearner<'_> {
     type Output = Result<Box<dyn DynLearner>>;
     fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let options = Options::new(G::INFO.options, std::mem::take(&mut self.pairs))?;
-        let game = G::configure(&options)?;
+        let game = configured::<G>(self.options)?;
         Ok(Box::new(crate::agents::learner(
             game,
             self.opponents,
@@ -149,10 +162,21 @@ pub fn make_learner(
     seat: LearnerSeat,
     env: EnvOptions,
 ) -> Result<Box<dyn DynLearner>> {
+    make_learner_with(id, &self::options(id, options)?, opponents, seat, env)
+}
+
+/// [`make_learner`] with options already checked.
+pub fn make_learner_with(
+    id: &str,
+    options: &Options,
+    opponents: &Opponents,
+    seat: LearnerSeat,
+    env: EnvOptions,
+) -> Result<Box<dyn DynLearner>> {
     visit(
         id,
         &mut MakeLearner {
-            pairs: options,
+            options,
             opponents,
             seat,
             env,
@@ -247,15 +271,14 @@ pub fn learner_bot_actions(
 }
 
 struct VisitTree<'a, V> {
-    pairs: Vec<(String, OptionValue)>,
+    options: &'a Options,
     visitor: &'a mut V,
 }
 
 impl<V: TreeVisitor> Visitor for VisitTree<'_, V> {
     type Output = Result<V::Output>;
     fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let options = Options::new(G::INFO.options, std::mem::take(&mut self.pairs))?;
-        let game = G::configure(&options)?;
+        let game = configured::<G>(self.options)?;
         game.visit_tree(self.visitor).ok_or_else(|| Error::Invalid {
             what: "game",
             reason: format!(
@@ -274,13 +297,16 @@ pub fn visit_tree<V: TreeVisitor>(
     options: Vec<(String, OptionValue)>,
     visitor: &mut V,
 ) -> Result<V::Output> {
-    visit(
-        id,
-        &mut VisitTree {
-            pairs: options,
-            visitor,
-        },
-    )?
+    visit_tree_with(id, &self::options(id, options)?, visitor)
+}
+
+/// [`visit_tree`] with options already checked.
+pub fn visit_tree_with<V: TreeVisitor>(
+    id: &str,
+    options: &Options,
+    visitor: &mut V,
+) -> Result<V::Output> {
+    visit(id, &mut VisitTree { options, visitor })?
 }
 
 struct HasTree;
@@ -293,8 +319,8 @@ impl TreeVisitor for HasTree {
 impl Visitor for HasTree {
     type Output = bool;
     fn visit<G: GameSpec>(&mut self) -> bool {
-        G::configure(&Options::defaults(G::INFO.options))
-            .map(|g| g.visit_tree(&mut HasTree).is_some())
+        configured::<G>(&Options::defaults(G::INFO.options))
+            .map(|g: G| g.visit_tree(&mut HasTree).is_some())
             .unwrap_or(false)
     }
 }

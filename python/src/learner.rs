@@ -332,9 +332,10 @@ impl LearnerEnv {
             Some(s) => learner_seat(s, info, &config)?,
             None => LearnerSeat::Fixed(0),
         };
-        let pairs = options::pairs(&config);
         let env = py
-            .detach(|| registry::make_learner(info.id, pairs, &names, seat_rule, env_options))
+            .detach(|| {
+                registry::make_learner_with(info.id, &config, &names, seat_rule, env_options)
+            })
             .map_err(|e| core_err_in(&format!("LearnerEnv({:?}): ", info.id), e))?;
         let (num_envs, num_actions, obs_dim, num_players) = (
             env.num_envs(),

@@ -134,7 +134,7 @@ impl<'t> CfrSolver<'t> {
                 self.after_pass();
             }
         } else {
-            self.pass(None);
+            self.simultaneous_pass();
             self.after_pass();
         }
     }
@@ -254,9 +254,9 @@ impl<'t> CfrSolver<'t> {
         }
     }
 
-    /// One pass: reach probabilities forward, values backward, then the updates of
-    /// `update` (every player when `None`).
-    fn pass(&mut self, update: Option<usize>) {
+    /// One pass updating every player at once: reach probabilities forward, values
+    /// backward, then every seat's regrets and cumulative policy.
+    fn simultaneous_pass(&mut self) {
         let tree = self.tree;
         let p = tree.num_players();
         let w = p + 1;
@@ -326,9 +326,6 @@ impl<'t> CfrSolver<'t> {
                         for k in 0..p {
                             value[k] += sigma * child[k];
                         }
-                    }
-                    if update.is_some_and(|u| u != q) {
-                        continue;
                     }
                     let reach = &self.reach[n * w..(n + 1) * w];
                     let own = reach[q];

@@ -177,7 +177,7 @@ impl TreeVisitor for Solve<'_> {
                     seed: config.seed,
                     lanes: config.lanes,
                 };
-                Box::new((McCfrSolver::new(game.clone(), mccfr)?, &tree))
+                Box::new(McCfrSolver::new(game.clone(), mccfr)?)
             }
         };
         self.progress.start(config.iterations, "iterations");
@@ -233,12 +233,12 @@ impl Stepper for CfrSolver<'_> {
     }
 }
 
-impl<G: GameTree> Stepper for (McCfrSolver<G>, &FlatTree) {
+impl<G: GameTree> Stepper for McCfrSolver<G> {
     fn iterate(&mut self) {
-        self.0.iterate()
+        McCfrSolver::iterate(self)
     }
     fn average(&self, tree: &FlatTree) -> Policy {
-        self.0.average_policy(tree)
+        self.average_policy(tree)
     }
 }
 

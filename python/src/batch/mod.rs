@@ -168,9 +168,9 @@ impl BatchEnv {
         )?;
         env_options.obs_dtype = args::obs_dtype(obs_dtype)?;
         let mask_dtype = args::mask_dtype(mask_dtype)?;
-        let pairs = options::pairs(&options::from_kwargs(info, options)?);
+        let options = options::from_kwargs(info, options)?;
         let env = py
-            .detach(|| cardvec::registry::make(info.id, pairs, env_options))
+            .detach(|| cardvec::registry::make_with(info.id, &options, env_options))
             .map_err(|e| core_err_in(&format!("{}: ", info.python_class), e))?;
         let batch = BatchEnv::from_env(py, info, env, mask_dtype)?;
         Ok(batch)

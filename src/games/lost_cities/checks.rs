@@ -129,9 +129,15 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
 }
 
 /// The configuration of a fuzz input (what [`crate::core::spec::GameSpec::fuzz_config`]
-/// reads): Lost Cities has no options, so it reads no byte.
-pub fn fuzz_config(_bytes: &[u8]) -> LostCities {
-    LostCities::default()
+/// reads): the game's one option, the observation layout, from the low bit of the first
+/// byte (0 card-major, 1 channel-major), so the fuzz check plays both layouts.
+pub fn fuzz_config(bytes: &[u8]) -> LostCities {
+    let layout = if bytes.first().is_some_and(|b| b & 1 == 1) {
+        ObsLayout::ChannelMajor
+    } else {
+        ObsLayout::CardMajor
+    };
+    LostCities::new(layout)
 }
 
 /// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for Lost Cities: both

@@ -147,15 +147,18 @@ impl GameSpec for LostCities {
         Some(order)
     }
 
-    const FUZZ_CONFIG_BYTES: usize = 0;
+    const FUZZ_CONFIG_BYTES: usize = 1;
 
     fn fuzz_config(bytes: &[u8]) -> Self {
         checks::fuzz_config(bytes)
     }
 
+    /// The pair of [`reference::diff_pair`] in this game's layout (its game 0 observes
+    /// card-major, game 1 channel-major).
     fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
         let mut deal = LaneRng::from_seed(seed);
-        reference::diff_pair(0, &mut deal)
+        let game = (self.layout() == ObsLayout::ChannelMajor) as u64;
+        reference::diff_pair(game, &mut deal)
     }
 
     fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {

@@ -83,7 +83,7 @@ def test_render_and_bad_config():
     env = holdem_v0.env(num_players=3, render_mode="ansi")
     env.reset(seed=2)
     text = env.render()
-    assert "No-limit hold'em | preflop" in text and "player_2" in text
+    assert "No-limit hold'em | " in text and "street preflop" in text and "player_2: " in text
     with pytest.raises(ValueError):
         holdem_v0.raw_env(render_mode="video")
     with pytest.raises(ValueError):

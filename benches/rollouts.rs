@@ -6,41 +6,15 @@
 //! `safe-heuristic` playouts. Both return the same numbers (tests/search.rs); the ratio of
 //! their times is the batch's gain. Run: `cargo bench --bench rollouts`.
 
-use cardvec::core::policy::random_legal;
 use cardvec::core::rollout::{rollout_returns, rollout_returns_serial};
 use cardvec::core::spec::GameSpec;
-use cardvec::core::{Game, LaneRng};
-use cardvec::games::lost_cities::{LostCities, N_ACTIONS};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
+#[path = "common/rollout_case.rs"]
+mod rollout_case;
+
 fn rollouts(c: &mut Criterion) {
-    let game = LostCities::default();
-    let mut rng = LaneRng::from_seed(11);
-    let mut state = game.reset(&mut rng);
-    let mut mask = [0u8; N_ACTIONS];
-    let mut rewards = [0f32; 2];
-    for _ in 0..20 {
-        game.legal_mask(&state, &mut mask);
-        game.step(
-            &mut state,
-            random_legal(&mask, &mut rng),
-            &mut rng,
-            &mut rewards,
-        );
-    }
-    game.legal_mask(&state, &mut mask);
-    let legal: Vec<u32> = (0..N_ACTIONS as u32)
-        .filter(|&a| mask[a as usize] != 0)
-        .take(16)
-        .collect();
-    let det = LostCities::determinizer().unwrap();
-    let seat = game.current_player(&state);
-    let starts: Vec<_> = legal
-        .iter()
-        .flat_map(|&a| {
-            (0..40u64).map(move |w| (det(&game, &state, seat, &mut LaneRng::for_lane(5, w, 0)), a))
-        })
-        .collect();
+    let (game, starts) = rollout_case::lost_cities_decision(40);
     let mut group = c.benchmark_group("lost_cities_rollouts");
     group.throughput(Throughput::Elements(starts.len() as u64));
     group.sample_size(10);

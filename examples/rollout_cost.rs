@@ -17,11 +17,11 @@
 //! Cities bot; default 40 worlds). The count includes dealing the worlds (the same in both
 //! modes) and, for `batched`, building the environment.
 
-use cardvec::core::policy::random_legal;
 use cardvec::core::rollout::{rollout_returns, rollout_returns_serial};
 use cardvec::core::spec::GameSpec;
-use cardvec::core::{Game, LaneRng};
-use cardvec::games::lost_cities::{LostCities, N_ACTIONS};
+
+#[path = "../benches/common/rollout_case.rs"]
+mod rollout_case;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -33,33 +33,7 @@ fn main() {
         None => 40,
         Some(_) => panic!("{usage}"),
     };
-    let game = LostCities::default();
-    let mut rng = LaneRng::from_seed(11);
-    let mut state = game.reset(&mut rng);
-    let mut mask = [0u8; N_ACTIONS];
-    let mut rewards = [0f32; 2];
-    for _ in 0..20 {
-        game.legal_mask(&state, &mut mask);
-        game.step(
-            &mut state,
-            random_legal(&mask, &mut rng),
-            &mut rng,
-            &mut rewards,
-        );
-    }
-    game.legal_mask(&state, &mut mask);
-    let legal: Vec<u32> = (0..N_ACTIONS as u32)
-        .filter(|&a| mask[a as usize] != 0)
-        .take(16)
-        .collect();
-    let det = LostCities::determinizer().unwrap();
-    let seat = game.current_player(&state);
-    let starts: Vec<_> = legal
-        .iter()
-        .flat_map(|&a| {
-            (0..worlds).map(move |w| (det(&game, &state, seat, &mut LaneRng::for_lane(5, w, 0)), a))
-        })
-        .collect();
+    let (game, starts) = rollout_case::lost_cities_decision(worlds);
     let bot = game.bot(&playout).expect("a Lost Cities bot");
     let returns = match mode.as_str() {
         "batched" => rollout_returns(&game, &starts, &*bot, 3, Some(1)).unwrap(),

@@ -50,7 +50,10 @@ pub struct ObsInputs<'a> {
     pub legal: Option<Legal>,
 }
 
-/// Writes the observation of seat `p` (see the module documentation) into `obs`.
+/// Writes the observation of seat `p` (see the module documentation) into `obs`. Inline:
+/// it is the body of the step loop's observation write, and a codegen-unit split must not
+/// leave it behind a call (it once did, for `encode_u8`: +10% instructions per step).
+#[inline]
 pub fn encode(game: &NoLimitHoldem, x: &ObsInputs<'_>, p: usize, obs: &mut [f32]) {
     obs.fill(0.0);
     let bb = game.table.big_blind as f32;
@@ -86,7 +89,9 @@ pub fn encode(game: &NoLimitHoldem, x: &ObsInputs<'_>, p: usize, obs: &mut [f32]
 
 /// The compact (`u8`) observation of seat `p` (see `NoLimitHoldem::obs_format`): what
 /// [`encode`] writes, with the cards, the street, each seat's four flags and the position
-/// as bytes, and every chip amount and raise count, in row order, in `tail`.
+/// as bytes, and every chip amount and raise count, in row order, in `tail`. Inline, as
+/// [`encode`].
+#[inline]
 pub fn encode_u8(game: &NoLimitHoldem, x: &ObsInputs<'_>, p: usize, bytes: &mut [u8], tail: &mut [f32]) {
     let bb = game.table.big_blind as f32;
     let chips = |c: Chips| c as f32 / bb;

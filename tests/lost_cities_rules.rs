@@ -459,16 +459,7 @@ fn pile_draw_takes_the_top_card() {
 #[test]
 fn drawn_discard_becomes_public_until_played() {
     let x = card("R9");
-    let p0 = [
-        x,
-        card("Y2"),
-        card("Y3"),
-        card("Y4"),
-        card("Y5"),
-        card("Y6"),
-        card("Y7"),
-        card("Y8"),
-    ];
+    let p0 = cards("R9 Y2 Y3 Y4 Y5 Y6 Y7 Y8");
     let p1 = cards("G5 W6 W2 W3 W4 W5 W7 W8");
     let mut both = Both::new(&order_with(&p0, &p1, &[]));
     both.discard(x, DECK);
@@ -498,16 +489,7 @@ fn drawn_discard_becomes_public_until_played() {
 #[test]
 fn drawn_discard_stops_being_public_when_discarded_again() {
     let x = card("R9");
-    let p0 = [
-        x,
-        card("Y2"),
-        card("Y3"),
-        card("Y4"),
-        card("Y5"),
-        card("Y6"),
-        card("Y7"),
-        card("Y8"),
-    ];
+    let p0 = cards("R9 Y2 Y3 Y4 Y5 Y6 Y7 Y8");
     let p1 = cards("G5 W6 W2 W3 W4 W5 W7 W8");
     let mut both = Both::new(&order_with(&p0, &p1, &[]));
     both.discard(x, DECK);

@@ -1,17 +1,19 @@
-"""Text drawn as an RGB raster (``render_mode="rgb_array"``): numpy uint8 ``[H, W, 3]``
-frames of a fixed size, for Gymnasium's and PettingZoo's video wrappers, which need every
-frame of a video the same size. The glyphs are a small 3x5 pixel font of this module's
+"""A game's view as text (``table_lines``, ``view_lines``: what every ``render`` of the
+PettingZoo and Gymnasium adapters shows), and text drawn as an RGB raster
+(``render_mode="rgb_array"``): numpy uint8 ``[H, W, 3]`` frames of a fixed size, for
+Gymnasium's and PettingZoo's video wrappers, which need every frame of a video the same
+size. The glyphs are a small 3x5 pixel font of this module's
 own (letters without case, digits, punctuation, the four suits, a few signs), scaled;
 any other character is drawn as a filled box. No dependency beyond numpy."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["COLS", "ROWS", "frame", "view_lines"]
+__all__ = ["COLS", "ROWS", "frame", "table_lines", "view_lines"]
 
 COLS = 96  # characters per line (longer lines wrap)
 ROWS = 40  # lines per frame (more are cut, the last line says so)
@@ -110,41 +112,44 @@ def frame(text: str) -> np.ndarray:
     return out
 
 
-def _value_text(value: Any) -> str:
-    if isinstance(value, dict):
-        if "text" in value and isinstance(value["text"], str):
-            return value["text"]
-        return "{" + ", ".join(f"{k} {_value_text(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return " ".join(_value_text(v) for v in value) if value else "-"
+def _text(value: Any) -> str:
+    """A value of a view as text: a card (a dict with ``text``) by its text, a list item by
+    item, a dict key by key, ``-`` for nothing."""
     if value is None:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, dict):
+        if "text" in value:
+            return str(value["text"])
+        return " ".join(f"{k} {_text(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        inner = [f"[{_text(v)}]" if isinstance(v, list) else _text(v) for v in value]
+        return ", ".join(inner) or "-"
     return str(value)
 
 
+def _fields(items: dict[str, Any], skip: Sequence[str]) -> str:
+    return " | ".join(f"{k} {_text(v)}" for k, v in items.items() if k not in skip)
+
+
+def table_lines(title: str, view: dict[str, Any], names: Sequence[str] | None = None) -> list[str]:
+    """A game's view (``Words::view``: the dict the web table draws) as lines of text, the
+    same for every game: ``title`` and the table's fields on the first line, then a line per
+    seat, named by ``names`` (``seat N`` when not given). What the PettingZoo ``render`` and
+    the Gymnasium ``render`` both draw."""
+    lines = [" | ".join([title] + ([_fields(view, ("kind", "seats"))] if len(view) > 2 else []))]
+    seats = [s for s in view.get("seats", []) if isinstance(s, dict)]
+    if names is None:
+        names = [f"seat {s.get('seat', i)}" for i, s in enumerate(seats)]
+    for name, seat in zip(names, seats):
+        lines.append(f"{name}: {_fields(seat, ('seat',))}")
+    return lines
+
+
 def view_lines(view: dict[str, Any] | str) -> str:
-    """A game's view (``Words::view``: the JSON the web table draws, as a dict or its
-    text) as lines of text, the same for every game: the scalars first, then each seat
-    on a line of its own (a card as its ``text``), then the other lists."""
+    """:func:`table_lines` of a view (a dict or its JSON text), titled by its ``kind``, as
+    one text."""
     if isinstance(view, str):
         view = json.loads(view)
-    head = [f"{view.get('kind', 'game')}"]
-    scalars, lists = [], []
-    for key, value in view.items():
-        if key in ("kind", "seats"):
-            continue
-        if isinstance(value, list) or isinstance(value, dict):
-            lists.append(f"{key}: {_value_text(value)}")
-        else:
-            scalars.append(f"{key} {_value_text(value)}")
-    if scalars:
-        head.append(" · ".join(scalars))
-    lines = head + lists
-    for seat in view.get("seats", []):
-        if isinstance(seat, dict):
-            name = f"seat {seat.get('seat', '?')}"
-            rest = ", ".join(f"{k} {_value_text(v)}" for k, v in seat.items() if k != "seat")
-            lines.append(f"{name}: {rest}")
-    return "\n".join(lines)
+    return "\n".join(table_lines(str(view.get("kind", "game")), view))

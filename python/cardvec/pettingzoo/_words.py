@@ -14,6 +14,8 @@ from typing import Any, Protocol, Sequence
 
 import numpy as np
 
+from .._raster import table_lines
+
 
 class GameWords(Protocol):
     """What ``render_table`` reads of a game."""
@@ -24,35 +26,11 @@ class GameWords(Protocol):
     def legal_mask(self) -> np.ndarray: ...
 
 
-def _text(value: Any) -> str:
-    """A value of a view as text: a card (a dict with ``text``) by its text, a list item by
-    item, a dict key by key, ``-`` for nothing."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, dict):
-        if "text" in value:
-            return str(value["text"])
-        return " ".join(f"{k} {_text(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        inner = [f"[{_text(v)}]" if isinstance(v, list) else _text(v) for v in value]
-        return ", ".join(inner) or "-"
-    return str(value)
-
-
-def _fields(items: dict[str, Any], skip: Sequence[str]) -> str:
-    return " | ".join(f"{k} {_text(v)}" for k, v in items.items() if k not in skip)
-
-
 def render_table(title: str, words: GameWords, agents: Sequence[str], to_act: str | None) -> str:
     """The whole table (every card shown, as at the end of a game): a header with the
     table's fields, a line per seat, then who acts and the names of the legal actions, or
     once over the outcome's summary. ``to_act`` is the agent to act (``None`` once over)."""
-    view = words.view(0, True)
-    lines = [" | ".join([title] + ([_fields(view, ("kind", "seats"))] if len(view) > 2 else []))]
-    for agent, seat in zip(agents, view.get("seats", [])):
-        lines.append(f"{agent}: {_fields(seat, ('seat',))}")
+    lines = table_lines(title, words.view(0, True), agents)
     outcome = words.outcome()
     if outcome is not None:
         lines.append(str(outcome["summary"]))

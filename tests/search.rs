@@ -1,16 +1,16 @@
-//! The `pimc` search bot (`cardvec::agents::pimc`) over every game of the registry, with
-//! tiny budgets:
+//! The search bots (`cardvec::agents::pimc`, `cardvec::agents::ismcts`) over every game of
+//! the registry, with tiny budgets:
 //!
 //! - **no peeking**: given two states that differ only in cards its seat cannot see (the
-//!   second a determinization of the first), it returns the same action values, so the
-//!   same action, from the same stream;
-//! - its action does not depend on the thread count of its rollouts;
+//!   second a determinization of the first), each returns the same action values (pimc)
+//!   or root visits and values (ismcts), so the same action, from the same stream;
+//! - their action does not depend on the thread count of their rollouts;
 //! - the batched rollouts return what the same rollouts played one state at a time return;
 //! - its name works where bot names work (`registry::bot_actions` on a batch environment),
 //!   and bad names are errors naming what is accepted;
 //! - it is a search: on Lost Cities it beats the random bot it plays out with.
 
-use cardvec::agents::{self, pimc::Pimc};
+use cardvec::agents::{self, ismcts::Ismcts, pimc::Pimc};
 use cardvec::core::matches::head_to_head;
 use cardvec::core::policy::random_legal;
 use cardvec::core::rollout::{rollout_returns, rollout_returns_serial};
@@ -124,11 +124,13 @@ impl Visitor for Checks {
         let batched = rollout_returns(&game, &starts, &*playout, 4, Some(2)).unwrap();
         let serial = rollout_returns_serial(&game, &starts, &*playout, 4).unwrap();
         assert_eq!(batched, serial, "{id}: batched and serial rollouts differ");
-        // The name works where bot names work.
+        // The names work where bot names work.
         let env = registry::make(id, vec![], EnvOptions::new(3)).unwrap();
         let mut out = vec![0i64; 3];
-        registry::bot_actions(&*env, "pimc:sims=2", None, 1, &mut out).unwrap();
-        assert!(out.iter().all(|&a| a >= 0), "{id}: {out:?}");
+        for name in ["pimc:sims=2", "ismcts:iters=8"] {
+            registry::bot_actions(&*env, name, None, 1, &mut out).unwrap();
+            assert!(out.iter().all(|&a| a >= 0), "{id} {name}: {out:?}");
+        }
         format!(
             "{id}: {} states, no peeking, 1 = 2 threads, batched = serial",
             states.len()
@@ -136,10 +138,107 @@ impl Visitor for Checks {
     }
 }
 
+/// The `ismcts` checks of one game: no peeking, 1 = 2 threads (batched rounds), every
+/// iteration counted at the root.
+struct IsmctsChecks;
+
+impl Visitor for IsmctsChecks {
+    type Output = String;
+    fn visit<G: GameSpec>(&mut self) -> String {
+        use cardvec::core::Bot;
+        let id = G::INFO.id;
+        let options = Options::parse(G::INFO.options, G::INFO.configurations[0]).unwrap();
+        let game = G::configure(&options).unwrap();
+        let det = G::determinizer().unwrap();
+        let serial = Ismcts::parse(&game, "ismcts:iters=24").unwrap();
+        let one = Ismcts::parse(&game, "ismcts:iters=24,batch=5,threads=1").unwrap();
+        let two = Ismcts::parse(&game, "ismcts:iters=24,batch=5,threads=2").unwrap();
+        let reward = Ismcts::parse(&game, "ismcts:iters=24,value=reward,c=2").unwrap();
+        let states = decision_states(&game, 6);
+        let mut mask = vec![0u8; game.num_actions()];
+        let mut differ = 0;
+        for (i, state) in states.iter().enumerate() {
+            let seat = game.current_player(state);
+            game.legal_mask(state, &mut mask);
+            let rng = LaneRng::for_lane(11, i as u64, 0);
+            let other = det(&game, state, seat, &mut LaneRng::from_seed(2000 + i as u64));
+            differ += (bytemuck::bytes_of(&other) != bytemuck::bytes_of(state)) as usize;
+            for bot in [&serial, &one, &reward] {
+                let root = bot.evaluate(&game, state, &mut rng.clone()).unwrap();
+                let visits: u64 = root.iter().map(|c| c.2).sum();
+                assert_eq!(visits, 24, "{id} state {i} {}: {root:?}", bot.name());
+                assert!(root.iter().all(|&(a, _, _)| mask[a as usize] == 1));
+                assert_eq!(
+                    bot.evaluate(&game, &other, &mut rng.clone()).unwrap(),
+                    root,
+                    "{id} state {i} {}: the search depends on hidden cards",
+                    bot.name()
+                );
+                let action = bot.act(&game, state, &mask, &mut rng.clone());
+                assert_eq!(mask[action as usize], 1);
+                assert_eq!(bot.act(&game, &other, &mask, &mut rng.clone()), action);
+            }
+            assert_eq!(
+                two.evaluate(&game, state, &mut rng.clone()).unwrap(),
+                one.evaluate(&game, state, &mut rng.clone()).unwrap(),
+                "{id} state {i}: threads"
+            );
+        }
+        assert!(differ > 0, "{id}: no state had hidden cards to redeal");
+        format!("{id}: ismcts no peeking, 1 = 2 threads")
+    }
+}
+
 #[test]
 fn pimc_never_peeks_and_is_reproducible_in_every_game() {
     let notes = registry::visit_all(&mut Checks);
     eprintln!("{}", notes.join("\n"));
+}
+
+#[test]
+fn ismcts_never_peeks_and_is_reproducible_in_every_game() {
+    let notes = registry::visit_all(&mut IsmctsChecks);
+    eprintln!("{}", notes.join("\n"));
+}
+
+#[test]
+fn bad_ismcts_names_are_errors() {
+    let game = LostCities::default();
+    for (bad, says) in [
+        ("ismcts:iters=0", "iters"),
+        ("ismcts:iters=x", "iters"),
+        ("ismcts:depth=3", "iters, playout, c"),
+        ("ismcts:playout=nobody", "nobody"),
+        ("ismcts:iters=2,iters=3", "twice"),
+        ("ismcts:threads=0", "threads"),
+        ("ismcts:c=-1", "c must be"),
+        ("ismcts:c=nan", "c must be"),
+        ("ismcts:value=points", "win, reward"),
+        ("ismcts:batch=0", "batch"),
+        ("ismcts:iters", "name=value"),
+        ("ismctsx", "ismctsx"),
+    ] {
+        let err = agents::bot(&game, bad)
+            .err()
+            .unwrap_or_else(|| panic!("{bad} accepted"))
+            .to_string();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+    let bot = agents::bot(&game, "ismcts:playout=safe-heuristic,iters=7,c=1.4").unwrap();
+    assert_eq!(bot.name(), "ismcts:iters=7,playout=safe-heuristic,c=1.4");
+    assert_eq!(
+        agents::bot(&game, "ismcts").unwrap().name(),
+        "ismcts:iters=1000,playout=random,c=0.7"
+    );
+}
+
+#[test]
+fn ismcts_beats_its_random_playout_at_lost_cities() {
+    let game = LostCities::default();
+    let ismcts = agents::bot(&game, "ismcts:iters=200").unwrap();
+    let random = agents::bot(&game, "random").unwrap();
+    let result = head_to_head(&game, &*ismcts, &*random, 8, 3, None);
+    assert!(result.wins >= 7, "ismcts won {} of 8", result.wins);
 }
 
 #[test]

@@ -9,27 +9,86 @@
 //! game's name, and `core/` takes bots already built (it never resolves a name).
 
 //!
-//! The families: [`pimc`] (`pimc:sims=N,playout=BOT`, determinized rollouts, for every game
-//! with a determinization).
+//! The families, for every game with a determinization: [`pimc`]
+//! (`pimc:sims=N,playout=BOT`, determinized rollouts of every action) and [`ismcts`]
+//! (`ismcts:iters=N,playout=BOT,c=C`, single-observer information-set MCTS).
 
+pub mod ismcts;
 pub mod pimc;
 
-use crate::core::{Bot, EnvOptions, GameSpec, LearnerEnv, LearnerSeat, Opponents, Result};
+use crate::core::spec::split_pairs;
+use crate::core::{Bot, EnvOptions, Error, GameSpec, LearnerEnv, LearnerSeat, Opponents, Result};
 
 /// The bot named `name` for `game`: a bot of a family above the games when the name starts
 /// with its prefix (`pimc` or `pimc:options`, see [`pimc`]), else the game's own built-in
 /// bot ([`GameSpec::bot`]). An unknown name is an [`crate::Error::Unknown`] listing the
 /// game's bots.
 pub fn bot<G: GameSpec>(game: &G, name: &str) -> Result<Box<dyn Bot<G>>> {
-    if name == pimc::PREFIX || name.starts_with("pimc:") {
+    if is_family(name, pimc::PREFIX) {
         return Ok(Box::new(pimc::Pimc::parse(game, name)?));
+    }
+    if is_family(name, ismcts::PREFIX) {
+        return Ok(Box::new(ismcts::Ismcts::parse(game, name)?));
     }
     game.bot(name)
 }
 
 /// The names of the bot families above the games, as patterns (what `cardvec games` may
 /// list after a game's own bots).
-pub const FAMILIES: &[&str] = &["pimc:sims=<N>,playout=<bot>,threads=<T>"];
+pub const FAMILIES: &[&str] = &[
+    "pimc:sims=<N>,playout=<bot>,halving=<0|1>,threads=<T>",
+    "ismcts:iters=<N>,playout=<bot>,c=<C>,value=<win|reward>,batch=<B>,threads=<T>",
+];
+
+/// Whether `name` is `prefix` or `prefix:options`.
+fn is_family(name: &str, prefix: &str) -> bool {
+    name.strip_prefix(prefix)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+}
+
+/// The options of a family's bot name (`prefix` alone: none; `prefix:k=v,...`), each key
+/// once. Errors: a name of another family, a piece that is not `name=value`, a key given
+/// twice (`what` names the family's options, `usage` what a name looks like).
+fn family_options(
+    name: &str,
+    prefix: &str,
+    what: &'static str,
+    usage: &str,
+) -> Result<Vec<(String, String)>> {
+    let options = match name.strip_prefix(prefix) {
+        Some("") => "",
+        Some(rest) if rest.starts_with(':') => &rest[1..],
+        _ => {
+            return Err(Error::Unknown {
+                what: "bot",
+                name: name.to_string(),
+                expected: usage.to_string(),
+            })
+        }
+    };
+    let pairs = split_pairs(options)?;
+    for (k, (key, _)) in pairs.iter().enumerate() {
+        if pairs[..k].iter().any(|(other, _)| other == key) {
+            return Err(Error::Invalid {
+                what,
+                reason: format!("{key} is given twice"),
+            });
+        }
+    }
+    Ok(pairs)
+}
+
+/// Option `key`'s `value` as an integer in `min..=max`, or an error naming both.
+fn int_option(what: &'static str, key: &str, value: &str, min: u64, max: u64) -> Result<u64> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| Error::Invalid {
+            what,
+            reason: format!("{key} must be an integer {min}..={max}, got {value:?}"),
+        })
+}
 
 /// A learner view of `game` whose other seats are played by the bots `opponents` names
 /// (every name [`bot`] knows), the learner at `seat`: [`LearnerEnv::with_bots`] with

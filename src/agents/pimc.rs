@@ -32,7 +32,6 @@
 
 use crate::core::policy::random_legal;
 use crate::core::rollout::rollout_returns;
-use crate::core::spec::split_pairs;
 use crate::core::{Bot, DeterminizeFn, Error, Game, GameSpec, LaneRng, Result, MAX_THREADS};
 
 /// The family prefix of the name.
@@ -59,50 +58,25 @@ impl<G: GameSpec> Pimc<G> {
     /// documentation). An unknown option, a bad value, a playout bot the game does not
     /// know or that remembers, or a game without a determinization is an error.
     pub fn parse(game: &G, name: &str) -> Result<Pimc<G>> {
-        let options = match name.strip_prefix(PREFIX) {
-            Some("") => "",
-            Some(rest) => rest.strip_prefix(':').ok_or_else(|| Error::Unknown {
-                what: "bot",
-                name: name.to_string(),
-                expected: "pimc, pimc:sims=N,playout=BOT,threads=T".to_string(),
-            })?,
-            None => {
-                return Err(Error::Unknown {
-                    what: "bot",
-                    name: name.to_string(),
-                    expected: "pimc".to_string(),
-                })
-            }
-        };
+        let pairs = super::family_options(
+            name,
+            PREFIX,
+            "pimc option",
+            "pimc, pimc:sims=N,playout=BOT,halving=0|1,threads=T",
+        )?;
         let determinize = G::determinizer().ok_or_else(|| Error::Invalid {
             what: "bot",
             reason: format!("{} has no determinization, which pimc needs", G::INFO.id),
         })?;
         let (mut sims, mut threads, mut playout) = (100u32, 1usize, "random".to_string());
         let mut halving = false;
-        let mut given: Vec<String> = Vec::new();
-        for (key, value) in split_pairs(options)? {
-            if given.contains(&key) {
-                return Err(Error::Invalid {
-                    what: "pimc option",
-                    reason: format!("{key} is given twice"),
-                });
-            }
-            let int = |min: u64, max: u64| -> Result<u64> {
-                value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|v| (min..=max).contains(v))
-                    .ok_or_else(|| Error::Invalid {
-                        what: "pimc option",
-                        reason: format!("{key} must be an integer {min}..={max}, got {value:?}"),
-                    })
-            };
+        for (key, value) in pairs {
+            let int = |min: u64, max: u64| super::int_option("pimc option", &key, &value, min, max);
             match key.as_str() {
                 "sims" => sims = int(1, MAX_SIMS as u64)? as u32,
                 "threads" => threads = int(1, MAX_THREADS as u64)? as usize,
-                "playout" => playout = value.clone(),
                 "halving" => halving = int(0, 1)? == 1,
+                "playout" => playout = value,
                 _ => {
                     return Err(Error::Unknown {
                         what: "pimc option",
@@ -111,7 +85,6 @@ impl<G: GameSpec> Pimc<G> {
                     })
                 }
             }
-            given.push(key);
         }
         let bot = game.bot(&playout)?;
         crate::core::policy::check_batchable(&*bot)?;

@@ -1,9 +1,12 @@
 //! Rollouts: many games played from given states to their end by one bot, for search bots
-//! (`crate::agents`: `pimc`). [`rollout_returns`] runs them as the lanes of one batch
-//! environment ([`VecEnv`]: every lane stepped together, the bot's actions for every lane
-//! computed together), [`rollout_returns_serial`] one state after another through
+//! (`crate::agents`: `pimc`, `ismcts`). [`rollout_returns`] runs them as the lanes of one
+//! batch environment ([`VecEnv`]: every lane stepped together, the bot's actions for every
+//! lane computed together), [`rollout_returns_serial`] one state after another through
 //! [`Game::step`] and [`Bot::act`] (what a search bot written one state at a time does;
-//! the bench compares the two, `benches/rollouts.rs`).
+//! the bench compares the two, `benches/rollouts.rs`). [`rollouts`] and
+//! [`rollouts_serial`] are the same with the states the games ended in (what a search bot
+//! that values a game by its winner reads, through the game's
+//! [`Words::outcome`](super::words::Words::outcome)).
 //!
 //! # Streams
 //!
@@ -37,6 +40,29 @@ pub fn rollout_returns<G: Game>(
     seed: u64,
     threads: Option<usize>,
 ) -> Result<Vec<f32>> {
+    rollouts(game, starts, bot, seed, threads).map(|r| r.returns)
+}
+
+/// What [`rollouts`] and [`rollouts_serial`] return: the rows of [`rollout_returns`] and the
+/// state each rollout ended in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rollouts<S> {
+    /// Each seat's rewards summed from the start's action to the end, `num_players` per
+    /// start, the starts in order.
+    pub returns: Vec<f32>,
+    /// The finished state of each rollout, the starts in order.
+    pub ends: Vec<S>,
+}
+
+/// [`rollout_returns`] with the states the rollouts ended in. Errors: as
+/// [`rollout_returns`].
+pub fn rollouts<G: Game>(
+    game: &G,
+    starts: &[(G::State, u32)],
+    bot: &dyn Bot<G>,
+    seed: u64,
+    threads: Option<usize>,
+) -> Result<Rollouts<G::State>> {
     check_batchable(bot)?;
     let n = starts.len();
     let p = game.num_players();
@@ -74,7 +100,10 @@ pub fn rollout_returns<G: Game>(
             .zip(env.truncated())
             .any(|(&t, &u)| !(t || u));
         if !live {
-            return Ok(totals);
+            return Ok(Rollouts {
+                returns: totals,
+                ends: env.states().to_vec(),
+            });
         }
         env.bot_actions(bot, None, seed, &mut chosen)?;
         for (a, &c) in actions.iter_mut().zip(&chosen) {
@@ -93,9 +122,21 @@ pub fn rollout_returns_serial<G: Game>(
     bot: &dyn Bot<G>,
     seed: u64,
 ) -> Result<Vec<f32>> {
+    rollouts_serial(game, starts, bot, seed).map(|r| r.returns)
+}
+
+/// [`rollout_returns_serial`] with the states the rollouts ended in: what [`rollouts`]
+/// returns. Errors: as [`rollout_returns`].
+pub fn rollouts_serial<G: Game>(
+    game: &G,
+    starts: &[(G::State, u32)],
+    bot: &dyn Bot<G>,
+    seed: u64,
+) -> Result<Rollouts<G::State>> {
     check_batchable(bot)?;
     let p = game.num_players();
     let mut totals = vec![0f32; starts.len() * p];
+    let mut ends = Vec::with_capacity(starts.len());
     let mut mask = vec![0u8; game.num_actions()];
     let mut rewards = vec![0f32; p];
     for (l, (&(start, first), total)) in starts.iter().zip(totals.chunks_exact_mut(p)).enumerate() {
@@ -121,6 +162,7 @@ pub fn rollout_returns_serial<G: Game>(
             }
             let (terminated, truncated) = game.finished(&state);
             if terminated || truncated {
+                ends.push(state);
                 break;
             }
             game.legal_mask(&state, &mut mask);
@@ -128,7 +170,10 @@ pub fn rollout_returns_serial<G: Game>(
             action = bot.act(game, &state, &mask, &mut stream);
         }
     }
-    Ok(totals)
+    Ok(Rollouts {
+        returns: totals,
+        ends,
+    })
 }
 
 /// The error of a rollout whose action the game refused.

@@ -52,11 +52,24 @@ lane fed only illegal actions is truncated), ``"raise"`` (``IllegalActionError``
 offending seat taking the game's worst result; docs/architecture.md).
 """
 
-from . import _games
-from . import arena, bots, flip7, holdem, i151, learner, lost_cities, solve
-from . import pushfold
-from . import errors
-from .errors import UnknownOptionError
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import (
+    _game_classes,
+    _games,
+    arena,
+    bots,
+    errors,
+    flip7,
+    holdem,
+    i151,
+    learner,
+    lost_cities,
+    pushfold,
+    solve,
+)
 from ._cardvec import (
     ACTION_APPLIED,
     ACTION_FINISHED,
@@ -70,10 +83,18 @@ from ._cardvec import (
     __version__,
 )
 from ._games import game_class, games, make
-from .i151 import I151P2, I151P3, I151P4
+from .errors import UnknownOptionError
 
-# One class per registered game (cardvec.LostCities, cardvec.Flip7, cardvec.I151, ...).
-globals().update({cls.__name__: cls for cls in _games.CLASSES.values()})
+if TYPE_CHECKING:
+    # The registry's dicts (cardvec.games()), types only.
+    from ._cardvec import GameInfo as GameInfo
+    from ._cardvec import OptionInfo as OptionInfo
+
+# One class per registered game (cardvec.LostCities, cardvec.Flip7, ...), generated from the
+# registry; a game module may replace its game's class by a subclass (cardvec.i151.I151 keeps
+# the deprecated players= spelling), which _games.register_class records.
+from ._game_classes import *  # noqa: F403
+from .i151 import I151, I151P2, I151P3, I151P4  # type: ignore[deprecated]  # kept for compatibility
 
 __all__ = [
     "ACTION_APPLIED",
@@ -103,5 +124,5 @@ __all__ = [
     "pushfold",
     "solve",
     "__version__",
-    *(cls.__name__ for cls in _games.CLASSES.values()),
 ]
+__all__ += _game_classes.__all__

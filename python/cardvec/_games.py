@@ -1,114 +1,80 @@
-"""The batch classes of the registered games, derived from the registry.
+"""The registry's games from Python: ``games()``, ``make`` and ``game_class``.
 
-For every game in ``_cardvec.games()`` (the Rust registry, ``src/registry.rs``) this module
-creates one subclass of ``BatchEnv`` named by the game's ``python_class`` and taking
-``(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None,
-max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", **options)``: a game added to the registry gets its class without code here. ``make`` and
-``game_class`` find a class by game id; nothing else picks a game by name.
+The batch class of every registered game (a subclass of ``BatchEnv`` named by the game's
+``python_class``, taking ``(num_envs, seed=None, num_threads=None, autoreset=False,
+observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8",
+on_illegal="noop", **options)``) is in ``_game_classes``, generated from the registry by
+scripts/gen_stubs.py: a game added to the registry gets its class without code here.
+``make`` and ``game_class`` find a class by game id; nothing else picks a game by name.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, SupportsIndex, cast, overload
+
+from . import _game_classes
 from ._cardvec import BatchEnv, LearnerEnv
 from ._cardvec import games as _registry_games
 
+if TYPE_CHECKING:
+    from ._cardvec import GameInfo, _OnIllegal, _OptionValue
+
 #: Game id -> batch class.
-CLASSES: dict = {}
+CLASSES: dict[str, type[BatchEnv]] = {}
 
 
-def games() -> list:
+def games() -> list[GameInfo]:
     """The registered games, in the registry's order: one dict per game (``id``, ``title``,
     ``summary``, ``players``, ``python_class``, ``docs``, ``oracle``, ``options``, ``bots``,
     ``configurations``); see ``cardvec.games``."""
     return _registry_games()
 
 
-def _docstring(info: dict) -> str:
-    lines = [
-        f"{info['title']}: {info['summary']} (see {info['docs']}).",
-        "",
-        f"``{info['python_class']}(num_envs, seed=None, num_threads=None, autoreset=False, "
-        "observe=True, chunk_size=None, max_steps=None, *, obs_dtype=\"f32\", mask_dtype=\"u8\", "
-        "on_illegal=\"noop\", "
-        "**options)``, the batch environment of game "
-        f"``{info['id']!r}`` (``cardvec.make({info['id']!r}, num_envs, ...)``); "
-        f"{info['players'][0]} to {info['players'][1]} players.",
-        "",
-    ]
-    if info["options"]:
-        lines.append("Options:")
-        for o in info["options"]:
-            lines.append(f"- ``{o['name']}`` ({o['kind']}, default {o['default']!r}): {o['doc']}")
-    else:
-        lines.append("No options.")
-    lines += ["", "See ``BatchEnv`` for the methods and outputs."]
-    return "\n".join(lines)
-
-
-def _game_class(info: dict) -> type:
-    game_id = info["id"]
-
-    def __new__(
-        cls,
-        num_envs,
-        seed=None,
-        num_threads=None,
-        autoreset=False,
-        observe=True,
-        chunk_size=None,
-        max_steps=None,
-        *,
-        obs_dtype="f32",
-        mask_dtype="u8",
-        on_illegal="noop",
-        **options,
-    ):
-        return BatchEnv.__new__(
-            cls,
-            game_id,
-            num_envs,
-            seed,
-            num_threads,
-            autoreset,
-            observe,
-            chunk_size,
-            max_steps,
-            obs_dtype=obs_dtype,
-            mask_dtype=mask_dtype,
-            on_illegal=on_illegal,
-            **options,
-        )
-
-    name = info["python_class"]
-    __new__.__qualname__ = f"{name}.__new__"
-    return type(
-        name,
-        (BatchEnv,),
-        {
-            "__new__": __new__,
-            "__doc__": _docstring(info),
-            "__module__": "cardvec",
-            "__slots__": (),
-            "GAME_ID": game_id,
-        },
-    )
-
-
-def register_class(cls: type) -> None:
+def register_class(cls: type[BatchEnv]) -> None:
     """Makes ``cls`` (a subclass of a registered game's class, for backward-compatible
     arguments) the class of its game: ``make`` and ``cardvec.<python_class>`` return it."""
-    CLASSES[cls.GAME_ID] = cls
+    CLASSES[getattr(cls, "GAME_ID")] = cls
     globals()[cls.__name__] = cls
 
 
-def game_class(game_id: str) -> type:
+def game_class(game_id: str) -> type[BatchEnv]:
     """The batch class of game ``game_id`` (``ValueError`` for an unknown id)."""
     try:
         return CLASSES[game_id]
     except KeyError:
+        if any(info["id"] == game_id for info in games()):
+            raise ValueError(
+                f"game {game_id!r} is registered but has no class: python/cardvec/"
+                "_game_classes.py predates it (run python scripts/gen_stubs.py)"
+            ) from None
         known = ", ".join(CLASSES)
         raise ValueError(f"unknown game {game_id!r}; expected one of: {known}") from None
 
 
-def make(game_id: str, num_envs, **kwargs):
+# make(...) is a LearnerEnv when opponents= is given (not None), else the game's BatchEnv.
+@overload
+def make(
+    game_id: str,
+    num_envs: SupportsIndex,
+    *,
+    opponents: str | list[str] | tuple[str, ...],
+    seat: SupportsIndex | Literal["rotate"] = 0,
+    seed: SupportsIndex | None = None,
+    num_threads: SupportsIndex | None = None,
+    chunk_size: SupportsIndex | None = None,
+    max_steps: SupportsIndex | None = None,
+    on_illegal: _OnIllegal = "noop",
+    **options: _OptionValue,
+) -> LearnerEnv: ...
+@overload
+def make(
+    game_id: str,
+    num_envs: SupportsIndex,
+    *,
+    opponents: None = None,
+    **kwargs: Any,
+) -> BatchEnv: ...
+def make(game_id: str, num_envs: SupportsIndex, **kwargs: Any) -> BatchEnv | LearnerEnv:
     """A batch environment of game ``game_id`` with ``num_envs`` lanes: an instance of the
     game's class, built with ``kwargs`` (``seed``, ``num_threads``, ``autoreset``,
     ``observe``, ``chunk_size``, ``max_steps`` (a step limit per episode that truncates,
@@ -135,9 +101,10 @@ def make(game_id: str, num_envs, **kwargs):
             f"seat={kwargs['seat']!r} places the learner of a learner view: give opponents= "
             "too (the bots of the other seats)"
         )
-    return game_class(game_id)(num_envs, **kwargs)
+    cls: Any = game_class(game_id)  # a game's class takes (num_envs, ..., **options)
+    return cast(BatchEnv, cls(num_envs, **kwargs))
 
 
-for _info in games():
-    register_class(_game_class(_info))
-del _info
+for _name in _game_classes.__all__:
+    register_class(getattr(_game_classes, _name))
+del _name

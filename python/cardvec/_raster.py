@@ -9,15 +9,19 @@ any other character is drawn as a filled box. No dependency beyond numpy."""
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from numpy import uint8
+    from numpy.typing import NDArray
+
 __all__ = ["COLS", "ROWS", "frame", "table_lines", "view_lines"]
 
-COLS = 96  # characters per line (longer lines wrap)
-ROWS = 40  # lines per frame (more are cut, the last line says so)
-SCALE = 2  # screen pixels per font pixel
+COLS: int = 96  # characters per line (longer lines wrap)
+ROWS: int = 40  # lines per frame (more are cut, the last line says so)
+SCALE: int = 2  # screen pixels per font pixel
 _CELL_W, _CELL_H = 4, 7  # a 3x5 glyph with one column and two rows of spacing
 _MARGIN = 6
 
@@ -94,7 +98,7 @@ def _wrap(text: str) -> list[str]:
     return lines
 
 
-def frame(text: str) -> np.ndarray:
+def frame(text: str) -> NDArray[uint8]:
     """``text`` drawn on a frame of the fixed size ``shape()``: light glyphs on green
     felt, hearts and diamonds in red; lines longer than ``COLS`` wrap, lines past ``ROWS``
     are cut (the last line says how many)."""
@@ -150,6 +154,5 @@ def table_lines(title: str, view: dict[str, Any], names: Sequence[str] | None = 
 def view_lines(view: dict[str, Any] | str) -> str:
     """:func:`table_lines` of a view (a dict or its JSON text), titled by its ``kind``, as
     one text."""
-    if isinstance(view, str):
-        view = json.loads(view)
-    return "\n".join(table_lines(str(view.get("kind", "game")), view))
+    data: dict[str, Any] = json.loads(view) if isinstance(view, str) else view
+    return "\n".join(table_lines(str(data.get("kind", "game")), data))

@@ -28,8 +28,22 @@ import signal
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ._cardvec import arena as _arena
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from os import PathLike
+    from typing import Any, Protocol, SupportsIndex
+
+    from typing_extensions import TypeAlias
+
+    # i151-engine's types (PlayerView, Action) are not typed; a bot sees them as Any.
+    _Decide: TypeAlias = Callable[[Any, list[Any], int], Any]
+
+    class _BotObject(Protocol):
+        def decide(self, view: Any, legal_actions: list[Any], time_left_ms: int, /) -> Any: ...
 
 __all__ = ["play_match", "play_catalog_match", "catalog", "load_replay", "UnknownOpponentError"]
 
@@ -38,7 +52,7 @@ class UnknownOpponentError(KeyError, ValueError):
     """An opponent id the catalog does not hold."""
 
 
-def catalog() -> list[dict]:
+def catalog() -> list[dict[str, Any]]:
     """The opponent catalog (stable ids, names, kinds, tiers, tags, ``implemented``)."""
     return _arena.opponent_catalog()
 
@@ -48,7 +62,7 @@ def _check_opponent(opponent_id: str) -> None:
         raise UnknownOpponentError(opponent_id)
 
 
-def _sdk():
+def _sdk() -> Any:
     from i151_engine.models.action import Action
     from i151_engine.models.card import Card, Suit
     from i151_engine.view.player_view import (
@@ -66,7 +80,7 @@ def _sdk():
 _SUIT_CODES = "SHDC"
 
 
-def _build(v: dict, legal: list[int]):
+def _build(v: dict[str, Any], legal: list[int]) -> Any:
     Action, Card, Suit, PlayerView, YouState, OpponentState, TableState, TurnState, MatchContext = _sdk()
     suits = {s.short_code: s for s in Suit}
     card = Card.from_code
@@ -99,7 +113,7 @@ def _build(v: dict, legal: list[int]):
     return view, actions
 
 
-def _call_with_timeout(decide, view, legal, timeout_ms: int):
+def _call_with_timeout(decide: Any, view: Any, legal: Any, timeout_ms: int) -> Any:
     """The official runner's `_decide_with_timeout`: SIGALRM on the main thread, else a
     check after the call."""
     can_signal = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
@@ -110,7 +124,7 @@ def _call_with_timeout(decide, view, legal, timeout_ms: int):
             raise TimeoutError()
         return action
 
-    def _on_alarm(signum, frame):
+    def _on_alarm(signum: Any, frame: Any) -> None:
         raise TimeoutError()
 
     previous = signal.signal(signal.SIGALRM, _on_alarm)
@@ -122,37 +136,37 @@ def _call_with_timeout(decide, view, legal, timeout_ms: int):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _adapter(decide):
-    def adapter(view_dict: dict, legal: list[int], time_left_ms: int) -> int:
+def _adapter(decide: Any) -> Any:
+    def adapter(view_dict: dict[str, Any], legal: list[int], time_left_ms: int) -> int:
         view, actions = _build(view_dict, legal)
         action = _call_with_timeout(decide, view, actions, time_left_ms)
         try:
-            return legal[actions.index(action)]
+            return int(legal[actions.index(action)])
         except ValueError:
             return -1  # not a legal action: the runner forfeits the bot
 
     return adapter
 
 
-def _result(raw: dict) -> dict:
+def _result(raw: dict[str, Any]) -> dict[str, Any]:
     out = dict(raw)
     out["replay"] = json.loads(out.pop("replay_json"))
     return out
 
 
 def play_match(
-    bot,
+    bot: _Decide | _BotObject,
     opponent_id: str,
-    seed: int,
+    seed: SupportsIndex,
     *,
     challenger_name: str = "Challenger",
-    decision_timeout_ms: int = 1000,
-    max_steps_per_round: int = 500,
-    cards_per_player: int = 8,
-    target_score: int = 151,
-    bot_seed: int = 0,
+    decision_timeout_ms: SupportsIndex = 1000,
+    max_steps_per_round: SupportsIndex = 500,
+    cards_per_player: SupportsIndex = 8,
+    target_score: SupportsIndex = 151,
+    bot_seed: SupportsIndex = 0,
     submission_dir: Path | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Plays ``bot`` (seat ``p0``, the challenger) against the catalog bot ``opponent_id``
     (seat ``p1``) in the match of ``seed``. Returns ``winner_id``, ``reason``
     (``normal | forfeit | timeout | max_steps``), ``forfeited_player_id``, ``detail``,
@@ -189,12 +203,12 @@ def play_match(
 def play_catalog_match(
     challenger_id: str,
     opponent_id: str,
-    seed: int,
+    seed: SupportsIndex,
     *,
-    decision_timeout_ms: int = 1000,
-    max_steps_per_round: int = 500,
-    bot_seed: int = 0,
-) -> dict:
+    decision_timeout_ms: SupportsIndex = 1000,
+    max_steps_per_round: SupportsIndex = 500,
+    bot_seed: SupportsIndex = 0,
+) -> dict[str, Any]:
     """Catalog bot against catalog bot through the same runner (the result as ``play_match``)."""
     _check_opponent(challenger_id)
     _check_opponent(opponent_id)
@@ -210,7 +224,8 @@ def play_catalog_match(
     )
 
 
-def load_replay(path) -> dict:
+def load_replay(path: str | PathLike[str]) -> dict[str, Any]:
     """Reads and checks a replay file; ``ValueError`` if it is malformed."""
     text = Path(path).read_text(encoding="utf-8")
-    return json.loads(_arena.check_replay(text))
+    replay: dict[str, Any] = json.loads(_arena.check_replay(text))
+    return replay

@@ -15,14 +15,23 @@ lane's state)``, so the actions depend only on ``seed`` and the states, never on
 thread count, the chunk size or the calls made before (the same seed and states give the
 same actions).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ._cardvec import BatchEnv, LearnerEnv
 from ._games import game_class, games
 
+if TYPE_CHECKING:
+    from typing import SupportsIndex
 
-def names(game_id: str) -> list:
+    from numpy import int64
+    from numpy.typing import ArrayLike, NDArray
+
+
+def names(game_id: str) -> list[str]:
     """The built-in bots of game ``game_id``, as the registry lists them (a new list);
     ``ValueError`` for an unknown game."""
     if not isinstance(game_id, str):
@@ -31,7 +40,12 @@ def names(game_id: str) -> list:
     return next(list(info["bots"]) for info in games() if info["id"] == game_id)
 
 
-def act(env, bot: str, lanes=None, seed=0) -> np.ndarray:
+def act(
+    env: BatchEnv | LearnerEnv,
+    bot: str,
+    lanes: ArrayLike | None = None,
+    seed: SupportsIndex | None = 0,
+) -> NDArray[int64]:
     """The action bot ``bot`` picks for the seat to act in every lane of ``env``.
 
     ``env`` is a ``BatchEnv`` (any game's class: the bot plays the seat to act) or a

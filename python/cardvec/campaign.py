@@ -43,14 +43,19 @@ import sys
 import time
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ._cardvec import campaign as _native
 from ._cardvec import games as _games
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+    from typing import Any
+
 #: The ladder of the 151 arena (``cardvec arena ladder``'s default), weakest first.
-FULL_LADDER = [
+FULL_LADDER: list[str] = [
     "builtin:random",
     "builtin:greedy",
     "builtin:medium",
@@ -60,14 +65,14 @@ FULL_LADDER = [
 ]
 
 #: Keys of a summary that depend on the run (wall time), not on its games.
-TIMING = "timing"
+TIMING: str = "timing"
 
 
-def _game_ids() -> list:
+def _game_ids() -> list[Any]:
     return [g["id"] for g in _games()]
 
 
-def _check_game(game_id, allowed=None) -> None:
+def _check_game(game_id: Any, allowed: Any = None) -> None:
     if not isinstance(game_id, str):
         raise TypeError(f"game_id must be a str, got {game_id!r}")
     ids = _game_ids() if allowed is None else allowed
@@ -75,7 +80,7 @@ def _check_game(game_id, allowed=None) -> None:
         raise ValueError(f"unknown game {game_id!r}; expected one of: {', '.join(ids)}")
 
 
-def _options_text(options: dict) -> str:
+def _options_text(options: dict[str, Any]) -> str:
     return ",".join(f"{k}={v}" for k, v in sorted(options.items()))
 
 
@@ -84,34 +89,59 @@ class JobKind:
     process) and merge the shards' results (in game order) into the summary."""
 
     #: The kind's name (``KINDS`` key).
-    name = ""
+    name: str = ""
     #: What a game index counts ("games", "matches", "hands", "lanes").
-    unit = "games"
+    unit: str = "games"
     #: Options of the kind itself (every other keyword is a game option).
-    own_options: tuple = ()
+    own_options: tuple[str, ...] = ()
     #: Whether a shard runs on one core (a Python replay): its Ray task then takes one CPU,
     #: so a node runs as many shards at once as it has CPUs. Otherwise a task takes the
     #: CPUs of the smallest node and the engine runs on that many threads.
-    single_core = False
+    single_core: bool = False
 
-    def check(self, game_id: str, options: dict) -> dict:
+    def check(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
         """Checks the game id and the options; returns them normalized (JSON values)."""
         _check_game(game_id)
         return dict(options)
 
-    def plan(self, games: int, shard: int, options: dict) -> list:
+    def plan(self, games: int, shard: int, options: dict[str, Any]) -> list[tuple[str, int, int]]:
         """The shards: ``(label, first, count)`` (``label`` names a sub-run, "" if none)."""
         return [("", f, min(shard, games - f)) for f in range(0, games, shard)]
 
-    def run_shard(self, game_id, seed, label, first, count, options, threads, out):
+    def run_shard(
+        self,
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+        threads: int | None,
+        out: str |     os.PathLike[str] | None,
+    ) -> Any:
         """Runs one shard; returns a JSON-able result."""
         raise NotImplementedError
 
-    def merge(self, game_id, seed, games, options, shards: list) -> dict:
+    def merge(
+        self,
+        game_id: str,
+        seed: int,
+        games: int,
+        options: dict[str, Any],
+        shards: list[tuple[str, int, int, Any]],
+    ) -> dict[str, Any]:
         """The summary of the results ``[(label, first, count, result)]`` (sorted)."""
         raise NotImplementedError
 
-    def reproduce(self, game_id, seed, label, first, count, options) -> str:
+    def reproduce(
+        self,
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+    ) -> str:
         """The command that replays the shard (or game) on one machine."""
         return (
             f"python -c \"from cardvec import campaign; print(campaign.run({self.name!r}, "
@@ -119,12 +149,12 @@ class JobKind:
             f"first={first}))\""
         )
 
-    def lines(self, summary: dict) -> list:
+    def lines(self, summary: dict[str, Any]) -> list[str]:
         """The summary as text lines (what ``cardvec-campaign`` prints)."""
         return [json.dumps({k: v for k, v in summary.items() if k != TIMING})]
 
 
-def _diff_options(game_id: str, options: dict):
+def _diff_options(game_id: str, options: dict[str, Any]) -> Any:
     own = {k: options[k] for k in ("probe_every", "plant_mismatch_game") if k in options}
     game = {k: v for k, v in options.items() if k not in own}
     return own, game
@@ -136,7 +166,7 @@ class Diff(JobKind):
     name = "diff"
     own_options = ("probe_every", "plant_mismatch_game")
 
-    def check(self, game_id, options):
+    def check(self, game_id: Any, options: Any) -> Any:
         _check_game(game_id)
         own, game = _diff_options(game_id, options)
         # The game options, checked by the engine on one game (a ValueError naming them).
@@ -144,7 +174,17 @@ class Diff(JobKind):
                            probe_every=int(own.get("probe_every", 16)))
         return dict(options)
 
-    def run_shard(self, game_id, seed, label, first, count, options, threads, out):
+    def run_shard(
+        self,
+        game_id: Any,
+        seed: Any,
+        label: Any,
+        first: Any,
+        count: Any,
+        options: Any,
+        threads: Any,
+        out: Any,
+    ) -> Any:
         own, game = _diff_options(game_id, options)
         r = _native.diff_shard(
             game_id, seed, first, count, options=game or None, threads=threads,
@@ -154,20 +194,28 @@ class Diff(JobKind):
         r.pop("seconds")
         return r
 
-    def _repro(self, game_id, seed, g, options):
+    def _repro(self, game_id: Any, seed: Any, g: Any, options: Any) -> Any:
         own, game = _diff_options(game_id, options)
         extra = f" -o {_options_text(game)}" if game else ""
         if "probe_every" in own:
             extra += f" --probe-every {own['probe_every']}"
         return f"cardvec diff {game_id} --seed {seed} --first {g} --games 1{extra}"
 
-    def reproduce(self, game_id, seed, label, first, count, options):
+    def reproduce(
+        self,
+        game_id: Any,
+        seed: Any,
+        label: Any,
+        first: Any,
+        count: Any,
+        options: Any,
+    ) -> Any:
         cmd = self._repro(game_id, seed, first, options)
         return cmd.replace(" --games 1", f" --games {count}")
 
-    def merge(self, game_id, seed, games, options, shards):
-        total = {"games": 0, "actions": 0, "rejected": 0, "failed_games": 0}
-        mismatches = []
+    def merge(self, game_id: Any, seed: Any, games: Any, options: Any, shards: Any) -> Any:
+        total: dict[str, Any] = {"games": 0, "actions": 0, "rejected": 0, "failed_games": 0}
+        mismatches: list[dict[str, Any]] = []
         for _, _, _, r in shards:
             for k in total:
                 total[k] += r[k]
@@ -179,7 +227,7 @@ class Diff(JobKind):
         ]
         return total
 
-    def lines(self, summary):
+    def lines(self, summary: Any) -> Any:
         own, game = _diff_options(summary["game_id"], summary["options"])
         config = f" options={_options_text(game)}" if game else ""
         out = [
@@ -196,7 +244,7 @@ class Diff(JobKind):
         return out
 
 
-def _bots_list(bots):
+def _bots_list(bots: Any) -> Any:
     if bots is None:
         return None
     if isinstance(bots, str):
@@ -213,11 +261,11 @@ class Match(JobKind):
     name = "match"
     own_options = ("bots",)
 
-    def _split(self, options):
+    def _split(self, options: Any) -> Any:
         game = {k: v for k, v in options.items() if k != "bots"}
         return _bots_list(options.get("bots")), game
 
-    def check(self, game_id, options):
+    def check(self, game_id: Any, options: Any) -> Any:
         _check_game(game_id)
         bots, game = self._split(options)
         _native.match_shard(game_id, 0, 0, 1, bots=bots, options=game or None, threads=1)
@@ -226,13 +274,23 @@ class Match(JobKind):
             out["bots"] = bots
         return out
 
-    def run_shard(self, game_id, seed, label, first, count, options, threads, out):
+    def run_shard(
+        self,
+        game_id: Any,
+        seed: Any,
+        label: Any,
+        first: Any,
+        count: Any,
+        options: Any,
+        threads: Any,
+        out: Any,
+    ) -> Any:
         bots, game = self._split(options)
         return _native.match_shard(game_id, seed, first, count, bots=bots,
                                    options=game or None, threads=threads)
 
-    def merge(self, game_id, seed, games, options, shards):
-        total = {"games": 0, "plies": 0, "plies_sq": 0, "reward_scale": 1, "bots": []}
+    def merge(self, game_id: Any, seed: Any, games: Any, options: Any, shards: Any) -> Any:
+        total: dict[str, Any] = {"games": 0, "plies": 0, "plies_sq": 0, "reward_scale": 1, "bots": []}
         for k, (_, _, _, r) in enumerate(shards):
             if k == 0:
                 total = json.loads(json.dumps(r))
@@ -270,7 +328,7 @@ class Match(JobKind):
             "tally": total,
         }
 
-    def lines(self, summary):
+    def lines(self, summary: Any) -> Any:
         out = [f"game={summary['game_id']} games={summary['games']} seed={summary['seed']} "
                f"plies_per_game={summary['plies_per_game']:.1f}"]
         for s in summary["standings"]:
@@ -279,7 +337,7 @@ class Match(JobKind):
         return out
 
 
-def _elo(ids: list, wins: dict) -> list:
+def _elo(ids: list[Any], wins: dict[tuple[int, int], tuple[Any, Any]]) -> list[Any]:
     """Bradley-Terry ratings by Zermelo's iteration, as ``core::stats::elo_ratings`` (half a
     game added both ways to every pair that played; ``ids[0]`` at 1000)."""
     n = len(ids)
@@ -317,7 +375,7 @@ class ArenaLadder(JobKind):
     unit = "matches"
     own_options = ("bots", "max_steps")
 
-    def check(self, game_id, options):
+    def check(self, game_id: Any, options: Any) -> Any:
         _check_game(game_id, ["151"])
         unknown = set(options) - set(self.own_options)
         if unknown:
@@ -338,17 +396,27 @@ class ArenaLadder(JobKind):
         return {"bots": bots, "max_steps": max_steps}
 
     @staticmethod
-    def pairs(n):
+    def pairs(n: Any) -> Any:
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
         return sorted(pairs, key=lambda p: (p[1] - p[0], p[1]))
 
-    def plan(self, games, shard, options):
+    def plan(self, games: Any, shard: Any, options: Any) -> Any:
         out = []
         for i, j in self.pairs(len(options["bots"])):
             out += [(f"{i},{j}", f, min(shard, games - f)) for f in range(0, games, shard)]
         return out
 
-    def run_shard(self, game_id, seed, label, first, count, options, threads, out):
+    def run_shard(
+        self,
+        game_id: Any,
+        seed: Any,
+        label: Any,
+        first: Any,
+        count: Any,
+        options: Any,
+        threads: Any,
+        out: Any,
+    ) -> Any:
         i, j = map(int, label.split(","))
         bots = options["bots"]
         r = _native.arena_shard(bots[i], bots[j], seed, first, count, threads=threads,
@@ -356,17 +424,25 @@ class ArenaLadder(JobKind):
         r.pop("seconds")
         return r
 
-    def reproduce(self, game_id, seed, label, first, count, options):
+    def reproduce(
+        self,
+        game_id: Any,
+        seed: Any,
+        label: Any,
+        first: Any,
+        count: Any,
+        options: Any,
+    ) -> Any:
         i, j = map(int, label.split(","))
         bots = options["bots"]
         return (f"python -c \"from cardvec._cardvec import campaign; print(campaign.arena_shard("
                 f"{bots[i]!r}, {bots[j]!r}, {seed}, {first}, {count}))\"")
 
-    def merge(self, game_id, seed, games, options, shards):
+    def merge(self, game_id: Any, seed: Any, games: Any, options: Any, shards: Any) -> Any:
         bots = options["bots"]
         keys = ("games", "a_wins", "ties", "normal", "forfeit", "timeout", "max_steps",
                 "forfeits_by_a", "forfeits_by_b", "actions")
-        pairs = {}
+        pairs: dict[str, dict[str, Any]] = {}
         for label, _, _, r in shards:
             p = pairs.setdefault(label, {"a": r["a"], "b": r["b"], **{k: 0 for k in keys}})
             for k in keys:
@@ -383,7 +459,7 @@ class ArenaLadder(JobKind):
         elo = _elo(bots, wins)
         return {"pairs": rows, "elo": dict(zip(bots, elo))}
 
-    def lines(self, summary):
+    def lines(self, summary: Any) -> Any:
         out = []
         for p in summary["pairs"]:
             rate = (p["a_wins"] + 0.5 * p["ties"]) / p["games"]
@@ -406,7 +482,7 @@ class Oracle(JobKind):
     own_options = ("players", "fix")
     single_core = True
 
-    def check(self, game_id, options):
+    def check(self, game_id: Any, options: Any) -> Any:
         from . import oracles
 
         _check_game(game_id, sorted(oracles.ORACLES))
@@ -421,7 +497,17 @@ class Oracle(JobKind):
             out["players"] = [int(x) for x in (p.split(",") if isinstance(p, str) else p)]
         return out
 
-    def run_shard(self, game_id, seed, label, first, count, options, threads, out):
+    def run_shard(
+        self,
+        game_id: Any,
+        seed: Any,
+        label: Any,
+        first: Any,
+        count: Any,
+        options: Any,
+        threads: Any,
+        out: Any,
+    ) -> Any:
         import dataclasses
         import importlib
 
@@ -453,7 +539,7 @@ class Oracle(JobKind):
                 r[key] = {str(k): v for k, v in r[key].items()}
         return r
 
-    def _repro(self, game_id, seed, first, count):
+    def _repro(self, game_id: Any, seed: Any, first: Any, count: Any) -> Any:
         if game_id == "flip7":
             return (f"python -c \"from cardvec.oracles import flip7; "
                     f"print(flip7.replay_range({seed}, {first}, {count}).mismatches)\"")
@@ -468,12 +554,20 @@ class Oracle(JobKind):
                 f"{'i151' if game_id == '151' else 'holdem'} as o; "
                 f"print(o.replay(sys.stdin).mismatches)\"")
 
-    def reproduce(self, game_id, seed, label, first, count, options):
+    def reproduce(
+        self,
+        game_id: Any,
+        seed: Any,
+        label: Any,
+        first: Any,
+        count: Any,
+        options: Any,
+    ) -> Any:
         return self._repro(game_id, seed, first, count)
 
-    def merge(self, game_id, seed, games, options, shards):
-        total = {}
-        mismatches = []
+    def merge(self, game_id: Any, seed: Any, games: Any, options: Any, shards: Any) -> Any:
+        total: dict[str, Any] = {}
+        mismatches: list[dict[str, Any]] = []
         for _, _, _, r in shards:
             for k, v in r.items():
                 if k == "mismatches":
@@ -491,7 +585,7 @@ class Oracle(JobKind):
                                for m in mismatches]
         return total
 
-    def lines(self, summary):
+    def lines(self, summary: Any) -> Any:
         body = {k: v for k, v in summary.items()
                 if k not in (TIMING, "mismatches", "options", "kind", "defect_seeds", "failed_shards")}
         out = [" ".join(f"{k}={v}" for k, v in body.items()) +
@@ -516,7 +610,7 @@ class Rollouts(JobKind):
     unit = "lanes"
     own_options = ("steps", "bot", "compress")
 
-    def check(self, game_id, options):
+    def check(self, game_id: Any, options: Any) -> Any:
         _check_game(game_id)
         steps = options.get("steps", 128)
         if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
@@ -534,7 +628,17 @@ class Rollouts(JobKind):
             raise ValueError(f"rollouts: compress must be True or False, got {compress!r}")
         return dict(game, steps=steps, bot=bot, compress=compress)
 
-    def run_shard(self, game_id, seed, label, first, count, options, threads, out):
+    def run_shard(
+        self,
+        game_id: Any,
+        seed: Any,
+        label: Any,
+        first: Any,
+        count: Any,
+        options: Any,
+        threads: Any,
+        out: Any,
+    ) -> Any:
         import cardvec
 
         from . import bots as _bots
@@ -569,7 +673,7 @@ class Rollouts(JobKind):
         return {"lanes": count, "transitions": steps * count, "episodes": int(dones.sum()),
                 "bytes": path.stat().st_size, "file": path.name}
 
-    def merge(self, game_id, seed, games, options, shards):
+    def merge(self, game_id: Any, seed: Any, games: Any, options: Any, shards: Any) -> Any:
         return {
             "lanes": sum(r["lanes"] for *_, r in shards),
             "transitions": sum(r["transitions"] for *_, r in shards),
@@ -577,7 +681,7 @@ class Rollouts(JobKind):
             "files": [r["file"] for *_, r in shards],
         }
 
-    def lines(self, summary):
+    def lines(self, summary: Any) -> Any:
         t = summary[TIMING]["seconds"]
         return [f"game={summary['game_id']} lanes={summary['lanes']} "
                 f"transitions={summary['transitions']} episodes={summary['episodes']} "
@@ -586,10 +690,13 @@ class Rollouts(JobKind):
 
 
 #: The registered job kinds by name.
-KINDS = {k.name: k for k in (Diff(), Oracle(), Match(), ArenaLadder(), Rollouts())}
+KINDS: dict[str, JobKind] = {k.name: k for k in (Diff(), Oracle(), Match(), ArenaLadder(), Rollouts())}
 
 
-def read_rollouts(out, files=None):
+def read_rollouts(
+    out: str | os.PathLike[str],
+    files: Sequence[str] | None = None,
+) -> Iterator[dict[str, Any]]:
     """Yields the rollout shards written in ``out`` (``out/rollouts/shard_*.npz``, in game
     order), each a dict of numpy arrays (``obs``, ``actions``, ``rewards``, ``dones``,
     ``legal_mask``, ``current_player``, time-major: [T, N, ...])."""
@@ -605,7 +712,17 @@ def read_rollouts(out, files=None):
 # ---------------------------------------------------------------- running the shards
 
 
-def _run_shard(kind, game_id, seed, label, first, count, options, threads, out):
+def _run_shard(
+    kind: Any,
+    game_id: Any,
+    seed: Any,
+    label: Any,
+    first: Any,
+    count: Any,
+    options: Any,
+    threads: Any,
+    out: Any,
+) -> Any:
     """One shard in a worker: ``("ok", result)`` or ``("error", message)`` for a failure
     of the shard itself (an engine error or panic, a bad option), which must not be
     retried."""
@@ -620,7 +737,7 @@ def _run_shard(kind, game_id, seed, label, first, count, options, threads, out):
     return ("ok", result, time.perf_counter() - t)
 
 
-def _check_count(name, value, minimum=1):
+def _check_count(name: Any, value: Any, minimum: Any = 1) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an integer, got {value!r}")
     if value < minimum:
@@ -628,7 +745,7 @@ def _check_count(name, value, minimum=1):
 
 
 class _Progress:
-    def __init__(self, total, done, games_total, unit, enabled):
+    def __init__(self, total: Any, done: Any, games_total: Any, unit: Any, enabled: Any) -> None:
         self.start = time.perf_counter()
         self.games = 0
         self.unit = unit
@@ -645,7 +762,7 @@ class _Progress:
             self.bar = None
         self.last = 0.0
 
-    def update(self, games):
+    def update(self, games: Any) -> None:
         self.games += games
         self.done += 1
         if not self.enabled:
@@ -659,18 +776,18 @@ class _Progress:
             print(f"campaign: {self.done}/{self.total} shards, {rate:,.0f} {self.unit}/s",
                   file=sys.stderr, flush=True)
 
-    def close(self):
+    def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
 
 
-def _identity(kind, game_id, seed, games, shard, options):
+def _identity(kind: Any, game_id: Any, seed: Any, games: Any, shard: Any, options: Any) -> Any:
     # As it reads back from campaign.json (tuples become lists).
     return json.loads(json.dumps({"kind": kind, "game_id": game_id, "seed": seed,
                                   "games": games, "shard": shard, "options": options}))
 
 
-def _open_out(out, identity):
+def _open_out(out: Any, identity: Any) -> Any:
     """The finished shards of ``out`` (creating it), after checking it holds this
     campaign."""
     out = Path(out)
@@ -700,7 +817,7 @@ def _open_out(out, identity):
     return done
 
 
-def _cluster_cpus(ray) -> int:
+def _cluster_cpus(ray: Any) -> int:
     cpus = [n["Resources"].get("CPU", 0) for n in ray.nodes() if n.get("Alive")]
     cpus = [c for c in cpus if c >= 1]
     return int(min(cpus)) if cpus else 1
@@ -712,7 +829,11 @@ class Interrupted(KeyboardInterrupt):
     directory (``None``: nothing was kept); running the same campaign with the same ``out``
     again resumes it."""
 
-    def __init__(self, saved: int, total: int, out):
+    saved: int
+    total: int
+    out: str | None
+
+    def __init__(self, saved: int, total: int, out: str | None) -> None:
         super().__init__(saved, total, out)
         self.saved, self.total, self.out = saved, total, out
 
@@ -743,9 +864,21 @@ def _check_reachable(address: str, timeout: float) -> None:
         ) from None
 
 
-def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None,
-        max_retries=3, progress=True, threads=None, first=0, connect_timeout=10.0,
-        **options):
+def run(
+    kind: str,
+    game_id: str,
+    games: int = 100_000,
+    shard: int | None = None,
+    seed: int = 0,
+    address: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    max_retries: int = 3,
+    progress: bool = True,
+    threads: int | None = None,
+    first: int = 0,
+    connect_timeout: float = 10.0,
+    **options: Any,
+) -> dict[str, Any]:
     """Runs campaign ``kind`` on game ``game_id`` over games ``first..first + games`` of
     ``seed``, in shards of ``shard`` games (default: ``games`` split in about 64), and
     returns the merged summary: the kind's totals, ``kind``, ``game_id``, ``seed``,
@@ -793,7 +926,7 @@ def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None
     bar = _Progress(len(plan), len(plan) - len(todo), games, job.unit, progress)
     log = open(Path(out) / "shards.jsonl", "a") if out is not None else None
 
-    def finish(p, outcome):
+    def finish(p: Any, outcome: Any) -> None:
         label, f, c = p
         status, value, _seconds = outcome
         if status == "ok":
@@ -843,8 +976,19 @@ def run(kind, game_id, games=100_000, shard=None, seed=0, address=None, out=None
     return summary
 
 
-def _run_ray(address, todo, finish, kind, game_id, seed, options, threads, out, max_retries,
-             connect_timeout):
+def _run_ray(
+    address: Any,
+    todo: Any,
+    finish: Any,
+    kind: Any,
+    game_id: Any,
+    seed: Any,
+    options: Any,
+    threads: Any,
+    out: Any,
+    max_retries: Any,
+    connect_timeout: Any,
+) -> Any:
     try:
         import ray
     except ImportError:
@@ -890,7 +1034,7 @@ def _run_ray(address, todo, finish, kind, game_id, seed, options, threads, out, 
             ray.shutdown()
 
 
-def _parse_options(words) -> dict:
+def _parse_options(words: Any) -> dict[str, Any]:
     """``-o`` values: each ``NAME=VALUE`` (the value read as JSON when it is JSON, else as
     text: ``-o bots=random,king-only`` is one option); several at once as
     ``NAME=VALUE,NAME=VALUE`` when every comma-separated piece has an ``=``. A name given
@@ -914,7 +1058,7 @@ def _parse_options(words) -> dict:
     return options
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """``cardvec-campaign KIND GAME [--games N] [--shard N] [--seed S] [--address A]
     [--out DIR] [-o name=value ...]``: runs ``run`` and prints the summary as ``cardvec``
     prints it (``diff``: the same lines as ``cardvec diff``). Exit status 1 when a shard

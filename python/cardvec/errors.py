@@ -10,6 +10,10 @@
 """
 
 
+
+from __future__ import annotations
+
+
 class UnknownOptionError(ValueError, TypeError):
     """An option or keyword argument that is not accepted; the message lists those that are."""
 

@@ -1,10 +1,16 @@
 """Flip 7 constants (see docs/flip7.md), the batch environment ``Flip7`` and the single
 game ``Flip7Game`` (with its shuffle log)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from ._args import int_arg
 from ._cardvec import Flip7Game
-from ._games import Flip7
 from ._cardvec import flip7 as _c
+from ._game_classes import Flip7
+
+if TYPE_CHECKING:
+    from typing import SupportsIndex
 
 HIT: int = _c.HIT
 STAY: int = _c.STAY
@@ -28,7 +34,7 @@ def make_deck() -> list[int]:
     return list(_c.MAKE_DECK)
 
 
-def observation_size(num_players: int) -> int:
+def observation_size(num_players: SupportsIndex) -> int:
     """Length of an observation: 419 + 24 * num_players (``num_players`` from 3 to 18; a
     bool or another count is a ``ValueError``)."""
     num_players = int_arg(num_players, "num_players", MIN_PLAYERS, MAX_PLAYERS)

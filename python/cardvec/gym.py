@@ -62,7 +62,7 @@ Python instead). Keyword arguments go to them.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -72,26 +72,37 @@ try:
     from gymnasium.utils import seeding
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
-except ImportError as e:  # pragma: no cover - exercised only without gymnasium
+except ImportError as _missing:  # pragma: no cover - exercised only without gymnasium
     raise ImportError(
         "cardvec.gym needs Gymnasium 1.x, which is not installed (pip install 'gymnasium>=1,<2')"
-    ) from e
+    ) from _missing
 
 from ._args import seed_arg
 from ._cardvec import ACTION_ILLEGAL, LearnerEnv
 from ._raster import frame, view_lines
+
+if TYPE_CHECKING:
+    from typing import Any, Literal, SupportsIndex
+
+    from gymnasium.spaces import Box, Discrete
+    from numpy import bool_, float32, int64, uint8
+    from numpy.typing import ArrayLike, NDArray
+    from typing_extensions import TypeAlias
+
+    _Opponents: TypeAlias = "str | list[str] | tuple[str, ...]"
+    _Seat: TypeAlias = "SupportsIndex | Literal['rotate']"
 
 __all__ = ["CardvecEnv", "CardvecVectorEnv", "ids", "make", "make_vec"]
 
 _SEED_SPAN = 2**63  # unseeded resets draw their seed in 0..2**63
 
 
-def _spaces(env: LearnerEnv):
+def _spaces(env: LearnerEnv) -> Any:
     obs = spaces.Box(-np.inf, np.inf, (env.obs_dim,), np.float32)
     return obs, spaces.Discrete(env.num_actions)
 
 
-def _check_options(options) -> None:
+def _check_options(options: Any) -> None:
     if options:
         raise ValueError(
             f"reset options are not supported (no partial reset), got {options!r}"
@@ -102,10 +113,23 @@ class CardvecVectorEnv(VectorEnv):
     """A ``gymnasium.vector.VectorEnv`` over ``cardvec.LearnerEnv``; see ``cardvec.gym``
     (``make_vec`` builds one)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    env: LearnerEnv
+    copy: bool
+    single_observation_space: spaces.Box
+    single_action_space: spaces.Discrete
 
-    def __init__(self, game_id: str, num_envs: int, opponents="random", seat=0, seed=None,
-                 copy: bool = True, **options):
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: SupportsIndex,
+        opponents: _Opponents = "random",
+        seat: _Seat = 0,
+        seed: SupportsIndex | None = None,
+        copy: bool = True,
+        **options: Any,
+    ) -> None:
         if not isinstance(copy, bool):
             raise TypeError(f"copy must be a bool, got {copy!r}")
         self._first_seed = seed_arg(seed)
@@ -138,7 +162,12 @@ class CardvecVectorEnv(VectorEnv):
             "_seat": self._ones.copy(),
         }
 
-    def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+    def reset(
+        self,
+        *,
+        seed: int | list[int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[NDArray[float32], dict[str, Any]]:
         """Deals a new game in every lane; returns ``(obs, info)`` (see ``cardvec.gym``).
         ``seed`` may be a list of ``num_envs`` seeds, one per lane."""
         _check_options(options)
@@ -147,7 +176,7 @@ class CardvecVectorEnv(VectorEnv):
             # anything changes; np_random follows the whole list.
             obs = self.env.reset(seed=seed)
             self._np_random = np.random.Generator(
-                np.random.PCG64(np.random.SeedSequence([int(s) for s in seed]))
+                np.random.PCG64(np.random.SeedSequence([int(s) for s in cast("list[int]", seed)]))
             )
             self._np_random_seed = -1
             return self._started(obs)
@@ -164,13 +193,22 @@ class CardvecVectorEnv(VectorEnv):
             self._np_random, self._np_random_seed = seeding.np_random(seed)
         return self._started(self.env.reset(seed=seed))
 
-    def _started(self, obs):
+    def _started(self, obs: NDArray[float32]) -> tuple[NDArray[float32], dict[str, Any]]:
         self._start[:] = time.perf_counter()
         self._prev_done[:] = False
         self._reset_done = True
         return self._out(obs), self._info()
 
-    def step(self, actions):
+    def step(
+        self,
+        actions: ArrayLike,
+    ) -> tuple[
+        NDArray[float32],
+        NDArray[float32],
+        NDArray[bool_],
+        NDArray[bool_],
+        dict[str, Any],
+    ]:
         """One learner decision in every lane; returns ``(obs, rewards, terminated,
         truncated, info)`` (see ``cardvec.gym``)."""
         if not self._reset_done:
@@ -198,7 +236,7 @@ class CardvecVectorEnv(VectorEnv):
             info,
         )
 
-    def close_extras(self, **kwargs) -> None:
+    def close_extras(self, **kwargs: Any) -> None:
         """Closes the learner view (``VectorEnv.close`` calls it): later calls are a
         ``RuntimeError``."""
         self.env.close()
@@ -216,9 +254,21 @@ class CardvecEnv(gymnasium.Env):
     game's view of the table as the learner sees it, as text) or ``"rgb_array"`` (that text
     drawn as a numpy uint8 [H, W, 3] frame of one fixed size, what ``RecordVideo`` takes)."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
+    env: LearnerEnv
+    observation_space: spaces.Box
+    action_space: spaces.Discrete
+    render_mode: str | None
 
-    def __init__(self, game_id: str, opponents="random", seat=0, render_mode=None, **options):
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
+
+    def __init__(
+        self,
+        game_id: str,
+        opponents: _Opponents = "random",
+        seat: _Seat = 0,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
@@ -241,7 +291,12 @@ class CardvecEnv(gymnasium.Env):
             "seat": int(self.env.seat[0]),
         }
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(
+        self,
+        *,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[NDArray[float32], dict[str, Any]]:
         """Deals a new game; returns ``(obs, info)``. ``seed`` seeds ``np_random``, from
         which every reset draws the game's seed."""
         _check_options(options)
@@ -250,7 +305,7 @@ class CardvecEnv(gymnasium.Env):
         self._reset_done = True
         return self.env.obs[0].copy(), self._info()
 
-    def step(self, action):
+    def step(self, action: int) -> tuple[NDArray[float32], float, bool, bool, dict[str, Any]]:
         """The learner's action, then the bots' until its next decision; returns ``(obs,
         reward, terminated, truncated, info)``; ``info["illegal"]`` is true when the action
         was illegal (a no-op, or with ``on_illegal="lose"`` the end of the game)."""
@@ -267,7 +322,7 @@ class CardvecEnv(gymnasium.Env):
             info,
         )
 
-    def render(self):
+    def render(self) -> str | NDArray[uint8] | None:
         """The table as the learner sees it (every card once the game is over): text for
         ``render_mode="ansi"``, an RGB frame for ``"rgb_array"``, ``None`` without a render
         mode (the game's own view, ``Words::view``, the one the web table draws)."""
@@ -287,15 +342,28 @@ class CardvecEnv(gymnasium.Env):
         return f"CardvecEnv({self.env.game_id!r}, opponents={self.env.opponents!r})"
 
 
-def make_vec(game_id: str, num_envs: int, opponents="random", seat=0, seed=None,
-             copy: bool = True, **options) -> CardvecVectorEnv:
+def make_vec(
+    game_id: str,
+    num_envs: SupportsIndex,
+    opponents: _Opponents = "random",
+    seat: _Seat = 0,
+    seed: SupportsIndex | None = None,
+    copy: bool = True,
+    **options: Any,
+) -> CardvecVectorEnv:
     """A ``gymnasium.vector.VectorEnv`` of ``num_envs`` lanes of game ``game_id`` against
     ``opponents`` (see ``cardvec.gym``; the other arguments as for ``cardvec.LearnerEnv``)."""
     return CardvecVectorEnv(game_id, num_envs, opponents=opponents, seat=seat, seed=seed,
                             copy=copy, **options)
 
 
-def make(game_id: str, opponents="random", seat=0, render_mode=None, **options) -> CardvecEnv:
+def make(
+    game_id: str,
+    opponents: _Opponents = "random",
+    seat: _Seat = 0,
+    render_mode: str | None = None,
+    **options: Any,
+) -> CardvecEnv:
     """A single ``gymnasium.Env`` of game ``game_id`` against ``opponents`` (see
     ``cardvec.gym``; ``render_mode`` ``None``, ``"ansi"`` or ``"rgb_array"``)."""
     return CardvecEnv(game_id, opponents=opponents, seat=seat, render_mode=render_mode,
@@ -308,15 +376,15 @@ def _class_name(game_id: str) -> str:
     return game_class(game_id).__name__
 
 
-def _drop_no_render(kwargs: dict) -> None:
+def _drop_no_render(kwargs: dict[str, Any]) -> None:
     """Gymnasium passes ``render_mode=None`` along; the vector environment takes no render
     mode."""
     if "render_mode" in kwargs and kwargs["render_mode"] is None:
         del kwargs["render_mode"]
 
 
-def _entry(game_id: str):
-    def entry(**kwargs) -> CardvecEnv:
+def _entry(game_id: str) -> Any:
+    def entry(**kwargs: Any) -> CardvecEnv:
         return make(game_id, **kwargs)
 
     entry.__name__ = entry.__qualname__ = f"make_{_class_name(game_id)}"
@@ -324,8 +392,8 @@ def _entry(game_id: str):
     return entry
 
 
-def _vector_entry(game_id: str):
-    def entry(num_envs: int = 1, **kwargs) -> CardvecVectorEnv:
+def _vector_entry(game_id: str) -> Any:
+    def entry(num_envs: int = 1, **kwargs: Any) -> CardvecVectorEnv:
         _drop_no_render(kwargs)
         return make_vec(game_id, num_envs, **kwargs)
 

@@ -33,13 +33,22 @@ No-limit hold'em (see docs/holdem.md):
   played out at the deal: the lane (or the single game) is terminated at once with each
   seat's result as its rewards.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, overload
 
 import numpy as _np
 
 from ._args import int_arg
 from ._cardvec import NoLimitHoldemGame
-from ._games import NoLimitHoldem
+from ._game_classes import NoLimitHoldem
 from ._cardvec import holdem as _h
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from numpy import int64, integer
+    from numpy.typing import NDArray
+    from typing import Any, SupportsIndex
 
 HandValue = _h.HandValue
 parse_cards = _h.parse_cards
@@ -52,7 +61,7 @@ rank_name = _h.rank_name
 evaluate_batch = _h.evaluate_batch
 equity = _h.equity
 HAND_CLASSES: int = _h.HAND_CLASSES
-CATEGORIES: list = list(_h.CATEGORIES)
+CATEGORIES: list[Any] = list(_h.CATEGORIES)
 legal_bounds = _h.legal_bounds
 FOLD: int = _h.FOLD
 CHECK_CALL: int = _h.CHECK_CALL
@@ -65,7 +74,14 @@ MIN_SEATS: int = MIN_PLAYERS
 MAX_SEATS: int = MAX_PLAYERS
 
 
-def raise_to(chips):
+# An array (of any shape; SupportsIndex too, through numpy's __index__) matches first.
+@overload
+def raise_to(  # type: ignore[overload-overlap]
+    chips: Sequence[SupportsIndex] | NDArray[integer[Any]],
+) -> NDArray[int64]: ...
+@overload
+def raise_to(chips: SupportsIndex) -> int: ...
+def raise_to(chips: Any) -> int | NDArray[int64]:
     """The action id of an exact raise to ``chips`` (whole chips: an int, a numpy integer or
     an integer array): ``EXACT_RAISE | chips``. ``chips`` must be in ``0..EXACT_RAISE``. A
     float (even a whole one), a bool or an amount out of range is a ``ValueError`` showing
@@ -93,7 +109,7 @@ def raise_to(chips):
     return int(out) if out.ndim == 0 else out
 
 
-def observation_size(num_players: int) -> int:
+def observation_size(num_players: SupportsIndex) -> int:
     """Length of a no-limit observation: 118 + 9 * num_players (``num_players`` from 2 to
     10; a bool or another count is a ``ValueError``)."""
     num_players = int_arg(num_players, "num_players", MIN_PLAYERS, MAX_PLAYERS)

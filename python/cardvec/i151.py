@@ -10,16 +10,32 @@ Deprecated: ``I151(num_envs, players=k)`` (use ``num_players``) and the classes
 ``I151P2``, ``I151P3``, ``I151P4`` (now functions building ``I151(..., num_players=k)``);
 both warn with ``DeprecationWarning``.
 """
+from __future__ import annotations
 
 import operator
 import random
 import warnings
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 import numpy as np
 
-from . import _games
+from . import _game_classes, _games
 from ._args import int_arg
 from ._cardvec import i151 as _c
+
+if TYPE_CHECKING:
+    from numpy import uint8
+    from numpy.typing import NDArray
+    from typing_extensions import Self, Unpack, deprecated
+
+    from ._cardvec import _MaskDtype, _ObsDtype, _OnIllegal
+    from ._game_classes import _I151Options
+else:
+
+    def deprecated(message: str) -> Any:
+        """The typing marker only: the functions below warn themselves."""
+        return lambda function: function
+
 
 DECK_SIZE: int = _c.DECK_SIZE
 N_ACTIONS: int = _c.N_ACTIONS
@@ -31,17 +47,58 @@ ACTION_CHOOSE_SUIT: int = _c.ACTION_CHOOSE_SUIT
 N_CARDS: int = DECK_SIZE
 
 
-
-class I151(_games.I151):
-    __doc__ = _games.I151.__doc__ + (
+class I151(_game_classes.I151):
+    __doc__ = (_game_classes.I151.__doc__ or "") + (
         "\n\n``players=k`` is a deprecated spelling of ``num_players=k`` (DeprecationWarning)."
         "\n\nThe official engine's values are accepted: ``target_score`` 0 to 20,000, "
         "``initial_dealer`` any integer (taken modulo ``num_players``), ``cards_per_player`` "
         "1 to 32 // ``num_players``; ``max_round_steps`` (0: never) is cardvec's round cut-off."
     )
+    __module__ = "cardvec"
     __slots__ = ()
 
-    def __new__(cls, num_envs, *args, players=None, **kwargs):
+    @overload
+    def __new__(
+        cls,
+        num_envs: SupportsIndex,
+        seed: SupportsIndex | None = None,
+        num_threads: SupportsIndex | None = None,
+        autoreset: bool = False,
+        observe: bool = True,
+        chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
+        *,
+        obs_dtype: _ObsDtype = "f32",
+        mask_dtype: _MaskDtype = "u8",
+        on_illegal: _OnIllegal = "noop",
+        players: None = None,
+        **options: Unpack[_I151Options],
+    ) -> Self: ...
+    @overload
+    @deprecated("I151(players=...) is deprecated; use num_players=...")
+    def __new__(
+        cls,
+        num_envs: SupportsIndex,
+        seed: SupportsIndex | None = None,
+        num_threads: SupportsIndex | None = None,
+        autoreset: bool = False,
+        observe: bool = True,
+        chunk_size: SupportsIndex | None = None,
+        max_steps: SupportsIndex | None = None,
+        *,
+        obs_dtype: _ObsDtype = "f32",
+        mask_dtype: _MaskDtype = "u8",
+        on_illegal: _OnIllegal = "noop",
+        players: SupportsIndex,
+        **options: Unpack[_I151Options],
+    ) -> Self: ...
+    def __new__(
+        cls,
+        num_envs: SupportsIndex,
+        *args: Any,
+        players: SupportsIndex | None = None,
+        **kwargs: Any,
+    ) -> Self:
         if players is not None:
             warnings.warn(
                 "I151(players=...) is deprecated; use num_players=...",
@@ -65,36 +122,41 @@ class I151(_games.I151):
         return super().__new__(cls, num_envs, *args, **kwargs)
 
 
-I151.__module__ = "cardvec"
 _games.register_class(I151)
 
 
-def _deprecated_alias(players):
-    name = f"I151P{players}"
-
-    def alias(num_envs, **kwargs):
-        warnings.warn(
-            f"{name} is deprecated; use cardvec.I151(num_envs, num_players={players})",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return I151(num_envs, num_players=players, **kwargs)
-
-    alias.__name__ = alias.__qualname__ = name
-    alias.__doc__ = f"Deprecated: ``I151(num_envs, num_players={players}, **kwargs)``."
-    return alias
+def _deprecated_alias(players: int, num_envs: SupportsIndex, kwargs: dict[str, Any]) -> I151:
+    warnings.warn(
+        f"I151P{players} is deprecated; use cardvec.I151(num_envs, num_players={players})",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return I151(num_envs, num_players=players, **kwargs)
 
 
-I151P2 = _deprecated_alias(2)
-I151P3 = _deprecated_alias(3)
-I151P4 = _deprecated_alias(4)
+@deprecated("use cardvec.I151(num_envs, num_players=2)")
+def I151P2(num_envs: SupportsIndex, **kwargs: Any) -> I151:
+    """Deprecated: ``I151(num_envs, num_players=2, **kwargs)``."""
+    return _deprecated_alias(2, num_envs, kwargs)
+
+
+@deprecated("use cardvec.I151(num_envs, num_players=3)")
+def I151P3(num_envs: SupportsIndex, **kwargs: Any) -> I151:
+    """Deprecated: ``I151(num_envs, num_players=3, **kwargs)``."""
+    return _deprecated_alias(3, num_envs, kwargs)
+
+
+@deprecated("use cardvec.I151(num_envs, num_players=4)")
+def I151P4(num_envs: SupportsIndex, **kwargs: Any) -> I151:
+    """Deprecated: ``I151(num_envs, num_players=4, **kwargs)``."""
+    return _deprecated_alias(4, num_envs, kwargs)
 
 
 #: A lane holds any match seed with ``abs(seed) < 2**MATCH_SEED_BITS`` (docs/151.md).
 MATCH_SEED_BITS: int = 256
 
 
-def official_order(match_seed: int) -> np.ndarray:
+def official_order(match_seed: SupportsIndex) -> NDArray[uint8]:
     """The order that makes a lane play the official match of ``match_seed``
     (``create_match(..., seed=match_seed)``): round 1's deck, shuffled by
     ``random.Random(match_seed + 1)``, then the seed in little-endian two's-complement

@@ -11,6 +11,9 @@ docs/python.md, "Learner view")::
 ``cardvec.make(game_id, num_envs, opponents=..., seat=..., **kw)`` builds the same.
 """
 
+
+from __future__ import annotations
+
 from ._cardvec import LearnerEnv
 
 __all__ = ["LearnerEnv"]

@@ -1,7 +1,10 @@
 """Lost Cities constants (see docs/lost-cities.md) and the environment class."""
 
-from ._games import LostCities
+
+from __future__ import annotations
+
 from ._cardvec import lost_cities as _c
+from ._game_classes import LostCities
 
 DECK_SIZE: int = _c.DECK_SIZE
 N_COLORS: int = _c.N_COLORS

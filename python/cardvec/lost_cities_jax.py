@@ -27,30 +27,37 @@ dtype, not a pytree of fields.
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._games import LostCities
+from ._game_classes import LostCities
 from .lost_cities import N_ACTIONS as _N_ACTIONS
 from .lost_cities import OBS_DIM as _OBS_DIM
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from numpy import bool_, dtype, float32, void
+    from numpy.typing import ArrayLike, NDArray
 
 OBS_DIM: int = _OBS_DIM
 N_ACTIONS: int = _N_ACTIONS
 
 _PROBE = LostCities(1, num_threads=1)
 #: The dtype of a lane state: one field ``raw``, the engine's state bytes.
-State = np.dtype([("raw", np.uint8, (len(_PROBE.get_state(0)),))])
+State: dtype[void] = np.dtype([("raw", np.uint8, (len(_PROBE.get_state(0)),))])
 del _PROBE
 
 _LOCK = threading.Lock()
-_ENVS: dict = {}
+_ENVS: dict[int, LostCities] = {}
 
 # Observation channels (60 cards each, channel-major): 1 my board, 2 opponent's board.
 _CARDS = 60
 _MY_BOARD, _OPP_BOARD = 1, 2
 
 
-def _env(n: int):
+def _env(n: int) -> LostCities:
     """The engine of ``n`` lanes (cached; used under ``_LOCK``)."""
     env = _ENVS.get(n)
     if env is None:
@@ -58,33 +65,33 @@ def _env(n: int):
     return env
 
 
-def _states(states) -> np.ndarray:
+def _states(states: Any) -> np.ndarray:
     a = np.asarray(states)
     if a.dtype != State:
         raise TypeError(f"expected states of dtype lost_cities_jax.State, got {a.dtype}")
     return a
 
 
-def _load(env, flat: np.ndarray) -> None:
+def _load(env: Any, flat: np.ndarray) -> None:
     for i, s in enumerate(flat):
         env.set_state(i, s["raw"].tobytes())
 
 
-def _save(env, n: int) -> np.ndarray:
+def _save(env: Any, n: int) -> np.ndarray:
     out = np.empty(n, dtype=State)
     for i in range(n):
         out[i]["raw"] = np.frombuffer(env.get_state(i), dtype=np.uint8)
     return out
 
 
-def _seed(rng) -> int:
+def _seed(rng: Any) -> int:
     words = [int(x) for x in np.ravel(np.asarray(rng, dtype=object))]
     if any(w < 0 for w in words):
         raise ValueError(f"rng must hold non-negative integers, got {rng!r}")
     return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0])
 
 
-def batched_reset(rngs) -> np.ndarray:
+def batched_reset(rngs: ArrayLike) -> NDArray[void]:
     """New games, one per rng (``rngs``: an integer array ``[N]``, or ``[N, k]`` keys)."""
     keys = np.asarray(rngs)
     keys = keys.reshape(keys.shape[0], -1) if keys.ndim else keys.reshape(1, 1)
@@ -100,7 +107,7 @@ def batched_reset(rngs) -> np.ndarray:
         return _save(env, n)
 
 
-def reset(rng) -> np.ndarray:
+def reset(rng: ArrayLike) -> NDArray[void]:
     """A new game dealt from ``rng`` (an integer or an integer array, e.g. a JAX key)."""
     with _LOCK:
         env = _env(1)
@@ -108,7 +115,7 @@ def reset(rng) -> np.ndarray:
         return _save(env, 1)[0:1].reshape(())
 
 
-def reset_from_order(deck_order) -> np.ndarray:
+def reset_from_order(deck_order: ArrayLike) -> NDArray[void]:
     """The game dealt from ``deck_order``, a permutation of ``0..60``: cards 0..8 to player
     0, 8..16 to player 1, the deck drawn from index 16 (a bad order is a ``ValueError``)."""
     with _LOCK:
@@ -117,7 +124,10 @@ def reset_from_order(deck_order) -> np.ndarray:
         return _save(env, 1).reshape(())
 
 
-def batched_step(states, actions):
+def batched_step(
+    states: ArrayLike,
+    actions: ArrayLike,
+) -> tuple[NDArray[void], NDArray[float32], NDArray[bool_]]:
     """``step`` of every state: ``(states [N], rewards float32 [N, 2], done bool [N])``."""
     flat = _states(states).reshape(-1)
     n = flat.shape[0]
@@ -137,14 +147,14 @@ def batched_step(states, actions):
         return _save(env, n), rewards, done
 
 
-def step(state, action):
+def step(state: ArrayLike, action: int) -> tuple[NDArray[void], NDArray[float32], bool]:
     """One ply: ``(new state, rewards float32[2], done)``; an illegal action, or any
     action once the game is over, is a no-op with zero reward."""
     new, rewards, done = batched_step(_states(state).reshape(1), [action])
     return new.reshape(()), rewards[0], bool(done[0])
 
 
-def batched_legal_mask(states) -> np.ndarray:
+def batched_legal_mask(states: ArrayLike) -> NDArray[bool_]:
     """The legal masks, bool ``[N, 96]`` (all False once the game is over)."""
     flat = _states(states).reshape(-1)
     if flat.shape[0] == 0:
@@ -155,12 +165,13 @@ def batched_legal_mask(states) -> np.ndarray:
         return env.legal_mask.astype(bool)
 
 
-def legal_action_mask(state) -> np.ndarray:
+def legal_action_mask(state: ArrayLike) -> NDArray[bool_]:
     """The legal mask of one state, bool ``[96]``."""
-    return batched_legal_mask(_states(state).reshape(1))[0]
+    mask: NDArray[bool_] = batched_legal_mask(_states(state).reshape(1))[0]
+    return mask
 
 
-def batched_obs(states, players) -> np.ndarray:
+def batched_obs(states: ArrayLike, players: ArrayLike) -> NDArray[float32]:
     """The observations float32 ``[N, 454]`` of ``players[i]`` (0 or 1) in ``states[i]``."""
     flat = _states(states).reshape(-1)
     n = flat.shape[0]
@@ -174,9 +185,10 @@ def batched_obs(states, players) -> np.ndarray:
     return out
 
 
-def observation(state, player) -> np.ndarray:
+def observation(state: ArrayLike, player: int) -> NDArray[float32]:
     """The observation of ``player`` (0 or 1), float32 ``[454]``."""
-    return batched_obs(_states(state).reshape(1), [player])[0]
+    obs: NDArray[float32] = batched_obs(_states(state).reshape(1), [player])[0]
+    return obs
 
 
 def _column_scores(board: np.ndarray) -> float:
@@ -191,7 +203,7 @@ def _column_scores(board: np.ndarray) -> float:
     return total
 
 
-def board_score(state) -> np.ndarray:
+def board_score(state: ArrayLike) -> NDArray[float32]:
     """The two raw board scores (player 0, player 1), float32 ``[2]``."""
     # The observation is card-major: card c's channels are obs[c * 7 : c * 7 + 7].
     onehot = observation(state, 0)[: _CARDS * 7].reshape(_CARDS, 7)
@@ -200,7 +212,7 @@ def board_score(state) -> np.ndarray:
     return np.array([_column_scores(mine), _column_scores(theirs)], dtype=np.float32)
 
 
-def score(state) -> np.ndarray:
+def score(state: ArrayLike) -> NDArray[float32]:
     """The zero-sum pair ``board[s] - board[1 - s]``, float32 ``[2]`` (what the final step
     pays)."""
     b = board_score(state)

@@ -27,27 +27,51 @@ observation followed by its legal mask as 0.0/1.0 (``obs_dim + num_actions`` flo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 try:
     import gymnasium
     import pufferlib
-except ImportError as e:  # pragma: no cover - exercised only without PufferLib
+except ImportError as _missing:  # pragma: no cover - exercised only without PufferLib
     raise ImportError(
         "cardvec.puffer needs PufferLib 3 and Gymnasium (pip install pufferlib-core)"
-    ) from e
+    ) from _missing
 
 from ._args import seed_arg
 from ._cardvec import LearnerEnv
 
+if TYPE_CHECKING:
+    from typing import Any, Literal, SupportsIndex
+
+    from numpy import bool_, float32, uint8
+    from numpy.typing import ArrayLike, NDArray
+
 __all__ = ["PufferEnv"]
 
 
-class PufferEnv(pufferlib.PufferEnv):
+class PufferEnv(pufferlib.PufferEnv):  # type: ignore[misc]  # PufferLib is not typed
     """A PufferLib native env over ``cardvec.LearnerEnv``; see ``cardvec.puffer``."""
 
-    def __init__(self, game_id: str, num_envs: int, opponents="random", seat=0, seed=None,
-                 buf=None, mask_in_obs: bool = True, **options):
+    seed: int | None
+    env: LearnerEnv
+    obs_dim: int
+    num_actions: int
+    mask_in_obs: bool
+    num_agents: int
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: SupportsIndex,
+        opponents: str | list[str] | tuple[str, ...] = "random",
+        seat: SupportsIndex | Literal["rotate"] = 0,
+        seed: SupportsIndex | None = None,
+        buf: dict[str, NDArray[Any]] | None = None,
+        mask_in_obs: bool = True,
+        **options: Any,
+    ) -> None:
         if not isinstance(mask_in_obs, bool):
             raise TypeError(f"mask_in_obs must be a bool, got {mask_in_obs!r}")
         self.seed = seed_arg(seed)
@@ -64,11 +88,11 @@ class PufferEnv(pufferlib.PufferEnv):
         super().__init__(buf)
 
     @property
-    def legal_mask(self) -> np.ndarray:
+    def legal_mask(self) -> NDArray[uint8]:
         """The learner view's legal mask, uint8 [num_agents, num_actions] (read-only view)."""
         return self.env.legal_mask
 
-    def split_obs(self, observations):
+    def split_obs(self, observations: Any) -> tuple[Any, Any]:
         """``(obs, legal_mask)`` of a batch of observation rows (numpy or torch, last axis
         ``obs_dim + num_actions``): views, the mask as 0.0/1.0 floats."""
         if not self.mask_in_obs:
@@ -87,7 +111,7 @@ class PufferEnv(pufferlib.PufferEnv):
         np.copyto(self.truncations, env.truncated)
         self.masks[:] = True
 
-    def reset(self, seed=None):
+    def reset(self, seed: SupportsIndex | None = None) -> tuple[NDArray[float32], list[Any]]:
         """Deals a new game in every lane (``seed=None``: the constructor's seed); returns
         ``(observations, [])``."""
         seed = seed_arg(seed)
@@ -95,7 +119,16 @@ class PufferEnv(pufferlib.PufferEnv):
         self._publish()
         return self.observations, []
 
-    def step(self, actions):
+    def step(
+        self,
+        actions: ArrayLike,
+    ) -> tuple[
+        NDArray[float32],
+        NDArray[float32],
+        NDArray[bool_],
+        NDArray[bool_],
+        list[dict[str, Any]],
+    ]:
         """One decision of every agent; returns ``(observations, rewards, terminals,
         truncations, infos)``, PufferLib's buffers."""
         self.env.step(np.asarray(actions))
@@ -112,5 +145,5 @@ class PufferEnv(pufferlib.PufferEnv):
             )
         return self.observations, self.rewards, self.terminals, self.truncations, infos
 
-    def close(self):
+    def close(self) -> None:
         """Nothing to release (the engine goes with the object)."""

@@ -28,10 +28,21 @@ GIL.
     s = pushfold.solve(10)
     pushfold.grid(s["push"])[0, 0]   # AA: 1.0
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as _np
 
 from ._cardvec import pushfold as _pf
+
+if TYPE_CHECKING:
+    from typing import Any, SupportsFloat, SupportsIndex
+
+    from numpy import float64, int64
+    from numpy.typing import ArrayLike, NDArray
+
+    from ._cardvec.pushfold import _Counts, _Solution
 
 __all__ = [
     "CLASSES",
@@ -57,7 +68,7 @@ solve = _pf.solve
 exploitability = _pf.exploitability
 
 
-def grid(values) -> _np.ndarray:
+def grid(values: ArrayLike) -> NDArray[Any]:
     """169 per-class values as the 13 x 13 chart (``[row, col]``, ace first)."""
     arr = _np.asarray(values)
     if arr.shape != (CLASSES,):
@@ -78,7 +89,7 @@ def class_index(name: str) -> int:
 _NAMES = classes()
 
 
-def purify(strategy) -> _np.ndarray:
+def purify(strategy: ArrayLike) -> NDArray[float64]:
     """The pure chart of a strategy: 1.0 for every class played with probability above 1/2,
     else 0.0 (float64, 169 values; ``ValueError`` for another shape or a value outside
     [0, 1])."""

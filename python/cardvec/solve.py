@@ -16,10 +16,21 @@ OpenSpiel's ``exploitability.exploitability``.
 
 Game options are keyword arguments (``**options``), as in ``cardvec.make``.
 """
+from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from ._cardvec import solve as _s
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from os import PathLike
+    from typing import Any, Literal, SupportsIndex
+
+    from typing_extensions import TypeAlias
+
+    _Table: TypeAlias = Mapping[str, Sequence[float] | Mapping[int, float]]
 
 __all__ = [
     "Solution",
@@ -36,10 +47,10 @@ __all__ = [
 ]
 
 #: The algorithms ``cfr`` runs.
-ALGORITHMS = ("cfr", "cfr+", "es-mccfr", "os-mccfr")
+ALGORITHMS: tuple[str, ...] = ("cfr", "cfr+", "es-mccfr", "os-mccfr")
 
 
-def tree_ids() -> list:
+def tree_ids() -> list[str]:
     """The ids of the games the solvers accept (a new list)."""
     return _s.tree_ids()
 
@@ -55,7 +66,22 @@ class Solution:
     ``infosets`` (the size of the game tree).
     """
 
-    def __init__(self, game_id, options, raw):
+    game_id: str
+    options: dict[str, Any]
+    algorithm: str
+    iterations: int
+    policy: dict[str, dict[int, float]]
+    exploitability: float
+    nash_conv: float
+    game_value: float
+    values: list[float]
+    best_response_values: list[float]
+    curve: list[tuple[int, float, float]]
+    seconds: float
+    nodes: int
+    infosets: int
+
+    def __init__(self, game_id: str, options: Mapping[str, Any], raw: Mapping[str, Any]) -> None:
         self.game_id = game_id
         self.options = dict(options)
         self.algorithm = raw["algorithm"]
@@ -71,7 +97,7 @@ class Solution:
         self.nodes = raw["nodes"]
         self.infosets = raw["infosets"]
 
-    def __repr__(self):
+    def __repr__(self) -> Any:
         return (
             f"Solution(game_id={self.game_id!r}, algorithm={self.algorithm!r}, "
             f"iterations={self.iterations}, exploitability={self.exploitability:.6g}, "
@@ -79,8 +105,19 @@ class Solution:
         )
 
 
-def cfr(game_id: str, iterations, algorithm: str = "cfr+", seed=0, every=0, *, lanes=1,
-        epsilon: float = 0.6, max_nodes=None, time_limit=None, **options) -> Solution:
+def cfr(
+    game_id: str,
+    iterations: SupportsIndex,
+    algorithm: str = "cfr+",
+    seed: SupportsIndex | None = 0,
+    every: SupportsIndex | None = 0,
+    *,
+    lanes: SupportsIndex = 1,
+    epsilon: float = 0.6,
+    max_nodes: SupportsIndex | None = None,
+    time_limit: float | None = None,
+    **options: Any,
+) -> Solution:
     """Runs ``algorithm`` (``"cfr"``, ``"cfr+"``, ``"es-mccfr"``, ``"os-mccfr"``) for
     ``iterations`` iterations on game ``game_id`` and returns a ``Solution``.
 
@@ -100,7 +137,13 @@ def cfr(game_id: str, iterations, algorithm: str = "cfr+", seed=0, every=0, *, l
     return Solution(game_id, options, raw)
 
 
-def evaluate(game_id: str, policy="uniform", *, max_nodes=None, **options) -> dict:
+def evaluate(
+    game_id: str,
+    policy: Literal["uniform"] | _Table | Solution = "uniform",
+    *,
+    max_nodes: SupportsIndex | None = None,
+    **options: Any,
+) -> dict[str, Any]:
     """The exact evaluation of ``policy`` on game ``game_id``: a dict with
     ``exploitability``, ``nash_conv``, ``values`` (every player's expected return) and
     ``best_response_values`` (every player's return when it best-responds to the others).
@@ -112,29 +155,47 @@ def evaluate(game_id: str, policy="uniform", *, max_nodes=None, **options) -> di
     return _s.evaluate(_game_id(game_id), policy, max_nodes=max_nodes, options=options)
 
 
-def exploitability(game_id: str, policy="uniform", **options) -> float:
+def exploitability(
+    game_id: str,
+    policy: Literal["uniform"] | _Table | Solution = "uniform",
+    **options: Any,
+) -> float:
     """NashConv / number of players of ``policy`` (OpenSpiel's ``exploitability``)."""
-    return evaluate(game_id, policy, **options)["exploitability"]
+    return float(evaluate(game_id, policy, **options)["exploitability"])
 
 
-def nash_conv(game_id: str, policy="uniform", **options) -> float:
+def nash_conv(
+    game_id: str,
+    policy: Literal["uniform"] | _Table | Solution = "uniform",
+    **options: Any,
+) -> float:
     """The sum over players of what a best response gains over ``policy``."""
-    return evaluate(game_id, policy, **options)["nash_conv"]
+    return float(evaluate(game_id, policy, **options)["nash_conv"])
 
 
-def best_response_value(game_id: str, policy, player, **options) -> float:
+def best_response_value(
+    game_id: str,
+    policy: Literal["uniform"] | _Table | Solution,
+    player: SupportsIndex,
+    **options: Any,
+) -> float:
     """``player``'s expected return when it best-responds to the others' ``policy``."""
     values = evaluate(game_id, policy, **options)["best_response_values"]
-    return values[_player(player, len(values))]
+    return float(values[_player(player, len(values))])
 
 
-def policy_value(game_id: str, policy, player=0, **options) -> float:
+def policy_value(
+    game_id: str,
+    policy: Literal["uniform"] | _Table | Solution,
+    player: SupportsIndex = 0,
+    **options: Any,
+) -> float:
     """``player``'s expected return when every player plays ``policy``."""
     values = evaluate(game_id, policy, **options)["values"]
-    return values[_player(player, len(values))]
+    return float(values[_player(player, len(values))])
 
 
-def save_policy(path, policy, game_id: str) -> None:
+def save_policy(path: str | PathLike[str], policy: _Table | Solution, game_id: str) -> None:
     """Writes ``policy`` (a table, or a ``Solution``'s) as JSON in the format of
     ``cardvec solve --policy-out``: ``{"game": id, "options": "", "policy":
     {info_state_string: {action: probability}}}``."""
@@ -146,7 +207,7 @@ def save_policy(path, policy, game_id: str) -> None:
         json.dump({"game": game_id, "options": "", "policy": table}, f, indent=1)
 
 
-def load_policy(path) -> dict:
+def load_policy(path: str | PathLike[str]) -> dict[str, dict[int, float]]:
     """Reads a policy written by ``save_policy`` or ``cardvec solve --policy-out``:
     ``{info_state_string: {action: probability}}``."""
     with open(path) as f:
@@ -154,19 +215,19 @@ def load_policy(path) -> dict:
     return {k: {int(a): p for a, p in v.items()} for k, v in data["policy"].items()}
 
 
-def _game_id(game_id):
+def _game_id(game_id: Any) -> Any:
     if not isinstance(game_id, str):
         raise TypeError(f"game_id must be a str, got {game_id!r}")
     return game_id
 
 
-def _number(x, what):
+def _number(x: Any, what: Any) -> Any:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise TypeError(f"{what} must be a number, got {x!r}")
     return float(x)
 
 
-def _player(player, n):
+def _player(player: Any, n: Any) -> Any:
     if isinstance(player, bool) or not hasattr(player, "__index__"):
         raise TypeError(f"player must be an integer, got {player!r}")
     p = player.__index__()

@@ -1,13 +1,15 @@
-"""The package as installed: every module has its type stub (``.pyi``) and ``py.typed``
-is there; the stubs of the per-game classes (made at run time from the registry) list
-each game's options with the registry's kinds and defaults; and, when
+"""The package as installed: every module is typed (the pure-Python ones inline, checked by
+``mypy --strict python/cardvec`` in scripts/test.sh; the compiled module by its stubs) and
+``py.typed`` is there; the per-game classes are the ones scripts/gen_stubs.py generates from
+the registry, each game's options typed with the registry's names and kinds; and, when
 ``CARDVEC_WHEEL_TEST`` is set (scripts/test.sh, after installing the wheel), the tests run
 against the installed wheel, not the source tree. (``python -m mypy.stubtest cardvec``
-compares the stubs with the runtime objects; this file checks what stubtest cannot see.)"""
+compares the types with the runtime objects; this file checks what stubtest cannot see.)"""
 
 import ast
 import collections
 import importlib.metadata
+import importlib.util
 import json
 import os
 import re
@@ -20,16 +22,42 @@ import cardvec
 
 PACKAGE = Path(cardvec.__file__).parent
 SOURCE_TREE = Path(__file__).resolve().parents[1] / "cardvec"
+GENERATOR = Path(__file__).resolve().parents[2] / "scripts" / "gen_stubs.py"
+GENERATED = "_game_classes.py"
 
 
-def test_every_module_has_a_stub_and_the_package_is_marked_typed():
-    assert (PACKAGE / "py.typed").is_file()
-    missing = [
-        str(py.relative_to(PACKAGE))
-        for py in sorted(PACKAGE.rglob("*.py"))
-        if not py.with_suffix(".pyi").is_file()
-    ]
-    assert missing == [], f"modules without a stub beside them: {missing}"
+def _modules(root: Path) -> list:
+    return sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _unannotated(path: Path) -> list:
+    """The functions of a module (nested ones included) with a parameter or the return
+    left without an annotation (``self`` and ``cls`` excepted)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        a = node.args
+        params = a.posonlyargs + a.args + a.kwonlyargs + [p for p in (a.vararg, a.kwarg) if p]
+        bare = [p.arg for p in params if p.annotation is None and p.arg not in ("self", "cls")]
+        if bare or node.returns is None:
+            out.append(f"{path.name}:{node.lineno} {node.name}({', '.join(bare)})")
+    return out
+
+
+@pytest.mark.parametrize("root", [PACKAGE, SOURCE_TREE], ids=["installed", "source"])
+def test_every_module_is_typed_once_and_the_package_is_marked_typed(root):
+    """Type information is written once: a pure-Python module is annotated inline (no
+    ``.pyi`` twin beside it); stubs exist only for the compiled module ``_cardvec``."""
+    if not root.is_dir():
+        pytest.skip(f"{root} is not here")
+    assert (root / "py.typed").is_file()
+    twins = [str(p.relative_to(root)) for p in _modules(root) if p.with_suffix(".pyi").exists()]
+    assert twins == [], f"pure-Python modules with a hand-kept .pyi twin: {twins}"
+    stubs = sorted(str(p.relative_to(root)) for p in root.rglob("*.pyi"))
+    assert stubs and all(s.startswith("_cardvec/") for s in stubs), stubs
+    unannotated = [f for p in _modules(root) for f in _unannotated(p)]
+    assert unannotated == [], f"functions without annotations: {unannotated}"
 
 
 def test_the_compiled_module_and_each_of_its_submodules_have_a_stub():
@@ -46,27 +74,39 @@ def test_the_compiled_module_and_each_of_its_submodules_have_a_stub():
         assert module is getattr(compiled, name)
 
 
-def _stub_classes(path: Path) -> dict:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+def _generator():
+    spec = importlib.util.spec_from_file_location("gen_stubs", GENERATOR)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def _constructor(cls: ast.ClassDef) -> ast.FunctionDef:
-    """The class's ``__new__`` (the first overload, which is the current spelling)."""
-    for node in cls.body:
-        if isinstance(node, ast.FunctionDef) and node.name == "__new__":
-            return node
-    raise AssertionError(f"{cls.name} has no __new__ in the stub")
+@pytest.mark.parametrize("root", [PACKAGE, SOURCE_TREE], ids=["installed", "source"])
+def test_the_generated_game_classes_are_current(root):
+    """What scripts/gen_stubs.py writes from this registry is what the package holds (the
+    check CI runs as ``python scripts/gen_stubs.py --check``)."""
+    if not (root / GENERATED).is_file():
+        pytest.skip(f"{root} is not here")
+    expected = _generator().render(list(cardvec._cardvec.games()))
+    assert (root / GENERATED).read_text(encoding="utf-8") == expected, (
+        f"{root / GENERATED} is stale: run python scripts/gen_stubs.py"
+    )
 
 
-def _expected_default(option: dict):
-    """The default the stub must show: the registry's, None for "auto" (the game computes
-    it) and ``...`` for a list."""
-    if option["default"] == "auto":
-        return None
-    if isinstance(option["default"], list):
-        return ...
-    return option["default"]
+def test_the_generator_check_fails_on_a_stale_module(tmp_path, monkeypatch, capsys):
+    gen = _generator()
+    stale = tmp_path / GENERATED
+    stale.write_text(gen.render(list(cardvec._cardvec.games())[:-1]), encoding="utf-8")
+    monkeypatch.setattr(gen, "TARGET", stale)
+    monkeypatch.setattr(gen, "ROOT", tmp_path)
+    monkeypatch.setattr("sys.argv", ["gen_stubs.py", "--check"])
+    assert gen.main() == 1
+    assert "+class " in capsys.readouterr().out
+    monkeypatch.setattr("sys.argv", ["gen_stubs.py"])
+    assert gen.main() == 0 and gen.main() == 0
+    monkeypatch.setattr("sys.argv", ["gen_stubs.py", "--check"])
+    assert gen.main() == 0
 
 
 def _annotation_admits(annotation: str, option: dict) -> bool:
@@ -78,84 +118,73 @@ def _annotation_admits(annotation: str, option: dict) -> bool:
     if kind in ("int", "optional int"):
         base = "SupportsIndex" in annotation
     elif kind == "int list":
-        base = "Sequence[SupportsIndex]" in annotation
+        base = "list[SupportsIndex]" in annotation
     else:
-        base = "Sequence[float]" in annotation
+        base = "list[float]" in annotation
     needs_none = kind == "optional int" or option["default"] in (None, "auto")
     return base and (("None" in annotation) == needs_none)
 
 
+def _generated_tree(root: Path = PACKAGE) -> ast.Module:
+    return ast.parse((root / GENERATED).read_text(encoding="utf-8"))
+
+
 @pytest.mark.parametrize("info", cardvec.games(), ids=lambda g: g["id"])
-def test_each_game_class_stub_lists_the_registry_options(info):
-    classes = _stub_classes(PACKAGE / "_games.pyi")
-    assert info["python_class"] in classes, f"_games.pyi has no class {info['python_class']}"
-    cls = classes[info["python_class"]]
+def test_each_game_class_takes_the_registry_options_typed(info):
+    name = info["python_class"]
+    tree = _generated_tree()
+    classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    assert name in classes, f"{GENERATED} has no class {name}"
+    cls = classes[name]
     assert [ast.unparse(b) for b in cls.bases] == ["BatchEnv"]
-    new = _constructor(cls)
-    positional = [a.arg for a in new.args.args]
-    assert positional == [
+    new = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__new__")
+    assert [a.arg for a in new.args.args] == [
         "cls", "num_envs", "seed", "num_threads", "autoreset", "observe", "chunk_size",
         "max_steps",
     ]
     assert [ast.literal_eval(d) for d in new.args.defaults] == [
         None, None, False, True, None, None
     ]
-    assert new.args.vararg is None and new.args.kwarg is None
-    # Keyword-only extras that are not options: the deprecated 151 spelling, typed None in
-    # the current overload, and the dtypes of the outputs (every class, first).
-    extras = {"players", "obs_dtype", "mask_dtype", "on_illegal"}
-    assert [a.arg for a in new.args.kwonlyargs[:3]] == ["obs_dtype", "mask_dtype", "on_illegal"]
-    stub_options = [
-        (a.arg, ast.unparse(a.annotation), ast.literal_eval(d))
-        for a, d in zip(new.args.kwonlyargs, new.args.kw_defaults)
-        if a.arg not in extras
-    ]
-    registry = info["options"]
-    assert [name for name, _, _ in stub_options] == [o["name"] for o in registry]
-    for (name, annotation, default), option in zip(stub_options, registry):
-        assert default == _expected_default(option), name
-        assert _annotation_admits(annotation, option), (name, annotation, option["type"])
-    init = (PACKAGE / "__init__.pyi").read_text(encoding="utf-8")
-    assert f"import {info['python_class']} as {info['python_class']}" in init
+    assert [a.arg for a in new.args.kwonlyargs] == ["obs_dtype", "mask_dtype", "on_illegal"]
+    assert new.args.kwarg is not None and new.args.kwarg.arg == "options"
+    assert ast.unparse(new.args.kwarg.annotation) == f"Unpack[_{name}Options]"
+    # The options' TypedDict: the registry's names, in order, each with a type that
+    # admits the registry's kind.
+    typed = classes[f"_{name}Options"]
+    fields = [(n.target.id, ast.unparse(n.annotation)) for n in typed.body
+              if isinstance(n, ast.AnnAssign)]
+    assert [f for f, _ in fields] == [o["name"] for o in info["options"]]
+    for (field, annotation), option in zip(fields, info["options"]):
+        assert _annotation_admits(annotation, option), (field, annotation, option["type"])
+    # At run time: the class of the game id, exported by cardvec under its name.
+    runtime = getattr(cardvec, name)
+    assert cardvec.game_class(info["id"]) is runtime and runtime.GAME_ID == info["id"]
+    assert issubclass(runtime, getattr(cardvec._game_classes, name))
+    assert name in cardvec.__all__
+    assert info["title"] in (runtime.__doc__ or "")
 
 
-# The PettingZoo environments over a lane of the batch environment take the registry's
-# options as **options at run time (so stubtest cannot compare them): their stubs spell the
-# options out, which must be the registry's, in order, with its defaults and kinds.
-LANE_PETTINGZOO = {
-    "lost_cities_v0": "lost-cities",
-    "i151_v0": "151",
-    "kuhn_v0": "kuhn",
-    "leduc_v0": "leduc",
-}
+# The PettingZoo environments over a lane of the batch environment take the game's options
+# as the generated TypedDict of its class (so a misspelt option is a type error).
+LANE_PETTINGZOO = ["lost_cities_v0", "i151_v0", "kuhn_v0", "leduc_v0"]
 
 
-@pytest.mark.parametrize("module", sorted(LANE_PETTINGZOO))
-def test_lane_pettingzoo_stubs_list_the_registry_options(module):
-    registry = next(g for g in cardvec.games() if g["id"] == LANE_PETTINGZOO[module])["options"]
-    tree = ast.parse((PACKAGE / "pettingzoo" / f"{module}.pyi").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("module", LANE_PETTINGZOO)
+def test_lane_pettingzoo_environments_take_the_generated_option_types(module):
+    pz = __import__(f"cardvec.pettingzoo.{module}", fromlist=["_"])
+    info = next(g for g in cardvec.games() if g["id"] == pz.GAME_ID)
+    expected = f"Unpack[_{info['python_class']}Options]"
+    tree = ast.parse((PACKAGE / "pettingzoo" / f"{module}.py").read_text(encoding="utf-8"))
     functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    raw = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "raw_env")
+    # raw_env.__init__: its first definition (the first overload where there are several).
     functions["raw_env"] = next(
-        n
-        for cls in tree.body
-        if isinstance(cls, ast.ClassDef) and cls.name == "raw_env"
-        for n in cls.body
-        if isinstance(n, ast.FunctionDef) and n.name == "__init__"
+        n for n in raw.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"
     )
     for name in ("env", "parallel_env", "raw_env"):
-        args = functions[name].args
-        assert args.vararg is None and args.kwarg is None, (module, name)
-        no_default = [None] * (len(args.args) - len(args.defaults))
-        positional = list(zip(args.args, no_default + args.defaults))
-        stub = [
-            (a.arg, ast.unparse(a.annotation), ast.literal_eval(d))
-            for a, d in positional + list(zip(args.kwonlyargs, args.kw_defaults))
-            if a.arg not in ("self", "render_mode")
-        ]
-        assert [n for n, _, _ in stub] == [o["name"] for o in registry], (module, name)
-        for (option_name, annotation, default), option in zip(stub, registry):
-            assert default == _expected_default(option), (module, name, option_name)
-            assert _annotation_admits(annotation, option), (module, name, option_name, annotation)
+        kwarg = functions[name].args.kwarg
+        assert kwarg is not None, (module, name)
+        assert ast.unparse(kwarg.annotation) == expected, (module, name)
 
 
 def _requirements_by_extra() -> dict:

@@ -191,7 +191,7 @@ def play_parallel(env: CardvecParallel, seed: int) -> float:
 def rejected(env: cardvec.LostCities) -> None:
     """Never called: calls that the stubs must reject (each fails at run time too)."""
     cardvec.Flip7(4, num_player=5)  # type: ignore[call-arg]
-    cardvec.I151(4, reward="points")  # type: ignore[call-overload]
+    cardvec.I151(4, reward="points")  # type: ignore[arg-type]
     cardvec.LostCities("64")  # type: ignore[arg-type]
     cardvec.KuhnPoker(2, obs_dtype="f16")  # type: ignore[arg-type]
     cardvec.Flip7(2, mask_dtype=np.int8)  # type: ignore[arg-type]
@@ -207,7 +207,7 @@ def rejected(env: cardvec.LostCities) -> None:
     cardvec.bots.act(env.obs, "random")  # type: ignore[arg-type]
     cardvec.LearnerEnv("flip7", 4).rewards = env.rewards[:, 0]  # type: ignore[misc]
     i151_v0.parallel_env(reward="points")  # type: ignore[arg-type]
-    i151_v0.raw_env(num_player=3)  # type: ignore[call-arg]
+    i151_v0.raw_env(num_player=3)  # type: ignore[call-overload]
     lost_cities_v0.parallel_env().step([0])  # type: ignore[arg-type]
     cardvec.solve.exploitability("kuhn", "random")  # type: ignore[arg-type]
 

@@ -8,12 +8,23 @@ Kuhn and Leduc step for step against OpenSpiel's ``kuhn_poker`` and ``leduc_poke
 ``cardvec.holdem`` and phevaluator (id ``holdem-eval``, not a game). Each needs its engine installed (``ORACLES``
 gives the pip command); ``require(game_id)`` raises an ``ImportError`` naming it when it is
 missing. Importing this package imports no engine."""
+from __future__ import annotations
 
 import importlib.util
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any, Protocol, TypeVar
+
+    class _Report(Protocol):
+        def merge(self, other: Any, /) -> Any: ...
+
+    _R = TypeVar("_R", bound=_Report)
 
 #: game id (or ``holdem-eval``) -> (the oracle's module in this package, the engine's import name, the pip
 #: command that installs it).
-ORACLES = {
+ORACLES: dict[str, tuple[str, str, str]] = {
     "151": (
         "cardvec.oracles.i151",
         "i151_engine",
@@ -48,7 +59,12 @@ def require(game_id: str) -> str:
     return module
 
 
-def merge_chunks(run_chunk, tasks, total, jobs: int = 1):
+def merge_chunks(
+    run_chunk: Callable[[Any], Any],
+    tasks: Iterable[Any],
+    total: _R,
+    jobs: int = 1,
+) -> _R:
     """Runs ``run_chunk`` (a module-level function, so worker processes can import it) on
     every task, on ``jobs`` worker processes when ``jobs > 1``, and merges each chunk's
     report into ``total`` (``total.merge(report)``) in completion order; returns ``total``.

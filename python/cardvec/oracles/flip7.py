@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,31 +30,36 @@ from game_room import flip7_v0 as game_room  # noqa: E402
 
 import cardvec  # noqa: E402
 
+if TYPE_CHECKING:
+    from typing import Any
+
 #: The seat counts of a run, in turn.
-PLAYERS = (3, 4, 6, 10, 18)
+PLAYERS: tuple[int, ...] = (3, 4, 6, 10, 18)
 
 
 class StubRandom:
     """Stands in for game-room's ``np_random``: ``shuffle`` takes cardvec's next order."""
 
-    def __init__(self):
+    orders: deque[bytes]
+
+    def __init__(self) -> None:
         self.orders = deque()
 
-    def shuffle(self, items):
+    def shuffle(self, items: Any) -> None:
         assert self.orders, "game-room shuffled but cardvec did not"
         order = self.orders.popleft()
         assert Counter(order) == Counter(int(c) for c in items), "not the same cards"
         items[:] = order
 
 
-def options(g):
+def options(g: int) -> tuple[int, int | None]:
     """Every fourth game has a round limit, every seventh a low target."""
     target = 30 + g % 50 if g % 7 == 3 else 200
     max_rounds = 1 + g // 4 % 5 if g % 4 == 1 else None
     return target, max_rounds
 
 
-def compare(ref, cv, step, all_seats):
+def compare(ref: Any, cv: Any, step: int, all_seats: bool) -> None:
     """Asserts game-room's env ``ref`` and cardvec's game ``cv`` agree after ``step``."""
     agents = ref.possible_agents
     where = f"step {step}"
@@ -84,7 +90,7 @@ def compare(ref, cv, step, all_seats):
         assert all(ref.infos[a] == info for a in agents), f"{where}: infos"
 
 
-def play(num_players, g, seed=0):
+def play(num_players: int, g: int, seed: int = 0) -> tuple[int, int]:
     """Plays game ``g`` of ``num_players`` seats in both and compares every step (an
     ``AssertionError`` at the first difference); returns ``(steps, recycled piles)``."""
     target, max_rounds = options(g)
@@ -92,7 +98,7 @@ def play(num_players, g, seed=0):
     rng = np.random.default_rng(game_seed)
     hit_prob = (0.5, 0.8, 0.95)[g % 3]
     cv = cardvec.Flip7Game(num_players, target, max_rounds, game_seed)
-    ref = game_room.raw_env(num_players=num_players, target_score=target, max_rounds=max_rounds)
+    ref: Any = game_room.raw_env(num_players=num_players, target_score=target, max_rounds=max_rounds)
     stub = StubRandom()
     ref.np_random = stub
     stub.orders.extend(cv.take_shuffles())
@@ -127,11 +133,11 @@ class Report:
     games: int = 0
     steps: int = 0
     recycled: int = 0
-    players: dict = field(default_factory=dict)
-    mismatches: list = field(default_factory=list)
+    players: dict[int, int] = field(default_factory=dict)
+    mismatches: list[Any] = field(default_factory=list)
 
 
-def replay_range(seed, first, count):
+def replay_range(seed: int, first: int, count: int) -> Report:
     """Games ``first..first + count`` of a run (game ``i``: ``PLAYERS[i % 5]`` seats, that
     count's game ``i // 5``), each compared step for step; a difference is a mismatch
     ``{"game", "players", "what"}``, not an exception."""

@@ -43,6 +43,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import merge_chunks, require
 
@@ -51,16 +52,16 @@ require("holdem")
 from pokerkit import Automation, Card, NoLimitTexasHoldem, StandardHighHand  # noqa: E402
 
 # The repository root when the package runs from a checkout (python/cardvec/oracles/).
-ROOT = Path(__file__).resolve().parents[3]
+ROOT: Path = Path(__file__).resolve().parents[3]
 
 # pokerkit re-evaluates the same 7-card hands many times per showdown (its hand killing asks
 # every player against every pot); a per-hand memo of StandardHighHand.from_game keeps the
 # replay fast without changing any result (the memo returns the very object pokerkit built).
-_FROM_GAME = StandardHighHand.from_game.__func__
-_MEMO: dict = {}
+_FROM_GAME: Any = getattr(StandardHighHand.from_game, "__func__")
+_MEMO: dict[tuple[Any, ...], Any] = {}
 
 
-def _memo_from_game(cls, hole_cards, board_cards=()):
+def _memo_from_game(cls: Any, hole_cards: Any, board_cards: Any = ()) -> Any:
     hole, board = tuple(Card.clean(hole_cards)), tuple(Card.clean(board_cards))
     key = (cls, hole, board)
     hand = _MEMO.get(key)
@@ -69,9 +70,9 @@ def _memo_from_game(cls, hole_cards, board_cards=()):
     return hand
 
 
-StandardHighHand.from_game = classmethod(_memo_from_game)
+StandardHighHand.from_game = classmethod(_memo_from_game)  # type: ignore[method-assign,assignment]
 
-AUTOMATIONS = (
+AUTOMATIONS: tuple[Any, ...] = (
     Automation.ANTE_POSTING,
     Automation.BET_COLLECTION,
     Automation.BLIND_OR_STRADDLE_POSTING,
@@ -79,6 +80,10 @@ AUTOMATIONS = (
     Automation.CHIPS_PUSHING,
     Automation.CHIPS_PULLING,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any
 
 
 @dataclass
@@ -91,8 +96,8 @@ class Report:
     side_pot_hands: int = 0
     raise_closed_with_chips: int = 0
     merged_pot_odd_chip: int = 0
-    by_seats: dict = field(default_factory=dict)
-    mismatches: list = field(default_factory=list)
+    by_seats: dict[str, Any] = field(default_factory=dict)
+    mismatches: list[Any] = field(default_factory=list)
     python_seconds: float = 0.0
 
     def merge(self, other: "Report") -> None:
@@ -112,7 +117,7 @@ def split(cards: str) -> list[str]:
     return [cards[i:i + 2] for i in range(0, len(cards), 2)]
 
 
-def settlements(holes, board, pots, n):
+def settlements(holes: Any, board: Any, pots: Any, n: int) -> tuple[Any, Any]:
     """Chips won per pokerkit index under two conventions, from pokerkit's pots and
     pokerkit's hand values (StandardHighHand): `separate` settles each pot on its own (the
     rule cardvec implements); `merged` is pokerkit's own payout, which first kills the hands
@@ -121,7 +126,7 @@ def settlements(holes, board, pots, n):
     order (the first seat left of the button) in both."""
     hands = [StandardHighHand.from_game(holes[i], board) for i in range(n)]
 
-    def pay(groups):
+    def pay(groups: Any) -> Any:
         won = [0] * n
         for amount, players in groups:
             best = max(hands[i] for i in players)
@@ -132,11 +137,11 @@ def settlements(holes, board, pots, n):
         return won
 
     separate = pay([(p.amount, p.player_indices) for p in pots])
-    can_win = set()
+    can_win: set[int] = set()
     for p in pots:
         best = max(hands[i] for i in p.player_indices)
         can_win.update(i for i in p.player_indices if hands[i] == best)
-    merged = []
+    merged: list[list[Any]] = []
     for p in pots:
         players = tuple(i for i in p.player_indices if i in can_win)
         if merged and merged[-1][1] == players:
@@ -146,11 +151,11 @@ def settlements(holes, board, pots, n):
     return separate, pay(merged)
 
 
-def replay_hand(h: dict, report: Report) -> None:
+def replay_hand(h: dict[str, Any], report: Report) -> None:
     n, button = h["seats"], h["button"]
 
     def pk(seat: int) -> int:
-        return (seat - button - 1) % n
+        return int((seat - button - 1) % n)
 
     seat_of = [0] * n
     for s in range(n):
@@ -168,7 +173,7 @@ def replay_hand(h: dict, report: Report) -> None:
     pots = None
     facing_short = False
 
-    def check(what, ours, theirs):
+    def check(what: Any, ours: Any, theirs: Any) -> None:
         if ours != theirs:
             raise Mismatch(f"decision {d}: {what}: cardvec {ours!r} pokerkit {theirs!r}")
 
@@ -177,6 +182,7 @@ def replay_hand(h: dict, report: Report) -> None:
             state.burn_card("??")
         elif state.can_deal_board():
             count = state.board_dealing_count
+            assert count is not None  # can_deal_board
             state.deal_board("".join(board[dealt:dealt + count]))
             dealt += count
         elif state.actor_index is not None:
@@ -245,7 +251,7 @@ def replay_hand(h: dict, report: Report) -> None:
 
 #: Tables whose hands are decided at the deal, always or often (options of
 #: `cardvec.holdem.NoLimitHoldem`), with what they show.
-DEAL_TABLES = [
+DEAL_TABLES: list[tuple[str, dict[str, Any]]] = [
     # Antes above both stacks: both all-in on the antes, nobody posts a blind.
     ("antes above the stacks", dict(ante=500, stack=100)),
     # Heads-up blinds above the stacks: each all-in on its blind.
@@ -270,11 +276,19 @@ class DealReport:
     decided: int = 0
     live: int = 0
     merged_pot_odd_chip: int = 0
-    by_table: dict = field(default_factory=dict)
-    mismatches: list = field(default_factory=list)
+    by_table: dict[str, Any] = field(default_factory=dict)
+    mismatches: list[Any] = field(default_factory=list)
 
 
-def pokerkit_play_out(stacks, ante, sb, bb, button, holes, board):
+def pokerkit_play_out(
+    stacks: Any,
+    ante: Any,
+    sb: Any,
+    bb: Any,
+    button: int,
+    holes: Any,
+    board: Any,
+) -> tuple[Any, Any, Any]:
     """Deals a hand in pokerkit (cardvec seats, hole cards and board as strings) and lets it
     run with no action: returns `(actor, final, pots)`: the cardvec seat of the first
     player pokerkit asks for a decision (None when nobody has one), the final stacks by seat
@@ -294,6 +308,7 @@ def pokerkit_play_out(stacks, ante, sb, bb, button, holes, board):
             state.burn_card("??")
         elif state.can_deal_board():
             count = state.board_dealing_count
+            assert count is not None  # can_deal_board
             state.deal_board("".join(board[dealt:dealt + count]))
             dealt += count
         elif state.actor_index is not None:
@@ -307,7 +322,16 @@ def pokerkit_play_out(stacks, ante, sb, bb, button, holes, board):
     return None, [state.stacks[(s - button - 1) % n] for s in range(n)], pots
 
 
-def compare_deal(report: DealReport, name, table, button, holes, board, ours_actor, ours_final):
+def compare_deal(
+    report: DealReport,
+    name: str,
+    table: Any,
+    button: int,
+    holes: Any,
+    board: Any,
+    ours_actor: Any,
+    ours_final: Any,
+) -> None:
     """One deal: cardvec's first actor (None when the hand was decided at the deal) and, for
     a decided hand, its final stacks by seat, against pokerkit's play of the same deal."""
     _MEMO.clear()
@@ -361,6 +385,7 @@ def run_deals(deals_per_table: int, seed: int = 0) -> DealReport:
     and half through `NoLimitHoldemGame` (seeds `seed..`, results from its stacks and
     rewards), compared with pokerkit (`compare_deal`)."""
     import numpy as np
+
     from cardvec import holdem
 
     report = DealReport()
@@ -417,7 +442,7 @@ def run_deals(deals_per_table: int, seed: int = 0) -> DealReport:
     return report
 
 
-def replay(lines, report: Report | None = None) -> Report:
+def replay(lines: Iterable[str], report: Report | None = None) -> Report:
     report = report or Report()
     for line in lines:
         h = json.loads(line)
@@ -448,12 +473,13 @@ def cardvec_bin() -> str:
     return str(target / "release" / "cardvec")
 
 
-def run_chunk(args) -> Report:
+def run_chunk(args: tuple[Any, ...]) -> Report:
     binary, hands, seed, seats = args
     cmd = [binary, "trace", "holdem", "--hands", str(hands), "--seed", str(seed),
            "--seats", ",".join(map(str, seats))]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             bufsize=1 << 20)
+    assert proc.stdout is not None  # stdout=PIPE
     try:
         return replay(proc.stdout)
     finally:
@@ -462,8 +488,14 @@ def run_chunk(args) -> Report:
             raise RuntimeError(f"{cmd} failed")
 
 
-def run(hands: int, seed: int = 0, jobs: int = 1, seats=(2, 3, 6, 10),
-        binary: str | None = None, chunk: int = 1000) -> Report:
+def run(
+    hands: int,
+    seed: int = 0,
+    jobs: int = 1,
+    seats: Sequence[int] = (2, 3, 6, 10),
+    binary: str | None = None,
+    chunk: int = 1000,
+) -> Report:
     binary = binary or cardvec_bin()
     tasks = [(binary, min(chunk, hands - start), seed + start, tuple(seats))
              for start in range(0, hands, chunk)]

@@ -12,7 +12,7 @@ count`` (``cardvec.campaign``'s ``oracle`` kind, game id ``holdem-eval``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,11 +24,15 @@ from phevaluator import _pheval  # noqa: E402  (the C functions, without per-cal
 
 from .. import holdem  # noqa: E402
 
+if TYPE_CHECKING:
+    from numpy import int64, uint8
+    from numpy.typing import NDArray
+
 #: cardvec card id -> phevaluator card id.
-TO_PH = np.array([4 * (c % 13) + c // 13 for c in range(52)], dtype=np.uint8)
+TO_PH: NDArray[uint8] = np.array([4 * (c % 13) + c // 13 for c in range(52)], dtype=np.uint8)
 
 #: The first rank of each category (high card .. straight flush), cardvec's ranks.
-CATEGORY_STARTS = np.cumsum([1, 1277, 2860, 858, 858, 10, 1277, 156, 156])
+CATEGORY_STARTS: NDArray[int64] = np.cumsum([1, 1277, 2860, 858, 858, 10, 1277, 156, 156])
 
 _PH_EVAL = {5: _pheval.evaluate_5cards, 6: _pheval.evaluate_6cards, 7: _pheval.evaluate_7cards}
 

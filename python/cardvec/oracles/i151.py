@@ -27,6 +27,7 @@ import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import merge_chunks, require
 
@@ -40,17 +41,21 @@ from i151_engine.models.action import Action, ActionType  # noqa: E402
 from i151_engine.models.card import Suit, standard_deck  # noqa: E402
 from i151_engine.models.enums import MatchStatus, RoundPhase  # noqa: E402
 
-DECK = standard_deck()
-CARD_ID = {card: i for i, card in enumerate(DECK)}
-SUITS = list(Suit)
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+DECK: list[Any] = standard_deck()
+CARD_ID: dict[Any, int] = {card: i for i, card in enumerate(DECK)}
+SUITS: list[Any] = list(Suit)
 # The repository root when the package runs from a checkout (python/cardvec/oracles/).
-ROOT = Path(__file__).resolve().parents[3]
+ROOT: Path = Path(__file__).resolve().parents[3]
 
 _refill_in_queen_draw = [False]
 _original_draw_from_bank = reducer._draw_from_bank
 
 
-def _watched_draw_from_bank(bank, played_pile, count):
+def _watched_draw_from_bank(bank: Any, played_pile: Any, count: Any) -> Any:
     """`_draw_from_bank` is only called by the 2-player Queen draw; note its refills."""
     if len(bank) < count and played_pile:
         _refill_in_queen_draw[0] = True
@@ -60,7 +65,7 @@ def _watched_draw_from_bank(bank, played_pile, count):
 reducer._draw_from_bank = _watched_draw_from_bank
 
 
-def action_id(action: Action) -> int:
+def action_id(action: Any) -> int:
     if action.type == ActionType.PLAY_CARD:
         return CARD_ID[action.card]
     if action.type == ActionType.DRAW_CARD:
@@ -72,7 +77,7 @@ def action_id(action: Action) -> int:
     raise AssertionError(f"unexpected official action {action}")
 
 
-def action_from_id(a: int) -> Action:
+def action_from_id(a: int) -> Any:
     if a < 32:
         return Action.play_card(DECK[a])
     if a == 32:
@@ -88,9 +93,9 @@ class Report:
     decisions: int = 0
     rounds: int = 0
     defect_refills: int = 0
-    defect_seeds: list = field(default_factory=list)
-    players: dict = field(default_factory=dict)
-    mismatches: list = field(default_factory=list)
+    defect_seeds: list[Any] = field(default_factory=list)
+    players: dict[str, Any] = field(default_factory=dict)
+    mismatches: list[Any] = field(default_factory=list)
     python_seconds: float = 0.0
 
     def merge(self, other: "Report") -> None:
@@ -105,7 +110,7 @@ class Report:
         self.python_seconds += other.python_seconds
 
 
-def official_snapshot(match, rs) -> dict:
+def official_snapshot(match: Any, rs: Any) -> dict[str, Any]:
     """The official state in the trace's terms."""
     return {
         "cp": rs.current_player_index,
@@ -128,7 +133,7 @@ def official_snapshot(match, rs) -> dict:
     }
 
 
-def official_step(match, a: int, fix: bool = True):
+def official_step(match: Any, a: int, fix: bool = True) -> tuple[Any, bool]:
     """Applies action id `a` to the official match, then scores the round and deals the
     next one if the round ended. Returns `(match, defect_refill)`; with `fix` the played
     pile is emptied after a 2-player Queen refill (see the module doc)."""
@@ -145,7 +150,7 @@ def official_step(match, a: int, fix: bool = True):
     return match, defect
 
 
-def replay(lines, fix: bool = True, stop_after: int = 20) -> Report:
+def replay(lines: Iterable[str], fix: bool = True, stop_after: int = 20) -> Report:
     """Replays trace lines (an iterator of str) in i151-engine and compares."""
     report = Report()
     lines = iter(lines)
@@ -240,7 +245,7 @@ def cardvec_bin() -> str:
     return str(binary)
 
 
-def run_chunk(args) -> Report:
+def run_chunk(args: tuple[Any, ...]) -> Report:
     binary, matches, seed, policy_seed, players, fix = args
     cmd = [binary, "trace", "151", "--matches", str(matches), "--seed", str(seed),
            "--policy-seed", str(policy_seed)]
@@ -248,6 +253,7 @@ def run_chunk(args) -> Report:
         cmd += ["--players", str(players)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             bufsize=1 << 20)
+    assert proc.stdout is not None  # stdout=PIPE
     try:
         return replay(proc.stdout, fix=fix)
     finally:

@@ -34,7 +34,7 @@ import pyspiel  # noqa: E402
 import cardvec  # noqa: E402
 
 #: cardvec game id -> (OpenSpiel game name, cards in the deck, chance outcomes dealt).
-GAMES = {"kuhn": ("kuhn_poker", 3, 2), "leduc": ("leduc_poker", 6, 3)}
+GAMES: dict[str, tuple[str, int, int]] = {"kuhn": ("kuhn_poker", 3, 2), "leduc": ("leduc_poker", 6, 3)}
 
 
 def kuhn_info_state_string(obs: Any, current_player: int = 0, returns: Any = None) -> str:
@@ -52,7 +52,7 @@ def kuhn_info_state_string(obs: Any, current_player: int = 0, returns: Any = Non
     return f"{card}{history}"
 
 
-def _leduc_sequences(obs):
+def _leduc_sequences(obs: Any) -> Any:
     """The betting of each round as OpenSpiel's action ids (call 1, raise 2), from the
     observation (a fold, the last action of a hand, shows as ``00``)."""
     seqs = []
@@ -68,7 +68,7 @@ def _leduc_sequences(obs):
     return seqs
 
 
-def _closed(seq) -> bool:
+def _closed(seq: Any) -> bool:
     """Whether a round's betting is closed: two checks, or a raise called."""
     if 2 in seq:
         return bool(seq) and seq[-1] == 1

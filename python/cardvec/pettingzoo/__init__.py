@@ -12,3 +12,6 @@ Each has ``env()`` (AEC, wrapped), ``raw_env()`` and ``parallel_env()`` (the Par
 for turn-based games: every agent is observed, only the agent to act has a nonzero action
 mask and only its action is applied). Conventions, seeds and pickling: docs/python.md.
 """
+
+from __future__ import annotations
+

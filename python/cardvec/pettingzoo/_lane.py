@@ -4,6 +4,9 @@ PettingZoo environments that have no single-game class of their own (``lost_citi
 ``i151_v0``). Options are checked by the registry, as for the batch classes (a bad one is a
 ``ValueError`` naming the accepted ones).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 from gymnasium import spaces
@@ -12,18 +15,27 @@ from .._games import make
 from ._aec import CardvecAEC
 from ._words import render_table
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, SupportsIndex
+
+    from numpy import float32, int8
+    from numpy.typing import NDArray
+
+    from .._cardvec import BatchEnv
+
 
 class LaneGame:
     """The interface ``CardvecAEC`` expects of ``self.game``, over lane 0 of a batch
     environment: ``reset(seed)``, ``step(action) -> bool``, ``observe(seat)``,
     ``legal_mask()``, ``current_player``, ``rewards``, ``terminated``, ``truncated``."""
 
-    def __init__(self, game_id: str, **options):
+    def __init__(self, game_id: str, **options: Any) -> None:
         # observe=False: the wrappers observe each seat on demand (observe_as). One game
         # needs one worker: num_threads=1 unless asked (the pool of one is shared by every
         # such environment of the process).
         options.setdefault("num_threads", 1)
-        self.env = make(game_id, 1, observe=False, **options)
+        self.env: BatchEnv = make(game_id, 1, observe=False, **options)
         self._action = np.zeros(1, dtype=np.int64)
 
     @property
@@ -39,37 +51,38 @@ class LaneGame:
         return self.env.obs_dim
 
     @property
-    def config(self) -> dict:
+    def config(self) -> dict[str, Any]:
         """The game's options, every one of them (the batch environment's ``config``)."""
         return self.env.config
 
-    def reset(self, seed: int) -> None:
+    def reset(self, seed: SupportsIndex) -> None:
         """Deals the game lane 0 of ``cardvec.make(game_id, n, seed=seed)`` deals."""
         self.env.reset(seed)
 
-    def step(self, action: int) -> bool:
+    def step(self, action: SupportsIndex) -> bool:
         """Applies ``action`` for the seat to act; False (nothing changed) if illegal."""
         self._action[0] = action
         self.env.step(self._action)
         return int(self.env.illegal[0]) == 0
 
-    def observe(self, seat: int) -> np.ndarray:
+    def observe(self, seat: SupportsIndex) -> NDArray[float32]:
         """A new float32 array: the observation as seen by ``seat``."""
         return self.env.observe_as(0, seat)
 
-    def legal_mask(self) -> np.ndarray:
+    def legal_mask(self) -> NDArray[int8]:
         """A new int8 array: the legal actions of the seat to act (all zero once over)."""
-        return self.env.legal_mask[0].astype(np.int8)
+        mask: NDArray[int8] = self.env.legal_mask[0].astype(np.int8)
+        return mask
 
     def action_name(self, action: int) -> str:
         """The name of ``action`` for the seat to act (the game's words)."""
         return self.env.action_name(0, action)
 
-    def view(self, seat: int, reveal: bool = False) -> dict:
+    def view(self, seat: int, reveal: bool = False) -> dict[str, Any]:
         """What ``seat`` sees of the game (the game's words; ``reveal``: every card)."""
         return self.env.view(0, seat, reveal)
 
-    def outcome(self) -> dict | None:
+    def outcome(self) -> dict[str, Any] | None:
         """How the game ended (the game's words), or ``None`` while it runs."""
         return self.env.outcome(0)
 
@@ -91,7 +104,7 @@ class LaneGame:
         return int(self.env.current_player[0])
 
     @property
-    def rewards(self) -> list:
+    def rewards(self) -> list[float]:
         """Every seat's reward of the last step, as Python floats."""
         return [float(r) for r in self.env.rewards[0]]
 
@@ -114,7 +127,16 @@ class LaneAEC(CardvecAEC):
     the batch reward of that step, and every agent is terminated or truncated when the
     game is."""
 
-    def _init_lane(self, game_id: str, render_mode, options: dict, obs_low, obs_high):
+    game: LaneGame
+
+    def _init_lane(
+        self,
+        game_id: str,
+        render_mode: Any,
+        options: Mapping[str, Any],
+        obs_low: Any,
+        obs_high: Any,
+    ) -> None:
         """Builds the game (options checked by the registry), the agents and the spaces:
         ``Discrete(num_actions)`` actions, ``{"observation": Box(obs_low, obs_high),
         "action_mask": MultiBinary(num_actions)}`` observations."""
@@ -135,13 +157,13 @@ class LaneAEC(CardvecAEC):
             for agent in self.possible_agents
         }
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         return {
             "observation": self.game.observe(self._indices[agent]),
             "action_mask": self._mask(agent),
         }
 
-    def _apply(self, agent, action):
+    def _apply(self, agent: str, action: int) -> None:
         if not self.game.step(action):
             raise ValueError(f"Illegal action {action!r} for {agent}")
         self._cumulative_rewards[agent] = 0
@@ -153,6 +175,6 @@ class LaneAEC(CardvecAEC):
             self.truncations[a] = self.game.truncated
         self._after_step()
 
-    def _render_text(self):
+    def _render_text(self) -> str:
         to_act = self.agent_selection if self.agents and not self.game.over else None
         return render_table(self.game.title, self.game, self.possible_agents, to_act)

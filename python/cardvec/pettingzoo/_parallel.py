@@ -26,47 +26,67 @@ environments declare ``is_parallelizable: False`` and ``aec_to_parallel`` refuse
 submits an action, the agent to act's is applied once all have), and ``aec_to_parallel`` of
 that returns the parallel environment itself.
 """
+from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from pettingzoo import ParallelEnv
 
+if TYPE_CHECKING:
+    from typing import Any, SupportsIndex
 
-class CardvecParallel(ParallelEnv):
+    from gymnasium.spaces import Dict, Discrete
+    from numpy import uint8
+    from numpy.typing import NDArray
+
+    from ._aec import CardvecAEC
+
+
+class CardvecParallel(ParallelEnv):  # type: ignore[misc]  # PettingZoo is not typed
     """A cardvec game under the Parallel API, driving one raw AEC environment (``aec``,
     also ``unwrapped.aec``): see the module documentation for the step rules."""
 
-    def __init__(self, aec):
+    aec: CardvecAEC
+    metadata: dict[str, Any]
+    render_mode: str | None
+    possible_agents: list[str]
+
+    def __init__(self, aec: CardvecAEC) -> None:
         self.aec = aec
         self.metadata = aec.metadata
         self.render_mode = aec.render_mode
         self.possible_agents = aec.possible_agents
-        self.agents = []
+        self.agents: list[str] = []
         self._pending_end = False
 
     @property
-    def observation_spaces(self):
+    def observation_spaces(self) -> dict[str, Dict]:
         return self.aec.observation_spaces
 
     @property
-    def action_spaces(self):
+    def action_spaces(self) -> dict[str, Discrete]:
         return self.aec.action_spaces
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> Dict:
         return self.aec.observation_space(agent)
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> Discrete:
         return self.aec.action_space(agent)
 
     @property
-    def active_agent(self):
+    def active_agent(self) -> str | None:
         """The agent to act, or ``None`` when nobody is to act (the game is over, or was
         decided at the deal)."""
         if not self.agents or self._pending_end:
             return None
         return self.aec.agent_selection
 
-    def reset(self, seed=None, options=None):
+    def reset(
+        self,
+        seed: SupportsIndex | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, dict[str, NDArray[Any]]], dict[str, dict[str, Any]]]:
         """Starts a new game (``seed`` as the AEC environment's ``reset``). Returns
         ``(observations, infos)`` for every agent."""
         aec = self.aec
@@ -77,7 +97,16 @@ class CardvecParallel(ParallelEnv):
         observations = {agent: aec.observe(agent) for agent in self.agents}
         return observations, self._infos(self.agents)
 
-    def step(self, actions):
+    def step(
+        self,
+        actions: Mapping[str, SupportsIndex | None],
+    ) -> tuple[
+        dict[str, dict[str, NDArray[Any]]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
         """Applies the action of the agent to act (``actions[active_agent]``) and returns
         ``(observations, rewards, terminations, truncations, infos)`` for every agent live
         before the step. A missing action for the agent to act, an unknown agent, or an
@@ -110,13 +139,13 @@ class CardvecParallel(ParallelEnv):
         self.agents = [a for a in live if not (terminations[a] or truncations[a])]
         return observations, rewards, terminations, truncations, self._infos(live)
 
-    def _infos(self, agents):
+    def _infos(self, agents: Any) -> Any:
         active = self.active_agent
         return {agent: {**self.aec.infos[agent], "active_agent": active} for agent in agents}
 
-    def render(self):
+    def render(self) -> str | NDArray[uint8] | None:
         """As the AEC environment's ``render``."""
         return self.aec.render()
 
-    def close(self):
+    def close(self) -> None:
         self.aec.close()

@@ -10,11 +10,14 @@ rest of the table), ``action_name(action)``, ``outcome()`` (a dict with a ``summ
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 import numpy as np
 
 from .._raster import table_lines
+
+if TYPE_CHECKING:
+    from numpy import ndarray
 
 
 class GameWords(Protocol):
@@ -23,7 +26,7 @@ class GameWords(Protocol):
     def view(self, seat: int, reveal: bool = False) -> dict[str, Any]: ...
     def action_name(self, action: int) -> str: ...
     def outcome(self) -> dict[str, Any] | None: ...
-    def legal_mask(self) -> np.ndarray: ...
+    def legal_mask(self) -> ndarray: ...
 
 
 def render_table(title: str, words: GameWords, agents: Sequence[str], to_act: str | None) -> str:

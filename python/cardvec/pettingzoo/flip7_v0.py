@@ -15,41 +15,84 @@ of ``cardvec.Flip7(n, seed=S)`` deals). Rendering lists each seat's cards by car
 from __future__ import annotations
 
 from collections import deque
-from typing import ClassVar
+from typing import TYPE_CHECKING
 
 import gymnasium.error
 import numpy as np
 from gymnasium import spaces
+
 from .._cardvec import Flip7Game
 from ._aec import CardvecAEC, wrap
 from ._parallel import CardvecParallel
 from ._words import render_table
 
-HIT = 0
-STAY = 1
-TARGET_OFFSET = 2
-CARD_COUNT = 22
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
+    from numpy.typing import NDArray
+
+    from ._aec import CardvecAEC, _OrderEnforcing
+ACTIVE: int
+STAYED: int
+BUSTED: int
+FROZEN: int
+
+HIT: int = 0
+STAY: int = 1
+TARGET_OFFSET: int = 2
+CARD_COUNT: int = 22
 ACTIVE, STAYED, BUSTED, FROZEN = range(4)
 
 
-def _cards(counts) -> list:
+def _cards(counts: Any) -> list[Any]:
     """Card ids from counts per id, in id order."""
     return [card for card, k in enumerate(counts) for _ in range(k)]
 
 
-def env(**kwargs):
+def env(
+    *,
+    num_players: int = 3,
+    target_score: int = 200,
+    max_rounds: int | None = None,
+    render_mode: str | None = None,
+) -> _OrderEnforcing:
     """Create a wrapped AEC environment; illegal actions raise an exception."""
-    return wrap(raw_env(**kwargs))
+    return wrap(
+        raw_env(
+            num_players=num_players,
+            target_score=target_score,
+            max_rounds=max_rounds,
+            render_mode=render_mode,
+        )
+    )
 
 
-def parallel_env(**kwargs):
+def parallel_env(
+    *,
+    num_players: int = 3,
+    target_score: int = 200,
+    max_rounds: int | None = None,
+    render_mode: str | None = None,
+) -> CardvecParallel:
     """Create a Parallel environment (turn-based: only the agent to act's action is
     applied; see ``cardvec.pettingzoo._parallel``)."""
-    return CardvecParallel(raw_env(**kwargs))
+    return CardvecParallel(
+        raw_env(
+            num_players=num_players,
+            target_score=target_score,
+            max_rounds=max_rounds,
+            render_mode=render_mode,
+        )
+    )
 
 
 class raw_env(CardvecAEC):
-    metadata: ClassVar[dict] = {
+
+    game: Flip7Game
+    num_players: int
+    target_score: int
+    max_rounds: int | None
+    metadata: ClassVar[dict[str, Any]] = {
         "name": "flip7_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
@@ -62,7 +105,7 @@ class raw_env(CardvecAEC):
         target_score: int = 200,
         max_rounds: int | None = None,
         render_mode: str | None = None,
-    ):
+    ) -> None:
         super().__init__()
         # The Rust side validates with flip7_v0's messages (ValueError).
         self.game = Flip7Game(num_players, target_score, max_rounds, 0)
@@ -100,7 +143,7 @@ class raw_env(CardvecAEC):
         }
 
     @property
-    def scores(self):
+    def scores(self) -> list[int]:
         return self.game.scores
 
     # game-room's state attributes, read-only, with game-room's types (see the module doc).
@@ -115,52 +158,52 @@ class raw_env(CardvecAEC):
         return int(self.game.dealer)
 
     @property
-    def hands(self) -> list:
+    def hands(self) -> list[list[int]]:
         """The cards in front of each seat, one list of card ids per seat, in card-id
         order (game-room keeps arrival order: the same cards, perhaps in another order)."""
         return [_cards(counts) for counts in self.game.hands]
 
     @property
-    def status(self) -> list:
+    def status(self) -> list[int]:
         """Round status of each seat (0 active, 1 stayed, 2 busted, 3 frozen)."""
         return [int(x) for x in self.game.status]
 
     @property
-    def deck(self) -> list:
+    def deck(self) -> list[int]:
         """The draw pile, bottom first: the next card drawn is the last."""
         return [int(c) for c in self.game.draw_pile]
 
     @property
-    def discard(self) -> list:
+    def discard(self) -> list[int]:
         """The discard pile's card ids, in card-id order (game-room keeps the order cards
         were discarded: the same cards, perhaps in another order)."""
         return _cards(self.game.discard)
 
     @property
-    def pending_card(self):
+    def pending_card(self) -> int | None:
         """The action card waiting for a target (an int), or None."""
         card = self.game.pending_card
         return None if card is None else int(card)
 
     @property
-    def flip7_player(self):
+    def flip7_player(self) -> int | None:
         """The seat that flipped seven numbers this round (an int), or None."""
         seat = self.game.flip7_player
         return None if seat is None else int(seat)
 
     @property
-    def tasks(self) -> deque:
+    def tasks(self) -> deque[tuple[int, int, int]]:
         """The scheduled events, next first, as ``(kind, seat, card)`` tuples in a
         ``collections.deque`` (kinds: 1 deal, 2 forced draw, 3 end of Flip Three, 4 resolve
         an action card, 5 turn; card 0 unless resolving)."""
         return deque((int(k), int(p), int(c)) for k, p, c in self.game.tasks)
 
     @property
-    def deferred(self) -> list:
+    def deferred(self) -> list[int]:
         """Action cards drawn during a Flip Three, held until it ends, in draw order."""
         return [int(c) for c in self.game.deferred]
 
-    def _seed_arg(self, seed):
+    def _seed_arg(self, seed: object) -> int | None:
         """game-room's seeds: ``None`` or any non-negative Python integer (a bool is 0 or
         1); anything else is gymnasium's ``gymnasium.error.Error``, as game-room's
         ``seeding.np_random`` raises it."""
@@ -177,17 +220,17 @@ class raw_env(CardvecAEC):
         return int(seed)
 
     @property
-    def winners(self):
+    def winners(self) -> list[str]:
         return [self.possible_agents[i] for i in self.game.winners]
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         observation = self.game.observe(self._indices[agent])
         # The acting seat is the AEC's agent_selection (it moves while finished agents are
         # removed); during play it is the engine's seat to act.
         observation[1] = self._indices[self.agent_selection]
         return {"observation": observation, "action_mask": self._mask(agent)}
 
-    def _apply(self, agent, action):
+    def _apply(self, agent: str, action: int) -> None:
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
         completed = self.game.completed_round
@@ -209,6 +252,6 @@ class raw_env(CardvecAEC):
                 self.truncations[a] = self.game.truncated
         self._after_step()
 
-    def _render_text(self):
+    def _render_text(self) -> str:
         to_act = self.agent_selection if self.agents and not self.game.terminated else None
         return render_table("Flip 7", self.game, self.possible_agents, to_act)

@@ -25,30 +25,89 @@ hand unless fixed. Agents ``player_0`` .. ``player_{n-1}`` are seats 0 .. n-1.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING
 
 import numpy as np
 from gymnasium import spaces
-from .._cardvec import NoLimitHoldemGame, holdem as _h
+
+from .._cardvec import NoLimitHoldemGame
+from .._cardvec import holdem as _h
 from ._aec import CardvecAEC, wrap
 from ._parallel import CardvecParallel
 from ._words import render_table
 
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, SupportsIndex
+
+    from numpy.typing import NDArray
+
+    from .._cardvec import NoLimitHoldemGame, _LegalDecision
+    from ._aec import CardvecAEC, _OrderEnforcing
 
 
-def env(**kwargs):
+
+def env(
+    *,
+    num_players: int = 2,
+    stack: int | None = None,
+    stacks: list[SupportsIndex] | tuple[SupportsIndex, ...] | None = None,
+    small_blind: int = 1,
+    big_blind: int = 2,
+    ante: int = 0,
+    raise_fractions: list[float] | tuple[float, ...] = (0.5, 1.0, 2.0),
+    button: int | None = None,
+    render_mode: str | None = None,
+) -> _OrderEnforcing:
     """Create a wrapped AEC environment; illegal actions raise an exception."""
-    return wrap(raw_env(**kwargs))
+    return wrap(
+        raw_env(
+            num_players=num_players,
+            stack=stack,
+            stacks=stacks,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            ante=ante,
+            raise_fractions=raise_fractions,
+            button=button,
+            render_mode=render_mode,
+        )
+    )
 
 
-def parallel_env(**kwargs):
+def parallel_env(
+    *,
+    num_players: int = 2,
+    stack: int | None = None,
+    stacks: list[SupportsIndex] | tuple[SupportsIndex, ...] | None = None,
+    small_blind: int = 1,
+    big_blind: int = 2,
+    ante: int = 0,
+    raise_fractions: list[float] | tuple[float, ...] = (0.5, 1.0, 2.0),
+    button: int | None = None,
+    render_mode: str | None = None,
+) -> CardvecParallel:
     """Create a Parallel environment (turn-based: only the agent to act's action is
     applied; see ``cardvec.pettingzoo._parallel``)."""
-    return CardvecParallel(raw_env(**kwargs))
+    return CardvecParallel(
+        raw_env(
+            num_players=num_players,
+            stack=stack,
+            stacks=stacks,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            ante=ante,
+            raise_fractions=raise_fractions,
+            button=button,
+            render_mode=render_mode,
+        )
+    )
 
 
 class raw_env(CardvecAEC):
-    metadata: ClassVar[dict] = {
+
+    game: NoLimitHoldemGame
+    num_players: int
+    metadata: ClassVar[dict[str, Any]] = {
         "name": "holdem_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
@@ -59,14 +118,14 @@ class raw_env(CardvecAEC):
         self,
         num_players: int = 2,
         stack: int | None = None,
-        stacks=None,
+        stacks: list[SupportsIndex] | tuple[SupportsIndex, ...] | None = None,
         small_blind: int = 1,
         big_blind: int = 2,
         ante: int = 0,
-        raise_fractions=(0.5, 1.0, 2.0),
+        raise_fractions: list[float] | tuple[float, ...] = (0.5, 1.0, 2.0),
         button: int | None = None,
         render_mode: str | None = None,
-    ):
+    ) -> None:
         super().__init__()
         self._set_render_mode(render_mode)
         # The Rust side validates every option (ValueError).
@@ -110,30 +169,30 @@ class raw_env(CardvecAEC):
             for agent in self.possible_agents
         }
 
-    def _after_deal(self):
+    def _after_deal(self) -> None:
         if self.game.terminated:
             # Decided at the deal: the hand is over, its results paid now.
             self._end_hand()
 
-    def _end_hand(self):
+    def _end_hand(self) -> None:
         """Every agent terminated, with its result (big blinds) and the final stacks."""
         for i, a in enumerate(self.possible_agents):
             self.rewards[a] = float(self.game.rewards[i])
             self.terminations[a] = True
             self.infos[a] = {"stacks": self.game.stacks}
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         return {
             "observation": self.game.observe(self._indices[agent]),
             "action_mask": self._mask(agent),
         }
 
-    def legal(self):
+    def legal(self) -> _LegalDecision | None:
         """The decision of the agent to act in chips (``seat``, ``fold``, ``check``,
         ``call_amount``, ``raise``, ``min_raise_to``, ``max_raise_to``), None once over."""
         return self.game.legal()
 
-    def step_raise_to(self, chips: int):
+    def step_raise_to(self, chips: SupportsIndex) -> None:
         """Raises the agent to act to exactly ``chips`` (its bet on this street afterwards);
         ``ValueError`` (nothing changes) unless ``min_raise_to <= chips <= max_raise_to``."""
         agent = self.agent_selection
@@ -149,7 +208,7 @@ class raw_env(CardvecAEC):
             raise ValueError(f"Illegal raise to {chips!r} for {agent}")
         self._play(agent, _h.EXACT_RAISE | int(chips))
 
-    def _apply(self, agent, action):
+    def _apply(self, agent: str, action: int) -> None:
         if not self.game.step(action):
             raise ValueError(f"Illegal action {action!r} for {agent}")
         self._cumulative_rewards[agent] = 0
@@ -158,6 +217,6 @@ class raw_env(CardvecAEC):
             self._end_hand()
         self._after_step()
 
-    def _render_text(self):
+    def _render_text(self) -> str:
         to_act = self.agent_selection if self.agents and not self.game.terminated else None
         return render_table("No-limit hold'em", self.game, self.possible_agents, to_act)

@@ -22,8 +22,9 @@ registry (a bad one is a ``ValueError`` naming the accepted options). Agents ``p
 - An illegal action raises ``ValueError`` and changes nothing.
 - ``reset(seed=S)`` deals what lane 0 of ``cardvec.make("151", n, seed=S, ...)`` deals.
 """
+from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
@@ -32,25 +33,37 @@ from ._aec import wrap
 from ._lane import LaneAEC
 from ._parallel import CardvecParallel
 
-GAME_ID = "151"
-SUITS = "SHDC"
-RANKS = "AKQJT987"
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, SupportsIndex
+
+    from typing_extensions import Unpack
+
+    from .._game_classes import _I151Options
+    from ._aec import _OrderEnforcing
+
+GAME_ID: str = "151"
+SUITS: str = "SHDC"
+RANKS: str = "AKQJT987"
 #: Observation offsets (docs/151.md, ``src/games/i151/view.rs``).
 HAND, TOP, REQUIRED_SUIT, SCALARS, SEATS = 0, 32, 96, 106, 109
-SEAT_WIDTH = 8
+SEAT_WIDTH: int = 8
 #: Offsets inside a seat slot: score / target, excluded, dealer.
 SCORE, EXCLUDED, DEALER = 2, 3, 7
 
 
-def env(**kwargs):
+def env(*, render_mode: str | None = None, **options: Unpack[_I151Options]) -> _OrderEnforcing:
     """Create a wrapped AEC environment; illegal actions raise an exception."""
-    return wrap(raw_env(**kwargs))
+    return wrap(raw_env(render_mode=render_mode, **options))
 
 
-def parallel_env(**kwargs):
+def parallel_env(
+    *,
+    render_mode: str | None = None,
+    **options: Unpack[_I151Options],
+) -> CardvecParallel:
     """Create a Parallel environment (turn-based: only the agent to act's action is
     applied; see ``cardvec.pettingzoo._parallel``)."""
-    return CardvecParallel(raw_env(**kwargs))
+    return CardvecParallel(raw_env(render_mode=render_mode, **options))
 
 
 def card_code(card: int) -> str:
@@ -61,14 +74,29 @@ def card_code(card: int) -> str:
 class raw_env(LaneAEC):
     """The AEC environment of 151 (see the module documentation)."""
 
-    metadata: ClassVar[dict] = {
+    target_score: int
+
+    metadata: ClassVar[dict[str, Any]] = {
         "name": "i151_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
 
-    def __init__(self, num_players: int = 2, render_mode: str | None = None, **options):
+    # The options by name (the registry's, num_players among them), or the seats alone by
+    # position (the older spelling).
+    @overload
+    def __init__(
+        self, *, render_mode: str | None = None, **options: Unpack[_I151Options]
+    ) -> None: ...
+    @overload
+    def __init__(self, num_players: SupportsIndex, render_mode: str | None = None) -> None: ...
+    def __init__(
+        self,
+        num_players: SupportsIndex = 2,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__()
         # Scores may go below zero (the -10 of a third win in a row): no lower bound there.
         low = np.zeros(_c.OBS_DIM, dtype=np.float32)

@@ -14,39 +14,56 @@ naming the accepted options. Agents ``player_0`` (acts first) and ``player_1``.
 - An illegal action raises ``ValueError`` and changes nothing.
 - ``reset(seed=S)`` deals what lane 0 of ``cardvec.make("kuhn", n, seed=S)`` deals.
 """
+from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING
 
 from ._aec import wrap
 from ._lane import LaneAEC
 from ._parallel import CardvecParallel
 
-GAME_ID = "kuhn"
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
+    from typing_extensions import Unpack
+
+    from .._game_classes import _KuhnPokerOptions
+    from ._aec import _OrderEnforcing
+
+GAME_ID: str = "kuhn"
 #: Observation offsets (docs/kuhn.md): seat one-hot, card one-hot, betting history.
 CARD, HISTORY = 2, 5
 
 
-def env(**kwargs):
+def env(*, render_mode: str | None = None, **options: Unpack[_KuhnPokerOptions]) -> _OrderEnforcing:
     """Create a wrapped AEC environment; illegal actions raise an exception."""
-    return wrap(raw_env(**kwargs))
+    return wrap(raw_env(render_mode=render_mode, **options))
 
 
-def parallel_env(**kwargs):
+def parallel_env(
+    *,
+    render_mode: str | None = None,
+    **options: Unpack[_KuhnPokerOptions],
+) -> CardvecParallel:
     """Create a Parallel environment (turn-based: only the agent to act's action is
     applied; see ``cardvec.pettingzoo._parallel``)."""
-    return CardvecParallel(raw_env(**kwargs))
+    return CardvecParallel(raw_env(render_mode=render_mode, **options))
 
 
 class raw_env(LaneAEC):
     """The AEC environment of Kuhn poker (see the module documentation)."""
 
-    metadata: ClassVar[dict] = {
+    metadata: ClassVar[dict[str, Any]] = {
         "name": "kuhn_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
 
-    def __init__(self, render_mode: str | None = None, **options):
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        **options: Unpack[_KuhnPokerOptions],
+    ) -> None:
         super().__init__()
         self._init_lane(GAME_ID, render_mode, options, 0.0, 1.0)

@@ -16,27 +16,44 @@ naming the accepted options. Agents ``player_0`` (acts first in both rounds) and
 - An illegal action raises ``ValueError`` and changes nothing.
 - ``reset(seed=S)`` deals what lane 0 of ``cardvec.make("leduc", n, seed=S)`` deals.
 """
+from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING
 
 from ._aec import wrap
 from ._lane import LaneAEC
 from ._parallel import CardvecParallel
 
-GAME_ID = "leduc"
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
+    from typing_extensions import Unpack
+
+    from .._game_classes import _LeducHoldemOptions
+    from ._aec import _OrderEnforcing
+
+GAME_ID: str = "leduc"
 #: Observation offsets (docs/leduc.md): seat one-hot, private card, public card, betting.
 PRIVATE, PUBLIC, BETTING = 2, 8, 14
 
 
-def env(**kwargs):
+def env(
+    *,
+    render_mode: str | None = None,
+    **options: Unpack[_LeducHoldemOptions],
+) -> _OrderEnforcing:
     """Create a wrapped AEC environment; illegal actions raise an exception."""
-    return wrap(raw_env(**kwargs))
+    return wrap(raw_env(render_mode=render_mode, **options))
 
 
-def parallel_env(**kwargs):
+def parallel_env(
+    *,
+    render_mode: str | None = None,
+    **options: Unpack[_LeducHoldemOptions],
+) -> CardvecParallel:
     """Create a Parallel environment (turn-based: only the agent to act's action is
     applied; see ``cardvec.pettingzoo._parallel``)."""
-    return CardvecParallel(raw_env(**kwargs))
+    return CardvecParallel(raw_env(render_mode=render_mode, **options))
 
 
 def card_name(card: int) -> str:
@@ -47,13 +64,17 @@ def card_name(card: int) -> str:
 class raw_env(LaneAEC):
     """The AEC environment of Leduc hold'em (see the module documentation)."""
 
-    metadata: ClassVar[dict] = {
+    metadata: ClassVar[dict[str, Any]] = {
         "name": "leduc_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
 
-    def __init__(self, render_mode: str | None = None, **options):
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        **options: Unpack[_LeducHoldemOptions],
+    ) -> None:
         super().__init__()
         self._init_lane(GAME_ID, render_mode, options, 0.0, 1.0)

@@ -19,8 +19,9 @@ see ``cardvec.pettingzoo._parallel``).
 - An illegal action raises ``ValueError`` and changes nothing.
 - ``reset(seed=S)`` deals what lane 0 of ``cardvec.make("lost-cities", n, seed=S)`` deals.
 """
+from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,36 +30,56 @@ from ._aec import wrap
 from ._lane import LaneAEC
 from ._parallel import CardvecParallel
 
-GAME_ID = "lost-cities"
-HANDSHAKE_SLOTS = 3
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
+    from typing_extensions import Unpack
+
+    from .._game_classes import _LostCitiesOptions
+    from ._aec import _OrderEnforcing
+
+GAME_ID: str = "lost-cities"
+HANDSHAKE_SLOTS: int = 3
 #: Observation channels and scalar offsets (docs/lost-cities.md): 7 one-hot channels of 60
 #: cards (card-major or channel-major, the ``obs_layout`` option), then scalars.
 HAND, BOARD, DISCARD_TOP, DISCARD_BELOW = 0, 1, 3, 4
 DECK_LEFT, PLIES, SCORE_DIFF = 420, 422, 453
 
 
-def env(**kwargs):
+def env(
+    *,
+    render_mode: str | None = None,
+    **options: Unpack[_LostCitiesOptions],
+) -> _OrderEnforcing:
     """Create a wrapped AEC environment; illegal actions raise an exception."""
-    return wrap(raw_env(**kwargs))
+    return wrap(raw_env(render_mode=render_mode, **options))
 
 
-def parallel_env(**kwargs):
+def parallel_env(
+    *,
+    render_mode: str | None = None,
+    **options: Unpack[_LostCitiesOptions],
+) -> CardvecParallel:
     """Create a Parallel environment (turn-based: only the agent to act's action is
     applied; see ``cardvec.pettingzoo._parallel``)."""
-    return CardvecParallel(raw_env(**kwargs))
+    return CardvecParallel(raw_env(render_mode=render_mode, **options))
 
 
 class raw_env(LaneAEC):
     """The AEC environment of Lost Cities (see the module documentation)."""
 
-    metadata: ClassVar[dict] = {
+    metadata: ClassVar[dict[str, Any]] = {
         "name": "lost_cities_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
 
-    def __init__(self, render_mode: str | None = None, **options):
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        **options: Unpack[_LostCitiesOptions],
+    ) -> None:
         super().__init__()
         low = np.zeros(_lc.OBS_DIM, dtype=np.float32)
         low[SCORE_DIFF] = -1.0

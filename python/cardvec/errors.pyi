@@ -1,5 +1,0 @@
-"""Types of ``cardvec.errors``."""
-
-__all__ = ["UnknownOptionError"]
-
-class UnknownOptionError(ValueError, TypeError): ...

@@ -1,3 +1,0 @@
-from ._cardvec import LearnerEnv as LearnerEnv
-
-__all__ = ["LearnerEnv"]

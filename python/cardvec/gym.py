@@ -34,6 +34,10 @@ returns the learner's next decision::
   nothing); the first ``reset()`` without a seed uses ``seed`` of
   ``make_vec`` (``None``: a random one), and each later one a seed drawn from ``np_random``,
   so every unseeded reset deals new games, reproducibly after a seeded one.
+- Render: ``render_mode="ansi"`` or ``"rgb_array"`` (``make_vec(..., render_mode=...)``,
+  also through ``gymnasium.make_vec``): ``envs.render()`` is a tuple of one frame per lane
+  (Gymnasium's ``VectorEnv.render`` convention), each lane's table as the learner sees it,
+  the text or the numpy uint8 [H, W, 3] frame the single environment renders.
 - Illegal actions: ``on_illegal=`` (passed to ``LearnerEnv``): ``"noop"`` (default: a no-op
   counted toward ``max_steps``, so a lane fed only illegal actions is truncated after
   ``max_steps`` steps), ``"raise"`` (``cardvec.IllegalActionError``, nothing changed) or
@@ -102,6 +106,11 @@ def _spaces(env: LearnerEnv) -> Any:
     return obs, spaces.Discrete(env.num_actions)
 
 
+def _check_render_mode(render_mode: object) -> None:
+    if render_mode not in (None, "ansi", "rgb_array"):
+        raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
+
+
 def _check_options(options: Any) -> None:
     if options:
         raise ValueError(
@@ -118,7 +127,13 @@ class CardvecVectorEnv(VectorEnv):
     single_observation_space: spaces.Box
     single_action_space: spaces.Discrete
 
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    render_mode: str | None
+
+    metadata: dict[str, Any] = {
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": ["ansi", "rgb_array"],
+        "render_fps": 1,
+    }
 
     def __init__(
         self,
@@ -128,10 +143,13 @@ class CardvecVectorEnv(VectorEnv):
         seat: _Seat = 0,
         seed: SupportsIndex | None = None,
         copy: bool = True,
+        render_mode: str | None = None,
         **options: Any,
     ) -> None:
         if not isinstance(copy, bool):
             raise TypeError(f"copy must be a bool, got {copy!r}")
+        _check_render_mode(render_mode)
+        self.render_mode = render_mode
         self._first_seed = seed_arg(seed)
         self.env = LearnerEnv(game_id, num_envs, opponents=opponents, seat=seat,
                               seed=self._first_seed, **options)
@@ -236,6 +254,24 @@ class CardvecVectorEnv(VectorEnv):
             info,
         )
 
+    def render(self) -> tuple[str, ...] | tuple[NDArray[uint8], ...] | None:
+        """One frame per lane, in lane order (Gymnasium's ``VectorEnv.render`` convention,
+        the tuple ``SyncVectorEnv`` builds from its environments): each lane's table as the
+        learner sees it (every card once its game is over), the same text or RGB frame the
+        single environment (``make``) renders: text for ``render_mode="ansi"``, numpy uint8
+        [H, W, 3] frames of one fixed size for ``"rgb_array"``; ``None`` without a render
+        mode."""
+        if self.render_mode is None:
+            return None
+        done = self.env.terminated | self.env.truncated
+        texts = tuple(
+            view_lines(self.env.view_json(lane, reveal=bool(done[lane])))
+            for lane in range(self.num_envs)
+        )
+        if self.render_mode == "rgb_array":
+            return tuple(frame(text) for text in texts)
+        return texts
+
     def close_extras(self, **kwargs: Any) -> None:
         """Closes the learner view (``VectorEnv.close`` calls it): later calls are a
         ``RuntimeError``."""
@@ -269,10 +305,7 @@ class CardvecEnv(gymnasium.Env):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        if render_mode not in (None, "ansi", "rgb_array"):
-            raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
-            )
+        _check_render_mode(render_mode)
         self.render_mode = render_mode
         # One lane needs one worker (num_threads=1 unless asked; the pool is shared).
         options.setdefault("num_threads", 1)
@@ -349,12 +382,15 @@ def make_vec(
     seat: _Seat = 0,
     seed: SupportsIndex | None = None,
     copy: bool = True,
+    render_mode: str | None = None,
     **options: Any,
 ) -> CardvecVectorEnv:
     """A ``gymnasium.vector.VectorEnv`` of ``num_envs`` lanes of game ``game_id`` against
-    ``opponents`` (see ``cardvec.gym``; the other arguments as for ``cardvec.LearnerEnv``)."""
+    ``opponents`` (see ``cardvec.gym``; ``render_mode`` ``None``, ``"ansi"`` or
+    ``"rgb_array"``: ``render()`` gives one frame per lane; the other arguments as for
+    ``cardvec.LearnerEnv``)."""
     return CardvecVectorEnv(game_id, num_envs, opponents=opponents, seat=seat, seed=seed,
-                            copy=copy, **options)
+                            copy=copy, render_mode=render_mode, **options)
 
 
 def make(
@@ -376,13 +412,6 @@ def _class_name(game_id: str) -> str:
     return game_class(game_id).__name__
 
 
-def _drop_no_render(kwargs: dict[str, Any]) -> None:
-    """Gymnasium passes ``render_mode=None`` along; the vector environment takes no render
-    mode."""
-    if "render_mode" in kwargs and kwargs["render_mode"] is None:
-        del kwargs["render_mode"]
-
-
 def _entry(game_id: str) -> Any:
     def entry(**kwargs: Any) -> CardvecEnv:
         return make(game_id, **kwargs)
@@ -394,7 +423,6 @@ def _entry(game_id: str) -> Any:
 
 def _vector_entry(game_id: str) -> Any:
     def entry(num_envs: int = 1, **kwargs: Any) -> CardvecVectorEnv:
-        _drop_no_render(kwargs)
         return make_vec(game_id, num_envs, **kwargs)
 
     entry.__name__ = entry.__qualname__ = f"make_vec_{_class_name(game_id)}"

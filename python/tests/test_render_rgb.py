@@ -1,7 +1,8 @@
 """``render_mode="rgb_array"`` (issue 27, item 8): the PettingZoo environments and the
-single Gymnasium environment draw their table as a numpy uint8 [H, W, 3] frame of one fixed
-size (what video wrappers take), from the same text as ``render_mode="ansi"``; the frame
-changes when the state does; ``ansi`` and ``human`` behave as before."""
+Gymnasium environments (single and vector) draw their table as a numpy uint8 [H, W, 3] frame
+of one fixed size (what video wrappers take), from the same text as ``render_mode="ansi"``;
+the vector environment gives one frame per lane (Gymnasium's ``VectorEnv.render``: a tuple);
+the frame changes when the state does; ``ansi`` and ``human`` behave as before."""
 
 from __future__ import annotations
 
@@ -110,6 +111,58 @@ def test_gymnasium_make_passes_the_render_mode():
     frame = env.render()
     assert isinstance(frame, np.ndarray) and frame.shape == _raster.shape()
     env.close()
+
+
+@pytest.mark.parametrize("game", ["lost-cities", "flip7", "151", "holdem", "kuhn", "leduc"])
+def test_gymnasium_vector_env_renders_one_frame_per_lane(game):
+    import cardvec.gym as cgym
+
+    seeds = [11, 12, 13]
+    envs = cgym.make_vec(game, 3, opponents="random", render_mode="rgb_array")
+    text_envs = cgym.make_vec(game, 3, opponents="random", render_mode="ansi")
+    _, info = envs.reset(seed=seeds)
+    text_envs.reset(seed=seeds)
+    frames, texts = envs.render(), text_envs.render()
+    assert isinstance(frames, tuple) and isinstance(texts, tuple)
+    assert len(frames) == len(texts) == 3
+    for f, t in zip(frames, texts):
+        assert f.dtype == np.uint8 and f.shape == _raster.shape()
+        np.testing.assert_array_equal(f, _raster.frame(t))
+    # Lane l shows its own game: the one a one-lane vector env seeded with seeds[l] shows.
+    for lane, seed in enumerate(seeds):
+        one = cgym.make_vec(game, 1, opponents="random", render_mode="ansi")
+        one.reset(seed=[seed])
+        assert one.render() == (texts[lane],)
+        one.close()
+    # A step changes what the lanes show (the learner's own move at least).
+    rng = np.random.default_rng(0)
+    actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in info["action_mask"]])
+    envs.step(actions)
+    text_envs.step(actions)
+    after = envs.render()
+    assert any(not np.array_equal(a, b) for a, b in zip(frames, after))
+    assert all(np.array_equal(f, _raster.frame(t)) for f, t in zip(after, text_envs.render()))
+    assert cgym.make_vec(game, 2, opponents="random").render() is None
+    with pytest.raises(ValueError, match="render_mode"):
+        cgym.make_vec(game, 2, render_mode="human")
+    envs.close()
+    text_envs.close()
+
+
+def test_gymnasium_make_vec_passes_the_render_mode():
+    import gymnasium
+
+    import cardvec.gym  # noqa: F401
+
+    envs = gymnasium.make_vec("cardvec/KuhnPoker-v0", num_envs=2,
+                              vectorization_mode="vector_entry_point",
+                              render_mode="rgb_array", opponents="random")
+    assert envs.render_mode == "rgb_array"
+    assert "rgb_array" in envs.metadata["render_modes"]
+    envs.reset(seed=0)
+    frames = envs.render()
+    assert len(frames) == 2 and all(f.shape == _raster.shape() for f in frames)
+    envs.close()
 
 
 def test_frames_keep_one_size_whatever_the_text():

@@ -221,7 +221,7 @@ def test_the_tests_import_the_installed_wheel_not_the_source_tree():
     dist = importlib.metadata.distribution("cardvec")
     assert dist.version == cardvec.__version__
     files = {str(f) for f in dist.files or []}
-    for path in ("cardvec/py.typed", "cardvec/__init__.pyi", "cardvec/_cardvec/__init__.pyi"):
+    for path in ("cardvec/py.typed", "cardvec/_game_classes.py", "cardvec/_cardvec/__init__.pyi"):
         assert path in files, path
     assert any(f.startswith("cardvec/_cardvec.") and f.endswith((".so", ".pyd")) for f in files)
     # Installed from a wheel file, not in editable mode (`maturin develop`, `pip install -e`).

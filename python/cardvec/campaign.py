@@ -117,7 +117,7 @@ class JobKind:
         count: int,
         options: dict[str, Any],
         threads: int | None,
-        out: str |     os.PathLike[str] | None,
+        out: str | os.PathLike[str] | None,
     ) -> Any:
         """Runs one shard; returns a JSON-able result."""
         raise NotImplementedError
@@ -166,7 +166,7 @@ class Diff(JobKind):
     name = "diff"
     own_options = ("probe_every", "plant_mismatch_game")
 
-    def check(self, game_id: Any, options: Any) -> Any:
+    def check(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
         _check_game(game_id)
         own, game = _diff_options(game_id, options)
         # The game options, checked by the engine on one game (a ValueError naming them).
@@ -176,14 +176,14 @@ class Diff(JobKind):
 
     def run_shard(
         self,
-        game_id: Any,
-        seed: Any,
-        label: Any,
-        first: Any,
-        count: Any,
-        options: Any,
-        threads: Any,
-        out: Any,
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+        threads: int | None,
+        out: str | os.PathLike[str] | None,
     ) -> Any:
         own, game = _diff_options(game_id, options)
         r = _native.diff_shard(
@@ -194,7 +194,7 @@ class Diff(JobKind):
         r.pop("seconds")
         return r
 
-    def _repro(self, game_id: Any, seed: Any, g: Any, options: Any) -> Any:
+    def _repro(self, game_id: str, seed: int, g: int, options: dict[str, Any]) -> str:
         own, game = _diff_options(game_id, options)
         extra = f" -o {_options_text(game)}" if game else ""
         if "probe_every" in own:
@@ -203,17 +203,24 @@ class Diff(JobKind):
 
     def reproduce(
         self,
-        game_id: Any,
-        seed: Any,
-        label: Any,
-        first: Any,
-        count: Any,
-        options: Any,
-    ) -> Any:
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+    ) -> str:
         cmd = self._repro(game_id, seed, first, options)
         return cmd.replace(" --games 1", f" --games {count}")
 
-    def merge(self, game_id: Any, seed: Any, games: Any, options: Any, shards: Any) -> Any:
+    def merge(
+        self,
+        game_id: str,
+        seed: int,
+        games: int,
+        options: dict[str, Any],
+        shards: list[tuple[str, int, int, Any]],
+    ) -> dict[str, Any]:
         total: dict[str, Any] = {"games": 0, "actions": 0, "rejected": 0, "failed_games": 0}
         mismatches: list[dict[str, Any]] = []
         for _, _, _, r in shards:
@@ -227,7 +234,7 @@ class Diff(JobKind):
         ]
         return total
 
-    def lines(self, summary: Any) -> Any:
+    def lines(self, summary: dict[str, Any]) -> list[str]:
         own, game = _diff_options(summary["game_id"], summary["options"])
         config = f" options={_options_text(game)}" if game else ""
         out = [
@@ -265,7 +272,7 @@ class Match(JobKind):
         game = {k: v for k, v in options.items() if k != "bots"}
         return _bots_list(options.get("bots")), game
 
-    def check(self, game_id: Any, options: Any) -> Any:
+    def check(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
         _check_game(game_id)
         bots, game = self._split(options)
         _native.match_shard(game_id, 0, 0, 1, bots=bots, options=game or None, threads=1)
@@ -276,20 +283,27 @@ class Match(JobKind):
 
     def run_shard(
         self,
-        game_id: Any,
-        seed: Any,
-        label: Any,
-        first: Any,
-        count: Any,
-        options: Any,
-        threads: Any,
-        out: Any,
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+        threads: int | None,
+        out: str | os.PathLike[str] | None,
     ) -> Any:
         bots, game = self._split(options)
         return _native.match_shard(game_id, seed, first, count, bots=bots,
                                    options=game or None, threads=threads)
 
-    def merge(self, game_id: Any, seed: Any, games: Any, options: Any, shards: Any) -> Any:
+    def merge(
+        self,
+        game_id: str,
+        seed: int,
+        games: int,
+        options: dict[str, Any],
+        shards: list[tuple[str, int, int, Any]],
+    ) -> dict[str, Any]:
         total: dict[str, Any] = {"games": 0, "plies": 0, "plies_sq": 0, "reward_scale": 1, "bots": []}
         for k, (_, _, _, r) in enumerate(shards):
             if k == 0:
@@ -328,7 +342,7 @@ class Match(JobKind):
             "tally": total,
         }
 
-    def lines(self, summary: Any) -> Any:
+    def lines(self, summary: dict[str, Any]) -> list[str]:
         out = [f"game={summary['game_id']} games={summary['games']} seed={summary['seed']} "
                f"plies_per_game={summary['plies_per_game']:.1f}"]
         for s in summary["standings"]:
@@ -375,7 +389,7 @@ class ArenaLadder(JobKind):
     unit = "matches"
     own_options = ("bots", "max_steps")
 
-    def check(self, game_id: Any, options: Any) -> Any:
+    def check(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
         _check_game(game_id, ["151"])
         unknown = set(options) - set(self.own_options)
         if unknown:
@@ -400,7 +414,7 @@ class ArenaLadder(JobKind):
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
         return sorted(pairs, key=lambda p: (p[1] - p[0], p[1]))
 
-    def plan(self, games: Any, shard: Any, options: Any) -> Any:
+    def plan(self, games: int, shard: int, options: dict[str, Any]) -> list[tuple[str, int, int]]:
         out = []
         for i, j in self.pairs(len(options["bots"])):
             out += [(f"{i},{j}", f, min(shard, games - f)) for f in range(0, games, shard)]
@@ -408,14 +422,14 @@ class ArenaLadder(JobKind):
 
     def run_shard(
         self,
-        game_id: Any,
-        seed: Any,
-        label: Any,
-        first: Any,
-        count: Any,
-        options: Any,
-        threads: Any,
-        out: Any,
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+        threads: int | None,
+        out: str | os.PathLike[str] | None,
     ) -> Any:
         i, j = map(int, label.split(","))
         bots = options["bots"]
@@ -426,19 +440,26 @@ class ArenaLadder(JobKind):
 
     def reproduce(
         self,
-        game_id: Any,
-        seed: Any,
-        label: Any,
-        first: Any,
-        count: Any,
-        options: Any,
-    ) -> Any:
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+    ) -> str:
         i, j = map(int, label.split(","))
         bots = options["bots"]
         return (f"python -c \"from cardvec._cardvec import campaign; print(campaign.arena_shard("
                 f"{bots[i]!r}, {bots[j]!r}, {seed}, {first}, {count}))\"")
 
-    def merge(self, game_id: Any, seed: Any, games: Any, options: Any, shards: Any) -> Any:
+    def merge(
+        self,
+        game_id: str,
+        seed: int,
+        games: int,
+        options: dict[str, Any],
+        shards: list[tuple[str, int, int, Any]],
+    ) -> dict[str, Any]:
         bots = options["bots"]
         keys = ("games", "a_wins", "ties", "normal", "forfeit", "timeout", "max_steps",
                 "forfeits_by_a", "forfeits_by_b", "actions")
@@ -459,7 +480,7 @@ class ArenaLadder(JobKind):
         elo = _elo(bots, wins)
         return {"pairs": rows, "elo": dict(zip(bots, elo))}
 
-    def lines(self, summary: Any) -> Any:
+    def lines(self, summary: dict[str, Any]) -> list[str]:
         out = []
         for p in summary["pairs"]:
             rate = (p["a_wins"] + 0.5 * p["ties"]) / p["games"]
@@ -482,7 +503,7 @@ class Oracle(JobKind):
     own_options = ("players", "fix")
     single_core = True
 
-    def check(self, game_id: Any, options: Any) -> Any:
+    def check(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
         from . import oracles
 
         _check_game(game_id, sorted(oracles.ORACLES))
@@ -499,14 +520,14 @@ class Oracle(JobKind):
 
     def run_shard(
         self,
-        game_id: Any,
-        seed: Any,
-        label: Any,
-        first: Any,
-        count: Any,
-        options: Any,
-        threads: Any,
-        out: Any,
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+        threads: int | None,
+        out: str | os.PathLike[str] | None,
     ) -> Any:
         import dataclasses
         import importlib
@@ -539,7 +560,7 @@ class Oracle(JobKind):
                 r[key] = {str(k): v for k, v in r[key].items()}
         return r
 
-    def _repro(self, game_id: Any, seed: Any, first: Any, count: Any) -> Any:
+    def _repro(self, game_id: str, seed: int, first: int, count: int) -> str:
         if game_id == "flip7":
             return (f"python -c \"from cardvec.oracles import flip7; "
                     f"print(flip7.replay_range({seed}, {first}, {count}).mismatches)\"")
@@ -556,16 +577,23 @@ class Oracle(JobKind):
 
     def reproduce(
         self,
-        game_id: Any,
-        seed: Any,
-        label: Any,
-        first: Any,
-        count: Any,
-        options: Any,
-    ) -> Any:
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+    ) -> str:
         return self._repro(game_id, seed, first, count)
 
-    def merge(self, game_id: Any, seed: Any, games: Any, options: Any, shards: Any) -> Any:
+    def merge(
+        self,
+        game_id: str,
+        seed: int,
+        games: int,
+        options: dict[str, Any],
+        shards: list[tuple[str, int, int, Any]],
+    ) -> dict[str, Any]:
         total: dict[str, Any] = {}
         mismatches: list[dict[str, Any]] = []
         for _, _, _, r in shards:
@@ -585,7 +613,7 @@ class Oracle(JobKind):
                                for m in mismatches]
         return total
 
-    def lines(self, summary: Any) -> Any:
+    def lines(self, summary: dict[str, Any]) -> list[str]:
         body = {k: v for k, v in summary.items()
                 if k not in (TIMING, "mismatches", "options", "kind", "defect_seeds", "failed_shards")}
         out = [" ".join(f"{k}={v}" for k, v in body.items()) +
@@ -610,7 +638,7 @@ class Rollouts(JobKind):
     unit = "lanes"
     own_options = ("steps", "bot", "compress")
 
-    def check(self, game_id: Any, options: Any) -> Any:
+    def check(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
         _check_game(game_id)
         steps = options.get("steps", 128)
         if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
@@ -630,14 +658,14 @@ class Rollouts(JobKind):
 
     def run_shard(
         self,
-        game_id: Any,
-        seed: Any,
-        label: Any,
-        first: Any,
-        count: Any,
-        options: Any,
-        threads: Any,
-        out: Any,
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+        threads: int | None,
+        out: str | os.PathLike[str] | None,
     ) -> Any:
         import cardvec
 
@@ -663,6 +691,8 @@ class Rollouts(JobKind):
             env.step(np.where(a < 0, 0, a))
             rew[t] = env.rewards
             dones[t] = env.terminated | env.truncated
+        if out is None:
+            raise ValueError("a rollouts shard writes into the campaign's output folder (out=)")
         path = Path(out) / "rollouts" / f"shard_{first:012d}.npz"
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
@@ -673,7 +703,14 @@ class Rollouts(JobKind):
         return {"lanes": count, "transitions": steps * count, "episodes": int(dones.sum()),
                 "bytes": path.stat().st_size, "file": path.name}
 
-    def merge(self, game_id: Any, seed: Any, games: Any, options: Any, shards: Any) -> Any:
+    def merge(
+        self,
+        game_id: str,
+        seed: int,
+        games: int,
+        options: dict[str, Any],
+        shards: list[tuple[str, int, int, Any]],
+    ) -> dict[str, Any]:
         return {
             "lanes": sum(r["lanes"] for *_, r in shards),
             "transitions": sum(r["transitions"] for *_, r in shards),
@@ -681,7 +718,7 @@ class Rollouts(JobKind):
             "files": [r["file"] for *_, r in shards],
         }
 
-    def lines(self, summary: Any) -> Any:
+    def lines(self, summary: dict[str, Any]) -> list[str]:
         t = summary[TIMING]["seconds"]
         return [f"game={summary['game_id']} lanes={summary['lanes']} "
                 f"transitions={summary['transitions']} episodes={summary['episodes']} "

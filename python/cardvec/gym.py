@@ -101,7 +101,7 @@ __all__ = ["CardvecEnv", "CardvecVectorEnv", "ids", "make", "make_vec"]
 _SEED_SPAN = 2**63  # unseeded resets draw their seed in 0..2**63
 
 
-def _spaces(env: LearnerEnv) -> Any:
+def _spaces(env: LearnerEnv) -> tuple[spaces.Box, spaces.Discrete]:
     obs = spaces.Box(-np.inf, np.inf, (env.obs_dim,), np.float32)
     return obs, spaces.Discrete(env.num_actions)
 

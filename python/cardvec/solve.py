@@ -97,7 +97,7 @@ class Solution:
         self.nodes = raw["nodes"]
         self.infosets = raw["infosets"]
 
-    def __repr__(self) -> Any:
+    def __repr__(self) -> str:
         return (
             f"Solution(game_id={self.game_id!r}, algorithm={self.algorithm!r}, "
             f"iterations={self.iterations}, exploitability={self.exploitability:.6g}, "
@@ -215,19 +215,19 @@ def load_policy(path: str | PathLike[str]) -> dict[str, dict[int, float]]:
     return {k: {int(a): p for a, p in v.items()} for k, v in data["policy"].items()}
 
 
-def _game_id(game_id: Any) -> Any:
+def _game_id(game_id: object) -> str:
     if not isinstance(game_id, str):
         raise TypeError(f"game_id must be a str, got {game_id!r}")
     return game_id
 
 
-def _number(x: Any, what: Any) -> Any:
+def _number(x: object, what: str) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise TypeError(f"{what} must be a number, got {x!r}")
     return float(x)
 
 
-def _player(player: Any, n: Any) -> Any:
+def _player(player: SupportsIndex, n: int) -> int:
     if isinstance(player, bool) or not hasattr(player, "__index__"):
         raise TypeError(f"player must be an integer, got {player!r}")
     p = player.__index__()

@@ -108,7 +108,7 @@ class CardvecAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
         self._episode = 0
         self._log = []
 
-    def _set_render_mode(self, render_mode: Any) -> None:
+    def _set_render_mode(self, render_mode: str | None) -> None:
         if render_mode not in (None, "ansi", "human", "rgb_array"):
             raise ValueError(
                 "render_mode must be None, 'ansi', 'human' or 'rgb_array', "
@@ -193,7 +193,7 @@ class CardvecAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
     def _after_deal(self) -> None:
         """What a game does once dealt (hold'em ends a hand decided at the deal)."""
 
-    def _mask(self, agent: Any) -> Any:
+    def _mask(self, agent: str) -> NDArray[np.int8]:
         if (
             agent not in self.agents
             or self.terminations[agent]
@@ -201,7 +201,8 @@ class CardvecAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
             or agent != self.agent_selection
         ):
             return np.zeros(self.action_spaces[agent].n, dtype=np.int8)
-        return self.game.legal_mask()
+        mask: NDArray[np.int8] = self.game.legal_mask()
+        return mask
 
     def step(self, action: SupportsIndex | None) -> None:
         """Applies ``action`` for ``agent_selection``. An action outside the action space

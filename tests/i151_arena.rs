@@ -7,9 +7,10 @@
 use cardvec::arena::catalog;
 use std::time::Duration;
 
+use cardvec::arena::replay::Replay;
 use cardvec::arena::runner::{
     play_match, play_series_match, ArenaBot, BotFailure, Clock, Decision, EndReason, MatchConfig,
-    MatchResult, PolicyBot, Replay,
+    MatchResult, PolicyBot,
 };
 use cardvec::core::{Error, Game, LaneRng};
 use cardvec::games::i151::bots::{Greedy, Medium, ViewPolicy};

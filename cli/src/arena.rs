@@ -14,7 +14,8 @@ use cardvec::arena::catalog::{self, FULL_LADDER};
 use cardvec::arena::ladder::{
     play_ladder, play_pair, read_log, PairResult, SeriesConfig, Standings,
 };
-use cardvec::arena::runner::{format_replay, Clock, MatchConfig, MatchResult, Replay};
+use cardvec::arena::replay::{format_replay, Replay};
+use cardvec::arena::runner::{Clock, MatchConfig, MatchResult};
 use cardvec::core::{Error, Result};
 
 use crate::progress::Bar;

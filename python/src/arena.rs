@@ -11,8 +11,9 @@
 //! the GIL and stops on Ctrl-C (see `interrupt`).
 
 use cardvec::arena::catalog;
+use cardvec::arena::replay::Replay;
 use cardvec::arena::runner::{
-    play_match, ArenaBot, BotFailure, Clock, Decision, MatchConfig, MatchResult, PolicyBot, Replay,
+    play_match, ArenaBot, BotFailure, Clock, Decision, MatchConfig, MatchResult, PolicyBot,
 };
 use cardvec::core::{Error as CoreError, LaneRng, StopFlag};
 use cardvec::games::i151::{self, card_code, ACTION_DRAW, ACTION_PASS, I151};

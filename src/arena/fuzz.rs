@@ -3,7 +3,7 @@
 //! ([`read_log`]), the two files the arena reads back.
 
 use super::ladder::{read_log, Standings, MAX_LOG_BOTS};
-use super::runner::{format_replay, Replay};
+use super::replay::{format_replay, Replay};
 
 /// Reads any bytes (as text, invalid UTF-8 replaced) as a replay and as a ladder log: no
 /// reader may panic; a replay read must write back (compact and indented) and read back to

@@ -4,7 +4,8 @@
 use serde_json::{json, Value};
 
 use cardvec::arena::ladder::{read_log, Standings};
-use cardvec::arena::runner::{play_series_match, Clock, MatchConfig, Replay};
+use cardvec::arena::replay::Replay;
+use cardvec::arena::runner::{play_series_match, Clock, MatchConfig};
 use cardvec::core::{Error, LaneRng, Result};
 use cardvec::games::holdem::{hand_outcome, read_phh, write_phh, Action, NlHand, TableConfig};
 use cardvec::poker::cards::Card;

@@ -9,6 +9,7 @@
 pub mod bots;
 pub mod checks;
 mod determinize;
+mod encode;
 pub mod fast;
 pub mod reference;
 mod words;

@@ -7,16 +7,16 @@
 
 use cardvec::core::diff::Lockstep;
 use cardvec::core::policy::random_legal;
-use cardvec::core::spec::{GameSpec, Options};
+use cardvec::core::spec::{GameChecks, GameSpec, Options};
 use cardvec::core::{ActionStatus, EnvOptions, Game, LaneRng, SingleLane, VecEnv};
-use cardvec::games::holdem::checks::{check_state, fuzz_config};
+use cardvec::games::holdem::checks::check_state;
 use cardvec::games::holdem::reference::{diff_config, Reference};
 use cardvec::games::holdem::{NoLimitHoldem, NoLimitHoldemState, TableConfig, EXACT_RAISE};
 use proptest::prelude::*;
 
 /// A random position: `steps` random legal actions into a hand of a fuzz configuration.
 fn position(a: u8, b: u8, c: u8, seed: u64, steps: usize) -> (NoLimitHoldem, NoLimitHoldemState) {
-    let game = fuzz_config(&[a, b, c]);
+    let game = NoLimitHoldem::fuzz_config(&[a, b, c]);
     let mut rng = LaneRng::from_seed(seed);
     let mut s = game.reset(&mut rng);
     let mut mask = vec![0u8; game.num_actions()];
@@ -37,7 +37,7 @@ proptest! {
 
     #[test]
     fn hands_conserve_chips_and_pay_zero_sum_rewards(a: u8, b: u8, c: u8, seed: u64) {
-        let game = fuzz_config(&[a, b, c]);
+        let game = NoLimitHoldem::fuzz_config(&[a, b, c]);
         let mut rng = LaneRng::from_seed(seed);
         let mut s = game.reset(&mut rng);
         let mut mask = vec![0u8; game.num_actions()];
@@ -258,7 +258,7 @@ fn differential_and_fuzz_configurations_deal_decided_hands() {
     let (mut decided, mut live) = (0, 0);
     for a in 0..=255u8 {
         for c in [0u8, 1, 77, 200] {
-            let game = fuzz_config(&[a, a.wrapping_mul(7), c]);
+            let game = NoLimitHoldem::fuzz_config(&[a, a.wrapping_mul(7), c]);
             let s = game.reset(&mut rng);
             if s.is_over() {
                 decided += 1;

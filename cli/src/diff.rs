@@ -1,6 +1,6 @@
 //! `cardvec diff`: the differential run between a game's reference and fast engines, for one
 //! game or every registered game in one process (`cardvec diff all`). Each game draws its own
-//! random configuration (`GameSpec::diff_pair`), unless `-o` fixes one for every game.
+//! random configuration (`GameChecks::diff_pair`), unless `-o` fixes one for every game.
 
 use cardvec::core::diff::{run as run_diff, DiffConfig, DiffReport};
 use cardvec::core::spec::{GameSpec, Options};

@@ -3,18 +3,18 @@
 //! comparison of the differential runner after every action (and of the rewards of the
 //! deal), plus [`Game::check_state`], the zero-sum law where the game has it, and the game's
 //! own invariants
-//! ([`GameSpec::fuzz_invariants`]). The cargo-fuzz targets call [`check`] (through the
+//! ([`GameChecks::fuzz_invariants`]). The cargo-fuzz targets call [`check`] (through the
 //! registry); `cargo test` runs the same function on random inputs.
 //!
-//! Input layout: the first [`GameSpec::FUZZ_CONFIG_BYTES`] bytes choose the configuration
-//! ([`GameSpec::fuzz_config`]), the next 8 (little-endian) seed the deal, and each further
+//! Input layout: the first [`GameChecks::FUZZ_CONFIG_BYTES`] bytes choose the configuration
+//! ([`GameChecks::fuzz_config`]), the next 8 (little-endian) seed the deal, and each further
 //! byte is one action:
 //!
 //! | byte | action |
 //! | --- | --- |
 //! | `0..=199` | the `byte`-th legal action, counting modulo the number of legal actions |
 //! | `200..=239` | the raw id `byte - 200` (legal or not) |
-//! | `240..=254` | the game's raw action `k = byte - 240` ([`GameSpec::fuzz_raw_action`]) |
+//! | `240..=254` | the game's raw action `k = byte - 240` ([`GameChecks::fuzz_raw_action`]) |
 //! | `255` | `u32::MAX` |
 //!
 //! Once the game is over, one more action checks that a finished game accepts nothing, and
@@ -227,9 +227,9 @@ fn reach<G: GameSpec>(game: &G, seed: u64, steps: usize) -> Result<G::State, Str
 ///
 /// Input layout, in order (bytes past the end read as zero):
 ///
-/// - 1 byte, the configuration: even = [`GameSpec::fuzz_config`], odd = entry
+/// - 1 byte, the configuration: even = [`GameChecks::fuzz_config`], odd = entry
 ///   `(b >> 1) % len` of the game's listed configurations;
-/// - [`GameSpec::FUZZ_CONFIG_BYTES`] bytes for `fuzz_config`;
+/// - [`GameChecks::FUZZ_CONFIG_BYTES`] bytes for `fuzz_config`;
 /// - 8 bytes: the seed of the deal, of the random legal policy that reaches the state, and
 ///   of the random trials;
 /// - 1 byte, the steps to reach the state: `b % 16` for `b < 96`, `b - 96` for `b < 192`,

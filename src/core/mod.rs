@@ -52,6 +52,6 @@ pub use policy::{Bot, RandomBot};
 pub use pool::{resolve_threads, ForkSafePool, MAX_THREADS};
 pub use progress::{Progress, StopFlag};
 pub use rng::LaneRng;
-pub use spec::{GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
+pub use spec::{GameChecks, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
 pub use tree::{GameTree, InfoSeats, InfoStateFns, InfoStates, TreeVisitor};
 pub use words::{Outcome, Words};

@@ -544,7 +544,7 @@ pub struct TraceRequest {
 pub type TraceSummary = Vec<(&'static str, u64)>;
 
 /// Invariants checked after every step of the generic fuzz check ([`crate::core::fuzz`]).
-pub struct FuzzStep<'a, G: GameSpec> {
+pub struct FuzzStep<'a, G: GameChecks> {
     /// The reference engine.
     pub reference: &'a G::Reference,
     /// The fast lane.
@@ -555,30 +555,14 @@ pub struct FuzzStep<'a, G: GameSpec> {
     pub reward_totals: &'a [f64],
 }
 
-/// One game as the registry holds it: its fast engine (the [`Game`] this type configures),
-/// its words ([`Words`]: action names, views, outcomes), its reference engine, its options,
-/// bots and fuzz hooks.
-pub trait GameSpec: Game + Words + Sized {
+/// The hooks of a game's proof of correctness, apart from its registration ([`GameSpec`]):
+/// the reference engine that `cardvec diff`, the conformance suite and the fuzz check
+/// compare the fast one with, how they deal and configure it, the game's own fuzz
+/// invariants, and its oracle traces. A game implements it in its `checks.rs`; every
+/// registered game has it ([`GameSpec`] requires it).
+pub trait GameChecks: Game + Sized {
     /// The reference engine that `cardvec diff` and the fuzz check compare with the fast one.
     type Reference: Playable;
-
-    /// What the tools show of the game.
-    const INFO: GameInfo;
-
-    /// A configuration from checked options (the names and kinds are checked already;
-    /// this checks what depends on several options, such as one stack per seat).
-    fn configure(options: &Options) -> Result<Self>;
-
-    /// This configuration as options (every option given).
-    fn options(&self) -> Options;
-
-    /// Whether every step's rewards sum to zero over the seats in this configuration.
-    fn zero_sum(&self) -> bool {
-        false
-    }
-
-    /// A built-in bot by name (see [`GameInfo::bots`]).
-    fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>>;
 
     /// The reference engine and a fast lane of differential game `g`, both dealt the same
     /// game from `deal` (the configuration may vary with `g`, to cover several).
@@ -592,10 +576,10 @@ pub trait GameSpec: Game + Words + Sized {
         None
     }
 
-    /// How many leading fuzz bytes [`GameSpec::fuzz_config`] reads.
+    /// How many leading fuzz bytes [`GameChecks::fuzz_config`] reads.
     const FUZZ_CONFIG_BYTES: usize;
 
-    /// The fuzz check's configuration from its first [`GameSpec::FUZZ_CONFIG_BYTES`] bytes
+    /// The fuzz check's configuration from its first [`GameChecks::FUZZ_CONFIG_BYTES`] bytes
     /// (zero-padded when the input is shorter).
     fn fuzz_config(bytes: &[u8]) -> Self;
 
@@ -615,7 +599,7 @@ pub trait GameSpec: Game + Words + Sized {
         let _ = (request, out);
         Err(Error::Invalid {
             what: "trace",
-            reason: format!("{} writes no oracle trace", Self::INFO.id),
+            reason: "this game writes no oracle trace".to_string(),
         })
     }
 
@@ -623,6 +607,30 @@ pub trait GameSpec: Game + Words + Sized {
     /// compares (masks, outcomes, rewards, observations, [`Game::check_state`]): hidden
     /// state agreement, score bookkeeping, conservation laws.
     fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String>;
+}
+
+/// One game as the registry holds it: its fast engine (the [`Game`] this type configures),
+/// its words ([`Words`]: action names, views, outcomes), its options, its bots and its
+/// capabilities (information states, a game tree, determinization). Its proof-of-correctness
+/// hooks are [`GameChecks`].
+pub trait GameSpec: GameChecks + Words {
+    /// What the tools show of the game.
+    const INFO: GameInfo;
+
+    /// A configuration from checked options (the names and kinds are checked already;
+    /// this checks what depends on several options, such as one stack per seat).
+    fn configure(options: &Options) -> Result<Self>;
+
+    /// This configuration as options (every option given).
+    fn options(&self) -> Options;
+
+    /// Whether every step's rewards sum to zero over the seats in this configuration.
+    fn zero_sum(&self) -> bool {
+        false
+    }
+
+    /// A built-in bot by name (see [`GameInfo::bots`]).
+    fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>>;
 
     /// The game's information states ([`super::tree::InfoStates`]) as a table of function
     /// pointers, if it has that capability: what lets a batch environment write them for

@@ -9,6 +9,8 @@ use super::reference::compare_hidden;
 use super::*;
 use crate::core::spec::FuzzStep;
 use crate::core::Game;
+use crate::core::spec::GameChecks;
+use crate::core::{LaneRng, SingleLane};
 
 /// The most events the scheduler can hold (18 deals, 1 turn, 3 forced draws, 1 end of a
 /// Flip Three, 6 deferred actions).
@@ -402,31 +404,56 @@ fn check_running(game: &Flip7, s: &Flip7State) -> Result<(), String> {
     Ok(())
 }
 
-/// The configuration of a fuzz input's first two bytes `a, b` (what
-/// [`crate::core::spec::GameSpec::fuzz_config`] reads): `3 + a % 16` players; `b` picks
-/// the target (200, 60 or 1) and the round limit (none or `1 + b / 8 % 4`).
-pub fn fuzz_config(bytes: &[u8]) -> Flip7 {
-    let (a, b) = (bytes[0], bytes[1]);
-    let target = [200, 60, 1, 200][(b % 4) as usize];
-    let max_rounds = (b & 4 != 0).then_some(1 + (b / 8 % 4) as u32);
-    Flip7::new(3 + (a % 16) as usize, target, max_rounds).expect("valid fuzz configuration")
-}
+impl GameChecks for Flip7 {
+    type Reference = reference::Reference;
 
-/// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for Flip 7: both
-/// engines agree on everything hidden (draw pile, hands, scores), and every seat's rewards
-/// so far sum to its banked total.
-pub fn fuzz_invariants(step: &FuzzStep<'_, Flip7>) -> Result<(), String> {
-    compare_hidden(step.reference, step.fast)?;
-    let scores = &step.fast.state.scores;
-    for (p, &t) in step.reward_totals.iter().enumerate() {
-        if t != scores[p] as f64 {
-            return Err(format!(
-                "seat {p}: rewards sum to {t} but it banked {}",
-                scores[p]
-            ));
-        }
+    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
+        reference::diff_pair(g, deal)
     }
-    Ok(())
+
+    /// The 94-card deck shuffled (see [`check_order`]).
+    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
+        let mut order = make_deck().to_vec();
+        rng.shuffle(&mut order);
+        Some(order)
+    }
+
+    const FUZZ_CONFIG_BYTES: usize = 2;
+
+    /// The configuration of a fuzz input's first two bytes `a, b` (what
+    /// [`crate::core::spec::GameChecks::fuzz_config`] reads): `3 + a % 16` players; `b` picks
+    /// the target (200, 60 or 1) and the round limit (none or `1 + b / 8 % 4`).
+    fn fuzz_config(bytes: &[u8]) -> Self {
+        let (a, b) = (bytes[0], bytes[1]);
+        let target = [200, 60, 1, 200][(b % 4) as usize];
+        let max_rounds = (b & 4 != 0).then_some(1 + (b / 8 % 4) as u32);
+        Flip7::new(3 + (a % 16) as usize, target, max_rounds).expect("valid fuzz configuration")
+    }
+
+    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
+        let rng = LaneRng::from_seed(seed);
+        (
+            reference::Reference::shuffled(*self, rng.clone()),
+            SingleLane::new(*self, rng),
+        )
+    }
+
+    /// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for Flip 7: both
+    /// engines agree on everything hidden (draw pile, hands, scores), and every seat's rewards
+    /// so far sum to its banked total.
+    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
+        compare_hidden(step.reference, step.fast)?;
+        let scores = &step.fast.state.scores;
+        for (p, &t) in step.reward_totals.iter().enumerate() {
+            if t != scores[p] as f64 {
+                return Err(format!(
+                    "seat {p}: rewards sum to {t} but it banked {}",
+                    scores[p]
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

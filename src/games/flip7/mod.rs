@@ -20,9 +20,9 @@ pub use fast::Flip7State;
 
 use crate::core::error::{Error, Result as CoreResult};
 use crate::core::spec::{
-    FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options,
+    GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options,
 };
-use crate::core::{Bot, LaneRng, SingleLane};
+use crate::core::Bot;
 
 /// Number of distinct card ids.
 pub const CARD_IDS: usize = 22;
@@ -236,8 +236,6 @@ impl Flip7 {
 }
 
 impl GameSpec for Flip7 {
-    type Reference = reference::Reference;
-
     const INFO: GameInfo = GameInfo {
         id: "flip7",
         title: "Flip 7",
@@ -327,34 +325,6 @@ impl GameSpec for Flip7 {
         bots::by_name(name)
     }
 
-    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
-        reference::diff_pair(g, deal)
-    }
-
-    /// The 94-card deck shuffled (see [`check_order`]).
-    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
-        let mut order = make_deck().to_vec();
-        rng.shuffle(&mut order);
-        Some(order)
-    }
-
-    const FUZZ_CONFIG_BYTES: usize = 2;
-
-    fn fuzz_config(bytes: &[u8]) -> Self {
-        checks::fuzz_config(bytes)
-    }
-
-    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
-        let rng = LaneRng::from_seed(seed);
-        (
-            reference::Reference::shuffled(*self, rng.clone()),
-            SingleLane::new(*self, rng),
-        )
-    }
-
-    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> Result<(), String> {
-        checks::fuzz_invariants(step)
-    }
 }
 
 /// Checks that `order` holds exactly the 94 cards of the deck (any order); the draw pile is

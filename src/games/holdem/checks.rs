@@ -3,12 +3,15 @@
 //! raise-to amounts around the legal bounds, hidden-state agreement, chip conservation).
 
 use super::fast::{history_actions, NoLimitHoldemState, HISTORY_BYTES, HISTORY_OVERFLOW};
-use super::reference::{compare_hidden, Reference};
+use super::reference::compare_hidden;
 use super::NO_SEAT;
 use super::{Chips, TableConfig, DECK_SIZE, MAX_PLAYERS};
 use super::{NoLimitHoldem, EXACT_RAISE};
 use crate::core::spec::FuzzStep;
 use crate::core::{CardSet64, Game, LaneRng};
+use super::{reference, trace, MIN_PLAYERS};
+use crate::core::spec::{GameChecks, TraceRequest, TraceSummary};
+use crate::core::{Error, SingleLane};
 
 /// Checks that `s` is a hand of this configuration the engine can reach, as far as its
 /// bytes tell, so that every method is safe on it and every step keeps it valid:
@@ -262,83 +265,148 @@ fn check_contributions(
     Ok(())
 }
 
-/// The configuration of a fuzz input's first three bytes `a, b, c` (what
-/// [`crate::core::spec::GameSpec::fuzz_config`] reads): `2 + a % 9` players, blinds, ante
-/// and stacks from `b` and `c` (short stacks included). When `(a / 9) % 4 == 3` (about one
-/// input in four) the table is short (antes up to four big blinds, stacks down to one chip:
-/// `reference::short_table`), so that many hands are decided at the deal.
-pub fn fuzz_config(bytes: &[u8]) -> NoLimitHoldem {
-    let (a, b, c) = (bytes[0], bytes[1], bytes[2]);
-    let seats = 2 + (a % 9) as usize;
-    let bb: Chips = [2, 3, 10, 100][(b % 4) as usize];
-    let sb = (bb / 2).max(1);
-    let mut ante: Chips = if b & 4 != 0 {
-        1 + (b as Chips >> 3) % bb
-    } else {
-        0
-    };
-    let mut rng = LaneRng::from_seed(c as u64);
-    let mut stacks: Vec<Chips> = (0..seats)
-        .map(|_| {
-            ante + bb
-                + match rng.below(4) {
-                    0 => 1 + rng.below(2 * bb as u32) as Chips,
-                    1 => 1 + rng.below((10 * bb) as u32) as Chips,
-                    _ => 1 + rng.below((150 * bb) as u32) as Chips,
-                }
-        })
-        .collect();
-    if (a / 9) % 4 == 3 {
-        (ante, stacks) = super::reference::short_table(seats, sb, bb, &mut rng);
+impl GameChecks for NoLimitHoldem {
+    type Reference = reference::Reference;
+
+    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
+        reference::diff_pair(g, deal)
     }
-    let table = TableConfig::new(sb, bb, ante).expect("valid blinds");
-    let fractions: &[f64] = if c & 1 == 0 {
-        &[0.5, 1.0, 2.0]
-    } else {
-        &[0.25, 0.75]
-    };
-    NoLimitHoldem::new(seats, table, 1)
-        .and_then(|g| g.with_stacks(&stacks))
-        .and_then(|g| g.with_raise_fractions(fractions))
-        .expect("valid fuzz configuration")
-}
 
-/// A raw action of the fuzz script ([`crate::core::fuzz`], `k` in `0..15`): an exact
-/// raise-to near the legal bounds, `min_raise_to - 2 + k` for `k < 8`, else
-/// `max_raise_to + 2 - (k - 8)`.
-pub fn fuzz_raw_action(reference: &Reference, k: u8) -> u32 {
-    let legal = reference.hand.legal();
-    let (lo, hi) = legal.map_or((0, 0), |l| (l.min_raise_to, l.max_raise_to));
-    let to = if k < 8 {
-        lo as i64 - 2 + k as i64
-    } else {
-        hi as i64 + 2 - (k as i64 - 8)
-    };
-    EXACT_RAISE | (to.clamp(0, 0x7fff_ffff) as u32)
-}
+    /// `2 * num_players + 5` distinct card ids: the hole cards, then the board.
+    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
+        let mut deck: Vec<u8> = (0..DECK_SIZE as u8).collect();
+        rng.shuffle(&mut deck);
+        deck.truncate(2 * self.num_players() + 5);
+        Some(deck)
+    }
 
-/// The invariants the generic fuzz check adds for hold'em: both engines hold the same
-/// hidden and public state ([`compare_hidden`]), and once the hand is over every seat's
-/// rewards add up to its result in big blinds and the results to zero.
-pub fn fuzz_invariants(step: &FuzzStep<'_, NoLimitHoldem>) -> Result<(), String> {
-    compare_hidden(step.reference, step.fast)?;
-    let (game, state) = (&step.fast.game, &step.fast.state);
-    if state.is_over() {
-        let bb = game.table().big_blind as f32;
-        let net = state.net();
-        for (seat, &total) in step.reward_totals.iter().enumerate() {
-            let expected = (net[seat] as f32 / bb) as f64;
-            if total != expected {
-                return Err(format!(
-                    "seat {seat}: rewards {total} but result {expected} big blinds"
-                ));
+    const FUZZ_CONFIG_BYTES: usize = 3;
+
+    /// The configuration of a fuzz input's first three bytes `a, b, c` (what
+    /// [`crate::core::spec::GameChecks::fuzz_config`] reads): `2 + a % 9` players, blinds, ante
+    /// and stacks from `b` and `c` (short stacks included). When `(a / 9) % 4 == 3` (about one
+    /// input in four) the table is short (antes up to four big blinds, stacks down to one chip:
+    /// `reference::short_table`), so that many hands are decided at the deal.
+    fn fuzz_config(bytes: &[u8]) -> Self {
+        let (a, b, c) = (bytes[0], bytes[1], bytes[2]);
+        let seats = 2 + (a % 9) as usize;
+        let bb: Chips = [2, 3, 10, 100][(b % 4) as usize];
+        let sb = (bb / 2).max(1);
+        let mut ante: Chips = if b & 4 != 0 {
+            1 + (b as Chips >> 3) % bb
+        } else {
+            0
+        };
+        let mut rng = LaneRng::from_seed(c as u64);
+        let mut stacks: Vec<Chips> = (0..seats)
+            .map(|_| {
+                ante + bb
+                    + match rng.below(4) {
+                        0 => 1 + rng.below(2 * bb as u32) as Chips,
+                        1 => 1 + rng.below((10 * bb) as u32) as Chips,
+                        _ => 1 + rng.below((150 * bb) as u32) as Chips,
+                    }
+            })
+            .collect();
+        if (a / 9) % 4 == 3 {
+            (ante, stacks) = super::reference::short_table(seats, sb, bb, &mut rng);
+        }
+        let table = TableConfig::new(sb, bb, ante).expect("valid blinds");
+        let fractions: &[f64] = if c & 1 == 0 {
+            &[0.5, 1.0, 2.0]
+        } else {
+            &[0.25, 0.75]
+        };
+        NoLimitHoldem::new(seats, table, 1)
+            .and_then(|g| g.with_stacks(&stacks))
+            .and_then(|g| g.with_raise_fractions(fractions))
+            .expect("valid fuzz configuration")
+    }
+
+    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
+        let rng = LaneRng::from_seed(seed);
+        (
+            reference::Reference::dealt(*self, &mut rng.clone()),
+            SingleLane::new(*self, rng),
+        )
+    }
+
+    /// A raw action of the fuzz script ([`crate::core::fuzz`], `k` in `0..15`): an exact
+    /// raise-to near the legal bounds, `min_raise_to - 2 + k` for `k < 8`, else
+    /// `max_raise_to + 2 - (k - 8)`.
+    fn fuzz_raw_action(reference: &Self::Reference, k: u8) -> u32 {
+        let legal = reference.hand.legal();
+        let (lo, hi) = legal.map_or((0, 0), |l| (l.min_raise_to, l.max_raise_to));
+        let to = if k < 8 {
+            lo as i64 - 2 + k as i64
+        } else {
+            hi as i64 + 2 - (k as i64 - 8)
+        };
+        EXACT_RAISE | (to.clamp(0, 0x7fff_ffff) as u32)
+    }
+
+    /// Random tables and hands under a mixed random policy, for
+    /// `python/tests/holdem_pokerkit_oracle.py` to replay in pokerkit: hand `i` draws from
+    /// stream `(seed, i, 0)`; seat counts 2, 3, 6, 10 in turn unless given; with a directory,
+    /// one PHH file per hand (`hand_NNNNNN.phh`).
+    fn write_trace(
+        request: &TraceRequest,
+        mut out: &mut dyn std::io::Write,
+    ) -> crate::core::Result<TraceSummary> {
+        for &p in &request.players {
+            Error::check_range("players", MIN_PLAYERS, MAX_PLAYERS, p)?;
+        }
+        let config = trace::TraceConfig {
+            hands: request.games,
+            first: request.first,
+            players: if request.players.is_empty() {
+                vec![2, 3, 6, 10]
+            } else {
+                request.players.clone()
+            },
+            seed: request.seed as u64,
+        };
+        let io = |e: std::io::Error| Error::Invalid {
+            what: "trace output",
+            reason: e.to_string(),
+        };
+        let s = match &request.dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir).map_err(io)?;
+                trace::write_phh_files(&config, dir).map_err(io)?
+            }
+            None => trace::write_trace(&config, &mut out).map_err(io)?,
+        };
+        Ok(vec![
+            ("hands", s.hands),
+            ("decisions", s.decisions),
+            ("showdowns", s.showdowns),
+        ])
+    }
+
+    /// The invariants the generic fuzz check adds for hold'em: both engines hold the same
+    /// hidden and public state ([`compare_hidden`]), and once the hand is over every seat's
+    /// rewards add up to its result in big blinds and the results to zero.
+    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
+        compare_hidden(step.reference, step.fast)?;
+        let (game, state) = (&step.fast.game, &step.fast.state);
+        if state.is_over() {
+            let bb = game.table().big_blind as f32;
+            let net = state.net();
+            for (seat, &total) in step.reward_totals.iter().enumerate() {
+                let expected = (net[seat] as f32 / bb) as f64;
+                if total != expected {
+                    return Err(format!(
+                        "seat {seat}: rewards {total} but result {expected} big blinds"
+                    ));
+                }
+            }
+            if net.iter().sum::<i64>() != 0 {
+                return Err("results do not sum to zero".into());
             }
         }
-        if net.iter().sum::<i64>() != 0 {
-            return Err("results do not sum to zero".into());
-        }
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -62,11 +62,10 @@ pub use words::hand_outcome;
 pub use crate::poker::DECK_SIZE;
 
 use crate::core::spec::{
-    FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options, TraceRequest,
-    TraceSummary,
+    GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options,
 };
 use crate::core::tree::InfoStateFns;
-use crate::core::{Bot, Error, LaneRng, Result, SingleLane};
+use crate::core::{Bot, Error, Result};
 
 /// Chips are whole numbers.
 pub type Chips = u64;
@@ -241,8 +240,6 @@ pub(crate) const NO_SEAT: u8 = u8::MAX;
 pub const MAX_TABLE_CHIPS: u64 = 1 << 30;
 
 impl GameSpec for NoLimitHoldem {
-    type Reference = reference::Reference;
-
     const INFO: GameInfo = GameInfo {
         id: "holdem",
         title: "No-limit Texas hold'em",
@@ -422,82 +419,10 @@ impl GameSpec for NoLimitHoldem {
         bots::by_name(name)
     }
 
-    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
-        reference::diff_pair(g, deal)
-    }
-
-    /// `2 * num_players + 5` distinct card ids: the hole cards, then the board.
-    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
-        let mut deck: Vec<u8> = (0..DECK_SIZE as u8).collect();
-        rng.shuffle(&mut deck);
-        deck.truncate(2 * self.num_players() + 5);
-        Some(deck)
-    }
-
-    const FUZZ_CONFIG_BYTES: usize = 3;
-
-    fn fuzz_config(bytes: &[u8]) -> Self {
-        checks::fuzz_config(bytes)
-    }
-
-    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
-        let rng = LaneRng::from_seed(seed);
-        (
-            reference::Reference::dealt(*self, &mut rng.clone()),
-            SingleLane::new(*self, rng),
-        )
-    }
-
-    fn fuzz_raw_action(reference: &Self::Reference, k: u8) -> u32 {
-        checks::fuzz_raw_action(reference, k)
-    }
-
-    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
-        checks::fuzz_invariants(step)
-    }
-
     fn info_states() -> Option<InfoStateFns<Self>> {
         Some(InfoStateFns::of())
     }
 
-    /// Random tables and hands under a mixed random policy, for
-    /// `python/tests/holdem_pokerkit_oracle.py` to replay in pokerkit: hand `i` draws from
-    /// stream `(seed, i, 0)`; seat counts 2, 3, 6, 10 in turn unless given; with a directory,
-    /// one PHH file per hand (`hand_NNNNNN.phh`).
-    fn write_trace(
-        request: &TraceRequest,
-        mut out: &mut dyn std::io::Write,
-    ) -> Result<TraceSummary> {
-        for &p in &request.players {
-            Error::check_range("players", MIN_PLAYERS, MAX_PLAYERS, p)?;
-        }
-        let config = trace::TraceConfig {
-            hands: request.games,
-            first: request.first,
-            players: if request.players.is_empty() {
-                vec![2, 3, 6, 10]
-            } else {
-                request.players.clone()
-            },
-            seed: request.seed as u64,
-        };
-        let io = |e: std::io::Error| Error::Invalid {
-            what: "trace output",
-            reason: e.to_string(),
-        };
-        let s = match &request.dir {
-            Some(dir) => {
-                std::fs::create_dir_all(dir).map_err(io)?;
-                trace::write_phh_files(&config, dir).map_err(io)?
-            }
-            None => trace::write_trace(&config, &mut out).map_err(io)?,
-        };
-        Ok(vec![
-            ("hands", s.hands),
-            ("decisions", s.decisions),
-            ("showdowns", s.showdowns),
-        ])
-    }
 }
 
 /// No-limit hold'em as a batch game: one hand per lane.

@@ -9,6 +9,8 @@ use super::reference::Reference;
 use super::*;
 use crate::core::spec::FuzzStep;
 use std::result::Result;
+use crate::core::spec::{GameChecks, TraceRequest, TraceSummary};
+use crate::core::{Error, LaneRng, SingleLane};
 
 /// Checks that `s` is a state of this configuration the engine can reach, as far as its
 /// bytes tell, so that every method is safe on it and every step keeps it valid:
@@ -297,34 +299,6 @@ pub fn check_scores(before: &I151State, after: &I151State) -> Result<(), String>
     Ok(())
 }
 
-/// The configuration of a fuzz input's first byte (what
-/// [`crate::core::spec::GameSpec::fuzz_config`] reads): 2..=4 players, optional deal size,
-/// first dealer, and a small target sometimes so that exclusions and match ends come fast.
-pub fn fuzz_config(bytes: &[u8]) -> I151 {
-    let byte = bytes[0];
-    let num_players = 2 + (byte % 3) as usize;
-    let mut game = I151::new(num_players).expect("2..=4 seats");
-    let max = DECK_SIZE / num_players;
-    game = game
-        .with_cards_per_player(1 + (byte as usize / 3) % max)
-        .expect("in range");
-    game = game
-        .with_initial_dealer((byte as usize / 7) % num_players)
-        .expect("in range");
-    if byte & 0x80 != 0 {
-        game = game.with_target_score(30).expect("in range");
-    }
-    game.with_max_round_steps(0)
-}
-
-/// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for 151: the score
-/// bookkeeping of the step ([`check_scores`]) and agreement of both engines on cards and
-/// scores ([`agree`]).
-pub fn fuzz_invariants(step: &FuzzStep<'_, I151>) -> Result<(), String> {
-    check_scores(step.previous, &step.fast.state)?;
-    agree(step.reference, &step.fast.state)
-}
-
 /// Checks that the reference and the fast state hold the same cards in the same places
 /// and the same scores.
 pub fn agree(r: &Reference, s: &I151State) -> Result<(), String> {
@@ -347,6 +321,96 @@ pub fn agree(r: &Reference, s: &I151State) -> Result<(), String> {
         return Err(format!("scores {:?} vs {scores:?}", r.scores()));
     }
     Ok(())
+}
+
+impl GameChecks for I151 {
+    type Reference = reference::Reference;
+
+    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
+        reference::diff_pair(g, deal)
+    }
+
+    /// The 32 card ids shuffled, then a random match seed (8 bytes) for the later rounds.
+    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
+        let mut order: Vec<u8> = (0..DECK_SIZE as u8).collect();
+        rng.shuffle(&mut order);
+        order.extend(rng.next_u64().to_le_bytes());
+        Some(order)
+    }
+
+    const FUZZ_CONFIG_BYTES: usize = 1;
+
+    /// The configuration of a fuzz input's first byte (what
+    /// [`crate::core::spec::GameChecks::fuzz_config`] reads): 2..=4 players, optional deal size,
+    /// first dealer, and a small target sometimes so that exclusions and match ends come fast.
+    fn fuzz_config(bytes: &[u8]) -> Self {
+        let byte = bytes[0];
+        let num_players = 2 + (byte % 3) as usize;
+        let mut game = I151::new(num_players).expect("2..=4 seats");
+        let max = DECK_SIZE / num_players;
+        game = game
+            .with_cards_per_player(1 + (byte as usize / 3) % max)
+            .expect("in range");
+        game = game
+            .with_initial_dealer((byte as usize / 7) % num_players)
+            .expect("in range");
+        if byte & 0x80 != 0 {
+            game = game.with_target_score(30).expect("in range");
+        }
+        game.with_max_round_steps(0)
+    }
+
+    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
+        let seed = seed as i64;
+        let fast = SingleLane {
+            game: *self,
+            state: self.reset_with_match_seed(seed),
+            rng: LaneRng::from_seed(0),
+        };
+        (reference::Reference::new(*self, seed), fast)
+    }
+
+    /// Matches under a random legal policy with every decision's state, for
+    /// `python/tests/i151_oracle.py` to replay in i151-engine: match `i` has seed
+    /// `seed + i`; JSON lines only.
+    fn write_trace(
+        request: &TraceRequest,
+        mut out: &mut dyn std::io::Write,
+    ) -> crate::core::Result<TraceSummary> {
+        if request.dir.is_some() {
+            return Err(Error::Invalid {
+                what: "trace",
+                reason: "151 writes JSON lines only (no history directory)".into(),
+            });
+        }
+        for &p in &request.players {
+            Error::check_range("players", MIN_PLAYERS, MAX_PLAYERS, p)?;
+        }
+        let config = trace::TraceConfig {
+            matches: request.games,
+            first: request.first,
+            first_seed: request.seed,
+            players: request.players.clone(),
+            policy_seed: request.policy_seed,
+        };
+        let s = trace::write_trace(&config, &mut out).map_err(|e| Error::Invalid {
+            what: "trace output",
+            reason: e.to_string(),
+        })?;
+        Ok(vec![
+            ("matches", s.matches),
+            ("decisions", s.decisions),
+            ("rounds", s.rounds),
+        ])
+    }
+
+    /// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for 151: the score
+    /// bookkeeping of the step ([`check_scores`]) and agreement of both engines on cards and
+    /// scores ([`agree`]).
+    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
+        check_scores(step.previous, &step.fast.state)?;
+        agree(step.reference, &step.fast.state)
+    }
 }
 
 #[cfg(test)]

@@ -26,10 +26,9 @@ pub use seed::{MatchSeed, MATCH_SEED_BITS};
 pub use view::PlayerView;
 
 use crate::core::spec::{
-    FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options, TraceRequest,
-    TraceSummary,
+    GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options,
 };
-use crate::core::{Bot, Error, LaneRng, Result, SingleLane};
+use crate::core::{Bot, Error, Result};
 
 /// Number of cards.
 pub const DECK_SIZE: usize = 32;
@@ -174,8 +173,6 @@ impl RewardMode {
 const REWARD_WORDS: &[&str] = &["round-points", "match-outcome"];
 
 impl GameSpec for I151 {
-    type Reference = reference::Reference;
-
     const INFO: GameInfo = GameInfo {
         id: "151",
         title: "151",
@@ -303,71 +300,6 @@ impl GameSpec for I151 {
         bots::by_name(name)
     }
 
-    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
-        reference::diff_pair(g, deal)
-    }
-
-    /// The 32 card ids shuffled, then a random match seed (8 bytes) for the later rounds.
-    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
-        let mut order: Vec<u8> = (0..DECK_SIZE as u8).collect();
-        rng.shuffle(&mut order);
-        order.extend(rng.next_u64().to_le_bytes());
-        Some(order)
-    }
-
-    const FUZZ_CONFIG_BYTES: usize = 1;
-
-    fn fuzz_config(bytes: &[u8]) -> Self {
-        checks::fuzz_config(bytes)
-    }
-
-    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
-        let seed = seed as i64;
-        let fast = SingleLane {
-            game: *self,
-            state: self.reset_with_match_seed(seed),
-            rng: LaneRng::from_seed(0),
-        };
-        (reference::Reference::new(*self, seed), fast)
-    }
-
-    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
-        checks::fuzz_invariants(step)
-    }
-
-    /// Matches under a random legal policy with every decision's state, for
-    /// `python/tests/i151_oracle.py` to replay in i151-engine: match `i` has seed
-    /// `seed + i`; JSON lines only.
-    fn write_trace(
-        request: &TraceRequest,
-        mut out: &mut dyn std::io::Write,
-    ) -> Result<TraceSummary> {
-        if request.dir.is_some() {
-            return Err(Error::Invalid {
-                what: "trace",
-                reason: "151 writes JSON lines only (no history directory)".into(),
-            });
-        }
-        for &p in &request.players {
-            Error::check_range("players", MIN_PLAYERS, MAX_PLAYERS, p)?;
-        }
-        let config = trace::TraceConfig {
-            matches: request.games,
-            first: request.first,
-            first_seed: request.seed,
-            players: request.players.clone(),
-            policy_seed: request.policy_seed,
-        };
-        let s = trace::write_trace(&config, &mut out).map_err(|e| Error::Invalid {
-            what: "trace output",
-            reason: e.to_string(),
-        })?;
-        Ok(vec![
-            ("matches", s.matches),
-            ("decisions", s.decisions),
-            ("rounds", s.rounds),
-        ])
-    }
 }
 
 /// The game's configuration: seats, deal size, target, first dealer, rewards, step limit.

@@ -2,9 +2,10 @@
 //! `VecEnv::set_state` require) and the game's part of the generic fuzz check.
 
 use super::fast::{deal, KuhnPokerState};
-use super::reference::{Move, Reference};
+use super::reference::Move;
 use super::*;
 use crate::core::{Game, LaneRng, SingleLane};
+use crate::core::spec::{FuzzStep, GameChecks};
 
 /// Checks that `s` is a state the engine reaches: its cards are two different cards of
 /// `0..3`, its history holds `len <= 3` actions of `0..2` (the slots after them zero), and
@@ -32,33 +33,51 @@ pub fn check_state(s: &KuhnPokerState) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// The configuration of a fuzz input: Kuhn poker has no options, so it reads no byte.
-pub fn fuzz_config(_bytes: &[u8]) -> KuhnPoker {
-    KuhnPoker
-}
+impl GameChecks for KuhnPoker {
+    type Reference = reference::Reference;
 
-/// The invariants the generic fuzz check adds for Kuhn poker: both engines hold the same
-/// cards and the same history.
-pub fn fuzz_invariants(
-    r: &Reference,
-    f: &SingleLane<KuhnPoker>,
-) -> std::result::Result<(), String> {
-    let s = &f.state;
-    if r.card(0) != s.card(0) || r.card(1) != s.card(1) {
-        return Err("cards differ".into());
+    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
+        reference::diff_pair(g, deal)
     }
-    let moves: Vec<u8> = r
-        .moves()
-        .iter()
-        .map(|m| match m {
-            Move::Pass => PASS as u8,
-            Move::Bet => BET as u8,
-        })
-        .collect();
-    if moves != s.history() {
-        return Err(format!("histories differ: {moves:?} and {:?}", s.history()));
+
+    /// Seat 0's card, then seat 1's (see [`crate::core::Game::reset_from_order`]).
+    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
+        Some(fast::deal_cards(rng).to_vec())
     }
-    Ok(())
+
+    const FUZZ_CONFIG_BYTES: usize = 0;
+
+    /// The configuration of a fuzz input: Kuhn poker has no options, so it reads no byte.
+    fn fuzz_config(_bytes: &[u8]) -> Self {
+        KuhnPoker
+    }
+
+    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
+        let mut deal = LaneRng::from_seed(seed);
+        reference::diff_pair(0, &mut deal)
+    }
+
+    /// The invariants the generic fuzz check adds for Kuhn poker: both engines hold the same
+    /// cards and the same history.
+    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
+        let (r, f) = (step.reference, step.fast);
+        let s = &f.state;
+        if r.card(0) != s.card(0) || r.card(1) != s.card(1) {
+            return Err("cards differ".into());
+        }
+        let moves: Vec<u8> = r
+            .moves()
+            .iter()
+            .map(|m| match m {
+                Move::Pass => PASS as u8,
+                Move::Bet => BET as u8,
+            })
+            .collect();
+        if moves != s.history() {
+            return Err(format!("histories differ: {moves:?} and {:?}", s.history()));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -2,9 +2,9 @@
 //! `VecEnv::set_state` require) and the game's part of the generic fuzz check.
 
 use super::fast::{deal, LeducHoldemState};
-use super::reference::Reference;
 use super::*;
 use crate::core::{Game, LaneRng, SingleLane};
+use crate::core::spec::{FuzzStep, GameChecks};
 
 /// Checks that `s` is a state the engine reaches: its three cards (two private, the
 /// public one) are different cards of `0..6`, each round holds at most 4 actions, and
@@ -44,35 +44,54 @@ pub fn check_state(s: &LeducHoldemState) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// The configuration of a fuzz input: Leduc hold'em has no options, so it reads no byte.
-pub fn fuzz_config(_bytes: &[u8]) -> LeducHoldem {
-    LeducHoldem
-}
+impl GameChecks for LeducHoldem {
+    type Reference = reference::Reference;
 
-/// The invariants the generic fuzz check adds for Leduc hold'em: both engines hold the
-/// same cards, public card, stakes and moves.
-pub fn fuzz_invariants(
-    r: &Reference,
-    f: &SingleLane<LeducHoldem>,
-) -> std::result::Result<(), String> {
-    let s = &f.state;
-    if r.private_card(0) != s.card(0) || r.private_card(1) != s.card(1) {
-        return Err("private cards differ".into());
+    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
+        reference::diff_pair(g, deal)
     }
-    if r.public_card() != s.public_card() {
-        return Err("public cards differ".into());
+
+    /// Seat 0's card, seat 1's card, the public card (see
+    /// [`crate::core::Game::reset_from_order`]).
+    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
+        Some(fast::deal_cards(rng).to_vec())
     }
-    let stakes = [s.contributed(0) as i32, s.contributed(1) as i32];
-    if r.stakes() != stakes {
-        return Err(format!("stakes differ: {:?} and {stakes:?}", r.stakes()));
+
+    const FUZZ_CONFIG_BYTES: usize = 0;
+
+    /// The configuration of a fuzz input: Leduc hold'em has no options, so it reads no byte.
+    fn fuzz_config(_bytes: &[u8]) -> Self {
+        LeducHoldem
     }
-    for round in 0..N_ROUNDS {
-        let moves: Vec<u8> = r.moves(round + 1).iter().map(|m| m.action()).collect();
-        if moves != s.round_history(round) {
-            return Err(format!("round {round} moves differ"));
+
+    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
+        let mut deal = LaneRng::from_seed(seed);
+        reference::diff_pair(0, &mut deal)
+    }
+
+    /// The invariants the generic fuzz check adds for Leduc hold'em: both engines hold the
+    /// same cards, public card, stakes and moves.
+    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
+        let (r, f) = (step.reference, step.fast);
+        let s = &f.state;
+        if r.private_card(0) != s.card(0) || r.private_card(1) != s.card(1) {
+            return Err("private cards differ".into());
         }
+        if r.public_card() != s.public_card() {
+            return Err("public cards differ".into());
+        }
+        let stakes = [s.contributed(0) as i32, s.contributed(1) as i32];
+        if r.stakes() != stakes {
+            return Err(format!("stakes differ: {:?} and {stakes:?}", r.stakes()));
+        }
+        for round in 0..N_ROUNDS {
+            let moves: Vec<u8> = r.moves(round + 1).iter().map(|m| m.action()).collect();
+            if moves != s.round_history(round) {
+                return Err(format!("round {round} moves differ"));
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -97,7 +116,7 @@ mod tests {
     /// Plays `actions` from the deal `order` on both engines; returns seat 0's result.
     fn play(order: [u8; 3], actions: &[u32]) -> f32 {
         let mut s = deal(order);
-        let mut r = Reference::from_order(&order).unwrap();
+        let mut r = reference::Reference::from_order(&order).unwrap();
         let mut rng = LaneRng::from_seed(0);
         let mut rewards = [0f32; 2];
         for &a in actions {

@@ -31,17 +31,15 @@ pub mod tree;
 
 pub use fast::LeducHoldemState;
 
-use crate::core::spec::{FuzzStep, GameInfo, GameSpec, Options};
+use crate::core::spec::{GameInfo, GameSpec, Options};
 use crate::core::tree::{InfoStateFns, TreeVisitor};
-use crate::core::{Bot, LaneRng, Result, SingleLane};
+use crate::core::{Bot, Result};
 
 /// Leduc hold'em, the value the core batches. The game has no options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LeducHoldem;
 
 impl GameSpec for LeducHoldem {
-    type Reference = reference::Reference;
-
     const INFO: GameInfo = GameInfo {
         id: "leduc",
         title: "Leduc hold'em",
@@ -80,31 +78,6 @@ impl GameSpec for LeducHoldem {
 
     fn bot(&self, name: &str) -> Result<Box<dyn Bot<Self>>> {
         bots::by_name(name)
-    }
-
-    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
-        reference::diff_pair(g, deal)
-    }
-
-    /// Seat 0's card, seat 1's card, the public card (see
-    /// [`crate::core::Game::reset_from_order`]).
-    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
-        Some(fast::deal_cards(rng).to_vec())
-    }
-
-    const FUZZ_CONFIG_BYTES: usize = 0;
-
-    fn fuzz_config(bytes: &[u8]) -> Self {
-        checks::fuzz_config(bytes)
-    }
-
-    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
-        let mut deal = LaneRng::from_seed(seed);
-        reference::diff_pair(0, &mut deal)
-    }
-
-    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
-        checks::fuzz_invariants(step.reference, step.fast)
     }
 
     fn info_states() -> Option<InfoStateFns<Self>> {

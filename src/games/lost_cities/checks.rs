@@ -2,9 +2,10 @@
 //! `VecEnv::set_state` require) and the game's part of the generic fuzz check.
 
 use super::fast::{board_score, LostCitiesState};
-use super::reference::Reference;
 use super::*;
 use crate::core::{CardSet64, SingleLane};
+use crate::core::spec::{FuzzStep, GameChecks};
+use crate::core::LaneRng;
 
 /// Checks that `s` is a state the engine can reach, as far as its bytes tell, so that every
 /// method is safe on it and every step keeps it valid:
@@ -128,28 +129,51 @@ pub fn check_state(s: &LostCitiesState) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// The configuration of a fuzz input (what [`crate::core::spec::GameSpec::fuzz_config`]
-/// reads): the game's one option, the observation layout, from the low bit of the first
-/// byte (0 card-major, 1 channel-major), so the fuzz check plays both layouts.
-pub fn fuzz_config(bytes: &[u8]) -> LostCities {
-    let layout = if bytes.first().is_some_and(|b| b & 1 == 1) {
-        ObsLayout::ChannelMajor
-    } else {
-        ObsLayout::CardMajor
-    };
-    LostCities::new(layout)
-}
+impl GameChecks for LostCities {
+    type Reference = reference::Reference;
 
-/// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for Lost Cities: both
-/// engines agree on the board scores.
-pub fn fuzz_invariants(
-    r: &Reference,
-    f: &SingleLane<LostCities>,
-) -> std::result::Result<(), String> {
-    if r.board_score() != board_score(&f.state) {
-        return Err("board scores differ".to_string());
+    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
+        reference::diff_pair(g, deal)
     }
-    Ok(())
+
+    /// The 60 card ids shuffled (see [`crate::core::Game::reset_from_order`]).
+    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
+        let mut order: Vec<u8> = (0..DECK_SIZE as u8).collect();
+        rng.shuffle(&mut order);
+        Some(order)
+    }
+
+    const FUZZ_CONFIG_BYTES: usize = 1;
+
+    /// The configuration of a fuzz input (what [`crate::core::spec::GameChecks::fuzz_config`]
+    /// reads): the game's one option, the observation layout, from the low bit of the first
+    /// byte (0 card-major, 1 channel-major), so the fuzz check plays both layouts.
+    fn fuzz_config(bytes: &[u8]) -> Self {
+        let layout = if bytes.first().is_some_and(|b| b & 1 == 1) {
+            ObsLayout::ChannelMajor
+        } else {
+            ObsLayout::CardMajor
+        };
+        LostCities::new(layout)
+    }
+
+    /// The pair of [`reference::diff_pair`] in this game's layout (its game 0 observes
+    /// card-major, game 1 channel-major).
+    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
+        let mut deal = LaneRng::from_seed(seed);
+        let game = (self.layout() == ObsLayout::ChannelMajor) as u64;
+        reference::diff_pair(game, &mut deal)
+    }
+
+    /// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for Lost Cities: both
+    /// engines agree on the board scores.
+    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
+        let (r, f) = (step.reference, step.fast);
+        if r.board_score() != board_score(&f.state) {
+            return Err("board scores differ".to_string());
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@ mod words;
 pub use fast::LostCitiesState;
 pub use words::{card_code, parse_card_code};
 
-use crate::core::spec::{FuzzStep, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
-use crate::core::{Bot, Error, LaneRng, Result, SingleLane};
+use crate::core::spec::{GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
+use crate::core::{Bot, Error, Result};
 
 /// Where the 7 × 60 one-hot block of an observation puts card `card`'s channel `channel`
 /// (the option `obs_layout`; the 34 scalars follow at `420..454` in both).
@@ -81,8 +81,6 @@ impl LostCities {
 }
 
 impl GameSpec for LostCities {
-    type Reference = reference::Reference;
-
     const INFO: GameInfo = GameInfo {
         id: "lost-cities",
         title: "Lost Cities",
@@ -136,34 +134,6 @@ impl GameSpec for LostCities {
         bots::by_name(name)
     }
 
-    fn diff_pair(g: u64, deal: &mut LaneRng) -> (Self::Reference, SingleLane<Self>) {
-        reference::diff_pair(g, deal)
-    }
-
-    /// The 60 card ids shuffled (see [`crate::core::Game::reset_from_order`]).
-    fn sample_order(&self, rng: &mut LaneRng) -> Option<Vec<u8>> {
-        let mut order: Vec<u8> = (0..DECK_SIZE as u8).collect();
-        rng.shuffle(&mut order);
-        Some(order)
-    }
-
-    const FUZZ_CONFIG_BYTES: usize = 1;
-
-    fn fuzz_config(bytes: &[u8]) -> Self {
-        checks::fuzz_config(bytes)
-    }
-
-    /// The pair of [`reference::diff_pair`] in this game's layout (its game 0 observes
-    /// card-major, game 1 channel-major).
-    fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
-        let mut deal = LaneRng::from_seed(seed);
-        let game = (self.layout() == ObsLayout::ChannelMajor) as u64;
-        reference::diff_pair(game, &mut deal)
-    }
-
-    fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
-        checks::fuzz_invariants(step.reference, step.fast)
-    }
 }
 
 /// Number of players.

@@ -7,7 +7,6 @@
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::{EnvOptions, Game, LaneRng, VecEnv};
-use cardvec::games::flip7::checks::check_state;
 use cardvec::games::flip7::{make_deck, Flip7, Flip7State};
 use proptest::prelude::*;
 
@@ -57,7 +56,7 @@ fn full_games_conserve_cards_and_pay_the_final_scores() {
             let mut rewards = vec![0f32; players];
             let mut totals = vec![0f64; players];
             while !s.is_over() {
-                check_state(&game, &s).unwrap();
+                game.check_state(&s).unwrap();
                 game.legal_mask(&s, &mut mask);
                 let a = random_legal(&mask, &mut rng);
                 rewards.fill(0.0);
@@ -66,7 +65,7 @@ fn full_games_conserve_cards_and_pay_the_final_scores() {
                     *t += *r as f64;
                 }
             }
-            check_state(&game, &s).unwrap();
+            game.check_state(&s).unwrap();
             let scores: Vec<f64> = s.scores()[..players].iter().map(|&x| x as f64).collect();
             assert_eq!(totals, scores);
         }

@@ -55,7 +55,7 @@ const TARGETS: &[(&str, Check)] = &[
     ("games", cardvec::registry::fuzz_check_any),
     ("states", states),
     ("trees", cardvec::registry::tree_check_any),
-    ("phh", cardvec::games::holdem::phh::fuzz_check),
+    ("phh", cardvec::games::holdem::fuzz_check_phh),
     ("cards", cardvec::poker::fuzz_check_cards),
     ("replay", cardvec::arena::fuzz_check_replay),
 ];

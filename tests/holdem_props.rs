@@ -9,8 +9,7 @@ use cardvec::core::diff::Lockstep;
 use cardvec::core::policy::random_legal;
 use cardvec::core::spec::{GameChecks, GameSpec, Options};
 use cardvec::core::{ActionStatus, EnvOptions, Game, LaneRng, SingleLane, VecEnv};
-use cardvec::games::holdem::checks::check_state;
-use cardvec::games::holdem::reference::{diff_config, Reference};
+use cardvec::games::holdem::Reference;
 use cardvec::games::holdem::{NoLimitHoldem, NoLimitHoldemState, TableConfig, EXACT_RAISE};
 use proptest::prelude::*;
 
@@ -48,7 +47,7 @@ proptest! {
         prop_assert_eq!(dealt.iter().any(|&r| r != 0.0), s.is_over() && s.net().iter().any(|&x| x != 0));
         let mut total: Vec<f64> = dealt.iter().map(|&r| r as f64).collect();
         while !s.is_over() {
-            prop_assert_eq!(check_state(&game, &s), Ok(()));
+            prop_assert_eq!(game.check_state(&s), Ok(()));
             game.legal_mask(&s, &mut mask);
             let act = random_legal(&mask, &mut rng);
             let mut rewards = vec![0f32; n];
@@ -57,7 +56,7 @@ proptest! {
                 *t += r as f64;
             }
         }
-        prop_assert_eq!(check_state(&game, &s), Ok(()));
+        prop_assert_eq!(game.check_state(&s), Ok(()));
         let net = s.net();
         prop_assert_eq!(net.iter().sum::<i64>(), 0);
         let bb = game.table().big_blind as f64;
@@ -152,7 +151,7 @@ fn hands_decided_at_the_deal_are_terminated_lanes_with_their_results() {
             for (i, s) in env.states().iter().enumerate() {
                 let rewards = &env.rewards()[i * n..(i + 1) * n];
                 let sum: u64 = s.stacks().iter().map(|&x| x as u64).sum();
-                assert_eq!(check_state(&game, s), Ok(()), "{text}: lane {i} {what}");
+                assert_eq!(game.check_state(s), Ok(()), "{text}: lane {i} {what}");
                 if s.is_over() {
                     decided += 1;
                     assert!(env.terminated()[i], "{text}: lane {i} {what}");
@@ -243,7 +242,7 @@ fn differential_and_fuzz_configurations_deal_decided_hands() {
     let mut rng = LaneRng::from_seed(11);
     let (mut decided, mut live) = (0, 0);
     for g in 0..4000 {
-        let s = diff_config(g).reset(&mut rng);
+        let s = NoLimitHoldem::diff_pair(g, &mut rng).1.state;
         if s.is_over() {
             decided += 1;
         } else {

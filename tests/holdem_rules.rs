@@ -416,24 +416,6 @@ fn bad_tables_and_deals_are_errors() {
     assert!(NlHand::new(cfg, &[100; 11], 0, &[hole[0]; 11], board).is_err());
 }
 
-#[test]
-fn chips_are_conserved_over_random_hands() {
-    use cardvec::core::LaneRng;
-    use cardvec::games::holdem::trace::{random_action, random_hand};
-    for i in 0..3000u64 {
-        let seats = [2, 3, 6, 10][(i % 4) as usize];
-        let mut rng = LaneRng::for_lane(42, i, 0);
-        let mut hand = random_hand(seats, &mut rng).unwrap();
-        let total: u64 = hand.starting_stacks().iter().sum();
-        while let Some(legal) = hand.legal() {
-            assert_eq!(hand.stacks().iter().sum::<u64>() + hand.pot_total(), total);
-            hand.apply(random_action(&legal, &mut rng)).unwrap();
-        }
-        assert_eq!(hand.stacks().iter().sum::<u64>(), total);
-        assert_eq!(hand.net().iter().sum::<i64>(), 0);
-    }
-}
-
 /// Hands in which nobody has a decision are played out at the deal: board run out, showdown,
 /// pots paid, chips conserved (pokerkit plays them the same way: the decided-at-deal tables
 /// of `python/tests/test_holdem_pokerkit.py`).

@@ -13,7 +13,6 @@ use cardvec::arena::runner::{
     MatchResult, PolicyBot,
 };
 use cardvec::core::{Error, Game, LaneRng};
-use cardvec::games::i151::bots::{Greedy, Medium, ViewPolicy};
 use cardvec::games::i151::*;
 
 /// Plays the first legal action `n` times, then misbehaves.
@@ -268,7 +267,7 @@ fn greedy_keeps_its_eights_and_medium_answers_an_ace() {
                 assert!(a < 32, "medium drew under an ace while holding one");
                 aces += 1;
             }
-            let a = cardvec::games::i151::bots::RandomPolicy.choose(&game, &view, bits, &mut rng);
+            let a = cardvec::games::i151::RandomPolicy.choose(&game, &view, bits, &mut rng);
             if let Some(w) = game.act(&mut s, a).unwrap() {
                 game.finish_round(&mut s, w);
             }

@@ -4,7 +4,6 @@
 //! written into the state are unit tests in `src/games/i151/rules_tests.rs`.
 
 use cardvec::core::{Error, Game, LaneRng};
-use cardvec::games::i151::cpython_random::{python_shuffle, Mt19937};
 use cardvec::games::i151::*;
 
 fn id(code: &str) -> u8 {

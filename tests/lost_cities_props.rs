@@ -5,9 +5,9 @@
 
 use cardvec::core::policy::random_legal;
 use cardvec::core::{Game, LaneRng};
-use cardvec::games::lost_cities::fast::{board_score, column_score, score};
 use cardvec::games::lost_cities::{
-    LostCities, LostCitiesState, ObsLayout, DECK_SIZE, N_ACTIONS, N_CHANNELS, OBS_DIM,
+    board_score, column_score, score, LostCities, LostCitiesState, ObsLayout, DECK_SIZE, N_ACTIONS,
+    N_CHANNELS, OBS_DIM,
 };
 use proptest::prelude::*;
 

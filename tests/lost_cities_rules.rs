@@ -4,11 +4,10 @@
 //! policies. After every step the two engines must agree on everything they show.
 
 use cardvec::core::diff::{compare_game, policy_rng};
-use cardvec::core::{Game, LaneOutcome, LaneRng, Playable, SingleLane, Words};
-use cardvec::games::lost_cities::reference::{column_score, diff_pair, Reference};
+use cardvec::core::{Game, GameChecks, LaneOutcome, LaneRng, Playable, SingleLane, Words};
 use cardvec::games::lost_cities::{
-    action_id, decode_action, fast, parse_card_code, LostCities, ObsLayout, DECK_SIZE, MAX_STEPS,
-    N_ACTIONS, N_CHANNELS, OBS_DIM,
+    action_id, board_score, decode_action, parse_card_code, score, LostCities, ObsLayout,
+    Reference, DECK_SIZE, MAX_STEPS, N_ACTIONS, N_CHANNELS, OBS_DIM,
 };
 
 /// Draw source: the deck.
@@ -117,8 +116,8 @@ impl Both {
             let bits = |o: &[f32]| o.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&or), bits(&of), "observation of seat {player}");
         }
-        assert_eq!(r.board_score(), fast::board_score(&f.state), "board_score");
-        assert_eq!(r.score(), fast::score(&f.state), "score");
+        assert_eq!(r.board_score(), board_score(&f.state), "board_score");
+        assert_eq!(r.score(), score(&f.state), "score");
     }
 
     fn mask(&self) -> Vec<u8> {
@@ -300,7 +299,7 @@ fn reset_from_order_rejects_non_permutations() {
 fn diff_pair_deals_like_fast_reset() {
     for g in 0..50 {
         let rng = LaneRng::for_lane(0, g, 0);
-        let (reference, lane) = diff_pair(g, &mut rng.clone());
+        let (reference, lane) = LostCities::diff_pair(g, &mut rng.clone());
         let reset = SingleLane::new(lane.game, rng);
         let both = Both {
             reference,
@@ -723,19 +722,6 @@ fn a_dealt_state_reads_back_from_its_text_and_shows_the_deal() {
     assert!(e.contains("end is missing"), "{e}");
 }
 
-#[test]
-fn column_score_follows_the_formula() {
-    assert_eq!(column_score(&[]), 0);
-    assert_eq!(column_score(&cards("B10")), -10);
-    assert_eq!(column_score(&cards("BH1 BH2 BH3")), -80);
-    let full: Vec<u8> = (0..12).map(|s| 3 * 12 + s).collect();
-    assert_eq!(
-        column_score(&full),
-        780 / 5,
-        "the largest column: (54 - 20) * 4 + 20"
-    );
-}
-
 // ---------------------------------------------------------------- observation
 
 /// The channel the seed's list names for `card` as seen by `player`, from the reference
@@ -857,7 +843,7 @@ fn observation_scalars_follow_the_doc() {
 #[test]
 fn random_games_agree_step_by_step() {
     for g in 0..300 {
-        let (mut a, mut b) = diff_pair(g, &mut LaneRng::for_lane(42, g, 0));
+        let (mut a, mut b) = LostCities::diff_pair(g, &mut LaneRng::for_lane(42, g, 0));
         let mut policy = policy_rng(42, g);
         if let Err(m) = compare_game(g, &mut a, &mut b, &mut policy, 8) {
             panic!("{m:?}");

@@ -1,4 +1,4 @@
-//! Fuzzes the PHH reader (`cardvec::games::holdem::phh::fuzz_check`): any bytes read as a
+//! Fuzzes the PHH reader (`cardvec::games::holdem::fuzz_check_phh`): any bytes read as a
 //! hand history must not panic, and a hand it reads must keep its chips and write back as
 //! PHH that reads back to the same hand.
 //!
@@ -10,7 +10,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = cardvec::games::holdem::phh::fuzz_check(data) {
+    if let Err(e) = cardvec::games::holdem::fuzz_check_phh(data) {
         panic!("{e}");
     }
 });

@@ -6,17 +6,18 @@
 //! Card ids: `0..=12` numbers, `13..=17` the modifiers +2..+10, `18` x2, `19` Freeze, `20`
 //! Flip Three, `21` Second Chance. Actions: [`HIT`], [`STAY`], [`TARGET_OFFSET`] `+ seat`.
 
-pub mod bots;
-pub mod checks;
+pub(crate) mod bots;
+pub(crate) mod checks;
 mod determinize;
 mod encode;
-pub mod fast;
-pub mod reference;
+pub(crate) mod fast;
+pub(crate) mod reference;
 mod words;
 #[cfg(test)]
 mod rules_tests;
 
 pub use fast::Flip7State;
+pub use reference::Reference;
 
 use crate::core::error::{Error, Result as CoreResult};
 use crate::core::spec::{

@@ -40,21 +40,21 @@
 // Seat loops index several per-seat arrays at once; `for seat in 0..n` says it plainest.
 #![allow(clippy::needless_range_loop)]
 
-pub mod bots;
-pub mod checks;
+pub(crate) mod bots;
+pub(crate) mod checks;
 mod determinize;
-pub mod fast;
-pub mod info;
-pub mod phh;
-pub mod reference;
+pub(crate) mod fast;
+pub(crate) mod info;
+pub(crate) mod phh;
+pub(crate) mod reference;
 mod words;
 mod session;
-pub mod trace;
+pub(crate) mod trace;
 pub(crate) mod view;
 
 pub use fast::NoLimitHoldemState;
-pub use phh::{read_phh, write_phh};
-pub use reference::{NlHand, Pot, Street};
+pub use phh::{fuzz_check as fuzz_check_phh, read_phh, write_phh};
+pub use reference::{NlHand, Pot, Reference, Street};
 pub use session::Session;
 pub use words::hand_outcome;
 

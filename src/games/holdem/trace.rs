@@ -263,3 +263,24 @@ pub fn write_phh_files(config: &TraceConfig, dir: &std::path::Path) -> io::Resul
     }
     Ok(summary)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chips_are_conserved_over_random_hands() {
+        for i in 0..3000u64 {
+            let seats = [2, 3, 6, 10][(i % 4) as usize];
+            let mut rng = LaneRng::for_lane(42, i, 0);
+            let mut hand = random_hand(seats, &mut rng).unwrap();
+            let total: u64 = hand.starting_stacks().iter().sum();
+            while let Some(legal) = hand.legal() {
+                assert_eq!(hand.stacks().iter().sum::<u64>() + hand.pot_total(), total);
+                hand.apply(random_action(&legal, &mut rng)).unwrap();
+            }
+            assert_eq!(hand.stacks().iter().sum::<u64>(), total);
+            assert_eq!(hand.net().iter().sum::<i64>(), 0);
+        }
+    }
+}

@@ -223,7 +223,8 @@ bot_from_policy!(Medium);
 /// bank. The pile keeps its last three cards in order (the rest of its order is not in the
 /// view and is sampled too). Match-level facts that the view lacks (the match seed) are
 /// set to 0: searches stop at the end of the round.
-pub fn determinize(game: &I151, view: &PlayerView, rng: &mut LaneRng) -> I151State {
+#[cfg(test)]
+fn determinize(game: &I151, view: &PlayerView, rng: &mut LaneRng) -> I151State {
     determinize_inferred(game, view, rng, &Inference::default())
 }
 
@@ -706,38 +707,6 @@ fn alphabeta(
         }
     }
     best
-}
-
-/// The best action of `s` for the seat to act by a perfect-information search of `depth`
-/// turns (the search [`Minmax`] runs in each sampled world; exposed for tests and probes).
-pub fn search_root(game: &I151, s: &I151State, depth: u32) -> u32 {
-    let me = s.to_act as usize;
-    let mut moves = [0u32; N_ACTIONS];
-    let len = ordered(game.legal_bits(s), &mut moves);
-    let mut best = (i32::MIN, 0);
-    for &a in &moves[..len] {
-        let mut child = *s;
-        let v = match game.act(&mut child, a) {
-            Ok(Some(w)) => round_value(&child, me, w),
-            Ok(None) => child_value(
-                game,
-                child,
-                me,
-                s.to_act,
-                a,
-                depth,
-                PLIES_PER_TURN * depth,
-                i32::MIN,
-                i32::MAX,
-                &mut { NODES_PER_MOVE },
-            ),
-            Err(()) => continue,
-        };
-        if v > best.0 {
-            best = (v, a);
-        }
-    }
-    best.1
 }
 
 impl ViewPolicy for Minmax {

@@ -421,6 +421,30 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Whole random matches keep the score laws (scores only grow, except by the bonus)
+        /// and `check_state` holds on every state.
+        #[test]
+        fn whole_random_matches_keep_the_invariants(seed in any::<i64>(), players in 2usize..=4, policy in any::<u64>()) {
+            let game = I151::new(players).unwrap().with_max_round_steps(0);
+            let mut s = game.reset_with_match_seed(seed);
+            let mut rng = LaneRng::from_seed(policy);
+            let mut mask = [0u8; N_ACTIONS];
+            let mut rewards = vec![0f32; players];
+            while !s.is_over() {
+                game.check_state(&s).map_err(TestCaseError::fail)?;
+                game.legal_mask(&s, &mut mask);
+                let before = s;
+                let out = game.step(&mut s, crate::core::policy::random_legal(&mask, &mut rng), &mut rng, &mut rewards);
+                prop_assert!(out.applied);
+                check_scores(&before, &s).map_err(TestCaseError::fail)?;
+            }
+            game.check_state(&s).map_err(TestCaseError::fail)?;
+        }
+    }
+
+    proptest! {
         #[test]
         fn check_state_answers_arbitrary_bytes_without_panicking(
             data in proptest::collection::vec(any::<u8>(), std::mem::size_of::<I151State>())

@@ -8,22 +8,25 @@
 //! spades, hearts, diamonds, clubs and ranks ace, king, queen, jack, ten, nine, eight,
 //! seven (the order of `i151_engine.models.card.standard_deck()`).
 
-pub mod bots;
-pub mod checks;
+pub(crate) mod bots;
+pub(crate) mod checks;
 mod determinize;
-pub mod cpython_random;
-pub mod fast;
-pub mod reference;
+pub(crate) mod cpython_random;
+pub(crate) mod fast;
+pub(crate) mod reference;
 mod words;
 #[cfg(test)]
 mod rules_tests;
-pub mod seed;
-pub mod trace;
-pub mod view;
+pub(crate) mod seed;
+pub(crate) mod trace;
+pub(crate) mod view;
 
+pub use bots::{policy_by_name, Greedy, Medium, Minmax, RandomPolicy, ViewPolicy};
+pub use cpython_random::{python_shuffle, Mt19937};
 pub use fast::I151State;
+pub use reference::Reference;
 pub use seed::{MatchSeed, MATCH_SEED_BITS};
-pub use view::PlayerView;
+pub use view::{encode_state, encode_view, PlayerView, SeatView};
 
 use crate::core::spec::{
     GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options,

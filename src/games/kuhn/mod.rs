@@ -12,15 +12,16 @@
 //! seat one-hot (2), its card one-hot (3), then the betting history, 3 slots of 2 bits
 //! (pass `10`, bet `01`).
 
-pub mod bots;
-pub mod checks;
+pub(crate) mod bots;
+pub(crate) mod checks;
 mod determinize;
-pub mod fast;
-pub mod reference;
+pub(crate) mod fast;
+pub(crate) mod reference;
 mod words;
-pub mod tree;
+pub(crate) mod tree;
 
 pub use fast::KuhnPokerState;
+pub use reference::Reference;
 
 use crate::core::spec::{GameInfo, GameSpec, Options};
 use crate::core::tree::{InfoStateFns, TreeVisitor};

@@ -21,15 +21,16 @@
 //! Leduc has the solver capabilities ([`crate::core::InfoStates`],
 //! [`crate::core::GameTree`]) in OpenSpiel's tree shape: see [`tree`].
 
-pub mod bots;
-pub mod checks;
+pub(crate) mod bots;
+pub(crate) mod checks;
 mod determinize;
-pub mod fast;
-pub mod reference;
+pub(crate) mod fast;
+pub(crate) mod reference;
 mod words;
-pub mod tree;
+pub(crate) mod tree;
 
 pub use fast::LeducHoldemState;
+pub use reference::Reference;
 
 use crate::core::spec::{GameInfo, GameSpec, Options};
 use crate::core::tree::{InfoStateFns, TreeVisitor};

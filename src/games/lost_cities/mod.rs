@@ -2,14 +2,15 @@
 //! `docs/lost-cities.md`): card and action encodings, the fast lane engine, the reference
 //! engine, observation encoder and bots.
 
-pub mod bots;
-pub mod checks;
+pub(crate) mod bots;
+pub(crate) mod checks;
 mod determinize;
-pub mod fast;
-pub mod reference;
+pub(crate) mod fast;
+pub(crate) mod reference;
 mod words;
 
-pub use fast::LostCitiesState;
+pub use fast::{board_score, column_score, score, LostCitiesState};
+pub use reference::Reference;
 pub use words::{card_code, parse_card_code};
 
 use crate::core::spec::{GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};

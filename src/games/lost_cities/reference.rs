@@ -453,3 +453,28 @@ pub fn diff_pair(game: u64, deal: &mut LaneRng) -> (Reference, SingleLane<LostCi
         .expect("a shuffle of 0..60 is valid");
     (reference, fast)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(codes: &str) -> Vec<u8> {
+        codes
+            .split_whitespace()
+            .map(|c| super::super::parse_card_code(c).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn column_score_follows_the_formula() {
+        assert_eq!(column_score(&[]), 0);
+        assert_eq!(column_score(&cards("B10")), -10);
+        assert_eq!(column_score(&cards("BH1 BH2 BH3")), -80);
+        let full: Vec<u8> = (0..12).map(|s| 3 * 12 + s).collect();
+        assert_eq!(
+            column_score(&full),
+            780 / 5,
+            "the largest column: (54 - 20) * 4 + 20"
+        );
+    }
+}

@@ -12,12 +12,14 @@ mod determinize;
 mod encode;
 pub(crate) mod fast;
 pub(crate) mod reference;
+pub(crate) mod solo;
 mod words;
 #[cfg(test)]
 mod rules_tests;
 
 pub use fast::Flip7State;
 pub use reference::Reference;
+pub use solo::{DecisionKey, RoundGraph, MAX_POINTS as SOLO_MAX_POINTS};
 
 use crate::core::error::{Error, Result as CoreResult};
 use crate::core::spec::{

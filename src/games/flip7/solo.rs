@@ -29,7 +29,8 @@
 //! tiny decks (tests below, with reshuffles, Flip Three chains, deferred cards, Second
 //! Chance and Freeze). The full 94-card graph ([`RoundGraph::fresh`]) is too large for this
 //! representation to be practical: its one build in this session took about 19 minutes of
-//! a shared machine (the node count was not recorded), so no full-deck figure, no
+//! a shared machine, and a later one failed to grow its memo table to 7.5 GB (on the order
+//! of 10^8 positions or more), so no full-deck figure, no
 //! `optimal-solo` bot and no engine simulation exist yet; `docs/flip7.md` says what remains.
 //! Positions that can recur (a Second Chance given back by a reshuffle of a small deck) make
 //! the graph cyclic; [`RoundGraph::with_deck`] refuses them.

@@ -5,7 +5,8 @@ use std::io::{BufRead, BufWriter, Write};
 
 use cardvec::core::{Error, Result};
 use cardvec::poker::{
-    best_five, equity_with_progress, parse_cards, EquityOptions, EquityReport, Method, Range,
+    best_five, equity_weighted_with_progress, parse_cards, EquityOptions, EquityReport, Method,
+    Range, WeightedRange,
 };
 use serde::Serialize;
 
@@ -66,7 +67,9 @@ const MAX_EQUITY_PLAYERS: usize = 10;
 /// Options of `cardvec equity`.
 #[derive(clap::Args, Debug)]
 pub struct EquityArgs {
-    /// One word per player: hole cards ("AsAh") or a range ("AKs,TT+", "A5s-A2s", "random").
+    /// One word per player: hole cards ("AsAh") or a range ("AKs,TT+", "A5s-A2s", "random"),
+    /// with weights ("AKs:0.5,QQ+,T9s:0.25") and percentages ("15%": the top 15% of the
+    /// combos by preflop all-in equity against a random hand).
     players: Vec<String>,
     /// Players with unknown cards added after the given ones.
     #[arg(long, default_value_t = 0)]
@@ -109,7 +112,7 @@ pub fn run_equity(args: EquityArgs) -> Result<()> {
     let mut names: Vec<String> = args.players.clone();
     let mut ranges = Vec::new();
     for p in &args.players {
-        ranges.push(Range::parse(p)?);
+        ranges.push(WeightedRange::parse(p)?);
     }
     // Checked apart first, so that the message shows the count typed (a sum could wrap).
     Error::check_range(
@@ -125,7 +128,7 @@ pub fn run_equity(args: EquityArgs) -> Result<()> {
         ranges.len() + args.opponents,
     )?;
     for i in 0..args.opponents {
-        ranges.push(Range::all());
+        ranges.push(WeightedRange::from(&Range::all()));
         names.push(format!("random #{}", i + 1));
     }
     let options = EquityOptions {
@@ -145,7 +148,7 @@ pub fn run_equity(args: EquityArgs) -> Result<()> {
     };
     let pool = crate::pool(args.threads)?;
     let bar = crate::progress::Bar::new(args.quiet);
-    let report = pool.install(|| equity_with_progress(&ranges, &options, &bar))?;
+    let report = pool.install(|| equity_weighted_with_progress(&ranges, &options, &bar))?;
     if args.json {
         print_json(&names, &report);
     } else {
@@ -196,7 +199,12 @@ fn print_json(names: &[String], report: &EquityReport) {
     );
 }
 
-fn print_report(names: &[String], ranges: &[Range], args: &EquityArgs, report: &EquityReport) {
+fn print_report(
+    names: &[String],
+    ranges: &[WeightedRange],
+    args: &EquityArgs,
+    report: &EquityReport,
+) {
     let method = if report.exact {
         format!("exact, {} deals", report.total)
     } else {
@@ -214,6 +222,13 @@ fn print_report(names: &[String], ranges: &[Range], args: &EquityArgs, report: &
         "{:<width$}  {:>6}  {:>8}  {:>8}  {:>8}{se_head}",
         "player", "combos", "win %", "tie %", "equity %"
     );
+    let combos = |r: &WeightedRange| {
+        if r.is_unweighted() {
+            r.len().to_string()
+        } else {
+            format!("{:.2}", r.total_weight())
+        }
+    };
     for ((name, range), p) in names.iter().zip(ranges).zip(&report.players) {
         let se = if report.exact {
             String::new()
@@ -223,7 +238,7 @@ fn print_report(names: &[String], ranges: &[Range], args: &EquityArgs, report: &
         println!(
             "{:<width$}  {:>6}  {:>8.4}  {:>8.4}  {:>8.4}{se}",
             name,
-            range.len(),
+            combos(range),
             100.0 * p.win_rate,
             100.0 * p.tie_rate,
             100.0 * p.equity

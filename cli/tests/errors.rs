@@ -152,3 +152,46 @@ fn range_errors_say_what_is_wrong() {
     );
     refused(&["equity", "As", "KsKh", "--quiet"], &["\"As\": 1 card; "]);
 }
+
+#[test]
+fn weighted_and_percentage_range_errors_say_what_is_wrong() {
+    refused(
+        &["equity", "AKs:1.5", "QQ", "--quiet"],
+        &["AKs:1.5", "0 < weight <= 1"],
+    );
+    refused(&["equity", "AKs:0", "QQ", "--quiet"], &["0 < weight <= 1"]);
+    refused(
+        &["equity", "QQ+,AA:0.5", "KK", "--quiet"],
+        &["AA:0.5", "a combo gets one weight"],
+    );
+    refused(&["equity", "0%", "QQ", "--quiet"], &["percentage"]);
+    refused(&["equity", "101%", "QQ", "--quiet"], &["at most 100%"]);
+    refused(
+        &["equity", "AA:0.5", "QQ", "--board", "AsAhAd", "--quiet"],
+        &["player 1", "board or dead card"],
+    );
+}
+
+#[test]
+fn weighted_and_percentage_ranges_are_accepted() {
+    let out = cardvec(&[
+        "equity",
+        "AKs:0.5,QQ+,T9s:0.25",
+        "15%",
+        "--board",
+        "2c7d9hKs",
+        "--json",
+        "--quiet",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["exact"], true);
+    let e: Vec<f64> = (0..2)
+        .map(|i| v["players"][i]["equity"].as_f64().unwrap())
+        .collect();
+    assert!((e[0] + e[1] - 1.0).abs() < 1e-9 && e[0] > 0.5, "{e:?}");
+}

@@ -11,7 +11,12 @@ as ``"As"``, ``"Td"`` or ``"♠A"``. Ranks are ordinals 1..7462, higher wins
 - ``equity(players, board="", dead="", samples=None, seed=0, exact=None, max_work=None,
   time_limit=None)`` -> dict. Ctrl-C stops it (``KeyboardInterrupt``); ``max_work`` (an
   integer >= 1) refuses up front a computation above it (``ValueError``), ``time_limit``
-  (seconds > 0) stops it with ``TimeoutError``.
+  (seconds > 0) stops it with ``TimeoutError``. A player is hole cards (``"AsAh"``) or a
+  range: classes and spans (``"TT+,AKs"``, ``"A5s-A2s"``, ``"random"``), weights
+  (``"AKs:0.5,QQ+,T9s:0.25"``: a deal weighs the product of its combos' weights) and
+  percentages (``"15%"``: the top 15% of the 1,326 combos by the ranking of
+  docs/holdem-evaluator.md, whole classes).
+- ``range_combos(text)`` -> ``[(combo, weight), ...]``: what a range text holds.
 
 Both run on a thread pool that is rebuilt in a forked process, so they work after
 ``os.fork()`` and in ``multiprocessing`` "fork" pools.
@@ -60,6 +65,7 @@ hand_name = _h.hand_name
 rank_name = _h.rank_name
 evaluate_batch = _h.evaluate_batch
 equity = _h.equity
+range_combos = _h.range_combos
 HAND_CLASSES: int = _h.HAND_CLASSES
 CATEGORIES: list[Any] = list(_h.CATEGORIES)
 legal_bounds = _h.legal_bounds
@@ -126,6 +132,7 @@ __all__ = [
     "rank_name",
     "evaluate_batch",
     "equity",
+    "range_combos",
     "HAND_CLASSES",
     "CATEGORIES",
     "NoLimitHoldem",

@@ -17,6 +17,18 @@
 //! trials): [`EquityOptions::max_work`] refuses them up front, and a caller's
 //! [`Progress::should_stop`] stops a running call (asked about every millisecond of work),
 //! which then returns [`Error::Cancelled`].
+//!
+//! # Weighted ranges
+//!
+//! With [`WeightedRange`]s ([`equity_weighted`]) a deal weighs the product of its combos'
+//! weights. Exact enumeration sums the weighted shares in `f64`, one partial sum per board
+//! prefix, added in prefix order, so the result is the same for any number of threads; the
+//! counts `wins`, `ties` and `total` stay unweighted deal counts, while `equity`,
+//! `win_rate` and `tie_rate` are weighted. Monte Carlo keeps a drawn combo of weight `w`
+//! with probability `w / w_max` (`w_max` the largest weight of that player's live combos;
+//! otherwise the whole deal is drawn again), which draws each deal with probability
+//! proportional to its weight; a player whose live weights are all equal draws no extra
+//! number, so unweighted ranges give the results of [`equity`] exactly.
 
 use std::time::{Duration, Instant};
 
@@ -24,7 +36,7 @@ use rayon::prelude::*;
 
 use super::cards::{card_set, Card, FULL_DECK};
 use super::eval::Hand;
-use super::range::Range;
+use super::range::{Range, WeightedRange};
 use crate::core::progress::{Progress, Silent};
 use crate::core::{CardSet64, Error, LaneRng, Result};
 
@@ -127,6 +139,11 @@ struct Tally {
     ties: Vec<u64>,
     shares: Vec<u64>,
     shares_sq: Vec<u64>,
+    /// Weighted sums (exact enumeration of weighted ranges only).
+    w_total: f64,
+    w_wins: Vec<f64>,
+    w_ties: Vec<f64>,
+    w_shares: Vec<f64>,
 }
 
 impl Tally {
@@ -137,6 +154,10 @@ impl Tally {
             ties: vec![0; n],
             shares: vec![0; n],
             shares_sq: vec![0; n],
+            w_total: 0.0,
+            w_wins: vec![0.0; n],
+            w_ties: vec![0.0; n],
+            w_shares: vec![0.0; n],
         }
     }
 
@@ -147,7 +168,11 @@ impl Tally {
             self.ties[i] += other.ties[i];
             self.shares[i] += other.shares[i];
             self.shares_sq[i] += other.shares_sq[i];
+            self.w_wins[i] += other.w_wins[i];
+            self.w_ties[i] += other.w_ties[i];
+            self.w_shares[i] += other.w_shares[i];
         }
+        self.w_total += other.w_total;
         self
     }
 
@@ -171,6 +196,45 @@ impl Tally {
                 self.shares_sq[i] += share * share;
             }
         }
+    }
+
+    /// Scores one deal of weight `w` (the product of its combos' weights).
+    #[inline]
+    fn score_weighted(&mut self, ranks: &[u16], w: f64) {
+        self.score(ranks);
+        let best = ranks.iter().copied().max().unwrap_or(0);
+        let sharing = ranks.iter().filter(|&&r| r == best).count();
+        self.w_total += w;
+        let share = w / sharing as f64;
+        for (i, _) in ranks.iter().enumerate().filter(|(_, &r)| r == best) {
+            if sharing == 1 {
+                self.w_wins[i] += w;
+            } else {
+                self.w_ties[i] += w;
+            }
+            self.w_shares[i] += share;
+        }
+    }
+
+    /// The report with the weighted rates and equities.
+    fn weighted_report(self, elapsed: Duration) -> EquityReport {
+        let t = if self.w_total > 0.0 {
+            self.w_total
+        } else {
+            1.0
+        };
+        let (w_wins, w_ties, w_shares) = (
+            self.w_wins.clone(),
+            self.w_ties.clone(),
+            self.w_shares.clone(),
+        );
+        let mut report = self.report(true, elapsed);
+        for (i, p) in report.players.iter_mut().enumerate() {
+            p.equity = w_shares[i] / t;
+            p.win_rate = w_wins[i] / t;
+            p.tie_rate = w_ties[i] / t;
+        }
+        report
     }
 
     fn report(self, exact: bool, elapsed: Duration) -> EquityReport {
@@ -209,11 +273,19 @@ impl Tally {
 struct Combo {
     set: CardSet64,
     hand: Hand,
+    /// The combo's weight in (0, 1].
+    weight: f64,
+    /// The chance that Monte Carlo keeps this combo once drawn: its weight over the
+    /// largest weight of its player's live combos (a player's weights scaled by one
+    /// constant draw the same deals, and fewer draws are rejected).
+    accept: f64,
 }
 
 /// The checked problem.
 struct Setup {
     players: Vec<Vec<Combo>>,
+    /// Whether some combo weighs less than 1.
+    weighted: bool,
     board: Hand,
     /// Board cards still to come.
     to_deal: usize,
@@ -231,7 +303,7 @@ fn binomial(n: usize, k: usize) -> u64 {
 }
 
 impl Setup {
-    fn new(ranges: &[Range], options: &EquityOptions) -> Result<Setup> {
+    fn new(ranges: &[WeightedRange], options: &EquityOptions) -> Result<Setup> {
         Error::check_range("players", 2, 10, ranges.len())?;
         Error::check_range("board cards", 0, 5, options.board.len())?;
         let board = card_set(&options.board)?;
@@ -255,21 +327,26 @@ impl Setup {
                     reason: format!("player {}: every combo uses a board or dead card", i + 1),
                 });
             }
+            let top = live.entries().iter().map(|&(_, w)| w).fold(0.0, f64::max);
             players.push(
-                live.combos()
+                live.entries()
                     .iter()
-                    .map(|h| {
+                    .map(|&(h, weight)| {
                         let [a, b] = h.cards();
                         Combo {
                             set: h.set(),
                             hand: Hand::EMPTY.add(a).add(b),
+                            weight,
+                            accept: weight / top,
                         }
                     })
                     .collect(),
             );
         }
+        let weighted = ranges.iter().any(|r| !r.is_unweighted());
         let setup = Setup {
             players,
+            weighted,
             board: options.board.iter().fold(Hand::EMPTY, |h, &c| h.add(c)),
             to_deal: 5 - options.board.len(),
             deck: super::cards::set_cards(FULL_DECK - known).collect(),
@@ -374,7 +451,7 @@ fn score_board(setup: &Setup, board: Hand, ranks: &mut [Vec<u16>], walk: &mut Wa
         }
     }
     let mut current = [0u16; 10];
-    walk_deals(setup, ranks, 0, used, &mut current, walk);
+    walk_deals(setup, ranks, 0, used, 1.0, &mut current, walk);
 }
 
 fn walk_deals(
@@ -382,6 +459,7 @@ fn walk_deals(
     ranks: &[Vec<u16>],
     p: usize,
     used: CardSet64,
+    weight: f64,
     current: &mut [u16; 10],
     walk: &mut Walk<'_>,
 ) {
@@ -394,7 +472,11 @@ fn walk_deals(
         for (c, &r) in setup.players[p].iter().zip(&ranks[p]) {
             if (c.set & used).is_empty() {
                 current[p] = r;
-                walk.tally.score(&current[..n]);
+                if setup.weighted {
+                    walk.tally.score_weighted(&current[..n], weight * c.weight);
+                } else {
+                    walk.tally.score(&current[..n]);
+                }
             }
         }
         return;
@@ -402,7 +484,15 @@ fn walk_deals(
     for (c, &r) in setup.players[p].iter().zip(&ranks[p]) {
         if (c.set & used).is_empty() {
             current[p] = r;
-            walk_deals(setup, ranks, p + 1, used | c.set, current, walk);
+            walk_deals(
+                setup,
+                ranks,
+                p + 1,
+                used | c.set,
+                weight * c.weight,
+                current,
+                walk,
+            );
             if walk.stop.stopped {
                 return;
             }
@@ -458,32 +548,32 @@ fn exact(setup: &Setup, progress: &dyn Progress) -> Result<Tally> {
         }
     }
     progress.start(tasks.len() as u64, "board prefixes");
-    let (tally, stopped) = tasks
+    // One tally per task, merged in task order: the weighted `f64` sums are then the same
+    // for any number of threads (the integer counts would be anyway).
+    let parts: Vec<(Tally, bool)> = tasks
         .par_iter()
-        .fold(
-            || {
-                let ranks: Vec<Vec<u16>> = setup.players.iter().map(|p| vec![0; p.len()]).collect();
-                let walk = Walk {
+        .map_init(
+            || -> Vec<Vec<u16>> { setup.players.iter().map(|p| vec![0; p.len()]).collect() },
+            |ranks, &(board, from)| {
+                let mut walk = Walk {
                     tally: Tally::new(n),
                     stop: StopCheck::new(progress),
                 };
-                (ranks, walk)
-            },
-            |(mut ranks, mut walk), &(board, from)| {
-                walk.stop.stopped = walk.stop.stopped || progress.should_stop();
+                walk.stop.stopped = progress.should_stop();
                 let left = setup.to_deal - split;
                 if !walk.stop.stopped && from + left <= m {
-                    walk_boards(setup, from, left, board, &mut ranks, &mut walk);
+                    walk_boards(setup, from, left, board, ranks, &mut walk);
                 }
                 progress.advance(1);
-                (ranks, walk)
+                (walk.tally, walk.stop.stopped)
             },
         )
-        .map(|(_, w)| (w.tally, w.stop.stopped))
-        .reduce(
-            || (Tally::new(n), false),
-            |(a, sa), (b, sb)| (a.merge(b), sa || sb),
-        );
+        .collect();
+    let (tally, stopped) = parts
+        .into_iter()
+        .fold((Tally::new(n), false), |(a, sa), (b, sb)| {
+            (a.merge(b), sa || sb)
+        });
     progress.finish();
     if stopped {
         return Err(Error::Cancelled { what: "equity" });
@@ -497,6 +587,9 @@ fn draw_deal(setup: &Setup, rng: &mut LaneRng, hands: &mut [Hand]) -> Option<Car
         let mut used = CardSet64::EMPTY;
         for (p, combos) in setup.players.iter().enumerate() {
             let c = combos[rng.below(combos.len() as u32) as usize];
+            if c.accept < 1.0 && rng.unit_f64() >= c.accept {
+                continue 'attempt;
+            }
             if !(c.set & used).is_empty() {
                 continue 'attempt;
             }
@@ -532,7 +625,8 @@ fn monte_carlo(setup: &Setup, options: &EquityOptions, progress: &dyn Progress) 
                     let used = draw_deal(setup, &mut rng, &mut hands[..n]).ok_or_else(|| {
                         Error::Invalid {
                             what: "equity",
-                            reason: "the ranges almost never fit together; draws keep colliding"
+                            reason: "the ranges almost never fit together (or weigh too little); draws keep \
+                             being rejected"
                                 .to_string(),
                         }
                     })?;
@@ -594,6 +688,34 @@ pub fn equity_with_progress(
     options: &EquityOptions,
     progress: &dyn Progress,
 ) -> Result<EquityReport> {
+    let weighted: Vec<WeightedRange> = ranges.iter().map(WeightedRange::from).collect();
+    equity_weighted_with_progress(&weighted, options, progress)
+}
+
+/// [`equity`] of weighted ranges: a deal weighs the product of its combos' weights (see
+/// the module documentation, "Weighted ranges"). Ranges whose weights are all 1 give the
+/// results of [`equity`] exactly.
+///
+/// ```
+/// use cardvec::poker::{equity_weighted, parse_cards, EquityOptions, WeightedRange};
+/// let players = [
+///     WeightedRange::parse("AA:0.5,KK").unwrap(),
+///     WeightedRange::parse("QdQc").unwrap(),
+/// ];
+/// let options = EquityOptions { board: parse_cards("2c7d9h").unwrap(), ..Default::default() };
+/// let report = equity_weighted(&players, &options).unwrap();
+/// assert!(report.exact && report.players[0].equity > 0.9);
+/// ```
+pub fn equity_weighted(ranges: &[WeightedRange], options: &EquityOptions) -> Result<EquityReport> {
+    equity_weighted_with_progress(ranges, options, &Silent)
+}
+
+/// [`equity_weighted`] with a [`Progress`], as [`equity_with_progress`].
+pub fn equity_weighted_with_progress(
+    ranges: &[WeightedRange],
+    options: &EquityOptions,
+    progress: &dyn Progress,
+) -> Result<EquityReport> {
     let start = Instant::now();
     if options.max_work == Some(0) {
         return Err(Error::OutOfRange {
@@ -649,7 +771,11 @@ pub fn equity_with_progress(
             reason: "no deal is possible".to_string(),
         });
     }
-    Ok(tally.report(exact_run, start.elapsed()))
+    Ok(if exact_run && setup.weighted {
+        tally.weighted_report(start.elapsed())
+    } else {
+        tally.report(exact_run, start.elapsed())
+    })
 }
 
 #[cfg(test)]
@@ -938,5 +1064,193 @@ mod tests {
         let mut dead = with_board("2c");
         dead.dead = parse_cards("2c").unwrap();
         assert!(equity(&two, &dead).is_err(), "board card also dead");
+    }
+
+    fn weighted(texts: &[&str]) -> Vec<WeightedRange> {
+        texts
+            .iter()
+            .map(|t| WeightedRange::parse(t).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn weighted_exact_is_the_weighted_mean_of_the_combo_equities() {
+        let board = "2c7d9hKs";
+        let texts = ["AKs:0.5,QQ:0.25,T9s,8h8d:0.75", "KQ:0.3,99:0.6,JTs"];
+        let report = equity_weighted(&weighted(&texts), &with_board(board)).unwrap();
+        assert!(report.exact);
+        // Independently: every disjoint pair of live combos enumerated alone (unweighted),
+        // averaged with the product of the weights.
+        let dead = card_set(&parse_cards(board).unwrap()).unwrap();
+        let [r1, r2] = [0, 1].map(|i| WeightedRange::parse(texts[i]).unwrap().without(dead));
+        let (mut num, mut tie_num, mut den) = (0.0f64, 0.0f64, 0.0f64);
+        for &(h1, w1) in r1.entries() {
+            for &(h2, w2) in r2.entries() {
+                if !(h1.set() & h2.set()).is_empty() {
+                    continue;
+                }
+                let pair = [Range::single(h1), Range::single(h2)];
+                let one = equity(&pair, &with_board(board)).unwrap();
+                let w = w1 * w2;
+                num += w * one.players[0].equity;
+                tie_num += w * one.players[0].tie_rate;
+                den += w;
+            }
+        }
+        let p = &report.players[0];
+        assert!(
+            (p.equity - num / den).abs() < 1e-12,
+            "{} {}",
+            p.equity,
+            num / den
+        );
+        assert!((p.tie_rate - tie_num / den).abs() < 1e-12);
+        let sum: f64 = report.players.iter().map(|p| p.equity).sum();
+        assert!((sum - 1.0).abs() < 1e-12);
+        // A different weighting gives a different answer (the weights are used).
+        let flat = equity_weighted(
+            &weighted(&["AKs,QQ,T9s,8h8d", "KQ,99,JTs"]),
+            &with_board(board),
+        )
+        .unwrap();
+        assert!((flat.players[0].equity - p.equity).abs() > 1e-3);
+    }
+
+    /// Weighted equity of two players on a turn board by explicit enumeration with the
+    /// reference evaluator: every pair of disjoint live combos, every river, each deal
+    /// weighing the product of the two weights.
+    fn weighted_brute_force(texts: [&str; 2], board: &str) -> [f64; 2] {
+        let board = parse_cards(board).unwrap();
+        assert_eq!(board.len(), 4);
+        let board_set = card_set(&board).unwrap();
+        let [r1, r2] = texts.map(|t| WeightedRange::parse(t).unwrap());
+        let (mut share, mut total) = ([0.0f64; 2], 0.0f64);
+        for &(h1, w1) in r1.entries() {
+            for &(h2, w2) in r2.entries() {
+                let used = h1.set() | h2.set();
+                if !(h1.set() & h2.set()).is_empty() || !(used & board_set).is_empty() {
+                    continue;
+                }
+                let w = w1 * w2;
+                for river in Card::all().filter(|c| !(used | board_set).contains(c.id())) {
+                    let value = |h: HoleCards| {
+                        let mut cards = board.clone();
+                        cards.extend(h.cards());
+                        cards.push(river);
+                        reference_value(&cards).unwrap()
+                    };
+                    let (v1, v2) = (value(h1), value(h2));
+                    total += w;
+                    match v1.cmp(&v2) {
+                        std::cmp::Ordering::Greater => share[0] += w,
+                        std::cmp::Ordering::Less => share[1] += w,
+                        std::cmp::Ordering::Equal => {
+                            share[0] += w / 2.0;
+                            share[1] += w / 2.0;
+                        }
+                    }
+                }
+            }
+        }
+        share.map(|s| s / total)
+    }
+
+    #[test]
+    fn weighted_equity_matches_a_brute_force_enumeration() {
+        for (texts, board) in [
+            (["AKs:0.5,QQ:0.25,T9s,8h8d:0.75", "KdQd"], "Ks9h5c2d"),
+            (["JJ+:0.3,AQs,76s:0.9", "TT:0.2,KQ,A5s:0.6"], "Qh7c6d2s"),
+            (["KK+:0.5,QQ-88,AKs:0.4", "15%"], "AhKd8c3s"),
+        ] {
+            let players = weighted(&texts);
+            let report = equity_weighted(&players, &with_board(board)).unwrap();
+            assert!(report.exact);
+            let want = weighted_brute_force(texts, board);
+            for (p, w) in report.players.iter().zip(want) {
+                assert!(
+                    (p.equity - w).abs() < 1e-9,
+                    "{texts:?} {board}: {} vs {w}",
+                    p.equity
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn weights_of_one_give_the_unweighted_results() {
+        let options = with_board("2c7d9h");
+        let a = equity(&ranges(&["AK,QQ", "random"]), &options).unwrap();
+        let b = equity_weighted(&weighted(&["AK:1,QQ", "random"]), &options).unwrap();
+        assert_eq!(a.players, b.players);
+        let mc = EquityOptions {
+            method: Method::MonteCarlo,
+            trials: 20_000,
+            ..with_board("2c7d9h")
+        };
+        let a = equity(&ranges(&["AK,QQ", "random"]), &mc).unwrap();
+        let b = equity_weighted(&weighted(&["AK:1,QQ", "random"]), &mc).unwrap();
+        assert_eq!(a.players, b.players);
+        // One weight for all of a player's combos draws the same deals as no weight.
+        let c = equity_weighted(&weighted(&["AK:0.5,QQ:0.5", "random:0.1"]), &mc).unwrap();
+        assert_eq!(a.players, c.players);
+        let e = equity_weighted(&weighted(&["AK:0.5,QQ:0.5", "random"]), &options).unwrap();
+        let f = equity(&ranges(&["AK,QQ", "random"]), &options).unwrap();
+        for (e, f) in e.players.iter().zip(&f.players) {
+            assert!((e.equity - f.equity).abs() < 1e-12);
+            assert_eq!((e.wins, e.ties), (f.wins, f.ties));
+        }
+    }
+
+    #[test]
+    fn weighted_ranges_emptied_by_the_board_are_errors() {
+        let players = weighted(&["AA:0.5,KhKd", "QQ"]);
+        let options = EquityOptions {
+            dead: parse_cards("Kh").unwrap(),
+            ..with_board("AsAhAd")
+        };
+        let msg = equity_weighted(&players, &options).unwrap_err().to_string();
+        assert!(
+            msg.contains("player 1") && msg.contains("board or dead"),
+            "{msg}"
+        );
+        // One combo left is enough.
+        let options = with_board("AsAhAd");
+        assert!(equity_weighted(&players, &options).is_ok());
+    }
+
+    #[test]
+    fn weighted_monte_carlo_agrees_with_weighted_exact() {
+        let texts = ["AKs:0.5,QQ:0.25,T9s,22:0.1", "15%:0.5,72o"];
+        let exact = equity_weighted(&weighted(&texts), &with_board("2c7d9h")).unwrap();
+        let mc = EquityOptions {
+            method: Method::MonteCarlo,
+            trials: 400_000,
+            seed: 3,
+            ..with_board("2c7d9h")
+        };
+        let sampled = equity_weighted(&weighted(&texts), &mc).unwrap();
+        for (e, s) in exact.players.iter().zip(&sampled.players) {
+            assert!(
+                (e.equity - s.equity).abs() < 4.0 * s.equity_se + 1e-9,
+                "{} vs {} ± {}",
+                e.equity,
+                s.equity,
+                s.equity_se
+            );
+        }
+    }
+
+    #[test]
+    fn weighted_exact_is_the_same_on_any_number_of_threads() {
+        let texts = ["AKs:0.5,QQ:0.25,T9s", "20%:0.7,72o"];
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| equity_weighted(&weighted(&texts), &with_board("Jc8d3h")).unwrap())
+        };
+        let (a, b) = (run(1), run(3));
+        assert_eq!(a.players, b.players);
     }
 }

@@ -24,9 +24,12 @@ mod tables;
 
 pub use batch::{evaluate_sets, rank_hands, rank_sets};
 pub use cards::{card_set, format_set, parse_cards, Card, Deck, Rank, Suit, DECK_SIZE, FULL_DECK};
-pub use equity::{equity, equity_with_progress, EquityOptions, EquityReport, Method, PlayerEquity};
+pub use equity::{
+    equity, equity_weighted, equity_weighted_with_progress, equity_with_progress, EquityOptions,
+    EquityReport, Method, PlayerEquity,
+};
 pub use eval::{
     best_five, evaluate, evaluate_set, rank_of_set, winners, Category, Hand, HandRank, HAND_CLASSES,
 };
 pub use fuzz::fuzz_check_cards;
-pub use range::{HoleCards, Range};
+pub use range::{preflop_ranking, HoleCards, Range, WeightedRange};

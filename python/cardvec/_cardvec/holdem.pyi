@@ -23,6 +23,7 @@ __all__ = [
     "rank_name",
     "evaluate_batch",
     "equity",
+    "range_combos",
     "HAND_CLASSES",
     "CATEGORIES",
     "legal_bounds",
@@ -101,4 +102,5 @@ def equity(
     max_work: SupportsIndex | None = None,
     time_limit: float | None = None,
 ) -> EquityResult: ...
+def range_combos(text: str) -> list[tuple[str, float]]: ...
 def legal_bounds(env: BatchEnv) -> npt.NDArray[np.int64]: ...

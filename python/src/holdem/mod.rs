@@ -7,7 +7,7 @@
 
 use cardvec::core::{CardSet64, Error, ForkSafePool, StopFlag};
 use cardvec::poker::{
-    self, best_five, rank_of_set, Card, Category, EquityOptions, HandRank, Method, Range,
+    self, best_five, rank_of_set, Card, Category, EquityOptions, HandRank, Method, WeightedRange,
 };
 use numpy::PyUntypedArrayMethods;
 use numpy::{PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray};
@@ -426,13 +426,17 @@ fn player_ranges(players: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 
 /// `equity(players, board="", dead="", samples=None, seed=0, exact=None, max_work=None,
 /// time_limit=None)`: the equity of 2 to 10 players, each given as hole cards ("AsAh") or a
-/// range ("TT+, AKs", "random").
+/// range ("TT+, AKs", "random"), with weights ("AKs:0.5,QQ+,T9s:0.25": a deal weighs the
+/// product of its combos' weights) and percentages ("15%": the top 15% of the 1,326 combos
+/// by preflop all-in equity against a random hand).
 ///
 /// `exact=None` enumerates when the work is small enough and samples otherwise; `True`
 /// always enumerates, `False` always samples. `samples` is the number of Monte Carlo trials
 /// (default 1,000,000), `seed` their seed. Returns a dict of per-player lists `win`, `tie`
 /// (rates), `equity` (ties shared), `stderr` (0 when exact), `wins`, `ties` (counts), and
-/// `total` (deals or trials), `exact`, `seconds`.
+/// `total` (deals or trials), `exact`, `seconds`. With weights, the rates and equities are
+/// weighted; the counts `wins`, `ties` and `total` stay counts of deals enumerated (exact)
+/// or drawn (sampling draws each deal with probability proportional to its weight).
 ///
 /// Some problems never finish (ten random hands enumerated exactly, `samples=10**11`):
 /// Ctrl-C stops the call (`KeyboardInterrupt`, within a fraction of a second), and two bounds
@@ -470,7 +474,7 @@ fn equity<'py>(
     let time_limit = interrupt::time_limit_arg(time_limit)?;
     let ranges = players
         .iter()
-        .map(|p| Range::parse(p))
+        .map(|p| WeightedRange::parse(p))
         .collect::<Result<Vec<_>, _>>()
         .map_err(err)?;
     let defaults = EquityOptions::default();
@@ -494,7 +498,7 @@ fn equity<'py>(
         ..defaults
     };
     let report = interrupt::on_pool(py, ForkSafePool::shared(), time_limit, "equity", |stop| {
-        poker::equity_with_progress(&ranges, &options, stop)
+        poker::equity_weighted_with_progress(&ranges, &options, stop)
     })?
     .map_err(err)?;
     let d = PyDict::new(py);
@@ -518,6 +522,21 @@ fn equity<'py>(
     Ok(d)
 }
 
+/// `range_combos(text)`: the combos of a range text (hole cards, classes, `QQ+`,
+/// `A5s-A2s`, `random`, weights `AKs:0.5`, percentages `15%`) as `(combo, weight)` pairs,
+/// each combo once, in card-id order (`"AsKs"`, ...). A bad text is a `ValueError` that
+/// names the part (a weight outside (0, 1], a percentage outside (0, 100], two weights
+/// for one combo).
+#[pyfunction]
+fn range_combos(text: &str) -> PyResult<Vec<(String, f64)>> {
+    let range = WeightedRange::parse(text).map_err(err)?;
+    Ok(range
+        .entries()
+        .iter()
+        .map(|&(h, w)| (h.to_string(), w))
+        .collect())
+}
+
 /// The hold'em submodule.
 fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "holdem")?;
@@ -531,6 +550,7 @@ fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(rank_name, &m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, &m)?)?;
     m.add_function(wrap_pyfunction!(equity, &m)?)?;
+    m.add_function(wrap_pyfunction!(range_combos, &m)?)?;
     m.add("HAND_CLASSES", poker::HAND_CLASSES)?;
     m.add("CATEGORIES", Category::ALL.map(|c| c.name()).to_vec())?;
     Ok(m)

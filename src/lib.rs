@@ -16,7 +16,8 @@
 //! - **Tools**: bots ([`Bot`], [`core::policy`]), matches ([`core::matches`]), the
 //!   differential runner ([`core::diff`]), the fuzz checks ([`core::fuzz`]), statistics
 //!   ([`core::stats`]); the poker hand evaluator and equity ([`poker`]); the 151
-//!   competition arena ([`arena`]).
+//!   competition arena ([`arena`]); the ladder of any game's bots, with duplicate deals and
+//!   ratings ([`ladder`]).
 //! - **Solvers**: CFR, CFR+, MCCFR, best response and exploitability over any game with
 //!   the [`core::tree`] capability ([`solve`], `docs/cfr.md`).
 #![deny(missing_docs)]
@@ -26,6 +27,7 @@ pub mod arena;
 pub mod campaign;
 pub mod core;
 pub mod games;
+pub mod ladder;
 pub mod poker;
 pub mod registry;
 pub mod solve;

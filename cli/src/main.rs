@@ -8,6 +8,7 @@ mod diff;
 mod game_args;
 mod games;
 mod holdem;
+mod ladder;
 mod matches;
 mod progress;
 mod pushfold;
@@ -39,6 +40,10 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Plays one bot against another over many games and reports win rate and margin.
     Match(matches::MatchArgs),
+    /// The ladder of any game's bots: every pair (two seats) or tables drawn from the pool
+    /// (more) over duplicate deals, with win rates, score differences and ratings
+    /// (Bradley–Terry, Plackett–Luce), resumable from its `--jsonl` log.
+    Ladder(ladder::LadderArgs),
     /// Writes a JSON-lines trace of random matches for an external oracle to replay
     /// (151: `python/tests/i151_oracle.py` replays it in i151-engine 0.2.4).
     Trace(trace::TraceArgs),
@@ -80,6 +85,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Match(args) => matches::run(args),
+        Command::Ladder(args) => ladder::run(args),
         Command::Trace(args) => trace::run(args),
         Command::Arena(args) => arena::run(args),
         Command::Eval(args) => holdem::run_eval(args),

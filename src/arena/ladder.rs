@@ -253,15 +253,7 @@ pub fn play_pair_range(config: &SeriesConfig, first: u64, a: &str, b: &str) -> R
     play_series(config, first, a, b, &Silent, &|_, _, _| Ok(()))
 }
 
-/// The pairs of a ladder of `n` bots (indices `i < j`), neighbouring tiers first: the
-/// pairs that decide the ladder's order come before the foregone ones.
-pub fn ladder_pairs(n: usize) -> Vec<(usize, usize)> {
-    let mut pairs: Vec<(usize, usize)> = (0..n)
-        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-        .collect();
-    pairs.sort_by_key(|&(i, j)| (j - i, j));
-    pairs
-}
+pub use crate::ladder::ladder_pairs;
 
 /// Plays every pair of `ids` (two or more distinct catalog ids, weakest first by
 /// convention: the first is the Elo anchor) in [`ladder_pairs`] order. `progress` counts

@@ -212,6 +212,23 @@ pub fn play_rotated_until<G: Game>(
     play_seated(game, bots, seed, g, g, max_steps)
 }
 
+/// Game `rotation` of duplicate deal `deal`: dealt from stream `(seed, deal, 0)`, the bots
+/// drawing from stream `(seed, deal, 1)`, seat `s` taken by bot
+/// `(s + rotation) % bots.len()`, cut off after `max_steps` plies if given. The games of
+/// one deal at rotations `0..bots.len()` start from the same cards, every bot in every
+/// seat: what a duplicate head-to-head ([`head_to_head_duplicate`]) and the ladder
+/// (`crate::ladder`) play. Returns each seat's total reward.
+pub fn play_deal<G: Game>(
+    game: &G,
+    bots: &[&dyn Bot<G>],
+    seed: u64,
+    deal: u64,
+    rotation: u64,
+    max_steps: Option<u32>,
+) -> SeatRecord {
+    play_seated(game, bots, seed, rotation, deal, max_steps)
+}
+
 /// [`play_rotated_until`] dealt from stream `(seed, deal, 0)`, the seats rotated by `g`.
 fn play_seated<G: Game>(
     game: &G,

@@ -1,4 +1,4 @@
-//! `cardvec solve`: CFR, CFR+ or MCCFR on a game with a game tree, the exploitability of
+//! `cardvec solve`: CFR, CFR+, DCFR, PCFR+ or MCCFR on a game with a game tree, the exploitability of
 //! the average policy reported along the way, the policy written as JSON on request.
 
 use cardvec::core::spec::OptionValue;
@@ -15,7 +15,7 @@ use crate::game_args::{check_count, options};
 pub struct SolveArgs {
     /// The game (one with a game tree: kuhn, leduc, ...).
     game: String,
-    /// The algorithm: cfr, cfr+, es-mccfr or os-mccfr.
+    /// The algorithm: cfr, cfr+, dcfr, pcfr+, es-mccfr or os-mccfr.
     #[arg(long, default_value = "cfr+")]
     algorithm: String,
     /// Iterations to run.

@@ -88,3 +88,42 @@ fn bad_requests_are_refused_with_what_was_typed() {
         }
     }
 }
+
+/// `--algorithm dcfr` and `pcfr+` on Kuhn: the curve and a summary at the game value.
+#[test]
+fn dcfr_and_pcfr_plus_solve_kuhn_from_the_command_line() {
+    for algorithm in ["dcfr", "pcfr+"] {
+        let out = cardvec(&[
+            "solve",
+            "kuhn",
+            "--algorithm",
+            algorithm,
+            "--iterations",
+            "1000",
+            "--every",
+            "250",
+            "--json",
+            "--quiet",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        let first = lines[0]["exploitability"].as_f64().unwrap();
+        let last = &lines[4];
+        assert_eq!(last["algorithm"], algorithm);
+        let e = last["exploitability"].as_f64().unwrap();
+        assert!(e < 1e-3 && e < first, "{algorithm}: {text}");
+        assert!(
+            (last["game_value"].as_f64().unwrap() + 1.0 / 18.0).abs() < 1e-3,
+            "{last}"
+        );
+    }
+}

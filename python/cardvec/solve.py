@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 #: The algorithms ``cfr`` runs.
-ALGORITHMS: tuple[str, ...] = ("cfr", "cfr+", "es-mccfr", "os-mccfr")
+ALGORITHMS: tuple[str, ...] = ("cfr", "cfr+", "dcfr", "pcfr+", "es-mccfr", "os-mccfr")
 
 
 def tree_ids() -> list[str]:
@@ -118,11 +118,14 @@ def cfr(
     time_limit: float | None = None,
     **options: Any,
 ) -> Solution:
-    """Runs ``algorithm`` (``"cfr"``, ``"cfr+"``, ``"es-mccfr"``, ``"os-mccfr"``) for
-    ``iterations`` iterations on game ``game_id`` and returns a ``Solution``.
+    """Runs ``algorithm`` (``"cfr"``, ``"cfr+"``, ``"dcfr"``, ``"pcfr+"``, ``"es-mccfr"``,
+    ``"os-mccfr"``) for ``iterations`` iterations on game ``game_id`` and returns a
+    ``Solution``.
 
     CFR and CFR+ are OpenSpiel's ``CFRSolver`` and ``CFRPlusSolver`` (alternating updates;
-    CFR+ with regret matching+ and linear averaging) on the enumerated tree. The MCCFR
+    CFR+ with regret matching+ and linear averaging) on the enumerated tree; DCFR is
+    discounted CFR (alpha 1.5, beta 0, gamma 2) and PCFR+ predictive CFR+ with quadratic
+    averaging (``docs/cfr.md``). The MCCFR
     algorithms play ``lanes`` sampled traversals per player per iteration in parallel
     (lane ``l`` of iteration ``i`` draws from stream ``(seed, l, i)``: the result depends on
     ``seed`` and ``lanes``, never on threads). ``every`` > 0 adds a curve point every that

@@ -39,10 +39,10 @@ fn evaluation_dict<'py>(py: Python<'py>, e: &Evaluation) -> PyResult<Bound<'py, 
 
 /// `solve(game_id, iterations, algorithm="cfr+", *, seed=0, every=0, lanes=1,
 /// epsilon=0.6, max_nodes=10000000, options=None, time_limit=None) -> dict`: runs the
-/// algorithm (`cfr`, `cfr+`, `es-mccfr`, `os-mccfr`) and returns the average policy
-/// (`{info_state_string: {action: probability}}`), its evaluation, the curve of report
-/// points `(iteration, exploitability, seconds)` (every `every` iterations and at the end)
-/// and the time spent iterating.
+/// algorithm (`cfr`, `cfr+`, `dcfr`, `pcfr+`, `es-mccfr`, `os-mccfr`) and returns the
+/// average policy (`{info_state_string: {action: probability}}`), its evaluation, the
+/// curve of report points `(iteration, exploitability, seconds)` (every `every` iterations
+/// and at the end) and the time spent iterating.
 #[pyfunction]
 #[pyo3(signature = (game_id, iterations, algorithm="cfr+", *, seed=None, every=None, lanes=None,
     epsilon=0.6, max_nodes=None, options=None, time_limit=None))]

@@ -12,22 +12,54 @@
 //!   weights the cumulative policy of iteration `t` by `t` (linear averaging);
 //! - the average policy is the normalized cumulative policy (uniform where it is zero).
 //!
+//! Two later variants run on the same passes:
+//!
+//! - DCFR (discounted CFR, Brown & Sandholm 2019, "Solving Imperfect-Information Games via
+//!   Discounted Regret Minimization", with their recommended `alpha = 1.5, beta = 0,
+//!   gamma = 2`), as OpenSpiel's `DCFRSolver`: after a player's pass of iteration `t`, each
+//!   of its cumulative regrets is multiplied by `t^alpha / (t^alpha + 1)` when it is
+//!   non-negative and by `t^beta / (t^beta + 1)` when negative; the cumulative policy of
+//!   iteration `t` is weighted by `t^gamma` (equivalent to the paper's multiplying the sum
+//!   by `((t - 1) / t)^gamma` each iteration);
+//! - PCFR+ (predictive CFR+, Farina, Kroer & Sandholm 2021, "Faster Game Solving via
+//!   Predictive Blackwell Approachability"): cumulative regrets clipped at zero as in CFR+,
+//!   and the next policy is regret matching on the *predicted* regrets `max(R + m, 0)`,
+//!   the prediction `m` being the set's last instantaneous regret; the cumulative policy of
+//!   iteration `t` is weighted by `t^2` (quadratic averaging, the paper's choice).
+//!
 //! Simultaneous updates (every player from the same pass) are available through
 //! [`CfrConfig`]. Everything is deterministic: one thread, a fixed order of operations.
 
 use super::flat::{FlatTree, NodeKind};
 use super::policy::Policy;
 
+/// DCFR's discounting of cumulative regrets (Brown & Sandholm 2019): after iteration `t`,
+/// non-negative regrets are multiplied by `t^alpha / (t^alpha + 1)`, negative ones by
+/// `t^beta / (t^beta + 1)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Discount {
+    /// The exponent for non-negative regrets.
+    pub alpha: f64,
+    /// The exponent for negative regrets.
+    pub beta: f64,
+}
+
 /// The variant of CFR.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CfrConfig {
     /// Clip cumulative regrets at zero after each update (regret matching+).
     pub regret_matching_plus: bool,
     /// Update the players one after the other (each pass seeing the previous player's new
     /// policy) rather than all from one pass.
     pub alternating_updates: bool,
-    /// Weight iteration `t`'s contribution to the average policy by `t`.
-    pub linear_averaging: bool,
+    /// Weight iteration `t`'s contribution to the average policy by `t^averaging_exponent`:
+    /// 0 uniform averaging, 1 linear (CFR+), 2 quadratic (PCFR+, and DCFR's `gamma = 2`).
+    pub averaging_exponent: f64,
+    /// DCFR's discounting of cumulative regrets after each update, if any.
+    pub discount: Option<Discount>,
+    /// Predictive regret matching: the next policy is regret matching on the cumulative
+    /// regrets plus the last instantaneous regrets (PCFR+ with `regret_matching_plus`).
+    pub predictive: bool,
 }
 
 impl CfrConfig {
@@ -36,14 +68,56 @@ impl CfrConfig {
     pub const CFR: CfrConfig = CfrConfig {
         regret_matching_plus: false,
         alternating_updates: true,
-        linear_averaging: false,
+        averaging_exponent: 0.0,
+        discount: None,
+        predictive: false,
     };
     /// OpenSpiel's `CFRPlusSolver`: alternating updates, regret matching+, linear averaging.
     pub const CFR_PLUS: CfrConfig = CfrConfig {
         regret_matching_plus: true,
         alternating_updates: true,
-        linear_averaging: true,
+        averaging_exponent: 1.0,
+        discount: None,
+        predictive: false,
     };
+    /// DCFR with Brown & Sandholm's recommended parameters (OpenSpiel's `DCFRSolver`
+    /// defaults): alternating updates, plain regret matching, regrets discounted with
+    /// `alpha = 1.5, beta = 0`, the average policy weighted by `t^2` (`gamma = 2`).
+    pub const DCFR: CfrConfig = CfrConfig {
+        regret_matching_plus: false,
+        alternating_updates: true,
+        averaging_exponent: 2.0,
+        discount: Some(Discount {
+            alpha: 1.5,
+            beta: 0.0,
+        }),
+        predictive: false,
+    };
+    /// PCFR+ (Farina, Kroer & Sandholm 2021): alternating updates, regret matching+ on
+    /// the cumulative regrets, the next policy from the predicted regrets (cumulative plus
+    /// the last instantaneous), quadratic averaging.
+    pub const PCFR_PLUS: CfrConfig = CfrConfig {
+        regret_matching_plus: true,
+        alternating_updates: true,
+        averaging_exponent: 2.0,
+        discount: None,
+        predictive: true,
+    };
+
+    /// The weight of iteration `t`'s policy in the average: `t^averaging_exponent` (exactly
+    /// 1 and `t` for the exponents 0 and 1).
+    fn averaging_weight(&self, t: u64) -> f64 {
+        let e = self.averaging_exponent;
+        if e == 0.0 {
+            1.0
+        } else if e == 1.0 {
+            t as f64
+        } else if e == 2.0 {
+            (t as f64) * (t as f64)
+        } else {
+            (t as f64).powf(e)
+        }
+    }
 }
 
 /// A CFR solver over one flattened tree.
@@ -53,6 +127,8 @@ pub struct CfrSolver<'t> {
     config: CfrConfig,
     iteration: u64,
     regrets: Vec<f64>,
+    /// Per slot the last instantaneous regret (predictive variants only; empty otherwise).
+    instant: Vec<f64>,
     cumulative: Vec<f64>,
     current: Vec<f64>,
     /// Per node, each player's reach then chance's (`players + 1` values).
@@ -81,6 +157,11 @@ impl<'t> CfrSolver<'t> {
             config,
             iteration: 0,
             regrets: vec![0.0; slots],
+            instant: if config.predictive {
+                vec![0.0; slots]
+            } else {
+                Vec::new()
+            },
             cumulative: vec![0.0; slots],
             current: Policy::uniform(tree).probs().to_vec(),
             reach: Vec::new(),
@@ -131,11 +212,11 @@ impl<'t> CfrSolver<'t> {
         if self.config.alternating_updates {
             for player in 0..self.tree.num_players() {
                 self.player_pass(player);
-                self.after_pass();
+                self.after_pass(Some(player));
             }
         } else {
             self.simultaneous_pass();
-            self.after_pass();
+            self.after_pass(None);
         }
     }
 
@@ -150,13 +231,54 @@ impl<'t> CfrSolver<'t> {
         Policy::normalized(self.tree, &self.cumulative)
     }
 
-    fn after_pass(&mut self) {
+    /// After the pass updating `player` (every player: `None`): the predictive variants'
+    /// instantaneous regrets added in, the clipping of regret matching+ or DCFR's
+    /// discounting, then the current policy of every set by regret matching.
+    fn after_pass(&mut self, player: Option<usize>) {
+        let tree = self.tree;
+        let updated = |set: &super::flat::InfoSet| player.is_none_or(|p| set.player == p);
+        if self.config.predictive {
+            for set in tree.infosets().iter().filter(|s| updated(s)) {
+                let range = set.offset..set.offset + set.actions.len();
+                for (r, m) in self.regrets[range.clone()]
+                    .iter_mut()
+                    .zip(&self.instant[range])
+                {
+                    *r += m;
+                }
+            }
+        }
         if self.config.regret_matching_plus {
             self.regrets.iter_mut().for_each(|r| *r = r.max(0.0));
         }
-        for set in self.tree.infosets() {
-            let range = set.offset..set.offset + set.actions.len();
-            regret_matching(&self.regrets[range.clone()], &mut self.current[range]);
+        if let Some(Discount { alpha, beta }) = self.config.discount {
+            let t = self.iteration as f64;
+            let (ta, tb) = (t.powf(alpha), t.powf(beta));
+            let (pos, neg) = (ta / (ta + 1.0), tb / (tb + 1.0));
+            for set in tree.infosets().iter().filter(|s| updated(s)) {
+                for r in &mut self.regrets[set.offset..set.offset + set.actions.len()] {
+                    *r *= if *r >= 0.0 { pos } else { neg };
+                }
+            }
+        }
+        if self.config.predictive {
+            let mut predicted = Vec::new();
+            for set in tree.infosets() {
+                let range = set.offset..set.offset + set.actions.len();
+                predicted.clear();
+                predicted.extend(
+                    self.regrets[range.clone()]
+                        .iter()
+                        .zip(&self.instant[range.clone()])
+                        .map(|(r, m)| r + m),
+                );
+                regret_matching(&predicted, &mut self.current[range]);
+            }
+        } else {
+            for set in tree.infosets() {
+                let range = set.offset..set.offset + set.actions.len();
+                regret_matching(&self.regrets[range.clone()], &mut self.current[range]);
+            }
         }
     }
 
@@ -224,17 +346,22 @@ impl<'t> CfrSolver<'t> {
                 }
             };
         }
-        let weight = if self.config.linear_averaging {
-            self.iteration as f64
-        } else {
-            1.0
-        };
+        let weight = self.config.averaging_weight(self.iteration);
+        let predictive = self.config.predictive;
         for &s in &self.sets_of[u] {
             let set = &tree.infosets()[s as usize];
             let k = set.actions.len();
             let range = set.offset..set.offset + k;
             let probs = &current[range.clone()];
-            let regrets = &mut self.regrets[range.clone()];
+            // The predictive variants gather the instantaneous regrets apart (the
+            // prediction of the next iteration), then add them in `after_pass`.
+            let regrets = if predictive {
+                let instant = &mut self.instant[range.clone()];
+                instant.fill(0.0);
+                instant
+            } else {
+                &mut self.regrets[range.clone()]
+            };
             let cumulative = &mut self.cumulative[range];
             for &h in tree.infoset_nodes(s as usize) {
                 let h = h as usize;
@@ -294,11 +421,11 @@ impl<'t> CfrSolver<'t> {
                 }
             }
         }
-        let weight = if self.config.linear_averaging {
-            self.iteration as f64
-        } else {
-            1.0
-        };
+        let weight = self.config.averaging_weight(self.iteration);
+        let predictive = self.config.predictive;
+        if predictive {
+            self.instant.fill(0.0);
+        }
         for n in (0..nodes).rev() {
             let (v0, below) = self.values.split_at_mut((n + 1) * p);
             let value = &mut v0[n * p..];
@@ -334,7 +461,12 @@ impl<'t> CfrSolver<'t> {
                     for c in children {
                         let slot = set.offset + (c - base);
                         let child = below[(c - n - 1) * p + q];
-                        self.regrets[slot] += cf * (child - v);
+                        let regrets = if predictive {
+                            &mut self.instant
+                        } else {
+                            &mut self.regrets
+                        };
+                        regrets[slot] += cf * (child - v);
                         self.cumulative[slot] += weight * own * self.current[slot];
                     }
                 }

@@ -21,6 +21,10 @@ pub enum Algorithm {
     Cfr,
     /// CFR+ ([`CfrConfig::CFR_PLUS`]).
     CfrPlus,
+    /// Discounted CFR ([`CfrConfig::DCFR`]: alpha 1.5, beta 0, gamma 2).
+    Dcfr,
+    /// Predictive CFR+ ([`CfrConfig::PCFR_PLUS`]).
+    PcfrPlus,
     /// External-sampling MCCFR ([`Sampling::External`]).
     EsMccfr,
     /// Outcome-sampling MCCFR ([`Sampling::Outcome`]).
@@ -29,18 +33,22 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, by name.
-    pub const ALL: [Algorithm; 4] = [
+    pub const ALL: [Algorithm; 6] = [
         Algorithm::Cfr,
         Algorithm::CfrPlus,
+        Algorithm::Dcfr,
+        Algorithm::PcfrPlus,
         Algorithm::EsMccfr,
         Algorithm::OsMccfr,
     ];
 
-    /// The algorithm's name: `cfr`, `cfr+`, `es-mccfr` or `os-mccfr`.
+    /// The algorithm's name: `cfr`, `cfr+`, `dcfr`, `pcfr+`, `es-mccfr` or `os-mccfr`.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Cfr => "cfr",
             Algorithm::CfrPlus => "cfr+",
+            Algorithm::Dcfr => "dcfr",
+            Algorithm::PcfrPlus => "pcfr+",
             Algorithm::EsMccfr => "es-mccfr",
             Algorithm::OsMccfr => "os-mccfr",
         }
@@ -164,6 +172,8 @@ impl TreeVisitor for Solve<'_> {
         let mut stepper: Box<dyn Stepper + '_> = match config.algorithm {
             Algorithm::Cfr => Box::new(CfrSolver::new(&tree, CfrConfig::CFR)),
             Algorithm::CfrPlus => Box::new(CfrSolver::new(&tree, CfrConfig::CFR_PLUS)),
+            Algorithm::Dcfr => Box::new(CfrSolver::new(&tree, CfrConfig::DCFR)),
+            Algorithm::PcfrPlus => Box::new(CfrSolver::new(&tree, CfrConfig::PCFR_PLUS)),
             Algorithm::EsMccfr | Algorithm::OsMccfr => {
                 let sampling = if config.algorithm == Algorithm::EsMccfr {
                     Sampling::External
@@ -332,6 +342,41 @@ mod tests {
             );
             assert_eq!((s.nodes, s.infosets), (9457, 936));
         }
+    }
+
+    /// DCFR and PCFR+ on Kuhn: the game value -1/18 and exploitability below 1e-3 within
+    /// 1000 iterations (measured 1.47e-4 and 2.35e-8); on Leduc below the thresholds stated
+    /// after 1000 iterations (docs/cfr.md), DCFR ahead of CFR+ there.
+    #[test]
+    fn dcfr_and_pcfr_plus_converge_on_kuhn_and_leduc() {
+        for (algorithm, kuhn_iterations) in [(Algorithm::Dcfr, 1000), (Algorithm::PcfrPlus, 1000)] {
+            let s = run(algorithm, kuhn_iterations, 0);
+            assert!(
+                s.evaluation.exploitability < 1e-3,
+                "{algorithm:?}: {:?}",
+                s.evaluation
+            );
+            assert!(
+                (s.evaluation.values[0] + 1.0 / 18.0).abs() < 1e-3,
+                "{algorithm:?}: {:?}",
+                s.evaluation
+            );
+            assert!(s.curve[0].exploitability > s.curve[3].exploitability);
+        }
+        let leduc = |algorithm, iterations| {
+            let config = SolveConfig {
+                algorithm,
+                iterations,
+                ..SolveConfig::default()
+            };
+            solve("leduc", vec![], &config, &StopFlag::new(), &mut |_| {}).unwrap()
+        };
+        // Measured: DCFR 1.4347e-4, PCFR+ 7.0787e-4, CFR+ 2.5715e-4 after 1000 iterations.
+        let dcfr = leduc(Algorithm::Dcfr, 1000).evaluation.exploitability;
+        let pcfr = leduc(Algorithm::PcfrPlus, 1000).evaluation.exploitability;
+        let plus = leduc(Algorithm::CfrPlus, 1000).evaluation.exploitability;
+        assert!(dcfr < 2e-4 && dcfr < plus, "DCFR {dcfr}, CFR+ {plus}");
+        assert!(pcfr < 1e-3 && pcfr != plus, "PCFR+ {pcfr}, CFR+ {plus}");
     }
 
     #[test]

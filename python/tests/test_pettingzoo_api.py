@@ -22,6 +22,7 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 from pettingzoo.utils import aec_to_parallel, parallel_to_aec  # noqa: E402
 
 import cardvec  # noqa: E402
+import cardvec.pettingzoo  # noqa: E402
 from cardvec.pettingzoo import (  # noqa: E402
     flip7_v0,
     holdem_v0,
@@ -44,6 +45,28 @@ CONFIGS = [
     ("leduc", leduc_v0, "leduc", {}),
 ]
 MODULES = [lost_cities_v0, flip7_v0, i151_v0, holdem_v0, kuhn_v0, leduc_v0]
+
+
+class ById:
+    """``cardvec.pettingzoo``'s environments of one registered game by its id, with a
+    module's ``env`` / ``raw_env`` / ``parallel_env`` shape."""
+
+    def __init__(self, game_id):
+        self.game_id = game_id
+
+    def env(self, **kwargs):
+        return cardvec.pettingzoo.env(self.game_id, **kwargs)
+
+    def raw_env(self, **kwargs):
+        return cardvec.pettingzoo.raw_env(self.game_id, **kwargs)
+
+    def parallel_env(self, **kwargs):
+        return cardvec.pettingzoo.parallel_env(self.game_id, **kwargs)
+
+
+# Every registered game by its id, at its defaults: a game added to the registry is checked
+# by every test over CONFIGS with no line written for it.
+CONFIGS += [(f"id-{g['id']}", ById(g["id"]), g["id"], {}) for g in cardvec.games()]
 
 
 def configs():
@@ -169,7 +192,9 @@ def test_random_games_equal_the_batch_engine(module, game_id, kwargs):
 
 def test_zero_sum_configurations_are_checked():
     """The zero-sum assertion above runs: these configurations are zero-sum."""
-    zero_sum = {c[0] for c in CONFIGS if cardvec.make(c[2], 1, **c[3]).zero_sum}
+    zero_sum = {
+        c[0] for c in CONFIGS if not c[0].startswith("id-") and cardvec.make(c[2], 1, **c[3]).zero_sum
+    }
     assert zero_sum == {"lost_cities", "151-4", "holdem-2", "holdem-6", "kuhn", "leduc"}
 
 
@@ -493,3 +518,15 @@ def test_supersuit_reward_wrappers(module):
         _, expected, *_ = reference.step({active: action})
         clipped.append((rewards, {a: float(np.clip(r, -1, 1)) for a, r in expected.items()}))
     assert all(got == pytest.approx(want) for got, want in clipped)
+
+
+def test_an_environment_by_id_checks_its_game_and_options():
+    with pytest.raises(ValueError, match="unknown game"):
+        cardvec.pettingzoo.env("chess")
+    with pytest.raises(ValueError, match="takes no options"):
+        cardvec.pettingzoo.env("kuhn", num_players=3)
+    with pytest.raises(ValueError, match="num_players"):
+        cardvec.pettingzoo.env("flip7", num_players=1)
+    env = cardvec.pettingzoo.raw_env("flip7", num_players=4)
+    assert env.possible_agents == [f"player_{i}" for i in range(4)]
+    assert env.metadata["name"] == "flip7"

@@ -1,7 +1,7 @@
 """One game of any registered game, played in lane 0 of a one-lane batch environment
 (``cardvec.make(game_id, 1, ...)``), and the AEC environment over it: the engine of the
 PettingZoo environments that have no single-game class of their own (``lost_cities_v0``,
-``i151_v0``). Options are checked by the registry, as for the batch classes (a bad one is a
+``i151_v0``), and of ``GameAEC``, any registered game by its id (``cardvec.pettingzoo.env``). Options are checked by the registry, as for the batch classes (a bad one is a
 ``ValueError`` naming the accepted ones).
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ._words import render_table
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any, SupportsIndex
+    from typing import Any, ClassVar, SupportsIndex
 
     from numpy import float32, int8
     from numpy.typing import NDArray
@@ -178,3 +178,26 @@ class LaneAEC(CardvecAEC):
     def _render_text(self) -> str:
         to_act = self.agent_selection if self.agents and not self.game.over else None
         return render_table(self.game.title, self.game, self.possible_agents, to_act)
+
+
+class GameAEC(LaneAEC):
+    """The AEC environment of any registered game, by its id: what
+    ``cardvec.pettingzoo.raw_env(game_id, **options)`` returns. Observations are the
+    batch environment's float32 rows in an unbounded ``Box`` (the per-game modules such as
+    ``lost_cities_v0`` give tight bounds and their drop-in names); actions, masks, rewards,
+    seeds, rendering and pickling are those of every cardvec AEC environment."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "cardvec",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        self._init_lane(game_id, render_mode, options, -np.inf, np.inf)
+        self._init_config["game_id"] = game_id
+        # The class's metadata with this game's name, on the instance (where PettingZoo's
+        # checkers and wrappers read it).
+        setattr(self, "metadata", {**type(self).metadata, "name": game_id})

@@ -19,3 +19,4 @@ pub mod mccfr;
 pub mod policy;
 pub mod pushfold;
 pub mod run;
+pub mod spot;

@@ -1,0 +1,871 @@
+//! The spot solver's checks: bad input, tree shape, the sweep against brute force, the
+//! solver against the generic `GameTree` solvers on a flattened spot, the closed-form river
+//! toy game, thread-count independence and invariants on random spots.
+
+use super::solver::{compatible, sweep, Tables};
+use super::*;
+use crate::core::{Game, GameTree, InfoStates, LaneOutcome, LaneRng};
+use crate::poker::evaluate;
+use crate::solve::cfr::{CfrConfig, CfrSolver};
+use crate::solve::exploit;
+use crate::solve::flat::FlatTree;
+use crate::solve::policy::Policy;
+
+fn spot(board: &str, pot: u64, stack: u64, oop: &str, ip: &str, bets: &str, raises: &str) -> Spot {
+    Spot::parse(
+        board,
+        pot,
+        stack,
+        oop,
+        ip,
+        TreeConfig::uniform(bets, raises).unwrap(),
+    )
+    .unwrap()
+}
+
+fn options(algorithm: Algorithm) -> SolveOptions {
+    SolveOptions {
+        algorithm,
+        ..SolveOptions::default()
+    }
+}
+
+#[test]
+fn bad_inputs_are_clear_errors() {
+    let tree = || TreeConfig::uniform("50%", "").unwrap();
+    let err = |r: Result<Spot>| r.unwrap_err().to_string();
+    let e = err(Spot::parse("AhKd7c4s2h3h", 10, 10, "AA", "KK", tree()));
+    assert!(e.contains("3, 4 or 5"), "{e}");
+    let e = err(Spot::parse("AhKdAh", 10, 10, "QQ", "KK", tree()));
+    assert!(e.contains("more than once"), "{e}");
+    let ah = "Ah".parse::<crate::poker::Card>().unwrap();
+    let w = WeightedRange::parse("QQ").unwrap();
+    let e = Spot::new(&[ah, ah, ah], 10, 10, &w, &w, tree())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("twice"), "{e}");
+    let e = err(Spot::parse("AhKd7c", 0, 10, "QQ", "KK", tree()));
+    assert!(e.contains("pot"), "{e}");
+    let e = err(Spot::parse("AhKd7c", 10, MAX_CHIPS + 1, "QQ", "KK", tree()));
+    assert!(e.contains("stack"), "{e}");
+    // A range that only holds board cards.
+    let e = err(Spot::parse("AhKd7c", 10, 10, "AhKd", "KK", tree()));
+    assert!(
+        e.contains("OOP range is empty") && e.contains("overlap the board"),
+        "{e}"
+    );
+    let e = err(Spot::parse("AhKd7c", 10, 10, "QQ", "7c2d", tree()));
+    assert!(e.contains("IP range is empty"), "{e}");
+    // Every pair shares a card.
+    let e = err(Spot::parse("AhKd7c", 10, 10, "QcQd", "QcQh", tree()));
+    assert!(e.contains("no OOP hand"), "{e}");
+    let e = err(Spot::parse("AhKd7c", 10, 10, "QX", "KK", tree()));
+    assert!(e.contains("OOP range"), "{e}");
+    for bad in ["60", "abc", "0%", "-5%", "1x", "e2", "200000%"] {
+        let e = BetSize::parse(bad).unwrap_err().to_string();
+        assert!(e.contains(bad), "{e}");
+    }
+    let e = TreeConfig::uniform("2.5x", "").unwrap_err().to_string();
+    assert!(e.contains("raise size"), "{e}");
+    assert_eq!(
+        BetSize::parse_list("60%, e,A,2.5x", true).unwrap(),
+        vec![
+            BetSize::Pot(0.6),
+            BetSize::Geometric,
+            BetSize::AllIn,
+            BetSize::Multiple(2.5)
+        ]
+    );
+    let mut t = tree();
+    t.force_allin_threshold = 2.0;
+    assert!(Spot::parse("AhKd7c", 10, 10, "QQ", "KK", t).is_err());
+    let mut t = tree();
+    t.raise_cap = MAX_RAISE_CAP + 1;
+    assert!(Spot::parse("AhKd7c", 10, 10, "QQ", "KK", t).is_err());
+    assert!(Algorithm::parse("cfr").is_err());
+    assert_eq!(Algorithm::parse("PCFR+").unwrap(), Algorithm::PcfrPlus);
+    let s = spot("AhKd7c4s2h", 100, 100, "QQ", "JJ", "50%", "");
+    for o in [
+        SolveOptions {
+            target_pct: f64::NAN,
+            ..SolveOptions::default()
+        },
+        SolveOptions {
+            max_iterations: 0,
+            ..SolveOptions::default()
+        },
+        SolveOptions {
+            time_limit: Some(0.0),
+            ..SolveOptions::default()
+        },
+    ] {
+        assert!(SpotSolver::new(&s, &o).is_err());
+    }
+}
+
+#[test]
+fn memory_is_reported_and_a_spot_above_the_limit_refused() {
+    let s = spot(
+        "Td9d6hQc",
+        200,
+        900,
+        "66+,AJo+,KQo",
+        "QQ-22,ATo+",
+        "60%,e,a",
+        "2.5x",
+    );
+    let o = SolveOptions::default();
+    let (tree, m) = SpotSolver::plan(&s, &o).unwrap();
+    assert_eq!(m.nodes, tree.nodes().len() as u64);
+    assert_eq!(
+        m.nodes,
+        m.decision_nodes + m.chance_nodes + m.terminal_nodes
+    );
+    assert_eq!(m.storage_bytes, 8 * m.slots);
+    assert!(m.chance_nodes > 0 && m.total_bytes > m.storage_bytes);
+    let tight = SolveOptions {
+        max_memory: m.total_bytes - 1,
+        ..o
+    };
+    let e = SpotSolver::new(&s, &tight).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!("{} bytes", m.total_bytes)) && e.contains("max memory"),
+        "{e}"
+    );
+    assert!(SpotSolver::new(
+        &s,
+        &SolveOptions {
+            max_memory: m.total_bytes,
+            ..o
+        }
+    )
+    .is_ok());
+    // PCFR+ keeps a third array.
+    let (_, m3) = SpotSolver::plan(&s, &options(Algorithm::PcfrPlus)).unwrap();
+    assert_eq!(m3.storage_bytes, 12 * m.slots);
+    let e = SpotSolver::plan(&s, &SolveOptions { max_nodes: 10, ..o })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("more than 10 nodes"), "{e}");
+}
+
+#[test]
+fn the_tree_follows_the_sizes_and_thresholds() {
+    // River, pot 100, stack 1000: OOP check or bet 50; IP check or bet 50 after a check;
+    // raises to 2.5x (125), then 312, then 780, then the cap (3 raises).
+    let s = spot("AhKd7c4s2h", 100, 1000, "QQ", "JJ", "50%", "2.5x");
+    let t = SpotTree::build(&s, 1000).unwrap();
+    let root = 0;
+    let kids: Vec<String> = t
+        .children(root)
+        .iter()
+        .map(|&c| t.nodes()[c as usize].action.to_string())
+        .collect();
+    assert_eq!(kids, ["check", "bet:50"]);
+    let n = t.find("bet:50").unwrap();
+    let kids: Vec<String> = t
+        .children(n)
+        .iter()
+        .map(|&c| t.nodes()[c as usize].action.to_string())
+        .collect();
+    assert_eq!(kids, ["fold", "call", "raise:125"]);
+    let n = t.find("bet:50,raise:125,raise:313").unwrap();
+    let kids: Vec<String> = t
+        .children(n)
+        .iter()
+        .map(|&c| t.nodes()[c as usize].action.to_string())
+        .collect();
+    // 2.5 × 313 = 782.5 → 783 leaves 217 behind against a pot of 1666 after a call: less
+    // than 0.15 × the pot, so the raise is all-in (1000).
+    assert_eq!(kids, ["fold", "call", "raise:1000"]);
+    let n = t.find("bet:50,raise:125,raise:313,raise:1000").unwrap();
+    assert_eq!(t.children(n).len(), 2);
+    assert!(t.find("bet:50,raise:999").is_none());
+    assert!(matches!(
+        t.nodes()[t.find("bet:50,fold").unwrap()].kind,
+        NodeKind::Fold(1)
+    ));
+    assert!(matches!(
+        t.nodes()[t.find("check,check").unwrap()].kind,
+        NodeKind::Showdown
+    ));
+    // All-in is added when it is at most 1.5 pots: stack 150 behind a pot of 100.
+    let s = spot("AhKd7c4s2h", 100, 150, "QQ", "JJ", "50%", "");
+    let t = SpotTree::build(&s, 1000).unwrap();
+    assert!(t.find("bet:150").is_some() && t.find("bet:50").is_some());
+    // Geometric: the river alone (one street): all-in. Two streets from the turn, pot
+    // 100, stack 400: (1 + 2·400/100)^(1/2) = 3, so a pot-sized bet, then pot-sized again.
+    let s = spot("AhKd7c4s", 100, 400, "QQ", "JJ", "e", "");
+    let t = SpotTree::build(&s, 1_000_000).unwrap();
+    assert!(t.find("bet:100,call").is_some());
+    let n = t.find("bet:100,call").unwrap();
+    assert_eq!(t.nodes()[n].kind, NodeKind::Chance);
+    assert_eq!(t.children(n).len(), 48);
+    assert!(t.find("bet:100,call,3c,bet:300,call").is_some());
+    assert_eq!(t.boards().len(), 48);
+    // A called all-in on the turn runs the river out with no betting.
+    let s = spot("AhKd7c4s", 100, 100, "QQ", "JJ", "a", "");
+    let t = SpotTree::build(&s, 1_000_000).unwrap();
+    let n = t.find("bet:100,call,3c").unwrap();
+    assert_eq!(t.nodes()[n].kind, NodeKind::Showdown);
+    // A stack of 0: no betting at all.
+    let s = spot("AhKd7c4s2h", 100, 0, "QQ", "JJ", "50%", "");
+    let t = SpotTree::build(&s, 10).unwrap();
+    assert_eq!(t.nodes().len(), 1);
+    assert_eq!(t.nodes()[0].kind, NodeKind::Showdown);
+}
+
+/// The sweep and the inclusion–exclusion against an n² loop over explicit pairs.
+#[test]
+fn showdown_and_fold_values_match_brute_force() {
+    let s = spot(
+        "Ts9d4c",
+        100,
+        100,
+        "22+,A2s+,KTo+,T9s,98s:0.5",
+        "55+,AT+,KQ:0.25,J9s,T9o",
+        "",
+        "",
+    );
+    let tree = SpotTree::build(&s, 1 << 20).unwrap();
+    let t = Tables::new(&s, &tree);
+    let mut rng = 12345u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % 1000) as f32 / 1000.0
+    };
+    for (b, board) in tree.boards().iter().enumerate().step_by(97) {
+        for p in 0..2 {
+            let o = 1 - p;
+            // Hands meeting the board have no reach (the chance nodes zero them).
+            let reach: Vec<f32> = s
+                .hands(o)
+                .iter()
+                .map(|x| {
+                    let r = next();
+                    if (x.set() & *board).is_empty() {
+                        r
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            let mut sw = vec![(0.0, 0.0); s.hands(p).len()];
+            sweep(&t, b, p, &reach, &mut sw);
+            let comp = compatible(&t, p, &reach);
+            for (i, h) in s.hands(p).iter().enumerate() {
+                if !(h.set() & *board).is_empty() {
+                    continue;
+                }
+                let (mut w, mut le, mut all) = (0.0f64, 0.0f64, 0.0f64);
+                let mine = evaluate_set_of(h.set() | *board);
+                for (j, x) in s.hands(o).iter().enumerate() {
+                    if !(x.set() & (h.set() | *board)).is_empty() {
+                        continue;
+                    }
+                    let theirs = evaluate_set_of(x.set() | *board);
+                    let r = reach[j] as f64;
+                    all += r;
+                    if theirs < mine {
+                        w += r;
+                    }
+                    if theirs <= mine {
+                        le += r;
+                    }
+                }
+                assert!((sw[i].0 - w).abs() < 1e-9, "{h}: {} vs {w}", sw[i].0);
+                assert!((sw[i].1 - le).abs() < 1e-9, "{h}: {} vs {le}", sw[i].1);
+                // Compatible reach ignores the board (reach of blocked hands is zeroed
+                // upstream); compare on the hands the board does not block.
+                let all_any: f64 = s
+                    .hands(o)
+                    .iter()
+                    .zip(&reach)
+                    .filter(|(x, _)| (x.set() & h.set()).is_empty())
+                    .map(|(_, &r)| r as f64)
+                    .sum();
+                assert!((comp[i] - all_any).abs() < 1e-9);
+                assert!(all <= all_any + 1e-9);
+            }
+        }
+    }
+}
+
+fn evaluate_set_of(set: crate::core::CardSet64) -> crate::poker::HandRank {
+    let cards: Vec<crate::poker::Card> = crate::poker::cards::set_cards(set).collect();
+    evaluate(&cards).unwrap()
+}
+
+// ---------------------------------------------------------------------------------------
+// The spot as a generic GameTree (written apart from the vector solver: explicit hand
+// pairs, payoffs from the scalar evaluator), so the generic CFR and best response check it.
+
+#[derive(Clone)]
+struct Flattened {
+    spot: Spot,
+    tree: SpotTree,
+    /// The deals: (OOP hand, IP hand, probability).
+    pairs: Vec<(u32, u32, f64)>,
+    actions: usize,
+}
+
+/// `[dealt, OOP hand, IP hand, node]`.
+type FState = [u32; 4];
+
+impl Flattened {
+    fn new(spot: &Spot) -> Flattened {
+        let tree = SpotTree::build(spot, 1 << 22).unwrap();
+        let mut pairs = Vec::new();
+        for (i, a) in spot.hands(0).iter().enumerate() {
+            for (j, b) in spot.hands(1).iter().enumerate() {
+                if (a.set() & b.set()).is_empty() {
+                    let w = spot.weights(0)[i] as f64 * spot.weights(1)[j] as f64;
+                    pairs.push((i as u32, j as u32, w));
+                }
+            }
+        }
+        let total: f64 = pairs.iter().map(|p| p.2).sum();
+        pairs.iter_mut().for_each(|p| p.2 /= total);
+        let actions = (0..tree.nodes().len())
+            .map(|n| tree.children(n).len())
+            .max()
+            .unwrap();
+        Flattened {
+            spot: spot.clone(),
+            tree,
+            pairs,
+            actions,
+        }
+    }
+
+    fn dead(&self, s: &FState) -> crate::core::CardSet64 {
+        let n = &self.tree.nodes()[s[3] as usize];
+        n.board | self.spot.hands(0)[s[1] as usize].set() | self.spot.hands(1)[s[2] as usize].set()
+    }
+
+    fn oop_return(&self, s: &FState) -> f64 {
+        let n = &self.tree.nodes()[s[3] as usize];
+        let pot = self.spot.pot() as f64 + n.spent[0] as f64 + n.spent[1] as f64;
+        let ev0 = match n.kind {
+            NodeKind::Fold(0) => -(n.spent[0] as f64),
+            NodeKind::Fold(_) => pot - n.spent[0] as f64,
+            NodeKind::Showdown => {
+                let a = evaluate_set_of(self.spot.hands(0)[s[1] as usize].set() | n.board);
+                let b = evaluate_set_of(self.spot.hands(1)[s[2] as usize].set() | n.board);
+                let share = match a.cmp(&b) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                };
+                share * pot - n.spent[0] as f64
+            }
+            _ => return 0.0,
+        };
+        ev0 - self.spot.pot() as f64 / 2.0
+    }
+
+    fn terminal(&self, s: &FState) -> bool {
+        s[0] == 1
+            && matches!(
+                self.tree.nodes()[s[3] as usize].kind,
+                NodeKind::Fold(_) | NodeKind::Showdown
+            )
+    }
+}
+
+impl Game for Flattened {
+    type State = FState;
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn num_actions(&self) -> usize {
+        self.actions
+    }
+    fn obs_dim(&self) -> usize {
+        0
+    }
+    fn reset(&self, _: &mut LaneRng) -> FState {
+        [0; 4]
+    }
+    fn reset_from_order(&self, _: &[u8]) -> Result<FState> {
+        Ok([0; 4])
+    }
+    fn current_player(&self, s: &FState) -> usize {
+        match self.tree.nodes()[s[3] as usize].kind {
+            NodeKind::Decision(p) => p as usize,
+            _ => 0,
+        }
+    }
+    fn finished(&self, s: &FState) -> (bool, bool) {
+        (self.terminal(s), false)
+    }
+    fn check_state(&self, _: &FState) -> std::result::Result<(), String> {
+        Ok(())
+    }
+    fn legal_mask(&self, s: &FState, mask: &mut [u8]) {
+        for m in mask
+            .iter_mut()
+            .take(self.tree.children(s[3] as usize).len())
+        {
+            *m = 1;
+        }
+    }
+    fn step(&self, s: &mut FState, a: u32, _: &mut LaneRng, rewards: &mut [f32]) -> LaneOutcome {
+        let kids = self.tree.children(s[3] as usize);
+        if self.terminal(s) || a as usize >= kids.len() {
+            return LaneOutcome::ILLEGAL;
+        }
+        s[3] = kids[a as usize];
+        let done = self.terminal(s);
+        if done {
+            let r = self.oop_return(s);
+            rewards[0] = r as f32;
+            rewards[1] = -r as f32;
+        }
+        LaneOutcome {
+            applied: true,
+            terminated: done,
+            truncated: false,
+        }
+    }
+    fn observe(&self, _: &FState, _: usize, _: &mut [f32]) {}
+}
+
+impl InfoStates for Flattened {
+    fn info_state_dim(&self) -> usize {
+        0
+    }
+    fn info_state_key(&self, s: &FState, p: usize, key: &mut Vec<u8>) {
+        key.extend_from_slice(&s[1 + p].to_le_bytes());
+        key.extend_from_slice(&s[3].to_le_bytes());
+    }
+    fn info_state_tensor(&self, _: &FState, _: usize, _: &mut [f32]) {}
+    fn info_state_string(&self, s: &FState, p: usize) -> String {
+        format!("{p}:{}:{}", s[1 + p], s[3])
+    }
+}
+
+impl GameTree for Flattened {
+    fn root(&self) -> FState {
+        [0; 4]
+    }
+    fn is_chance(&self, s: &FState) -> bool {
+        s[0] == 0 || self.tree.nodes()[s[3] as usize].kind == NodeKind::Chance
+    }
+    fn chance_outcomes(&self, s: &FState, out: &mut Vec<(u32, f64)>) {
+        if s[0] == 0 {
+            out.extend(self.pairs.iter().enumerate().map(|(i, p)| (i as u32, p.2)));
+        } else {
+            let dead = self.dead(s);
+            let live: Vec<u32> = (0..52).filter(|c| dead.0 >> c & 1 == 0).collect();
+            let p = 1.0 / live.len() as f64;
+            out.extend(live.into_iter().map(|c| (c, p)));
+        }
+    }
+    fn apply_chance(&self, s: &mut FState, o: u32) -> bool {
+        if s[0] == 0 {
+            let Some(&(i, j, _)) = self.pairs.get(o as usize) else {
+                return false;
+            };
+            *s = [1, i, j, 0];
+            return true;
+        }
+        if o >= 52 || self.dead(s).0 >> o & 1 == 1 {
+            return false;
+        }
+        let kids = self.tree.children(s[3] as usize);
+        match kids.iter().find(|&&c| {
+            matches!(self.tree.nodes()[c as usize].action, Action::Deal(card) if card.id() as u32 == o)
+        }) {
+            Some(&c) => {
+                s[3] = c;
+                true
+            }
+            None => false,
+        }
+    }
+    fn returns(&self, s: &FState, out: &mut [f64]) {
+        let r = if self.terminal(s) {
+            self.oop_return(s)
+        } else {
+            0.0
+        };
+        out[0] = r;
+        out[1] = -r;
+    }
+}
+
+/// The solver's average strategy as a policy of the flattened tree.
+fn policy_of(flat: &FlatTree, solver: &SpotSolver) -> Policy {
+    let mut probs = vec![0.0; flat.num_slots()];
+    for set in flat.infosets() {
+        let hand = u32::from_le_bytes(set.key[0..4].try_into().unwrap()) as usize;
+        let node = u32::from_le_bytes(set.key[4..8].try_into().unwrap()) as usize;
+        let s = solver.average_strategy(node).unwrap();
+        let n = solver.spot().hands(set.player).len();
+        for (i, &a) in set.actions.iter().enumerate() {
+            probs[set.offset + i] = s[a as usize * n + hand] as f64;
+        }
+        let row = &mut probs[set.offset..set.offset + set.actions.len()];
+        let sum: f64 = row.iter().sum();
+        row.iter_mut().for_each(|x| *x /= sum);
+    }
+    Policy::from_probs(flat, probs).unwrap()
+}
+
+/// The vector solver's values, best responses and exploitability equal the generic ones on
+/// the flattened tree for the same strategy, within `tol` of the pot.
+fn check_against_generic(solver: &mut SpotSolver, flat: &FlatTree, tol: f64) -> f64 {
+    let pot = solver.spot().pot() as f64;
+    let ev = exploit::evaluate(flat, &policy_of(flat, solver));
+    let mine_ev = solver.root_ev();
+    let mine_br = solver.best_response_values();
+    for p in 0..2 {
+        let generic_ev = ev.values[p] + pot / 2.0;
+        let generic_br = ev.best_response_values[p] + pot / 2.0;
+        assert!(
+            (mine_ev[p] - generic_ev).abs() <= tol * pot,
+            "EV {p}: {} vs {generic_ev}",
+            mine_ev[p]
+        );
+        assert!(
+            (mine_br[p] - generic_br).abs() <= tol * pot,
+            "BR {p}: {} vs {generic_br}",
+            mine_br[p]
+        );
+    }
+    let e = solver.exploitability();
+    assert!((e - ev.exploitability).abs() <= tol * pot);
+    ev.exploitability
+}
+
+#[test]
+fn a_river_spot_matches_the_generic_tree_solvers() {
+    let s = spot(
+        "AhKd7c4s2h",
+        100,
+        300,
+        "AK,77,QJs,65s:0.5,AdQd",
+        "AQs,KQs,44,T9s,A7s:0.5",
+        "50%,a",
+        "2.5x",
+    );
+    let flattened = Flattened::new(&s);
+    crate::core::tree::check_tree(&flattened, &[0, 1, 2, 3, 4, 5, 6, 7]).unwrap();
+    let flat = FlatTree::build(&flattened, 1 << 22).unwrap();
+    let pot = s.pot() as f64;
+    for algorithm in [Algorithm::Dcfr, Algorithm::CfrPlus, Algorithm::PcfrPlus] {
+        let mut solver = SpotSolver::new(&s, &options(algorithm)).unwrap();
+        // The uniform strategy (iteration 0), then partly and fully solved strategies.
+        check_against_generic(&mut solver, &flat, 1e-6);
+        for _ in 0..7 {
+            solver.iterate();
+        }
+        check_against_generic(&mut solver, &flat, 1e-6);
+        for _ in 0..3000 {
+            solver.iterate();
+        }
+        let e_mine = check_against_generic(&mut solver, &flat, 1e-6);
+        assert!(
+            e_mine >= -1e-9 && e_mine < 1e-4 * pot,
+            "{algorithm:?}: {e_mine}"
+        );
+        // The generic CFR+ to its own equilibrium: the same game value within both
+        // exploitabilities (and both near 0).
+        let mut cfr = CfrSolver::new(&flat, CfrConfig::CFR_PLUS);
+        for _ in 0..3000 {
+            cfr.iterate();
+        }
+        let ev = exploit::evaluate(&flat, &cfr.average_policy());
+        assert!(ev.exploitability < 1e-3 * pot, "{}", ev.exploitability);
+        let value = ev.values[0] + pot / 2.0;
+        let mine = solver.root_ev()[0];
+        assert!(
+            (mine - value).abs() <= e_mine + ev.exploitability + 1e-6 * pot,
+            "{algorithm:?}: {mine} vs {value}"
+        );
+    }
+}
+
+#[test]
+fn a_turn_spot_with_chance_nodes_matches_the_generic_evaluation() {
+    let s = spot("AhKd7c4s", 60, 120, "AK,77,QJs", "AQs,44,T9s", "75%", "");
+    let flattened = Flattened::new(&s);
+    crate::core::tree::check_tree(&flattened, &[3, 1, 4, 1, 5, 9, 2, 6]).unwrap();
+    let flat = FlatTree::build(&flattened, 1 << 23).unwrap();
+    let mut solver = SpotSolver::new(&s, &options(Algorithm::Dcfr)).unwrap();
+    check_against_generic(&mut solver, &flat, 1e-6);
+    for _ in 0..20 {
+        solver.iterate();
+    }
+    check_against_generic(&mut solver, &flat, 1e-6);
+}
+
+/// OOP holds the nuts or air, IP only bluff-catchers; OOP may bet `b` of the pot, IP only
+/// calls or folds. At equilibrium bluffs are `b / (1 + 2b)` of OOP's bets and IP calls
+/// `1 / (1 + b)` of the time.
+#[test]
+fn the_river_toy_game_matches_its_closed_form() {
+    for (pct, b) in [(50u32, 0.5f64), (100, 1.0), (75, 0.75)] {
+        // Board A♥K♥Q♦7♣2♠: J♣T♣ is the nuts (a straight), 6♣5♣ air (ace high, no pair),
+        // 3♦3♥ a pair that beats air only. No card of one range blocks the other.
+        let mut tree = TreeConfig::uniform(&format!("{pct}%"), "").unwrap();
+        for street in &mut tree.sizes[1] {
+            street.bets.clear();
+        }
+        let s = Spot::parse("AhKhQd7c2s", 100, 1000, "JcTc,6c5c", "3d3h", tree).unwrap();
+        let mut solver = SpotSolver::new(&s, &options(Algorithm::Dcfr)).unwrap();
+        let sol = solver
+            .solve(
+                &SolveOptions {
+                    target_pct: 1e-4,
+                    max_iterations: 20_000,
+                    check_every: 100,
+                    ..SolveOptions::default()
+                },
+                &mut |_| true,
+            )
+            .unwrap();
+        assert!(sol.exploitability_pct < 5e-3, "{}", sol.exploitability_pct);
+        let t = solver.tree();
+        let bet = format!("bet:{pct}");
+        let root = solver.average_strategy(0).unwrap();
+        let hands = s.hands(0);
+        let nuts = hands
+            .iter()
+            .position(|h| h.to_string().contains('J'))
+            .unwrap();
+        let air = 1 - nuts;
+        let bet_index = t
+            .children(0)
+            .iter()
+            .position(|&c| t.nodes()[c as usize].action.to_string() == bet)
+            .unwrap();
+        let p_nuts = root[bet_index * 2 + nuts] as f64;
+        let p_air = root[bet_index * 2 + air] as f64;
+        let bluffs = p_air / (p_nuts + p_air);
+        assert!(p_nuts > 0.999, "{p_nuts}");
+        assert!(
+            (bluffs - b / (1.0 + 2.0 * b)).abs() < 1e-3,
+            "b={b}: {bluffs}"
+        );
+        let facing = solver.average_strategy(t.find(&bet).unwrap()).unwrap();
+        let call = facing[1] as f64; // fold, call
+        assert!((call - 1.0 / (1.0 + b)).abs() < 1e-3, "b={b}: {call}");
+        // OOP's value: the pot when it has the nuts plus what the calls pay, zero with air.
+        let v = 0.5 * (100.0 + (1.0 / (1.0 + b)) * b * 100.0);
+        assert!(
+            (sol.root_ev[0] - v).abs() < 1e-2 * 100.0 * 1e-1,
+            "{} vs {v}",
+            sol.root_ev[0]
+        );
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let s = spot(
+        "Td9d6hQc",
+        200,
+        900,
+        "AQ,KJs,88",
+        "T9s,JTs,A5s:0.5",
+        "60%,a",
+        "",
+    );
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut solver = SpotSolver::new(&s, &options(Algorithm::Dcfr)).unwrap();
+            let sol = solver
+                .solve(
+                    &SolveOptions {
+                        target_pct: 0.0,
+                        max_iterations: 6,
+                        check_every: 3,
+                        ..SolveOptions::default()
+                    },
+                    &mut |_| true,
+                )
+                .unwrap();
+            let strategies: Vec<Vec<f32>> = (0..solver.tree().nodes().len())
+                .filter_map(|n| solver.average_strategy(n))
+                .collect();
+            (sol.history, sol.root_ev, sol.root_equity, strategies)
+        })
+    };
+    let one = run(1);
+    let two = run(2);
+    assert_eq!(one.0.len(), 2);
+    assert!(one == two, "1 thread and 2 threads differ");
+    // The bits, not only the values compared equal.
+    assert_eq!(one.1[0].to_bits(), two.1[0].to_bits());
+}
+
+#[test]
+fn the_solve_stops_at_the_target_the_cap_or_the_time_limit() {
+    let s = spot(
+        "AhKd7c4s2h",
+        100,
+        300,
+        "AK,77,QJs",
+        "AQs,KQs,44",
+        "50%,a",
+        "2.5x",
+    );
+    let mut solver = SpotSolver::new(&s, &SolveOptions::default()).unwrap();
+    let mut seen = 0;
+    let sol = solver
+        .solve(
+            &SolveOptions {
+                target_pct: 0.1,
+                check_every: 5,
+                ..SolveOptions::default()
+            },
+            &mut |_| {
+                seen += 1;
+                true
+            },
+        )
+        .unwrap();
+    assert_eq!(sol.stop, StopReason::Target);
+    assert!(sol.exploitability_pct <= 0.1 && sol.iterations % 5 == 0);
+    assert_eq!(seen, sol.history.len());
+    let e = solver.exploitability();
+    assert_eq!(e, sol.exploitability);
+    // Continuing keeps the strategy and counts on.
+    let before = solver.iterations();
+    let more = solver
+        .solve(
+            &SolveOptions {
+                target_pct: 0.0,
+                max_iterations: 7,
+                ..SolveOptions::default()
+            },
+            &mut |_| true,
+        )
+        .unwrap();
+    assert_eq!(more.stop, StopReason::Iterations);
+    assert_eq!(more.iterations, before + 7);
+    let mut fresh = SpotSolver::new(&s, &SolveOptions::default()).unwrap();
+    let timed = fresh
+        .solve(
+            &SolveOptions {
+                target_pct: 0.0,
+                max_iterations: MAX_ITERATIONS,
+                time_limit: Some(0.05),
+                ..SolveOptions::default()
+            },
+            &mut |_| true,
+        )
+        .unwrap();
+    assert_eq!(timed.stop, StopReason::TimeLimit);
+    assert!(timed.iterations > 0 && timed.exploitability.is_finite());
+    let mut fresh = SpotSolver::new(&s, &SolveOptions::default()).unwrap();
+    let cancelled = fresh
+        .solve(
+            &SolveOptions {
+                target_pct: 0.0,
+                check_every: 1,
+                ..SolveOptions::default()
+            },
+            &mut |p| p.iterations < 3,
+        )
+        .unwrap();
+    assert_eq!(cancelled.stop, StopReason::Cancelled);
+    assert_eq!(cancelled.iterations, 3);
+    let bad = SolveOptions {
+        algorithm: Algorithm::CfrPlus,
+        ..SolveOptions::default()
+    };
+    assert!(fresh.solve(&bad, &mut |_| true).is_err());
+}
+
+mod invariants {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn random_spot(seed: u64, street: usize) -> Spot {
+        let mut rng = LaneRng::from_seed(seed);
+        let mut deck = crate::poker::Deck::shuffled(&mut rng, crate::core::CardSet64(0));
+        let cards: Vec<crate::poker::Card> = deck.deal(52).unwrap().to_vec();
+        let board = &cards[..3 + street];
+        let mut at = 3 + street;
+        let mut range = |n: usize| {
+            let mut text = Vec::new();
+            for k in 0..n {
+                text.push(format!(
+                    "{}{}{}",
+                    cards[at],
+                    cards[at + 1],
+                    if k % 2 == 1 { ":0.5" } else { "" }
+                ));
+                at += 2;
+            }
+            text.join(",")
+        };
+        let oop = range(2 + (seed % 3) as usize);
+        // IP shares a card with OOP's first hand (card removal between the ranges).
+        let ip = format!(
+            "{},{}{}",
+            range(2 + (seed / 3 % 3) as usize),
+            cards[3 + street],
+            cards[at]
+        );
+        let sizes = ["33%", "75%,a", "e", "50%,120%"][(seed % 4) as usize];
+        let raises = ["", "2.5x", "a"][(seed / 4 % 3) as usize];
+        let pot = 10 + seed % 190;
+        let stack = (seed / 7) % 400;
+        let b: String = board.iter().map(|c| c.to_string()).collect();
+        Spot::parse(
+            &b,
+            pot,
+            stack,
+            &oop,
+            &ip,
+            TreeConfig::uniform(sizes, raises).unwrap(),
+        )
+        .unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        #[test]
+        fn evs_sum_to_the_pot_and_strategies_are_distributions(seed in any::<u64>(), turn in any::<bool>()) {
+            let s = random_spot(seed, if turn { 1 } else { 2 });
+            let alg = [Algorithm::Dcfr, Algorithm::CfrPlus, Algorithm::PcfrPlus][(seed % 3) as usize];
+            let mut solver = SpotSolver::new(&s, &options(alg)).unwrap();
+            let pot = s.pot() as f64;
+            for _ in 0..4 {
+                for _ in 0..3 {
+                    solver.iterate();
+                }
+                let ev = solver.root_ev();
+                prop_assert!((ev[0] + ev[1] - pot).abs() <= 1e-4 * pot, "{ev:?}");
+                let br = solver.best_response_values();
+                prop_assert!(br[0] >= ev[0] - 1e-4 * pot && br[1] >= ev[1] - 1e-4 * pot);
+                let e = solver.exploitability();
+                prop_assert!(e >= -1e-4 * pot, "{e}");
+                let eq = solver.root_equity();
+                prop_assert!((eq[0] + eq[1] - 1.0).abs() < 1e-4 && eq[0] >= -1e-6);
+                for n in 0..solver.tree().nodes().len() {
+                    if let Some(st) = solver.average_strategy(n) {
+                        let k = solver.tree().children(n).len();
+                        let NodeKind::Decision(q) = solver.tree().nodes()[n].kind else { unreachable!() };
+                        let h = s.hands(q as usize).len();
+                        for i in 0..h {
+                            let sum: f32 = (0..k).map(|a| st[a * h + i]).sum();
+                            prop_assert!((sum - 1.0).abs() < 1e-4);
+                            prop_assert!((0..k).all(|a| st[a * h + i] >= 0.0));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

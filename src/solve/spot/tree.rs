@@ -1,0 +1,428 @@
+//! The public tree of a [`Spot`]: what both players see (actions and board cards), built
+//! once before solving. Nodes are stored depth first (a node before its subtree, subtrees
+//! of consecutive children one after the other), and every decision node owns a block of
+//! per-(action, hand) slots laid out in the same order, so a subtree's slots are one
+//! contiguous range.
+
+use std::collections::HashMap;
+
+use super::{BetSize, Spot};
+use crate::core::{CardSet64, Error, Result};
+use crate::poker::Card;
+
+/// The default largest tree, in nodes.
+pub const DEFAULT_MAX_NODES: usize = 50_000_000;
+
+/// What happens at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// Player 0 (OOP) or 1 (IP) acts.
+    Decision(u8),
+    /// The player given folded: the other takes the pot.
+    Fold(u8),
+    /// The river is checked or called down (or both are all-in): the better hand takes the
+    /// pot, a tie splits it.
+    Showdown,
+    /// The next board card is dealt (one child per card not on the board).
+    Chance,
+}
+
+/// The edge into a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The root (no edge).
+    Root,
+    /// Fold.
+    Fold,
+    /// Check.
+    Check,
+    /// Call.
+    Call,
+    /// Bet, to this many chips on the street.
+    Bet(u32),
+    /// Raise, to this many chips on the street.
+    Raise(u32),
+    /// The card dealt.
+    Deal(Card),
+}
+
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Action::Root => write!(f, "root"),
+            Action::Fold => write!(f, "fold"),
+            Action::Check => write!(f, "check"),
+            Action::Call => write!(f, "call"),
+            Action::Bet(to) => write!(f, "bet:{to}"),
+            Action::Raise(to) => write!(f, "raise:{to}"),
+            Action::Deal(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+/// One node of a [`SpotTree`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpotNode {
+    /// What happens here.
+    pub kind: NodeKind,
+    /// The edge into the node.
+    pub action: Action,
+    /// The street: 0 flop, 1 turn, 2 river.
+    pub street: u8,
+    /// The board cards at the node.
+    pub board: CardSet64,
+    /// The chips each player has put in since the spot started.
+    pub spent: [u32; 2],
+    first_child: u32,
+    num_children: u32,
+    /// A decision node's first slot (its block: actions × the player's hands).
+    pub(super) slot: u64,
+    /// The end of the slots of the node's subtree.
+    pub(super) slot_end: u64,
+    /// A showdown's board, an index into [`SpotTree::boards`].
+    pub(super) showdown: u32,
+}
+
+/// The node counts and the memory a solve needs (see [`SpotTree::memory`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MemoryEstimate {
+    /// All nodes.
+    pub nodes: u64,
+    /// Decision nodes.
+    pub decision_nodes: u64,
+    /// Chance nodes.
+    pub chance_nodes: u64,
+    /// Fold and showdown nodes.
+    pub terminal_nodes: u64,
+    /// (action, hand) entries over all decision nodes.
+    pub slots: u64,
+    /// The tree's own arrays.
+    pub tree_bytes: u64,
+    /// The solver's f32 arrays (regrets, cumulative strategy, and the prediction of PCFR+).
+    pub storage_bytes: u64,
+    /// The showdown tables (hand ranks sorted per river board).
+    pub showdown_bytes: u64,
+    /// The sum.
+    pub total_bytes: u64,
+}
+
+/// The public tree of a spot (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct SpotTree {
+    nodes: Vec<SpotNode>,
+    children: Vec<u32>,
+    boards: Vec<CardSet64>,
+    num_hands: [usize; 2],
+    slots: u64,
+}
+
+struct State {
+    street: usize,
+    board: CardSet64,
+    spent: [u32; 2],
+    street_in: [u32; 2],
+    player: usize,
+    raises: u32,
+    last_incr: u32,
+}
+
+struct Builder<'a> {
+    spot: &'a Spot,
+    max_nodes: usize,
+    nodes: Vec<SpotNode>,
+    children: Vec<u32>,
+    boards: Vec<CardSet64>,
+    board_index: HashMap<u64, u32>,
+    slots: u64,
+}
+
+impl SpotTree {
+    /// Builds the tree of `spot`, refusing (an error, nothing more allocated) a tree of more
+    /// than `max_nodes` nodes.
+    pub fn build(spot: &Spot, max_nodes: usize) -> Result<SpotTree> {
+        let mut b = Builder {
+            spot,
+            max_nodes,
+            nodes: Vec::new(),
+            children: Vec::new(),
+            boards: Vec::new(),
+            board_index: HashMap::new(),
+            slots: 0,
+        };
+        let st = State {
+            street: spot.street(),
+            board: spot.board_set(),
+            spent: [0, 0],
+            street_in: [0, 0],
+            player: 0,
+            raises: 0,
+            last_incr: 0,
+        };
+        if spot.stack() == 0 {
+            b.close_street(st, Action::Root)?;
+        } else {
+            b.decision(st, Action::Root)?;
+        }
+        Ok(SpotTree {
+            nodes: b.nodes,
+            children: b.children,
+            boards: b.boards,
+            num_hands: [spot.hands(0).len(), spot.hands(1).len()],
+            slots: b.slots,
+        })
+    }
+
+    /// The nodes, depth first; node 0 is the root.
+    pub fn nodes(&self) -> &[SpotNode] {
+        &self.nodes
+    }
+
+    /// Node `n`'s children (in action order, or card order at a chance node).
+    pub fn children(&self, n: usize) -> &[u32] {
+        let node = &self.nodes[n];
+        &self.children[node.first_child as usize..][..node.num_children as usize]
+    }
+
+    /// The distinct river boards of the showdown nodes.
+    pub fn boards(&self) -> &[CardSet64] {
+        &self.boards
+    }
+
+    /// The number of hands of player `p`.
+    pub fn num_hands(&self, p: usize) -> usize {
+        self.num_hands[p]
+    }
+
+    /// The number of (action, hand) slots over all decision nodes.
+    pub fn num_slots(&self) -> u64 {
+        self.slots
+    }
+
+    /// The node reached from the root by `line`, actions written as [`Action`] displays
+    /// them (`check`, `bet:120`, `call`, a card such as `7h`), comma separated; `None` when
+    /// the line leaves the tree.
+    pub fn find(&self, line: &str) -> Option<usize> {
+        let mut n = 0usize;
+        for word in line.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            n = *self
+                .children(n)
+                .iter()
+                .find(|&&c| self.nodes[c as usize].action.to_string() == word)?
+                as usize;
+        }
+        Some(n)
+    }
+
+    /// The node counts and the memory a solve with `arrays` f32 arrays per slot (2 for
+    /// DCFR and CFR+, 3 for PCFR+) needs, computed from the tree before anything else is
+    /// allocated.
+    pub fn memory(&self, arrays: u64) -> MemoryEstimate {
+        let mut e = MemoryEstimate {
+            nodes: self.nodes.len() as u64,
+            decision_nodes: 0,
+            chance_nodes: 0,
+            terminal_nodes: 0,
+            slots: self.slots,
+            tree_bytes: (self.nodes.len() * std::mem::size_of::<SpotNode>()
+                + self.children.len() * 4) as u64,
+            storage_bytes: self.slots * arrays * 4,
+            showdown_bytes: self.boards.len() as u64
+                * (self.num_hands[0] + self.num_hands[1]) as u64
+                * 4,
+            total_bytes: 0,
+        };
+        for n in &self.nodes {
+            match n.kind {
+                NodeKind::Decision(_) => e.decision_nodes += 1,
+                NodeKind::Chance => e.chance_nodes += 1,
+                _ => e.terminal_nodes += 1,
+            }
+        }
+        e.total_bytes = e.tree_bytes + e.storage_bytes + e.showdown_bytes;
+        e
+    }
+}
+
+impl Builder<'_> {
+    fn push(&mut self, kind: NodeKind, action: Action, st: &State) -> Result<usize> {
+        if self.nodes.len() >= self.max_nodes {
+            return Err(Error::Invalid {
+                what: "spot tree",
+                reason: format!(
+                    "more than {} nodes (fewer sizes, a lower raise cap or a later street \
+                     make it smaller)",
+                    self.max_nodes
+                ),
+            });
+        }
+        self.nodes.push(SpotNode {
+            kind,
+            action,
+            street: st.street as u8,
+            board: st.board,
+            spent: st.spent,
+            first_child: 0,
+            num_children: 0,
+            slot: self.slots,
+            slot_end: self.slots,
+            showdown: u32::MAX,
+        });
+        Ok(self.nodes.len() - 1)
+    }
+
+    fn set_children(&mut self, n: usize, kids: &[u32]) {
+        self.nodes[n].first_child = self.children.len() as u32;
+        self.nodes[n].num_children = kids.len() as u32;
+        self.children.extend_from_slice(kids);
+        self.nodes[n].slot_end = self.slots;
+    }
+
+    fn pot(&self, st: &State) -> u64 {
+        self.spot.pot() as u64 + st.spent[0] as u64 + st.spent[1] as u64
+    }
+
+    /// The street ends (check-check or a call): the showdown on the river, else the next
+    /// card.
+    fn close_street(&mut self, st: State, action: Action) -> Result<u32> {
+        if st.street == 2 {
+            let n = self.push(NodeKind::Showdown, action, &st)?;
+            let next = self.boards.len() as u32;
+            let idx = *self.board_index.entry(st.board.0).or_insert(next);
+            if idx == next {
+                self.boards.push(st.board);
+            }
+            self.nodes[n].showdown = idx;
+            return Ok(n as u32);
+        }
+        let n = self.push(NodeKind::Chance, action, &st)?;
+        let all_in = self.spot.stack() == st.spent[0];
+        let mut kids = Vec::new();
+        for id in 0..52u8 {
+            if st.board.0 >> id & 1 == 1 {
+                continue;
+            }
+            let card = Card::from_id(id).expect("card id below 52");
+            let next = State {
+                street: st.street + 1,
+                board: st.board | card.bit(),
+                spent: st.spent,
+                street_in: [0, 0],
+                player: 0,
+                raises: 0,
+                last_incr: 0,
+            };
+            kids.push(if all_in {
+                self.close_street(next, Action::Deal(card))?
+            } else {
+                self.decision(next, Action::Deal(card))?
+            });
+        }
+        self.set_children(n, &kids);
+        Ok(n as u32)
+    }
+
+    /// The street totals the player to act may bet or raise to, ascending.
+    fn amounts(&self, st: &State) -> Vec<u32> {
+        let (p, o) = (st.player, 1 - st.player);
+        let cfg = self.spot.tree_config();
+        let call = (st.street_in[o] - st.street_in[p]) as u64;
+        let behind = (self.spot.stack() - st.spent[p]) as u64;
+        let facing = call > 0;
+        if behind <= call || (facing && st.raises >= cfg.raise_cap) {
+            return Vec::new();
+        }
+        let street = &cfg.sizes[p][st.street];
+        let sizes = if facing { &street.raises } else { &street.bets };
+        if sizes.is_empty() {
+            return Vec::new();
+        }
+        let pot_after_call = (self.pot(st) + call) as f64;
+        let faced = st.street_in[o] as u64;
+        let mine = st.street_in[p] as u64;
+        let max_to = mine + behind;
+        let min_to = (faced + (st.last_incr as u64).max(1)).min(max_to);
+        let streets_left = (3 - st.street) as f64;
+        let mut out = Vec::new();
+        for s in sizes {
+            let to = match *s {
+                BetSize::Pot(f) => faced + (f * pot_after_call).round() as u64,
+                BetSize::Multiple(x) => {
+                    if !facing {
+                        continue;
+                    }
+                    (x * faced as f64).round() as u64
+                }
+                BetSize::Geometric => {
+                    let rest = (behind - call) as f64;
+                    let r =
+                        ((1.0 + 2.0 * rest / pot_after_call).powf(1.0 / streets_left) - 1.0) / 2.0;
+                    faced + (r * pot_after_call).round() as u64
+                }
+                BetSize::AllIn => max_to,
+            };
+            let mut to = to.clamp(min_to, max_to);
+            // Force all-in: once called, less than the threshold times the pot behind.
+            let left = max_to - to;
+            let pot_called = self.pot(st) + (to - mine) + (to - faced);
+            if (left as f64) < cfg.force_allin_threshold * pot_called as f64 {
+                to = max_to;
+            }
+            out.push(to as u32);
+        }
+        if ((max_to - faced) as f64) <= cfg.add_allin_threshold * pot_after_call {
+            out.push(max_to as u32);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn decision(&mut self, st: State, action: Action) -> Result<u32> {
+        let (p, o) = (st.player, 1 - st.player);
+        let n = self.push(NodeKind::Decision(p as u8), action, &st)?;
+        let call = st.street_in[o] - st.street_in[p];
+        let amounts = self.amounts(&st);
+        let num_actions = 1 + (call > 0) as u64 + amounts.len() as u64;
+        self.nodes[n].slot = self.slots;
+        self.slots += num_actions * self.spot.hands(p).len() as u64;
+        let mut kids = Vec::new();
+        let copy = |st: &State| State {
+            street: st.street,
+            board: st.board,
+            spent: st.spent,
+            street_in: st.street_in,
+            player: st.player,
+            raises: st.raises,
+            last_incr: st.last_incr,
+        };
+        if call > 0 {
+            kids.push(self.push(NodeKind::Fold(p as u8), Action::Fold, &st)? as u32);
+            let mut next = copy(&st);
+            next.street_in[p] += call;
+            next.spent[p] += call;
+            kids.push(self.close_street(next, Action::Call)?);
+        } else if p == 1 {
+            kids.push(self.close_street(copy(&st), Action::Check)?);
+        } else {
+            let mut next = copy(&st);
+            next.player = 1;
+            kids.push(self.decision(next, Action::Check)?);
+        }
+        for to in amounts {
+            let mut next = copy(&st);
+            next.spent[p] += to - st.street_in[p];
+            next.street_in[p] = to;
+            next.player = o;
+            next.raises += (call > 0) as u32;
+            next.last_incr = to - st.street_in[o];
+            let a = if call > 0 {
+                Action::Raise(to)
+            } else {
+                Action::Bet(to)
+            };
+            kids.push(self.decision(next, a)?);
+        }
+        self.set_children(n, &kids);
+        Ok(n as u32)
+    }
+}

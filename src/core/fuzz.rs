@@ -3,18 +3,18 @@
 //! comparison of the differential runner after every action (and of the rewards of the
 //! deal), plus [`Game::check_state`], the zero-sum law where the game has it, and the game's
 //! own invariants
-//! ([`GameChecks::fuzz_invariants`]). The cargo-fuzz targets call [`check`] (through the
+//! ([`GameChecks::fuzz_invariants`](crate::core::GameChecks::fuzz_invariants)). The cargo-fuzz targets call [`check`] (through the
 //! registry); `cargo test` runs the same function on random inputs.
 //!
-//! Input layout: the first [`GameChecks::FUZZ_CONFIG_BYTES`] bytes choose the configuration
-//! ([`GameChecks::fuzz_config`]), the next 8 (little-endian) seed the deal, and each further
+//! Input layout: the first [`GameChecks::FUZZ_CONFIG_BYTES`](crate::core::GameChecks::FUZZ_CONFIG_BYTES) bytes choose the configuration
+//! ([`GameChecks::fuzz_config`](crate::core::GameChecks::fuzz_config)), the next 8 (little-endian) seed the deal, and each further
 //! byte is one action:
 //!
 //! | byte | action |
 //! | --- | --- |
 //! | `0..=199` | the `byte`-th legal action, counting modulo the number of legal actions |
 //! | `200..=239` | the raw id `byte - 200` (legal or not) |
-//! | `240..=254` | the game's raw action `k = byte - 240` ([`GameChecks::fuzz_raw_action`]) |
+//! | `240..=254` | the game's raw action `k = byte - 240` ([`GameChecks::fuzz_raw_action`](crate::core::GameChecks::fuzz_raw_action)) |
 //! | `255` | `u32::MAX` |
 //!
 //! Once the game is over, one more action checks that a finished game accepts nothing, and
@@ -129,7 +129,7 @@ pub fn check<G: GameSpec>(data: &[u8]) -> Result<(), String> {
 pub struct StateCheckReport {
     /// Corrupted states tried.
     pub tried: usize,
-    /// Corrupted states [`Game::check_state`](crate::core::Game::check_state) accepted
+    /// Corrupted states [`Game::check_state`] accepted
     /// (each then played out with every check passing).
     pub accepted: usize,
     /// Steps applied in the playouts.
@@ -181,7 +181,7 @@ impl<'a> Bytes<'a> {
 }
 
 /// Plays up to `steps` random legal steps from a deal of `seed`, checking that every state
-/// on the way passes [`Game::check_state`](crate::core::Game::check_state); returns the last state.
+/// on the way passes [`Game::check_state`]; returns the last state.
 fn reach<G: GameSpec>(game: &G, seed: u64, steps: usize) -> Result<G::State, String> {
     let mut rng = LaneRng::from_seed(seed);
     let mut state = game.reset(&mut rng);
@@ -211,7 +211,7 @@ fn reach<G: GameSpec>(game: &G, seed: u64, steps: usize) -> Result<G::State, Str
 
 /// The state-corruption check every game shares: arbitrary bytes choose a configuration, a
 /// reachable state (mid-game or finished) and corruptions of its bytes. Every reachable
-/// state on the way must pass [`Game::check_state`](crate::core::Game::check_state). For
+/// state on the way must pass [`Game::check_state`]. For
 /// every corrupted state the check accepts, every method must work on it and on every state
 /// it leads to: `current_player` (a seat while the game runs), `finished`, `legal_mask`
 /// (empty exactly when finished), `observe` for every seat (finite values), `observe_update`
@@ -227,9 +227,9 @@ fn reach<G: GameSpec>(game: &G, seed: u64, steps: usize) -> Result<G::State, Str
 ///
 /// Input layout, in order (bytes past the end read as zero):
 ///
-/// - 1 byte, the configuration: even = [`GameChecks::fuzz_config`], odd = entry
+/// - 1 byte, the configuration: even = [`GameChecks::fuzz_config`](crate::core::GameChecks::fuzz_config), odd = entry
 ///   `(b >> 1) % len` of the game's listed configurations;
-/// - [`GameChecks::FUZZ_CONFIG_BYTES`] bytes for `fuzz_config`;
+/// - [`GameChecks::FUZZ_CONFIG_BYTES`](crate::core::GameChecks::FUZZ_CONFIG_BYTES) bytes for `fuzz_config`;
 /// - 8 bytes: the seed of the deal, of the random legal policy that reaches the state, and
 ///   of the random trials;
 /// - 1 byte, the steps to reach the state: `b % 16` for `b < 96`, `b - 96` for `b < 192`,

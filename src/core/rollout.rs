@@ -12,7 +12,7 @@
 //!
 //! Rollout `l` of a call with seed `seed` steps with the lane stream `(seed, l, 0)` as a
 //! batch environment's lane `l` holds it after its first deal (the lane's chance events;
-//! the serial function deals once from it too, and discards the deal) and its bot draws from [`bot_stream`](super::policy::bot_stream)
+//! the serial function deals once from it too, and discards the deal) and its bot draws from [`bot_stream`]
 //! `(seed, l, state)`, in both functions: the returns depend only on the seed and the
 //! starts, never on the thread count, and both functions return the same numbers.
 

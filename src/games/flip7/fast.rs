@@ -816,7 +816,7 @@ impl Game for Flip7 {
         self.step_logged(s, action, rng, rewards, &mut |_: &[u8]| {})
     }
 
-    /// The row's layout ([`Flip7::encode_format`]).
+    /// The row's layout (`Flip7::encode_format`).
     fn obs_format(&self) -> crate::core::ObsFormat {
         self.encode_format()
     }

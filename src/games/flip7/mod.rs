@@ -1,7 +1,7 @@
 //! Flip 7 (rules edition 3.1) for 3 to 18 players, step for step identical to game-room
 //! 0.1.0's `flip7_v0` (see `docs/flip7.md`): card ids, action ids, the configuration
-//! [`Flip7`], the fast lane engine ([`fast`]), the reference engine ([`mod@reference`]), bots
-//! ([`bots`]) and invariants ([`checks`]).
+//! [`Flip7`], the fast lane engine (`fast`), the reference engine (`reference`), bots
+//! (`bots`) and invariants (`checks`).
 //!
 //! Card ids: `0..=12` numbers, `13..=17` the modifiers +2..+10, `18` x2, `19` Freeze, `20`
 //! Flip Three, `21` Second Chance. Actions: [`HIT`], [`STAY`], [`TARGET_OFFSET`] `+ seat`.

@@ -39,7 +39,7 @@ use std::collections::HashMap;
 
 use super::*;
 
-/// The largest round total (see [`super::bots::MAX_ROUND_TOTAL`]); utilities are indexed
+/// The largest round total (see `super::bots::MAX_ROUND_TOTAL`); utilities are indexed
 /// by round points `0..=MAX_POINTS`.
 pub const MAX_POINTS: usize = 171;
 

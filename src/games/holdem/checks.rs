@@ -385,7 +385,7 @@ impl GameChecks for NoLimitHoldem {
     }
 
     /// The invariants the generic fuzz check adds for hold'em: both engines hold the same
-    /// hidden and public state ([`compare_hidden`]), and once the hand is over every seat's
+    /// hidden and public state (`compare_hidden`), and once the hand is over every seat's
     /// rewards add up to its result in big blinds and the results to zero.
     fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
         compare_hidden(step.reference, step.fast)?;

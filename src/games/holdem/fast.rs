@@ -183,7 +183,7 @@ impl NoLimitHoldemState {
         out
     }
 
-    /// The recorded action history (see [`HISTORY_BYTES`]) and, if it overflowed, the hash
+    /// The recorded action history (see `HISTORY_BYTES`) and, if it overflowed, the hash
     /// of the actions that did not fit.
     #[inline]
     pub fn history(&self) -> (&[u8], Option<u64>) {

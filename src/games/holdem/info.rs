@@ -103,7 +103,7 @@ impl NoLimitHoldem {
     }
 
     /// Length of an information-state tensor: the observation, then
-    /// [`TENSOR_ACTIONS`] actions per street of `num_players + 5` values each.
+    /// `TENSOR_ACTIONS` actions per street of `num_players + 5` values each.
     pub fn info_state_dim(&self) -> usize {
         self.obs_dim() + 4 * TENSOR_ACTIONS * self.action_width()
     }
@@ -121,8 +121,8 @@ impl InfoStates for NoLimitHoldem {
     }
 
     /// The seat, the button, the seat's two hole cards, the number of board cards dealt and
-    /// their ids, then 7 bytes per action in order: street, seat, kind ([`ActionKind`]),
-    /// amount (`u32`, little-endian); when the history overflowed, [`KEY_OVERFLOW`] and the
+    /// their ids, then 7 bytes per action in order: street, seat, kind (`ActionKind`),
+    /// amount (`u32`, little-endian); when the history overflowed, `KEY_OVERFLOW` and the
     /// hash of the rest (`u64`, little-endian).
     fn info_state_key(&self, s: &NoLimitHoldemState, player: usize, key: &mut Vec<u8>) {
         let board = s.board();
@@ -140,7 +140,7 @@ impl InfoStates for NoLimitHoldem {
         }
     }
 
-    /// The observation (`obs_dim`), then for each street [`TENSOR_ACTIONS`] slots of
+    /// The observation (`obs_dim`), then for each street `TENSOR_ACTIONS` slots of
     /// `num_players + 5` values holding the street's last actions in order (unused slots
     /// zero): the acting seat one-hot counted from the observer (slot `i` is seat
     /// `(player + i) % num_players`, as the observation lists seats), the kind one-hot

@@ -3,17 +3,17 @@
 //!
 //! - this module: the configuration [`NoLimitHoldem`] (with [`TableConfig`]: blinds and
 //!   ante), action ids and its registration;
-//! - [`fast`]: the fast lane engine and its state [`NoLimitHoldemState`];
-//! - [`mod@reference`]: [`NlHand`], one hand from the deal to the payout with plain owned
+//! - `fast`: the fast lane engine and its state [`NoLimitHoldemState`];
+//! - `reference`: [`NlHand`], one hand from the deal to the payout with plain owned
 //!   data (callers ask it who acts ([`NlHand::to_act`]), what is legal ([`NlHand::legal`]:
 //!   the call amount, min and max raise-to) and apply an [`Action`]; an illegal action is an
 //!   [`Error`] and changes nothing), and [`reference::Reference`], that hand played through
 //!   the batch game's actions (the **reference engine** of `cardvec diff holdem`);
-//! - [`checks`]: [`checks::check_state`] and the fuzz check's part; [`bots`]: the bots;
-//!   [`info`]: the information states (the action history of the hand, for solvers);
+//! - `checks`: `checks::check_state` and the fuzz check's part; `bots`: the bots;
+//!   `info`: the information states (the action history of the hand, for solvers);
 //!   `view`: the observation encoder (private to the crate);
-//! - [`trace`]: hands under a mixed random policy written as JSON lines, which
-//!   `python/tests/test_holdem_pokerkit.py` replays in pokerkit; [`phh`]: hand histories;
+//! - `trace`: hands under a mixed random policy written as JSON lines, which
+//!   `python/tests/test_holdem_pokerkit.py` replays in pokerkit; `phh`: hand histories;
 //!   [`Session`]: many hands at one table.
 //!
 //! Seats are numbered clockwise `0..n`; the button is a seat. With three seats or more the

@@ -343,16 +343,16 @@ pub fn determinize_inferred(
 
 /// Depth-limited search over determinized hidden hands (perfect-information Monte Carlo):
 /// `worlds` deals of the hidden cards are sampled consistently with the view
-/// ([`determinize`], or [`determinize_inferred`] for a bot built with
+/// (`determinize`, or `determinize_inferred` for a bot built with
 /// [`Minmax::tracking`], which also respects what the opponent's draws revealed it lacks).
 /// In each world every root action is scored by a search of `depth` turns (at most
-/// [`PLIES_PER_TURN`] actions per turn): the bot's own actions are searched with
+/// `PLIES_PER_TURN` actions per turn): the bot's own actions are searched with
 /// alpha-beta, best first (plays by points, then suits, draw, pass); the other seats play
 /// the medium heuristic from their own view of the world; after a draw of its own the
 /// bot's turn continues with medium too (the drawn card comes from the sampled bank). A
 /// round end is exact (the winner gains the others' hand points plus 30); a leaf scores the
 /// hand-size race (30 per card, 10 per eight) and a tenth of the hand points. Each world
-/// and root action may expand at most [`NODES_PER_MOVE`] positions, so a decision's work
+/// and root action may expand at most `NODES_PER_MOVE` positions, so a decision's work
 /// is bounded whatever the machine's load. The action with the best total over the worlds
 /// is played only if it beats medium's action by the bot's margin per world; otherwise
 /// medium's stands. A decision with a single legal action is not searched.

@@ -405,8 +405,8 @@ impl GameChecks for I151 {
     }
 
     /// The invariants the generic fuzz check ([`crate::core::fuzz`]) adds for 151: the score
-    /// bookkeeping of the step ([`check_scores`]) and agreement of both engines on cards and
-    /// scores ([`agree`]).
+    /// bookkeeping of the step (`check_scores`) and agreement of both engines on cards and
+    /// scores (`agree`).
     fn fuzz_invariants(step: &FuzzStep<'_, Self>) -> std::result::Result<(), String> {
         check_scores(step.previous, &step.fast.state)?;
         agree(step.reference, &step.fast.state)

@@ -74,7 +74,7 @@ pub const ACTION_PASS: u32 = 33;
 pub const ACTION_CHOOSE_SUIT: u32 = 34;
 /// Size of the action space: play card 0..32, draw, pass, choose suit 0..4.
 pub const N_ACTIONS: usize = 38;
-/// Length of an observation row (its layout: [`view::layout`]).
+/// Length of an observation row (its layout: `view::layout`).
 pub const OBS_DIM: usize = 142;
 
 /// "No card" in a state's card byte (an empty table).

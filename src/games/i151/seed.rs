@@ -19,7 +19,7 @@ pub const MATCH_SEED_BITS: u32 = 256;
 pub const SEED_WORDS: usize = MATCH_SEED_BITS as usize / 32 + 1;
 
 /// A match seed: an integer with `|seed| < 2**256`, in two's complement over
-/// [`SEED_WORDS`] little-endian 32-bit words.
+/// `SEED_WORDS` little-endian 32-bit words.
 ///
 /// ```
 /// use cardvec::games::i151::MatchSeed;

@@ -127,7 +127,7 @@ impl Game for LeducHoldem {
     type State = LeducHoldemState;
 
     /// The forfeit rule (`on_illegal = lose`): the offender loses
-    /// [`FORFEIT_CHIPS`], the most a hand can lose, to the other seat.
+    /// `FORFEIT_CHIPS`, the most a hand can lose, to the other seat.
     #[inline]
     fn forfeit_rewards(&self, _: &Self::State, offender: usize, rewards: &mut [f32]) -> bool {
         rewards[offender] = -FORFEIT_CHIPS;

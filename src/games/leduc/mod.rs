@@ -19,7 +19,7 @@
 //! betting of each round, 4 slots of 2 bits (call `10`, raise `01`, fold `00`).
 //!
 //! Leduc has the solver capabilities ([`crate::core::InfoStates`],
-//! [`crate::core::GameTree`]) in OpenSpiel's tree shape: see [`tree`].
+//! [`crate::core::GameTree`]) in OpenSpiel's tree shape: see `tree`.
 
 pub(crate) mod bots;
 pub(crate) mod checks;

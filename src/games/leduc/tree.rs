@@ -66,8 +66,8 @@ impl InfoStates for LeducHoldem {
         OBS_DIM
     }
 
-    /// The seat, its private card, the public card once shown ([`NO_CARD`] before), the
-    /// first round's actions, [`ROUND_END`], the second round's actions.
+    /// The seat, its private card, the public card once shown (`NO_CARD` before), the
+    /// first round's actions, `ROUND_END`, the second round's actions.
     fn info_state_key(&self, s: &LeducHoldemState, player: usize, key: &mut Vec<u8>) {
         key.push(player as u8);
         key.push(s.cards[player]);

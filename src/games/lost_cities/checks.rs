@@ -157,7 +157,7 @@ impl GameChecks for LostCities {
         LostCities::new(layout)
     }
 
-    /// The pair of [`reference::diff_pair`] in this game's layout (its game 0 observes
+    /// The pair of `reference::diff_pair` in this game's layout (its game 0 observes
     /// card-major, game 1 channel-major).
     fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {
         let mut deal = LaneRng::from_seed(seed);

@@ -208,7 +208,7 @@ impl Game for LostCities {
     type State = LostCitiesState;
 
     /// The forfeit rule (`on_illegal = lose`): the offender takes the worst
-    /// result the scoring allows, a margin of [`FORFEIT_MARGIN`] points against it, and the
+    /// result the scoring allows, a margin of `FORFEIT_MARGIN` points against it, and the
     /// other seat the same margin for it (zero-sum, as the score difference is).
     #[inline]
     fn forfeit_rewards(&self, _: &Self::State, offender: usize, rewards: &mut [f32]) -> bool {

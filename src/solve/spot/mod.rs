@@ -10,7 +10,7 @@
 //!   stack behind, the same for both players. A player's EV is what it takes from the pot
 //!   minus what it puts in after the start, so the two EVs sum to `pot`.
 //! - Player 0 is out of position (OOP, acts first on every street), player 1 in position.
-//! - A range is the combos of a [`WeightedRange`](crate::poker::WeightedRange) that use no
+//! - A range is the combos of a [`WeightedRange`] that use no
 //!   board card (card removal against the board). A deal of hands `(h0, h1)` has
 //!   probability proportional to `w0(h0) w1(h1)` over the pairs with no common card.
 //!

@@ -13,6 +13,7 @@ mod matches;
 mod progress;
 mod pushfold;
 mod solve;
+mod spot;
 mod trace;
 mod web;
 
@@ -60,6 +61,9 @@ enum Command {
     /// Solves a game with a game tree (kuhn, leduc, ...) by CFR, CFR+ or MCCFR and reports
     /// the exploitability of the average policy and the first player's game value.
     Solve(solve::SolveArgs),
+    /// Postflop hold'em spots solved range against range (DCFR, CFR+, PCFR+) with the
+    /// exact exploitability (`docs/spot.md`).
+    Spot(spot::SpotArgs),
     /// The web table: play every game against its bots in a browser, watch replays.
     Serve(web::ServeArgs),
 }
@@ -92,6 +96,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Equity(args) => holdem::run_equity(args),
         Command::Pushfold(args) => pushfold::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Spot(args) => spot::run(args),
         Command::Serve(args) => web::run(args),
     }
 }

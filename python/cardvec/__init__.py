@@ -69,6 +69,7 @@ from . import (
     lost_cities,
     pushfold,
     solve,
+    spot,
 )
 from ._cardvec import (
     ACTION_APPLIED,
@@ -123,6 +124,7 @@ __all__ = [
     "lost_cities",
     "pushfold",
     "solve",
+    "spot",
     "__version__",
 ]
 __all__ += _game_classes.__all__

@@ -16,7 +16,7 @@
 //! The features: [`batch`] (`BatchEnv`, one class for every registered game, and
 //! `ObsFormat`), [`learner`] (`LearnerEnv`), [`bots`] (the batched bots), [`constants`]
 //! (per-game constants submodules), [`flip7`], [`holdem`] (evaluator, equity, no-limit
-//! tables), [`arena`], [`pushfold`], [`campaign`], [`solve`].
+//! tables), [`arena`], [`pushfold`], [`campaign`], [`solve`], [`spot`].
 
 use cardvec::core::ActionStatus;
 use pyo3::prelude::*;
@@ -40,6 +40,7 @@ mod learner;
 mod obs_format;
 mod pushfold;
 mod solve;
+mod spot;
 
 /// The compiled part of the `cardvec` package.
 #[pymodule]
@@ -55,6 +56,7 @@ fn _cardvec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pushfold::register(m)?;
     campaign::register(m)?;
     solve::register(m)?;
+    spot::register(m)?;
     learner::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ACTION_APPLIED", ActionStatus::Applied as u8)?;

@@ -30,7 +30,7 @@ fn given(obj: &Bound<'_, PyAny>) -> String {
 
 /// A real-number argument: an int or a float (Python or numpy), not a bool (a
 /// `ValueError`); another type is a `TypeError`. The range is checked by the library.
-fn number(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
+pub(crate) fn number(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
     if args::is_bool(obj) {
         return Err(PyValueError::new_err(format!(
             "{what} must be a number, got {} (a bool)",

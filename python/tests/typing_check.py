@@ -15,6 +15,7 @@ from typing_extensions import assert_type
 
 import cardvec
 from cardvec import gym as cardvec_gym
+import cardvec.pettingzoo
 from cardvec import holdem, i151
 from cardvec.pettingzoo import flip7_v0, holdem_v0, i151_v0, kuhn_v0, leduc_v0, lost_cities_v0
 from cardvec.pettingzoo._parallel import CardvecParallel
@@ -79,6 +80,12 @@ def main() -> None:
     expl: float = cardvec.solve.exploitability("kuhn", sol.policy) + cardvec.solve.nash_conv("kuhn")
     table: dict[str, list[float]] = {k: [d.get(0, 0.0), d.get(1, 0.0)] for k, d in sol.policy.items()}
     assert expl > 0 and cardvec.solve.best_response_value("kuhn", table, 1) > -1
+
+    spot = cardvec.spot.solve("2s3s8sTdKd", 100, 100, "AsQs,5h4h", "KhQh", bets="100%", raises="")
+    assert_type(spot["root_ev"], list[float])
+    assert_type(spot["root_strategy"], npt.NDArray[np.float32])
+    pe = cardvec.pettingzoo.env("kuhn")
+    assert pe is not None and spot["exploitability_pct"] >= 0
 
     value = holdem.evaluate("AsKsQsJsTs")
     assert_type(value.rank, int)
@@ -210,6 +217,7 @@ def rejected(env: cardvec.LostCities) -> None:
     i151_v0.raw_env(num_player=3)  # type: ignore[call-overload]
     lost_cities_v0.parallel_env().step([0])  # type: ignore[arg-type]
     cardvec.solve.exploitability("kuhn", "random")  # type: ignore[arg-type]
+    cardvec.spot.solve("2s3s8sTdKd", "100", 100, "AA", "KK")  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

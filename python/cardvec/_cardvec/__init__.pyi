@@ -1,5 +1,5 @@
 """Types of the compiled module ``cardvec._cardvec`` (python/src/, one file per feature: docs/architecture.md, "Where a binding goes"); its submodules
-``lost_cities``, ``flip7``, ``i151``, ``holdem``, ``arena``, ``pushfold``, ``solve`` and ``campaign`` have a stub each beside this
+``lost_cities``, ``flip7``, ``i151``, ``holdem``, ``arena``, ``pushfold``, ``solve``, ``spot`` and ``campaign`` have a stub each beside this
 one. Checked against the runtime by ``python -m mypy.stubtest cardvec`` (scripts/test.sh)."""
 
 from collections.abc import Sequence
@@ -17,6 +17,7 @@ from . import i151 as i151
 from . import lost_cities as lost_cities
 from . import pushfold as pushfold
 from . import solve as solve
+from . import spot as spot
 from .._torch import TorchViews
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "pushfold",
     "campaign",
     "solve",
+    "spot",
     "LearnerEnv",
     "_LearnerEngine",
     "__version__",

@@ -1,0 +1,43 @@
+"""Postflop spots solved range against range (``cardvec._cardvec.spot``; python/src/spot.rs)."""
+
+from typing import SupportsFloat, SupportsIndex, TypedDict, type_check_only
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["solve"]
+
+@type_check_only
+class _Solution(TypedDict):
+    algorithm: str
+    iterations: int
+    exploitability: float
+    exploitability_pct: float
+    root_ev: list[float]
+    root_equity: list[float]
+    seconds: float
+    memory_bytes: int
+    nodes: int
+    stop: str
+    history: list[tuple[int, float]]
+    hands: list[list[str]]
+    hand_ev: list[npt.NDArray[np.float64]]
+    root_player: int | None
+    root_actions: list[str]
+    root_strategy: npt.NDArray[np.float32]
+
+def solve(
+    board: str,
+    pot: SupportsIndex,
+    stack: SupportsIndex,
+    oop_range: str,
+    ip_range: str,
+    bets: str = "60%,e,a",
+    raises: str = "2.5x",
+    target: SupportsFloat | None = None,
+    max_iterations: SupportsIndex | None = None,
+    time_limit: SupportsFloat | None = None,
+    algorithm: str = "dcfr",
+    check_every: SupportsIndex | None = None,
+    max_memory: SupportsIndex | None = None,
+) -> _Solution: ...

@@ -1,0 +1,86 @@
+"""cardvec.spot: the spot solver from Python (the solver itself is checked in Rust:
+src/solve/spot/tests.rs, against the generic tree solvers and a closed form)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from cardvec import spot
+
+# A river spot: OOP holds the nuts or air, IP only bluff-catchers, one pot-sized bet.
+BOARD = "2s3s8sTdKd"
+NUTS_AIR = "AsQs,7s6s,5h4h,5c4c"  # two flushes, two five-highs
+CATCHERS = "KhQh,KcQc,KhJc"  # a pair of kings each
+
+
+def test_a_river_spot_reaches_its_target_and_its_numbers_agree():
+    s = spot.solve(BOARD, 100, 100, NUTS_AIR, CATCHERS, bets="100%", raises="", target=0.05,
+                   max_iterations=5000)
+    assert s["stop"] == "target"
+    assert s["exploitability_pct"] <= 0.05
+    assert s["exploitability"] == pytest.approx(s["exploitability_pct"] * 100 / 100)
+    assert sum(s["root_ev"]) == pytest.approx(100, abs=1e-3)
+    assert sum(s["root_equity"]) == pytest.approx(1.0, abs=1e-6)
+    assert [len(h) for h in s["hands"]] == [4, 3]
+    assert s["root_player"] == 0
+    assert s["root_actions"] == ["check", "bet:100"]
+    strategy = s["root_strategy"]
+    assert strategy.shape == (2, 4) and strategy.dtype == np.float32
+    np.testing.assert_allclose(strategy.sum(axis=0), 1.0, atol=1e-5)
+    # The nuts always bet; air bets b/(1+2b) of the betting range with b = 1: half as
+    # often as the nuts, so each of the two air hands bets 1/2 of the time.
+    hands = [frozenset((h[:2], h[2:])) for h in s["hands"][0]]
+    bet = dict(zip(hands, strategy[1]))
+    for nut in (("As", "Qs"), ("7s", "6s")):
+        assert bet[frozenset(nut)] == pytest.approx(1.0, abs=0.02)
+    air = [bet[frozenset(h)] for h in (("5h", "4h"), ("5c", "4c"))]
+    assert sum(air) == pytest.approx(1.0, abs=0.1)
+    # OOP's EV per hand, weighted by the range, is its root EV.
+    ev = s["hand_ev"][0]
+    assert ev.shape == (4,) and not np.isnan(ev).any()
+    assert s["history"][-1][1] == pytest.approx(s["exploitability_pct"])
+
+
+def test_the_algorithms_agree_on_the_value():
+    values = []
+    for algorithm in ("dcfr", "cfr+", "pcfr+"):
+        s = spot.solve(BOARD, 100, 100, NUTS_AIR, CATCHERS, bets="100%", raises="",
+                       target=0.01, max_iterations=20000, algorithm=algorithm)
+        assert s["algorithm"] == algorithm and s["stop"] == "target"
+        values.append(s["root_ev"][0])
+    # Within the exploitability bound of each other (0.01% of a 100-chip pot, twice).
+    assert max(values) - min(values) <= 0.03
+
+
+def test_a_time_limit_returns_the_strategy_reached():
+    s = spot.solve("Td9d6hQc", 200, 900, "66+,A8s+,AJo+,K9s+,QTs+,JTs", "QQ-22,AQs-A2s,ATo+",
+                   bets="60%,a", raises="2.5x", target=0.0, max_iterations=10_000_000,
+                   time_limit=0.5)
+    assert s["stop"] == "time_limit"
+    assert s["iterations"] >= 1 and math.isfinite(s["exploitability_pct"])
+    assert s["root_strategy"].ndim == 2
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"board": "2s3s8sTdKd2s"}, ValueError, "2s"),
+        ({"oop_range": "2s2c"}, ValueError, "empty"),
+        ({"oop_range": "Kd"}, ValueError, "OOP range"),
+        ({"bets": "60%,huge"}, ValueError, "huge"),
+        ({"algorithm": "cfr++"}, ValueError, "cfr"),
+        ({"target": -1.0}, ValueError, "target"),
+        ({"max_iterations": 0}, ValueError, "max_iterations"),
+        ({"time_limit": 0}, ValueError, "time_limit"),
+        ({"pot": -5}, ValueError, "pot"),
+        ({"max_memory": 10}, ValueError, "max memory"),
+        ({"pot": "100"}, TypeError, "pot"),
+    ],
+)
+def test_bad_input_is_a_clear_error(kwargs, error, message):
+    args = {"board": BOARD, "pot": 100, "stack": 100, "oop_range": NUTS_AIR,
+            "ip_range": CATCHERS, "bets": "100%", "raises": ""}
+    args.update(kwargs)
+    with pytest.raises(error, match=message):
+        spot.solve(**args)

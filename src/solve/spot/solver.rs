@@ -519,7 +519,7 @@ impl SpotSolver {
                     exploitability_pct: pct,
                     seconds: start.elapsed().as_secs_f64(),
                 });
-                if pct <= options.target_pct {
+                if options.target_pct > 0.0 && pct <= options.target_pct {
                     break StopReason::Target;
                 }
                 if !go {

@@ -1,11 +1,19 @@
 //! `cardvec solve`: CFR, CFR+, DCFR, PCFR+ or MCCFR on a game with a game tree, the exploitability of
 //! the average policy reported along the way, the policy written as JSON on request.
+//! `--time-limit` and Ctrl-C end the run early with the solution reached: the summary is
+//! printed (with `stopped`) and the policy file written; the policy file's path is checked
+//! for writing before the solve starts.
 
 use cardvec::core::spec::OptionValue;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use cardvec::core::progress::Progress;
 use cardvec::core::{Error, Result};
 use cardvec::registry;
 use cardvec::solve::flat::DEFAULT_MAX_NODES;
-use cardvec::solve::run::{solve, Algorithm, ReportPoint, SolveConfig};
+use cardvec::solve::run::{solve, Algorithm, ReportPoint, SolveConfig, Stopped};
 use serde::Serialize;
 
 use crate::game_args::{check_count, options};
@@ -34,6 +42,10 @@ pub struct SolveArgs {
     /// Exploration of outcome sampling.
     #[arg(long, default_value_t = 0.6)]
     epsilon: f64,
+    /// Stop after this many seconds (wall time) with the solution reached: the summary and
+    /// the policy file are those of the iterations done.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
     /// The largest game tree to enumerate, in nodes.
     #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
     max_nodes: usize,
@@ -77,6 +89,63 @@ struct SummaryLine<'a> {
     seconds_per_iteration: f64,
     nodes: usize,
     infosets: usize,
+    /// Why the run ended before `--iterations`: `time-limit`, `interrupted` (Ctrl-C), or
+    /// null.
+    stopped: Option<&'static str>,
+}
+
+/// The progress bar, also stopping the run once Ctrl-C was pressed.
+struct Interruptible<'a> {
+    bar: &'a crate::progress::Bar,
+    interrupted: Arc<AtomicBool>,
+}
+
+impl Progress for Interruptible<'_> {
+    fn start(&self, total: u64, unit: &str) {
+        self.bar.start(total, unit)
+    }
+    fn advance(&self, done: u64) {
+        self.bar.advance(done)
+    }
+    fn finish(&self) {
+        self.bar.finish()
+    }
+    fn should_stop(&self) -> bool {
+        self.interrupted.load(Ordering::Relaxed)
+    }
+}
+
+/// Checks that `path` can be written, before any work: opens it for writing (creating it
+/// when absent, then removing it again) without touching an existing file's contents.
+fn check_writable(what: &'static str, path: &std::path::Path) -> Result<()> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| Error::Invalid {
+            what,
+            reason: format!("cannot write {}: {e}", path.display()),
+        })?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// A `--time-limit` value: finite seconds > 0.
+fn time_limit(seconds: f64) -> Result<Duration> {
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(Error::Invalid {
+            what: "--time-limit",
+            reason: format!("must be a number of seconds > 0, got {seconds}"),
+        });
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| Error::Invalid {
+        what: "--time-limit",
+        reason: format!("must be a number of seconds > 0, got {seconds}"),
+    })
 }
 
 /// Runs `cardvec solve`.
@@ -84,7 +153,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
     check_count("--iterations", args.iterations)?;
     let algorithm = Algorithm::parse(&args.algorithm)?;
     registry::info(&args.game)?;
+    let time_limit = args.time_limit.map(time_limit).transpose()?;
     let options = options(&args.game, &args.options, Vec::new(), "")?;
+    if let Some(path) = &args.policy_out {
+        check_writable("--policy-out", path)?;
+    }
     let pairs: Vec<(String, OptionValue)> = options
         .given()
         .map(|(k, v)| (k.to_string(), v.clone()))
@@ -97,9 +170,26 @@ pub fn run(args: SolveArgs) -> Result<()> {
         lanes: args.lanes,
         epsilon: args.epsilon,
         max_nodes: args.max_nodes,
+        time_limit,
     };
     let pool = crate::pool(args.threads)?;
     let bar = crate::progress::Bar::new(args.quiet);
+    // Ctrl-C stops the run at the next iteration; the solution reached is reported and
+    // written as at the end of a full run.
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let flag = Arc::clone(&interrupted);
+        ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)).map_err(|e| {
+            Error::Invalid {
+                what: "Ctrl-C handler",
+                reason: e.to_string(),
+            }
+        })?;
+    }
+    let progress = Interruptible {
+        bar: &bar,
+        interrupted,
+    };
     let json = args.json;
     let mut on_point = |p: &ReportPoint| {
         bar.suspend(|| {
@@ -118,7 +208,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
             }
         })
     };
-    let solution = pool.install(|| solve(&args.game, pairs, &config, &bar, &mut on_point))?;
+    let solution = pool.install(|| solve(&args.game, pairs, &config, &progress, &mut on_point))?;
     if let Some(path) = &args.policy_out {
         let text = solution.table.to_json(&args.game, &options.to_string());
         std::fs::write(path, text).map_err(|e| Error::Invalid {
@@ -140,13 +230,15 @@ pub fn run(args: SolveArgs) -> Result<()> {
         seconds_per_iteration: solution.seconds / solution.iterations as f64,
         nodes: solution.nodes,
         infosets: solution.infosets,
+        stopped: solution.stopped.map(|s| s.name()),
     };
+    let interrupted = solution.stopped == Some(Stopped::Interrupted);
     if json {
         println!("{}", serde_json::to_string(&summary).expect("serializes"));
     } else {
         println!(
             "game={} algorithm={} iterations={} exploitability={:.6e} nash_conv={:.6e} \
-             game_value={:.6} seconds={:.3} ({:.1} us/iteration) nodes={} infosets={}",
+             game_value={:.6} seconds={:.3} ({:.1} us/iteration) nodes={} infosets={}{}",
             summary.game,
             summary.algorithm,
             summary.iterations,
@@ -156,8 +248,15 @@ pub fn run(args: SolveArgs) -> Result<()> {
             summary.seconds,
             summary.seconds_per_iteration * 1e6,
             summary.nodes,
-            summary.infosets
+            summary.infosets,
+            summary
+                .stopped
+                .map_or(String::new(), |s| format!(" stopped={s}"))
         );
+    }
+    if interrupted {
+        // The conventional status of a run ended by SIGINT, after the output is complete.
+        std::process::exit(130);
     }
     Ok(())
 }

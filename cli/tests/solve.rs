@@ -127,3 +127,131 @@ fn dcfr_and_pcfr_plus_solve_kuhn_from_the_command_line() {
         );
     }
 }
+
+/// `--time-limit` ends a long run with the solution reached: report point and summary at
+/// the iteration reached, `stopped: "time-limit"`, the policy file written.
+#[test]
+fn a_time_limit_keeps_the_solution_and_writes_the_policy() {
+    let dir = std::env::temp_dir().join(format!("cardvec-solve-tl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let policy = dir.join("leduc.json");
+    let out = cardvec(&[
+        "solve",
+        "leduc",
+        "--iterations",
+        "1000000000000",
+        "--time-limit",
+        "0.3",
+        "--json",
+        "--quiet",
+        "--policy-out",
+        policy.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let last = lines.last().unwrap();
+    assert_eq!(last["stopped"], "time-limit", "{text}");
+    let done = last["iterations"].as_u64().unwrap();
+    assert!((2..1_000_000_000_000).contains(&done), "{text}");
+    assert_eq!(lines[lines.len() - 2]["iteration"], done);
+    assert!(last["exploitability"].as_f64().unwrap() < 2.3, "{text}");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&policy).unwrap()).unwrap();
+    assert_eq!(file["policy"].as_object().unwrap().len(), 936);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Ctrl-C (SIGINT) ends the run with the summary (`stopped: "interrupted"`), the policy
+/// file written and status 130.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_with_the_summary_and_the_policy_file() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("cardvec-solve-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let policy = dir.join("leduc.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardvec"))
+        .args([
+            "solve",
+            "leduc",
+            "--iterations",
+            "1000000000000",
+            "--every",
+            "100",
+            "--json",
+            "--quiet",
+            "--policy-out",
+            policy.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // The first report point: the handler is set and the solve is under way.
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("\"iteration\":100"), "{first}");
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{rest:?}");
+    let last: serde_json::Value = serde_json::from_str(rest.last().unwrap()).unwrap();
+    assert_eq!(last["stopped"], "interrupted", "{last}");
+    assert!(last["iterations"].as_u64().unwrap() >= 100, "{last}");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&policy).unwrap()).unwrap();
+    assert_eq!(file["policy"].as_object().unwrap().len(), 936);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An unwritable `--policy-out` is refused before the solve (which would otherwise run for
+/// ever), and a bad `--time-limit` is refused with the value typed.
+#[test]
+fn an_unwritable_policy_path_and_a_bad_time_limit_are_refused_first() {
+    let missing = std::env::temp_dir().join(format!(
+        "cardvec-solve-missing-{}/dir/p.json",
+        std::process::id()
+    ));
+    for (args, parts) in [
+        (
+            vec![
+                "solve",
+                "leduc",
+                "--iterations",
+                "1000000000000",
+                "--quiet",
+                "--policy-out",
+                missing.to_str().unwrap(),
+            ],
+            vec!["--policy-out", "cannot write", "p.json"],
+        ),
+        (
+            vec!["solve", "kuhn", "--time-limit", "0", "--quiet"],
+            vec!["--time-limit", "got 0"],
+        ),
+        (
+            vec!["solve", "kuhn", "--time-limit=-2", "--quiet"],
+            vec!["--time-limit", "got -2"],
+        ),
+    ] {
+        let out = cardvec(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        for part in parts {
+            assert!(stderr.contains(part), "{args:?}: {stderr:?} lacks {part:?}");
+        }
+    }
+}

@@ -58,7 +58,8 @@ def tree_ids() -> list[str]:
 class Solution:
     """What ``cfr`` returns: the average policy and its exact evaluation.
 
-    Attributes: ``game_id``, ``algorithm``, ``iterations``, ``policy`` (``{info_state_string:
+    Attributes: ``game_id``, ``algorithm``, ``iterations`` (done), ``stopped`` (``None``, or
+    ``"time-limit"`` when ``time_limit`` ended the run early), ``policy`` (``{info_state_string:
     {action: probability}}``), ``exploitability``, ``nash_conv``, ``game_value`` (the first
     player's expected return), ``values`` (every player's), ``best_response_values``,
     ``curve`` (``[(iteration, exploitability, seconds)]``, one point every ``every``
@@ -70,6 +71,7 @@ class Solution:
     options: dict[str, Any]
     algorithm: str
     iterations: int
+    stopped: str | None
     policy: dict[str, dict[int, float]]
     exploitability: float
     nash_conv: float
@@ -86,6 +88,7 @@ class Solution:
         self.options = dict(options)
         self.algorithm = raw["algorithm"]
         self.iterations = raw["iterations"]
+        self.stopped = raw["stopped"]
         self.policy = raw["policy"]
         self.exploitability = raw["exploitability"]
         self.nash_conv = raw["nash_conv"]
@@ -129,7 +132,8 @@ def cfr(
     algorithms play ``lanes`` sampled traversals per player per iteration in parallel
     (lane ``l`` of iteration ``i`` draws from stream ``(seed, l, i)``: the result depends on
     ``seed`` and ``lanes``, never on threads). ``every`` > 0 adds a curve point every that
-    many iterations. A tree above ``max_nodes`` nodes is refused. Bad arguments are a
+    many iterations. After ``time_limit`` seconds the run stops and returns the solution
+    reached (``stopped == "time-limit"``). A tree above ``max_nodes`` nodes is refused. Bad arguments are a
     ``ValueError`` (``TypeError`` for a wrong type) naming the value given.
     """
     if not isinstance(algorithm, str):

@@ -42,7 +42,9 @@ fn evaluation_dict<'py>(py: Python<'py>, e: &Evaluation) -> PyResult<Bound<'py, 
 /// algorithm (`cfr`, `cfr+`, `dcfr`, `pcfr+`, `es-mccfr`, `os-mccfr`) and returns the
 /// average policy (`{info_state_string: {action: probability}}`), its evaluation, the
 /// curve of report points `(iteration, exploitability, seconds)` (every `every` iterations
-/// and at the end) and the time spent iterating.
+/// and at the end) and the time spent iterating. At `time_limit` seconds the run stops and
+/// returns the solution reached (`stopped` is then `"time-limit"`, `iterations` the count
+/// done); Ctrl-C raises `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (game_id, iterations, algorithm="cfr+", *, seed=None, every=None, lanes=None,
     epsilon=0.6, max_nodes=None, options=None, time_limit=None))]
@@ -86,18 +88,19 @@ fn solve<'py>(
             u32::MAX as i128,
             DEFAULT_MAX_NODES as i128,
         )? as usize,
+        // The library stops at the limit and returns the solution reached.
+        time_limit: interrupt::time_limit_arg(time_limit)?,
     };
     if !(epsilon > 0.0 && epsilon <= 1.0) {
         return Err(PyValueError::new_err(format!(
             "epsilon must be in (0, 1], got {epsilon}"
         )));
     }
-    let time_limit = interrupt::time_limit_arg(time_limit)?;
     let id = game_id.to_string();
     let result = interrupt::on_pool(
         py,
         cardvec::core::ForkSafePool::shared(),
-        time_limit,
+        None,
         "solve",
         |stop| run_solve(&id, pairs, &config, stop, &mut |_: &ReportPoint| {}),
     )?;
@@ -115,6 +118,7 @@ fn solve<'py>(
     d.set_item("game_value", s.evaluation.values[0])?;
     d.set_item("algorithm", algorithm.name())?;
     d.set_item("iterations", s.iterations)?;
+    d.set_item("stopped", s.stopped.map(|w| w.name()))?;
     d.set_item(
         "curve",
         s.curve

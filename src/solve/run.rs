@@ -3,7 +3,7 @@
 //! [`GameTree`] capability and reports the exploitability of its
 //! average policy along the way; [`evaluate_table`] evaluates a policy given as a table.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::cfr::{CfrConfig, CfrSolver};
 use super::exploit::{evaluate, Evaluation};
@@ -84,6 +84,9 @@ pub struct SolveConfig {
     pub epsilon: f64,
     /// The largest tree to enumerate, in nodes.
     pub max_nodes: usize,
+    /// Stop once this much wall time (iterations and evaluations) has passed, keeping the
+    /// solution reached (at least one iteration is always run).
+    pub time_limit: Option<Duration>,
 }
 
 impl Default for SolveConfig {
@@ -96,6 +99,7 @@ impl Default for SolveConfig {
             lanes: 1,
             epsilon: 0.6,
             max_nodes: DEFAULT_MAX_NODES,
+            time_limit: None,
         }
     }
 }
@@ -111,13 +115,34 @@ pub struct ReportPoint {
     pub seconds: f64,
 }
 
+/// Why a run ended before its iteration count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// [`SolveConfig::time_limit`] passed.
+    TimeLimit,
+    /// The [`Progress`] asked to stop (Ctrl-C on the command line).
+    Interrupted,
+}
+
+impl Stopped {
+    /// `time-limit` or `interrupted`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stopped::TimeLimit => "time-limit",
+            Stopped::Interrupted => "interrupted",
+        }
+    }
+}
+
 /// What [`solve`] returns.
 #[derive(Clone, Debug)]
 pub struct Solution {
     /// The algorithm run.
     pub algorithm: Algorithm,
-    /// Iterations done.
+    /// Iterations done (fewer than asked when [`Solution::stopped`] says why).
     pub iterations: u64,
+    /// Why the run ended early, if it did: the solution is then the one reached.
+    pub stopped: Option<Stopped>,
     /// The average policy, by information-state string.
     pub table: PolicyTable,
     /// The exact evaluation of the average policy (each seat's value, best responses,
@@ -134,9 +159,13 @@ pub struct Solution {
 }
 
 /// Runs `config.algorithm` on game `id` configured by `options`. `progress` hears one
-/// unit per iteration and may stop the run ([`Error::Cancelled`]); `on_point` hears each
-/// report point as it is made. Errors: unknown game or option, a game without a tree
-/// (listing the games with one), a tree above `config.max_nodes`, bad settings.
+/// unit per iteration and may stop the run; `on_point` hears each report point as it is
+/// made. A run stopped by `progress` or by `config.time_limit` after at least one
+/// iteration returns the solution reached, its [`Solution::stopped`] saying why, with a
+/// last report point at the iteration reached; stopped before any iteration it is
+/// [`Error::Cancelled`]. Errors: unknown game or option, a game without a tree (listing
+/// the games with one), a tree above `config.max_nodes`, bad settings (a time limit of
+/// zero).
 pub fn solve(
     id: &str,
     options: Vec<(String, OptionValue)>,
@@ -145,6 +174,12 @@ pub fn solve(
     on_point: &mut dyn FnMut(&ReportPoint),
 ) -> Result<Solution> {
     Error::check_range("iterations", 1, i64::MAX as i128, config.iterations as i128)?;
+    if config.time_limit == Some(Duration::ZERO) {
+        return Err(Error::Invalid {
+            what: "time limit",
+            reason: "must be more than 0 seconds".into(),
+        });
+    }
     registry::visit_tree(
         id,
         options,
@@ -191,16 +226,40 @@ impl TreeVisitor for Solve<'_> {
             }
         };
         self.progress.start(config.iterations, "iterations");
-        let mut curve = Vec::new();
+        let mut curve: Vec<ReportPoint> = Vec::new();
         let mut seconds = 0.0;
+        let started = Instant::now();
+        let mut stopped = None;
+        let mut done = 0;
         for i in 1..=config.iterations {
             if self.progress.should_stop() {
-                self.progress.finish();
-                return Err(Error::Cancelled { what: "solve" });
+                stopped = Some(Stopped::Interrupted);
+            } else if config
+                .time_limit
+                .is_some_and(|l| i > 1 && started.elapsed() >= l)
+            {
+                stopped = Some(Stopped::TimeLimit);
+            }
+            if stopped.is_some() {
+                if done == 0 {
+                    self.progress.finish();
+                    return Err(Error::Cancelled { what: "solve" });
+                }
+                if curve.last().is_none_or(|p| p.iteration != done) {
+                    let point = ReportPoint {
+                        iteration: done,
+                        exploitability: evaluate(&tree, &stepper.average(&tree)).exploitability,
+                        seconds,
+                    };
+                    (self.on_point)(&point);
+                    curve.push(point);
+                }
+                break;
             }
             let t = Instant::now();
             stepper.iterate();
             seconds += t.elapsed().as_secs_f64();
+            done = i;
             self.progress.advance(1);
             let report = i == config.iterations || (config.every > 0 && i % config.every == 0);
             if report {
@@ -217,7 +276,8 @@ impl TreeVisitor for Solve<'_> {
         let policy = stepper.average(&tree);
         Ok(Solution {
             algorithm: config.algorithm,
-            iterations: config.iterations,
+            iterations: done,
+            stopped,
             table: policy.to_table(&tree)?,
             evaluation: evaluate(&tree, &policy),
             curve,
@@ -377,6 +437,88 @@ mod tests {
         let plus = leduc(Algorithm::CfrPlus, 1000).evaluation.exploitability;
         assert!(dcfr < 2e-4 && dcfr < plus, "DCFR {dcfr}, CFR+ {plus}");
         assert!(pcfr < 1e-3 && pcfr != plus, "PCFR+ {pcfr}, CFR+ {plus}");
+    }
+
+    /// Stops the run once it has heard `after` iterations.
+    struct StopAfter {
+        after: u64,
+        heard: std::sync::atomic::AtomicU64,
+    }
+
+    impl Progress for StopAfter {
+        fn advance(&self, done: u64) {
+            self.heard
+                .fetch_add(done, std::sync::atomic::Ordering::Relaxed);
+        }
+        fn should_stop(&self) -> bool {
+            self.heard.load(std::sync::atomic::Ordering::Relaxed) >= self.after
+        }
+    }
+
+    /// A run stopped after 37 iterations (an interrupt) returns what 37 iterations give,
+    /// with a last report point there; a time limit returns the solution reached.
+    #[test]
+    fn a_stopped_run_keeps_the_solution_it_reached() {
+        for algorithm in [Algorithm::CfrPlus, Algorithm::Dcfr, Algorithm::EsMccfr] {
+            let config = SolveConfig {
+                algorithm,
+                iterations: 1000,
+                every: 10,
+                seed: 3,
+                ..SolveConfig::default()
+            };
+            let stop = StopAfter {
+                after: 37,
+                heard: 0.into(),
+            };
+            let mut points = Vec::new();
+            let s = solve("kuhn", vec![], &config, &stop, &mut |p| points.push(*p)).unwrap();
+            assert_eq!((s.iterations, s.stopped), (37, Some(Stopped::Interrupted)));
+            assert_eq!(s.curve.len(), 4, "{:?}", s.curve);
+            assert_eq!(s.curve.last().unwrap().iteration, 37);
+            assert_eq!(points, s.curve);
+            let direct = solve(
+                "kuhn",
+                vec![],
+                &SolveConfig {
+                    iterations: 37,
+                    ..config.clone()
+                },
+                &StopFlag::new(),
+                &mut |_| {},
+            )
+            .unwrap();
+            assert_eq!(direct.stopped, None);
+            assert_eq!(s.table, direct.table, "{algorithm:?}");
+            assert_eq!(s.evaluation, direct.evaluation);
+        }
+        let config = SolveConfig {
+            algorithm: Algorithm::CfrPlus,
+            iterations: u64::MAX / 2,
+            time_limit: Some(Duration::from_millis(200)),
+            ..SolveConfig::default()
+        };
+        let t = Instant::now();
+        let s = solve("leduc", vec![], &config, &StopFlag::new(), &mut |_| {}).unwrap();
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        assert_eq!(s.stopped, Some(Stopped::TimeLimit));
+        assert!(s.iterations >= 1 && s.iterations < u64::MAX / 2);
+        assert_eq!(s.curve.last().unwrap().iteration, s.iterations);
+        // Better than one CFR+ iteration (2.3736).
+        assert!(s.evaluation.exploitability < 2.3, "{:?}", s.evaluation);
+        let err = solve(
+            "kuhn",
+            vec![],
+            &SolveConfig {
+                time_limit: Some(Duration::ZERO),
+                ..SolveConfig::default()
+            },
+            &StopFlag::new(),
+            &mut |_| {},
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("time limit"), "{err}");
     }
 
     #[test]

@@ -214,12 +214,21 @@ def save_policy(path: str | PathLike[str], policy: _Table | Solution, game_id: s
         json.dump({"game": game_id, "options": "", "policy": table}, f, indent=1)
 
 
-def load_policy(path: str | PathLike[str]) -> dict[str, dict[int, float]]:
+def load_policy(
+    path: str | PathLike[str], game_id: str | None = None
+) -> dict[str, dict[int, float]]:
     """Reads a policy written by ``save_policy`` or ``cardvec solve --policy-out``:
-    ``{info_state_string: {action: probability}}``."""
+    ``{info_state_string: {action: probability}}``, checked against its game: the game the
+    file names (and ``game_id`` when given) must have a tree, and the table must be a full
+    policy of it (every information state and no other, each row a finite, non-negative
+    distribution over the legal actions summing to 1). A bad file is a ``ValueError`` saying
+    what is wrong (naming the information state for a bad row)."""
+    if game_id is not None:
+        game_id = _game_id(game_id)
     with open(path) as f:
-        data = json.load(f)
-    return {k: {int(a): p for a, p in v.items()} for k, v in data["policy"].items()}
+        text = f.read()
+    _game, _options, table = _s.load_policy(text, game_id)
+    return table
 
 
 def _game_id(game_id: object) -> str:

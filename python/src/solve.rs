@@ -10,7 +10,8 @@ use cardvec::solve::exploit::Evaluation;
 use cardvec::solve::flat::DEFAULT_MAX_NODES;
 use cardvec::solve::policy::PolicyTable;
 use cardvec::solve::run::{
-    evaluate_table, solve as run_solve, Algorithm, PolicySource, ReportPoint, SolveConfig,
+    evaluate_table, load_policy as run_load_policy, solve as run_solve, Algorithm, PolicySource,
+    ReportPoint, SolveConfig,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -252,6 +253,32 @@ fn evaluate<'py>(
     evaluation_dict(py, &e)
 }
 
+/// `load_policy(text, game_id=None) -> (game_id, options_text, {info_state_string: {action:
+/// probability}})`: the JSON text of a policy file checked against its game
+/// (`cardvec::solve::run::load_policy`: the game the file names, `game_id` when given, a
+/// full policy of its tree, every row a finite distribution over the legal actions). A bad
+/// file is a `ValueError` saying what is wrong.
+#[pyfunction]
+#[pyo3(signature = (text, game_id=None))]
+fn load_policy<'py>(
+    py: Python<'py>,
+    text: &str,
+    game_id: Option<&str>,
+) -> PyResult<(String, String, Bound<'py, PyDict>)> {
+    let loaded = py
+        .detach(|| run_load_policy(text, game_id, DEFAULT_MAX_NODES))
+        .map_err(core_err)?;
+    let policy = PyDict::new(py);
+    for (key, dist) in &loaded.table.0 {
+        let row = PyDict::new(py);
+        for &(a, p) in dist {
+            row.set_item(a, p)?;
+        }
+        policy.set_item(key, row)?;
+    }
+    Ok((loaded.game, loaded.options, policy))
+}
+
 /// `tree_ids() -> list[str]`: the games with a game tree (what the solvers accept).
 #[pyfunction]
 fn tree_ids(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
@@ -264,6 +291,7 @@ fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(solve, &m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, &m)?)?;
     m.add_function(wrap_pyfunction!(tree_ids, &m)?)?;
+    m.add_function(wrap_pyfunction!(load_policy, &m)?)?;
     m.add("DEFAULT_MAX_NODES", DEFAULT_MAX_NODES)?;
     Ok(m)
 }

@@ -142,6 +142,17 @@ def test_a_policy_file_loads_back(tmp_path):
     cs.save_policy(path, s, "kuhn")
     assert cs.load_policy(path) == s.policy
     assert cs.exploitability("kuhn", cs.load_policy(path)) == s.exploitability
+    assert cs.load_policy(path, "kuhn") == s.policy
+    with pytest.raises(ValueError, match='"kuhn", not of "leduc"'):
+        cs.load_policy(path, "leduc")
+    short = dict(s.policy)
+    del short["1pb"]
+    cs.save_policy(path, short, "kuhn")
+    with pytest.raises(ValueError, match="missing.*1pb"):
+        cs.load_policy(path)
+    cs.save_policy(path, {**s.policy, "1pb": {0: 0.7, 1: 0.7}}, "kuhn")
+    with pytest.raises(ValueError, match="1pb.*sum"):
+        cs.load_policy(path)
 
 
 def test_bad_tables_are_value_errors_naming_the_state():

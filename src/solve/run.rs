@@ -345,6 +345,56 @@ pub fn evaluate_table(
     registry::visit_tree(id, options, &mut Eval(policy, max_nodes))?
 }
 
+/// A policy file read and checked by [`load_policy`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadedPolicy {
+    /// The game id the file names.
+    pub game: String,
+    /// The game's options, in their text form (`name=value,...`; empty for defaults).
+    pub options: String,
+    /// The policy, a full one of that game.
+    pub table: PolicyTable,
+}
+
+/// Reads the JSON text of a policy file (`cardvec solve --policy-out`,
+/// `cardvec.solve.save_policy`) and checks it against its game: the JSON well formed,
+/// action ids integers; the game the file names known, with a tree, and `expected_game`
+/// when given; its options valid; the table a full policy of that game's tree (every
+/// information state present and no other, each row over the legal actions, finite,
+/// non-negative and summing to 1 — [`Policy::from_table`]). Every refusal is an error
+/// saying what is wrong (the information state for a bad row).
+pub fn load_policy(
+    text: &str,
+    expected_game: Option<&str>,
+    max_nodes: usize,
+) -> Result<LoadedPolicy> {
+    let (table, game, options) = PolicyTable::from_json(text)?;
+    if let Some(expected) = expected_game {
+        if expected != game {
+            return Err(Error::Invalid {
+                what: "policy file",
+                reason: format!("it holds a policy of {game:?}, not of {expected:?}"),
+            });
+        }
+    }
+    let info = registry::info(&game)?;
+    let parsed = crate::core::spec::Options::parse(info.options, &options)?;
+    struct Check<'a>(&'a PolicyTable, usize);
+    impl TreeVisitor for Check<'_> {
+        type Output = Result<()>;
+        fn visit<G: GameTree>(&mut self, game: &G) -> Result<()> {
+            let tree = FlatTree::build(game, self.1)?;
+            Policy::from_table(&tree, self.0).map(|_| ())
+        }
+    }
+    registry::visit_tree_with(&game, &parsed, &mut Check(&table, max_nodes))??;
+    Ok(LoadedPolicy {
+        game,
+        options,
+        table,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -603,6 +653,59 @@ mod tests {
             solve("kuhn", vec![], &SolveConfig::default(), &stop, &mut |_| {}),
             Err(Error::Cancelled { .. })
         ));
+    }
+
+    /// A written policy loads back; a file of another game, a short table, a row that is
+    /// not a distribution or not finite, bad JSON, an unknown game are refused, saying why.
+    #[test]
+    fn load_policy_checks_the_file_against_its_game() {
+        let s = run(Algorithm::CfrPlus, 100, 0);
+        let text = s.table.to_json("kuhn", "");
+        let loaded = load_policy(&text, Some("kuhn"), 1000).unwrap();
+        assert_eq!((loaded.game.as_str(), &loaded.table), ("kuhn", &s.table));
+        assert_eq!(load_policy(&text, None, 1000).unwrap(), loaded);
+        let refused = |text: &str, expected: Option<&str>| {
+            load_policy(text, expected, 100_000)
+                .unwrap_err()
+                .to_string()
+        };
+        let err = refused(&text, Some("leduc"));
+        assert!(err.contains("\"kuhn\", not of \"leduc\""), "{err}");
+        // Kuhn's table for Leduc: unknown states.
+        let err = refused(&text.replace("\"kuhn\"", "\"leduc\""), None);
+        assert!(err.contains("unknown information state"), "{err}");
+        let mut short = s.table.clone();
+        short.0.remove("1pb");
+        let err = refused(&short.to_json("kuhn", ""), None);
+        assert!(err.contains("missing") && err.contains("1pb"), "{err}");
+        let mut bad = s.table.clone();
+        bad.0.insert("1pb".into(), vec![(0, 0.7), (1, 0.7)]);
+        let err = refused(&bad.to_json("kuhn", ""), None);
+        assert!(err.contains("\"1pb\"") && err.contains("sum"), "{err}");
+        bad.0.insert("1pb".into(), vec![(0, 1.5), (1, -0.5)]);
+        let err = refused(&bad.to_json("kuhn", ""), None);
+        assert!(err.contains("\"1pb\"") && err.contains("-0.5"), "{err}");
+        // Not finite: JSON has no infinity (serde_json writes null), both are refused.
+        bad.0
+            .insert("1pb".into(), vec![(0, f64::INFINITY), (1, 0.0)]);
+        let err = refused(&bad.to_json("kuhn", ""), None);
+        assert!(err.contains("policy file") && err.contains("null"), "{err}");
+        let err = refused(
+            "{\"game\": \"kuhn\", \"policy\": {\"0\": {\"0\": 1e999}}}",
+            None,
+        );
+        assert!(err.contains("policy file"), "{err}");
+        let err = refused("[1, 2]", None);
+        assert!(err.contains("policy file"), "{err}");
+        let err = refused(&text.replace("\"kuhn\"", "\"lost-cities\""), None);
+        assert!(err.contains("no game tree"), "{err}");
+        let err = refused(&text.replace("\"kuhn\"", "\"chess\""), None);
+        assert!(err.contains("chess"), "{err}");
+        let err = refused(
+            &text.replace("\"options\": \"\"", "\"options\": \"pot=3\""),
+            None,
+        );
+        assert!(err.contains("pot"), "{err}");
     }
 
     #[test]

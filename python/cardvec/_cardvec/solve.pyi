@@ -5,7 +5,7 @@ from typing import Any, Literal, SupportsIndex
 
 from typing_extensions import TypeAlias
 
-__all__ = ["solve", "evaluate", "tree_ids", "DEFAULT_MAX_NODES"]
+__all__ = ["solve", "evaluate", "tree_ids", "load_policy", "DEFAULT_MAX_NODES"]
 
 # A policy: "uniform", or {info_state_string: probabilities over num_actions | {action: p}}.
 _Policy: TypeAlias = (
@@ -37,3 +37,6 @@ def evaluate(
     time_limit: float | None = None,
 ) -> dict[str, Any]: ...
 def tree_ids() -> list[str]: ...
+def load_policy(
+    text: str, game_id: str | None = None
+) -> tuple[str, str, dict[str, dict[int, float]]]: ...

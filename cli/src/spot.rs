@@ -1,6 +1,12 @@
 //! `cardvec spot solve`: a postflop hold'em spot solved range against range
-//! (`cardvec::solve::spot`, `docs/spot.md`).
+//! (`cardvec::solve::spot`, `docs/spot.md`); `cardvec spot batch`: a file of spots, one per
+//! line, solved in parallel (one spot per worker) into a file of results, resumable.
 
+use std::collections::BTreeSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use cardvec::core::{Error, Result};
@@ -9,7 +15,8 @@ use cardvec::solve::spot::{
     DEFAULT_FORCE_ALLIN_THRESHOLD, DEFAULT_RAISE_CAP,
 };
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 /// `cardvec spot <command>`.
 #[derive(clap::Args, Debug)]
@@ -22,6 +29,9 @@ pub struct SpotArgs {
 enum SpotCommand {
     /// Solves a spot and reports its exploitability, EVs and equities.
     Solve(SolveArgs),
+    /// Solves a JSON-lines file of spots (one per line) into a JSON-lines file of results
+    /// with every root action's EV for every hand; finished lines are skipped on a rerun.
+    Batch(BatchArgs),
 }
 
 /// Options of `cardvec spot solve`.
@@ -149,6 +159,7 @@ struct Summary {
 pub fn run(args: SpotArgs) -> Result<()> {
     match args.command {
         SpotCommand::Solve(a) => solve(a),
+        SpotCommand::Batch(a) => batch(a),
     }
 }
 
@@ -270,6 +281,294 @@ fn solve(a: SolveArgs) -> Result<()> {
             summary.root_equity[1]
         );
     }
+    Ok(())
+}
+
+/// Options of `cardvec spot batch`.
+#[derive(clap::Args, Debug)]
+pub struct BatchArgs {
+    /// The spots: one JSON object per line (`docs/spot.md`, "Many spots").
+    spots: PathBuf,
+    /// The results, one JSON line per spot, appended (lines already there are skipped).
+    #[arg(long)]
+    out: PathBuf,
+    /// Worker threads: one spot per worker (default: one per core; results do not depend
+    /// on it).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// One line of a batch file: a spot and how to solve it (the defaults of `spot solve`).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct BatchSpot {
+    /// Any JSON value, copied to the result (a label for the spot).
+    #[serde(default)]
+    id: serde_json::Value,
+    board: String,
+    pot: u64,
+    stack: u64,
+    oop_range: String,
+    ip_range: String,
+    #[serde(default = "default_bets")]
+    bets: String,
+    #[serde(default = "default_raises")]
+    raises: String,
+    #[serde(default = "default_raise_cap")]
+    raise_cap: u32,
+    #[serde(default = "default_add_allin")]
+    add_allin: f64,
+    #[serde(default = "default_force_allin")]
+    force_allin: f64,
+    #[serde(default = "default_target")]
+    target: f64,
+    #[serde(default = "default_iterations")]
+    iterations: u64,
+    #[serde(default)]
+    time_limit: Option<f64>,
+    #[serde(default = "default_check_every")]
+    check_every: u64,
+    #[serde(default = "default_algorithm")]
+    algorithm: String,
+    #[serde(default = "default_max_memory")]
+    max_memory: String,
+}
+
+fn default_bets() -> String {
+    "60%,a".into()
+}
+fn default_raises() -> String {
+    "2.5x".into()
+}
+fn default_raise_cap() -> u32 {
+    DEFAULT_RAISE_CAP
+}
+fn default_add_allin() -> f64 {
+    DEFAULT_ADD_ALLIN_THRESHOLD
+}
+fn default_force_allin() -> f64 {
+    DEFAULT_FORCE_ALLIN_THRESHOLD
+}
+fn default_target() -> f64 {
+    0.5
+}
+fn default_iterations() -> u64 {
+    1000
+}
+fn default_check_every() -> u64 {
+    10
+}
+fn default_algorithm() -> String {
+    "dcfr".into()
+}
+fn default_max_memory() -> String {
+    "4GB".into()
+}
+
+/// The root of a solved spot: who acts, its actions, and for each of its hands the average
+/// strategy and every action's EV.
+#[derive(Serialize)]
+struct RootLine {
+    player: usize,
+    actions: Vec<String>,
+    hands: Vec<String>,
+    /// `strategy[action][hand]`.
+    strategy: Vec<Vec<f32>>,
+    /// `action_ev[action][hand]`, chips (null where no opponent hand can be dealt).
+    action_ev: Vec<Vec<Option<f64>>>,
+}
+
+/// An I/O error on `path`, naming it.
+fn io_error(path: &std::path::Path, e: std::io::Error) -> Error {
+    Error::Invalid {
+        what: "file",
+        reason: format!("{}: {e}", path.display()),
+    }
+}
+
+/// Solves one batch spot alone (single-threaded inside; the batch runs spots in parallel).
+fn solve_one(b: &BatchSpot) -> Result<serde_json::Value> {
+    let mut tree = TreeConfig::uniform(&b.bets, &b.raises)?;
+    tree.raise_cap = b.raise_cap;
+    tree.add_allin_threshold = b.add_allin;
+    tree.force_allin_threshold = b.force_allin;
+    let options = SolveOptions {
+        algorithm: Algorithm::parse(&b.algorithm)?,
+        target_pct: b.target,
+        max_iterations: b.iterations,
+        time_limit: b.time_limit,
+        check_every: b.check_every,
+        max_memory: parse_memory(&b.max_memory)?,
+        ..SolveOptions::default()
+    };
+    options.check()?;
+    let spot = Spot::parse(&b.board, b.pot, b.stack, &b.oop_range, &b.ip_range, tree)?;
+    let mut solver = SpotSolver::new(&spot, &options)?;
+    let sol = solver.solve(&options, &mut |_| true)?;
+    let root = solver.root_action_evs().map(|(player, evs)| {
+        let kids = solver.tree().children(0).to_vec();
+        let n = spot.hands(player).len();
+        let strategy = solver.average_strategy(0).unwrap_or_default();
+        RootLine {
+            player,
+            actions: kids
+                .iter()
+                .map(|&c| solver.tree().nodes()[c as usize].action.to_string())
+                .collect(),
+            hands: spot.hands(player).iter().map(|h| h.to_string()).collect(),
+            strategy: strategy.chunks(n.max(1)).map(|c| c.to_vec()).collect(),
+            action_ev: evs
+                .iter()
+                .map(|v| v.iter().map(|&x| x.is_finite().then_some(x)).collect())
+                .collect(),
+        }
+    });
+    Ok(serde_json::json!({
+        "id": b.id,
+        "board": b.board,
+        "pot": spot.pot(),
+        "stack": spot.stack(),
+        "algorithm": sol.algorithm,
+        "hands": [spot.hands(0).len(), spot.hands(1).len()],
+        "nodes": sol.memory.nodes,
+        "memory_bytes": sol.memory.total_bytes,
+        "iterations": sol.iterations,
+        "seconds": sol.seconds,
+        "exploitability": sol.exploitability,
+        "exploitability_pct": sol.exploitability_pct,
+        "stop": sol.stop,
+        "root_ev": sol.root_ev,
+        "root_equity": sol.root_equity,
+        "root": root,
+    }))
+}
+
+/// The line numbers (1-based) already in a results file. A last line cut short (a run
+/// killed while writing it) is cut off the file so that it is solved again; any other line
+/// that is not a result is an error (the file is not this command's).
+fn finished_lines(path: &std::path::Path) -> Result<BTreeSet<u64>> {
+    let mut done = BTreeSet::new();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
+        Err(e) => return Err(io_error(path, e)),
+    };
+    let mut good_len = 0usize;
+    let mut offset = 0usize;
+    let pieces: Vec<&str> = text.split_inclusive('\n').collect();
+    for (i, piece) in pieces.iter().enumerate() {
+        offset += piece.len();
+        let complete = piece.ends_with('\n');
+        let parsed: Option<serde_json::Value> = serde_json::from_str(piece.trim()).ok();
+        match parsed.as_ref().and_then(|v| v["line"].as_u64()) {
+            Some(n) if complete => {
+                done.insert(n);
+                good_len = offset;
+            }
+            _ if piece.trim().is_empty() && complete => good_len = offset,
+            _ if i + 1 == pieces.len() && !complete => {}
+            _ => {
+                return Err(Error::Invalid {
+                    what: "--out",
+                    reason: format!(
+                        "{}: line {} is not a result of cardvec spot batch",
+                        path.display(),
+                        i + 1
+                    ),
+                })
+            }
+        }
+    }
+    if good_len < text.len() {
+        let f = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| io_error(path, e))?;
+        f.set_len(good_len as u64).map_err(|e| io_error(path, e))?;
+    }
+    Ok(done)
+}
+
+fn batch(a: BatchArgs) -> Result<()> {
+    let input = BufReader::new(File::open(&a.spots).map_err(|e| Error::Invalid {
+        what: "spots file",
+        reason: format!("{}: {e}", a.spots.display()),
+    })?);
+    let mut spots = Vec::new();
+    for (i, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| io_error(&a.spots, e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        spots.push((i as u64 + 1, line));
+    }
+    let done = finished_lines(&a.out)?;
+    let todo: Vec<&(u64, String)> = spots.iter().filter(|(n, _)| !done.contains(n)).collect();
+    let out = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&a.out)
+        .map_err(|e| Error::Invalid {
+            what: "--out",
+            reason: format!("{}: {e}", a.out.display()),
+        })?;
+    let out = Mutex::new(out);
+    let pool = crate::pool(a.threads)?;
+    let bar = if a.quiet {
+        ProgressBar::hidden()
+    } else {
+        let b = ProgressBar::new(todo.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} spots {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        b.enable_steady_tick(Duration::from_millis(500));
+        b
+    };
+    let failed = std::sync::atomic::AtomicU64::new(0);
+    pool.install(|| {
+        todo.par_iter()
+            .with_max_len(1)
+            .try_for_each(|(n, text)| -> Result<()> {
+                let result = serde_json::from_str::<BatchSpot>(text)
+                    .map_err(|e| Error::Invalid {
+                        what: "spot",
+                        reason: e.to_string(),
+                    })
+                    .and_then(|b| solve_one(&b));
+                let mut value = match result {
+                    Ok(v) => v,
+                    Err(e) => {
+                        failed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        serde_json::json!({ "error": e.to_string() })
+                    }
+                };
+                value["line"] = serde_json::json!(n);
+                let mut line = serde_json::to_string(&value).expect("plain data");
+                line.push('\n');
+                let mut f = out.lock().unwrap_or_else(|e| e.into_inner());
+                f.write_all(line.as_bytes())
+                    .and_then(|()| f.flush())
+                    .map_err(|e| io_error(&a.out, e))?;
+                bar.inc(1);
+                Ok(())
+            })
+    })?;
+    bar.finish_and_clear();
+    let failed = failed.into_inner();
+    eprintln!(
+        "{} spots in {}: {} solved now ({} with an error line), {} already in {}",
+        spots.len(),
+        a.spots.display(),
+        todo.len(),
+        failed,
+        spots.len() - todo.len(),
+        a.out.display()
+    );
     Ok(())
 }
 

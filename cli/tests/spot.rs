@@ -121,3 +121,152 @@ fn bad_input_is_refused_with_the_value_named() {
         assert!(err.contains(expect), "{flag} {value}: {err}");
     }
 }
+
+/// A batch file of river spots: two good ones (one by default sizes), one bad.
+fn batch_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let spots = dir.join("spots.jsonl");
+    let lines = [
+        r#"{"id": "toy", "board": "AhKhQd7c2s", "pot": 100, "stack": 1000, "oop_range": "JcTc,6c5c", "ip_range": "3d3h", "bets": "100%", "raises": "", "target": 0.01, "iterations": 20000}"#,
+        "",
+        r#"{"id": 7, "board": "Td9d6hQc2s", "pot": 100, "stack": 300, "oop_range": "AQ,KJs,88", "ip_range": "T9s,JTs,QQ,AK"}"#,
+        r#"{"board": "Td9d6hQc2s", "pot": 100, "stack": 300, "oop_range": "AQ", "ip_range": "KK", "bets": "huge"}"#,
+    ];
+    std::fs::write(&spots, lines.join("\n") + "\n").unwrap();
+    spots
+}
+
+fn read_results(path: &std::path::Path) -> Vec<serde_json::Value> {
+    let mut v: Vec<serde_json::Value> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    v.sort_by_key(|r| r["line"].as_u64().unwrap());
+    v
+}
+
+#[test]
+fn batch_solves_every_line_with_action_evs_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spots = batch_file(&dir);
+    let out = dir.join("results.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let run = |threads: &str| {
+        let o = cardvec(&[
+            "spot",
+            "batch",
+            spots.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            threads,
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stderr).unwrap()
+    };
+    let said = run("2");
+    assert!(
+        said.contains("3 spots") && said.contains("1 with an error"),
+        "{said}"
+    );
+    let results = read_results(&out);
+    assert_eq!(
+        results
+            .iter()
+            .map(|r| r["line"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [1, 3, 4]
+    );
+    // The toy game (nuts or air against a bluff-catcher, a pot-sized bet): per-action EVs
+    // of the root, betting 150 / 0 for the nuts / air and checking 0 for air (a check with
+    // the nuts is not pinned down: IP's strategy after a check only ever faces air).
+    let toy = &results[0];
+    assert_eq!(toy["id"], "toy");
+    assert_eq!(toy["stop"], "target");
+    let root = &toy["root"];
+    assert_eq!(root["player"], 0);
+    assert_eq!(root["actions"], serde_json::json!(["check", "bet:100"]));
+    let hands: Vec<&str> = root["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    let nuts = hands.iter().position(|h| h.contains('J')).unwrap();
+    let ev = |a: usize, h: usize| root["action_ev"][a][h].as_f64().unwrap();
+    assert!((ev(0, nuts) - 100.0).abs() < 0.1, "{root}");
+    assert!((ev(1, nuts) - 150.0).abs() < 0.1, "{root}");
+    assert!(
+        ev(0, 1 - nuts).abs() < 0.1 && ev(1, 1 - nuts).abs() < 0.1,
+        "{root}"
+    );
+    // The default-size spot equals the same spot solved alone with `spot solve`.
+    let alone = cardvec(&[
+        "spot",
+        "solve",
+        "--board",
+        "Td9d6hQc2s",
+        "--pot",
+        "100",
+        "--stack",
+        "300",
+        "--oop-range",
+        "AQ,KJs,88",
+        "--ip-range",
+        "T9s,JTs,QQ,AK",
+        "--json",
+        "--quiet",
+    ]);
+    let alone: serde_json::Value = serde_json::from_str(
+        String::from_utf8(alone.stdout)
+            .unwrap()
+            .lines()
+            .last()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(results[1]["id"], 7);
+    for key in [
+        "root_ev",
+        "root_equity",
+        "exploitability",
+        "iterations",
+        "memory_bytes",
+    ] {
+        assert_eq!(results[1][key], alone[key], "{key}");
+    }
+    assert!(
+        results[2]["error"].as_str().unwrap().contains("huge"),
+        "{}",
+        results[2]
+    );
+    // A rerun skips every finished line; a line cut short (a killed run) is solved again,
+    // to the same result on one thread.
+    let before = std::fs::read_to_string(&out).unwrap();
+    assert!(run("1").contains("0 solved now"));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), before);
+    let keep: Vec<&str> = before
+        .lines()
+        .filter(|l| !l.contains("\"line\":3"))
+        .collect();
+    let cut = keep.join("\n") + "\n" + r#"{"line":3,"id":7,"root_ev":[1"#;
+    std::fs::write(&out, cut).unwrap();
+    assert!(run("1").contains("1 solved now"));
+    let again = read_results(&out);
+    for key in ["root_ev", "root_equity", "exploitability", "root"] {
+        assert_eq!(again[1][key], results[1][key], "{key}");
+    }
+    std::fs::write(&out, "not a result\n").unwrap();
+    let o = cardvec(&[
+        "spot",
+        "batch",
+        spots.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a result"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

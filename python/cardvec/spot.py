@@ -17,7 +17,9 @@ the pot), ``hands`` (each player's combos after card removal), ``hand_ev`` (per 
 float64 per hand: its EV given that it holds the hand, NaN where no opponent hand can be
 dealt), ``root_player``, ``root_actions`` (``"check"``, ``"bet:120"``, ...) and
 ``root_strategy`` (float32 ``actions x hands`` of the root player's average strategy, each
-column a distribution).
+column a distribution) and ``root_action_ev`` (float64 ``actions x hands``: the EV of taking
+each root action with each hand and playing the average strategy after it; mixed by
+``root_strategy`` it gives ``hand_ev`` of the root player).
 
 Bad input (overlapping cards, an unknown size word, an empty range, a spot above
 ``max_memory`` bytes) raises ``ValueError`` (``MemoryError`` is not used: the spot is

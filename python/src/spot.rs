@@ -36,6 +36,7 @@ struct Solved {
     root_player: Option<usize>,
     root_actions: Vec<String>,
     root_strategy: Vec<f32>,
+    root_action_ev: Vec<f64>,
 }
 
 /// `solve(board, pot, stack, oop_range, ip_range, bets="60%,e,a", raises="2.5x", target=0.5,
@@ -100,6 +101,10 @@ fn solve<'py>(
         let summary = solver.solve(&options, &mut |_| !stop.is_stopped())?;
         let hands = [0, 1].map(|p| spot.hands(p).iter().map(|h| h.to_string()).collect());
         let hand_ev = [0, 1].map(|p| solver.root_hand_ev(p));
+        let root_action_ev: Vec<f64> = solver
+            .root_action_evs()
+            .map(|(_, evs)| evs.concat())
+            .unwrap_or_default();
         let root = solver.tree().nodes()[0];
         let (root_player, root_actions, root_strategy) = match root.kind {
             NodeKind::Decision(q) => (
@@ -121,6 +126,7 @@ fn solve<'py>(
             root_player,
             root_actions,
             root_strategy,
+            root_action_ev,
         })
     })?
     .map_err(core_err)?;
@@ -133,7 +139,7 @@ fn solve<'py>(
     d.set_item("root_ev", s.root_ev.to_vec())?;
     d.set_item("root_equity", s.root_equity.to_vec())?;
     d.set_item("seconds", s.seconds)?;
-    d.set_item("memory_bytes", s.memory.tree_bytes + s.memory.storage_bytes)?;
+    d.set_item("memory_bytes", s.memory.total_bytes)?;
     d.set_item("nodes", s.memory.nodes)?;
     d.set_item("stop", stop_word(s.stop))?;
     d.set_item(
@@ -157,6 +163,12 @@ fn solve<'py>(
         None => strategy.into_any(),
     };
     d.set_item("root_strategy", strategy)?;
+    let action_ev = PyArray1::from_slice(py, &solved.root_action_ev);
+    let action_ev = match solved.root_action_ev.len().checked_div(k) {
+        Some(h) => action_ev.reshape([k, h])?.into_any(),
+        None => action_ev.into_any(),
+    };
+    d.set_item("root_action_ev", action_ev)?;
     Ok(d)
 }
 

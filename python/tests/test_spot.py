@@ -36,9 +36,20 @@ def test_a_river_spot_reaches_its_target_and_its_numbers_agree():
         assert bet[frozenset(nut)] == pytest.approx(1.0, abs=0.02)
     air = [bet[frozenset(h)] for h in (("5h", "4h"), ("5c", "4c"))]
     assert sum(air) == pytest.approx(1.0, abs=0.1)
-    # OOP's EV per hand, weighted by the range, is its root EV.
+    # OOP's EV per hand; each root action's EV per hand, which the strategy mixes into it.
     ev = s["hand_ev"][0]
     assert ev.shape == (4,) and not np.isnan(ev).any()
+    action_ev = s["root_action_ev"]
+    assert action_ev.shape == (2, 4)
+    np.testing.assert_allclose((strategy * action_ev).sum(axis=0), ev, atol=1e-3)
+    # Betting with the nuts wins the pot and the calls (IP calls 1/(1+b) = 1/2); air is
+    # indifferent at 0 (it folds to a bet after checking or loses the showdown). A check
+    # with the nuts is not pinned down: IP's strategy after a check faces only air.
+    for nut in (("As", "Qs"), ("7s", "6s")):
+        assert action_ev[1, hands.index(frozenset(nut))] == pytest.approx(150, abs=1.0)
+    for air_hand in (("5h", "4h"), ("5c", "4c")):
+        i = hands.index(frozenset(air_hand))
+        assert abs(action_ev[0, i]) < 1.0 and abs(action_ev[1, i]) < 1.0
     assert s["history"][-1][1] == pytest.approx(s["exploitability_pct"])
 
 

@@ -25,6 +25,7 @@ class _Solution(TypedDict):
     root_player: int | None
     root_actions: list[str]
     root_strategy: npt.NDArray[np.float32]
+    root_action_ev: npt.NDArray[np.float64]
 
 def solve(
     board: str,

@@ -445,6 +445,62 @@ impl SpotSolver {
             .collect()
     }
 
+    /// The EV in chips of each root action for each hand of the player to act at the root,
+    /// when that action is taken and both play the average strategy afterwards: `(player,
+    /// evs)` with `evs[action][hand]` (actions in [`SpotTree::children`] order of the root,
+    /// hands aligned with [`Spot::hands`]; NaN for a hand no opponent hand can be dealt
+    /// with). Weighted by the root's average strategy, a hand's action EVs give its
+    /// [`SpotSolver::root_hand_ev`]; the difference between the best and an action's EV is
+    /// the EV that action loses. `None` when the root is not a decision (a spot that starts
+    /// all-in).
+    pub fn root_action_evs(&mut self) -> Option<(usize, Vec<Vec<f64>>)> {
+        let root = self.tree.nodes()[0];
+        let NodeKind::Decision(q) = root.kind else {
+            return None;
+        };
+        let q = q as usize;
+        let reach = compatible(&self.tables, q, self.spot.weights(1 - q));
+        let ctx = Ctx {
+            spot: &self.spot,
+            tree: &self.tree,
+            tables: &self.tables,
+            algorithm: self.algorithm,
+        };
+        let kids = self.tree.children(0);
+        let n = self.spot.hands(q).len();
+        let store = Store {
+            r: &mut self.regrets,
+            c: &mut self.cum,
+            q: &mut self.pred,
+        };
+        // The root's own block comes first, then each child's subtree in order (the layout
+        // `decision` walks).
+        let (_, mut rest) = store.split(kids.len() * n);
+        let mut evs = Vec::with_capacity(kids.len());
+        for &c in kids {
+            let cn = &self.tree.nodes()[c as usize];
+            let (mine, r) = rest.split((cn.slot_end - cn.slot) as usize);
+            rest = r;
+            let mut v = vec![0f32; n];
+            ctx.walk(
+                c as usize,
+                q,
+                Mode::Average,
+                self.spot.weights(q),
+                self.spot.weights(1 - q),
+                mine,
+                &mut v,
+            );
+            evs.push(
+                v.iter()
+                    .zip(&reach)
+                    .map(|(&x, &a)| if a > 0.0 { x as f64 / a } else { f64::NAN })
+                    .collect(),
+            );
+        }
+        Some((q, evs))
+    }
+
     /// Each player's equity at the root: the share of the pot it wins with the board run
     /// out and no more betting.
     pub fn root_equity(&self) -> [f64; 2] {

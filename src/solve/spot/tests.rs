@@ -661,6 +661,31 @@ fn the_river_toy_game_matches_its_closed_form() {
             "{} vs {v}",
             sol.root_ev[0]
         );
+        // The root's action EVs: checking wins the pot with the nuts and nothing with air;
+        // betting wins the pot plus the calls with the nuts, and air is indifferent (its
+        // bet EV is the check's 0, which is why it mixes). Mixed by the root strategy they
+        // give each hand's EV.
+        let (player, evs) = solver.root_action_evs().unwrap();
+        assert_eq!((player, evs.len()), (0, 2));
+        let check_index = 1 - bet_index;
+        let nut_bet = 100.0 + b * 100.0 / (1.0 + b);
+        for (got, want) in [
+            (evs[check_index][nuts], 100.0),
+            (evs[bet_index][nuts], nut_bet),
+            (evs[check_index][air], 0.0),
+            (evs[bet_index][air], 0.0),
+        ] {
+            assert!((got - want).abs() < 0.05, "b={b}: {evs:?}");
+        }
+        let hand_ev = solver.root_hand_ev(0);
+        for h in 0..2 {
+            let mixed: f64 = (0..2).map(|a| root[a * 2 + h] as f64 * evs[a][h]).sum();
+            assert!(
+                (mixed - hand_ev[h]).abs() < 1e-3,
+                "{mixed} vs {}",
+                hand_ev[h]
+            );
+        }
     }
 }
 

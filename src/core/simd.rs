@@ -174,6 +174,51 @@ impl OneHotRows {
     }
 }
 
+/// Row `k` has `1.0` at position `k`; row 8 is all zeros (an index past the width).
+const ONE_HOT_F32_8: [[f32; 8]; 9] = {
+    let mut t = [[0.0f32; 8]; 9];
+    let mut k = 0;
+    while k < 8 {
+        t[k][k] = 1.0;
+        k += 1;
+    }
+    t
+};
+
+/// Writes `index.len()` one-hot f32 rows of `W` values (`1 <= W <= 8`): `out[r * W + k] =
+/// 1.0` when `index[r] == k`, else `0.0` (an index `>= W` gives a zero row), `out` being
+/// `index.len() × W` long. Each row is one 8-value copy from a table (two 16-byte loads
+/// and stores), in order, so that the zeros it writes past its `W` values are overwritten
+/// by the rows after it; the rows too near the end take `W` values. No byte row to widen,
+/// no compare: the card-major block of an f32 observation (one row per card).
+#[inline]
+pub fn one_hot_rows_f32<const W: usize>(index: &[u8], out: &mut [f32]) {
+    const { assert!(W >= 1 && W <= 8) };
+    assert_eq!(
+        out.len(),
+        index.len() * W,
+        "one_hot_rows_f32: lengths differ"
+    );
+    // Rows whose 8-value copy stays inside `out`.
+    let head = if out.len() >= 8 {
+        ((out.len() - 8) / W + 1).min(index.len())
+    } else {
+        0
+    };
+    for (r, &k) in index[..head].iter().enumerate() {
+        let k = if (k as usize) < W { k as usize } else { 8 };
+        // SAFETY: `r < head`, so `r * W + 8 <= out.len()` (`head` is the number of rows
+        // whose start is at most `out.len() - 8`); the table row is 8 values.
+        unsafe {
+            std::ptr::copy_nonoverlapping(ONE_HOT_F32_8[k].as_ptr(), out.as_mut_ptr().add(r * W), 8)
+        };
+    }
+    for (r, &k) in index.iter().enumerate().skip(head) {
+        let k = if (k as usize) < W { k as usize } else { 8 };
+        out[r * W..(r + 1) * W].copy_from_slice(&ONE_HOT_F32_8[k][..W]);
+    }
+}
+
 /// Packs a row of mask bytes (`0` or not) into bits: bit `i % 64` of `out[i / 64]` is set
 /// when `src[i] != 0`, for every `i < src.len()`; the bits past `src.len()` are zero
 /// (`out.len() == src.len().div_ceil(64)`). Sixteen bytes per compare-and-movemask (SSE2).
@@ -403,6 +448,33 @@ mod tests {
             }
             assert_eq!(got, want, "n = {n}");
         }
+    }
+
+    fn check_one_hot_rows_f32<const W: usize>(rows: usize) {
+        for seed in 0..20u64 {
+            let index: Vec<u8> = (0..rows)
+                .map(|r| ((r as u64 * 2654435761 + seed * 97) % (W as u64 + 2)) as u8)
+                .collect();
+            let mut got = vec![9.0f32; rows * W];
+            one_hot_rows_f32::<W>(&index, &mut got);
+            let want: Vec<f32> = (0..rows * W)
+                .map(|i| (index[i / W] as usize == i % W) as u8 as f32)
+                .collect();
+            assert_eq!(got, want, "width {W} rows {rows} seed {seed}");
+        }
+    }
+
+    #[test]
+    fn one_hot_rows_f32_equal_the_scalar_rule_for_every_width_and_length() {
+        for rows in 0..=20 {
+            check_one_hot_rows_f32::<1>(rows);
+            check_one_hot_rows_f32::<2>(rows);
+            check_one_hot_rows_f32::<3>(rows);
+            check_one_hot_rows_f32::<5>(rows);
+            check_one_hot_rows_f32::<7>(rows);
+            check_one_hot_rows_f32::<8>(rows);
+        }
+        check_one_hot_rows_f32::<7>(60);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use bytemuck::{Pod, Zeroable};
 
 use super::*;
-use crate::core::simd::{one_hot_f32, one_hot_u8, spread_bits_to_bytes, widen_u8_f32, OneHotRows};
+use crate::core::simd::{one_hot_f32, one_hot_rows_f32, one_hot_u8, spread_bits_to_bytes, OneHotRows};
 use crate::core::{CardSet64, Error, Game, LaneOutcome, LaneRng, ObsFormat, Result};
 
 const COLOR_MASK: u64 = 0xFFF;
@@ -341,10 +341,9 @@ impl Game for LostCities {
                 }
             }
             ObsLayout::CardMajor => {
-                // The byte rows, widened (SSE2, 16 values at a time).
-                let mut bytes = [0u8; N_CHANNELS * DECK_SIZE];
-                CARD_ROWS.write(&parts.channel_of_cards(), &mut bytes);
-                widen_u8_f32(&bytes, onehot);
+                // One 8-value table copy per card, in card order.
+                let channels = parts.channel_of_cards();
+                one_hot_rows_f32::<N_CHANNELS>(&channels[..DECK_SIZE], onehot);
             }
         }
         // The 32 small scalars are two contiguous runs of the row (0..2 and 3..33, around

@@ -28,7 +28,7 @@ pub struct SpotArgs {
 #[derive(clap::Subcommand, Debug)]
 enum SpotCommand {
     /// Solves a spot and reports its exploitability, EVs and equities.
-    Solve(SolveArgs),
+    Solve(Box<SolveArgs>),
     /// Solves a JSON-lines file of spots (one per line) into a JSON-lines file of results
     /// with every root action's EV for every hand; finished lines are skipped on a rerun.
     Batch(BatchArgs),
@@ -38,59 +38,71 @@ enum SpotCommand {
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
     /// The board: 3, 4 or 5 cards (`Td9d6hQc`).
-    #[arg(long)]
-    board: String,
+    #[arg(long, required_unless_present = "resume", conflicts_with = "resume")]
+    board: Option<String>,
     /// The starting pot in chips.
-    #[arg(long)]
-    pot: u64,
+    #[arg(long, required_unless_present = "resume", conflicts_with = "resume")]
+    pot: Option<u64>,
     /// The effective stack behind in chips.
-    #[arg(long)]
-    stack: u64,
+    #[arg(long, required_unless_present = "resume", conflicts_with = "resume")]
+    stack: Option<u64>,
     /// OOP's range (`66+,AJo+`, weights `AKs:0.5`, or `15%`).
-    #[arg(long)]
-    oop_range: String,
+    #[arg(long, required_unless_present = "resume", conflicts_with = "resume")]
+    oop_range: Option<String>,
     /// IP's range.
-    #[arg(long)]
-    ip_range: String,
+    #[arg(long, required_unless_present = "resume", conflicts_with = "resume")]
+    ip_range: Option<String>,
     /// Bet sizes, both players, every street (`60%,e,a`).
-    #[arg(long, default_value = "60%,a")]
+    #[arg(long, default_value = "60%,a", conflicts_with = "resume")]
     bets: String,
     /// Raise sizes (`2.5x`, `100%`, `a`).
-    #[arg(long, default_value = "2.5x")]
+    #[arg(long, default_value = "2.5x", conflicts_with = "resume")]
     raises: String,
     /// Most raises per street.
-    #[arg(long, default_value_t = DEFAULT_RAISE_CAP)]
+    #[arg(long, default_value_t = DEFAULT_RAISE_CAP, conflicts_with = "resume")]
     raise_cap: u32,
     /// All-in added when at most this times the pot after a call.
-    #[arg(long, default_value_t = DEFAULT_ADD_ALLIN_THRESHOLD)]
+    #[arg(long, default_value_t = DEFAULT_ADD_ALLIN_THRESHOLD, conflicts_with = "resume")]
     add_allin: f64,
     /// A size leaving less than this times the pot behind becomes all-in.
-    #[arg(long, default_value_t = DEFAULT_FORCE_ALLIN_THRESHOLD)]
+    #[arg(long, default_value_t = DEFAULT_FORCE_ALLIN_THRESHOLD, conflicts_with = "resume")]
     force_allin: f64,
-    /// Stop at this exploitability, in % of the starting pot.
-    #[arg(long, default_value_t = 0.5)]
-    target: f64,
-    /// Most iterations.
-    #[arg(long, default_value_t = 1000)]
-    iterations: u64,
-    /// Stop after this many seconds, keeping the strategy reached.
+    /// Stop at this exploitability, in % of the starting pot [default: 0.5, or the
+    /// resumed file's].
+    #[arg(long)]
+    target: Option<f64>,
+    /// Most iterations in this run [default: 1000, or the resumed file's].
+    #[arg(long)]
+    iterations: Option<u64>,
+    /// Stop after this many seconds, keeping the strategy reached [default: none, or the
+    /// resumed file's].
     #[arg(long)]
     time_limit: Option<f64>,
-    /// Compute the exploitability every this many iterations.
-    #[arg(long, default_value_t = 10)]
-    check_every: u64,
+    /// Compute the exploitability every this many iterations [default: 10, or the resumed
+    /// file's].
+    #[arg(long)]
+    check_every: Option<u64>,
     /// Worker threads (default: one per core; results do not depend on it).
     #[arg(long)]
     threads: Option<usize>,
-    /// dcfr, cfr+ or pcfr+.
-    #[arg(long, default_value = "dcfr")]
-    algorithm: String,
+    /// dcfr, cfr+ or pcfr+ [default: dcfr; a resumed file keeps its own].
+    #[arg(long)]
+    algorithm: Option<String>,
     /// Print the tree's size and the memory the solve needs, and stop.
     #[arg(long)]
     dry_run: bool,
-    /// Refuse a spot needing more memory than this (`4GB`, `512MB`, bytes).
-    #[arg(long, default_value = "4GB")]
-    max_memory: String,
+    /// Refuse a spot needing more memory than this (`4GB`, `512MB`, bytes) [default: 4GB,
+    /// or the resumed file's].
+    #[arg(long)]
+    max_memory: Option<String>,
+    /// Save the solved spot to this file when the solve stops (`docs/spot.md`, "Spot
+    /// files"; checked before the solve starts).
+    #[arg(long)]
+    save: Option<PathBuf>,
+    /// Continue solving a spot file (saved by `--save`): its spot, tree and algorithm, its
+    /// stopping options unless given here; the iterations count on from the file's.
+    #[arg(long)]
+    resume: Option<PathBuf>,
     /// JSON lines (one per check, then the summary) instead of text.
     #[arg(long)]
     json: bool,
@@ -153,33 +165,97 @@ struct Summary {
     stop: cardvec::solve::spot::StopReason,
     root_ev: [f64; 2],
     root_equity: [f64; 2],
+    /// The file written by `--save`, and its size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    saved: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file_bytes: Option<u64>,
 }
 
 /// Runs `cardvec spot`.
 pub fn run(args: SpotArgs) -> Result<()> {
     match args.command {
-        SpotCommand::Solve(a) => solve(a),
+        SpotCommand::Solve(a) => solve(*a),
         SpotCommand::Batch(a) => batch(a),
     }
 }
 
+/// Checks that `path` can be written before a long solve: its folder exists and a file can
+/// be created beside it (the temporary file of [`SpotSolver::save`], removed at once).
+fn check_writable(path: &std::path::Path) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    File::create(&tmp).map_err(|e| Error::Invalid {
+        what: "--save",
+        reason: format!("{} cannot be written: {e}", path.display()),
+    })?;
+    let _ = std::fs::remove_file(&tmp);
+    Ok(())
+}
+
 fn solve(a: SolveArgs) -> Result<()> {
-    let mut tree = TreeConfig::uniform(&a.bets, &a.raises)?;
-    tree.raise_cap = a.raise_cap;
-    tree.add_allin_threshold = a.add_allin;
-    tree.force_allin_threshold = a.force_allin;
-    let options = SolveOptions {
-        algorithm: Algorithm::parse(&a.algorithm)?,
-        target_pct: a.target,
-        max_iterations: a.iterations,
-        time_limit: a.time_limit,
-        check_every: a.check_every,
-        max_memory: parse_memory(&a.max_memory)?,
-        ..SolveOptions::default()
+    let mut loaded = None;
+    let (spot, options) = if let Some(path) = &a.resume {
+        let (solver, saved) = SpotSolver::load(path)?;
+        if let Some(name) = &a.algorithm {
+            let asked = Algorithm::parse(name)?;
+            if asked != saved.algorithm {
+                return Err(Error::Invalid {
+                    what: "--algorithm",
+                    reason: format!(
+                        "{} was solved with {}: a resumed solve keeps its algorithm",
+                        path.display(),
+                        saved.algorithm.name()
+                    ),
+                });
+            }
+        }
+        let options = SolveOptions {
+            target_pct: a.target.unwrap_or(saved.target_pct),
+            max_iterations: a.iterations.unwrap_or(saved.max_iterations),
+            time_limit: a.time_limit.or(saved.time_limit),
+            check_every: a.check_every.unwrap_or(saved.check_every),
+            max_memory: match &a.max_memory {
+                Some(m) => parse_memory(m)?,
+                None => saved.max_memory,
+            },
+            ..saved
+        };
+        let spot = solver.spot().clone();
+        loaded = Some(solver);
+        (spot, options)
+    } else {
+        let mut tree = TreeConfig::uniform(&a.bets, &a.raises)?;
+        tree.raise_cap = a.raise_cap;
+        tree.add_allin_threshold = a.add_allin;
+        tree.force_allin_threshold = a.force_allin;
+        let options = SolveOptions {
+            algorithm: Algorithm::parse(a.algorithm.as_deref().unwrap_or("dcfr"))?,
+            target_pct: a.target.unwrap_or(0.5),
+            max_iterations: a.iterations.unwrap_or(1000),
+            time_limit: a.time_limit,
+            check_every: a.check_every.unwrap_or(10),
+            max_memory: parse_memory(a.max_memory.as_deref().unwrap_or("4GB"))?,
+            ..SolveOptions::default()
+        };
+        let need = |v: &Option<String>| v.clone().unwrap_or_default();
+        let spot = Spot::parse(
+            &need(&a.board),
+            a.pot.unwrap_or_default(),
+            a.stack.unwrap_or_default(),
+            &need(&a.oop_range),
+            &need(&a.ip_range),
+            tree,
+        )?;
+        (spot, options)
     };
     options.check()?;
+    if let Some(path) = &a.save {
+        check_writable(path)?;
+    }
     let pool = crate::pool(a.threads)?;
-    let spot = Spot::parse(&a.board, a.pot, a.stack, &a.oop_range, &a.ip_range, tree)?;
+    let board: String = spot.board().iter().map(|c| c.to_string()).collect();
     let (_, memory) = SpotSolver::plan(&spot, &options)?;
     if a.dry_run || !a.json {
         let line = serde_json::json!({
@@ -196,7 +272,7 @@ fn solve(a: SolveArgs) -> Result<()> {
             println!(
                 "spot {}: {} + {} hands, {} nodes ({} decision, {} chance, {} terminal), \
                  {} slots, needs {} bytes ({:.1} MB; limit {} bytes)",
-                a.board,
+                board,
                 spot.hands(0).len(),
                 spot.hands(1).len(),
                 memory.nodes,
@@ -208,6 +284,17 @@ fn solve(a: SolveArgs) -> Result<()> {
                 memory.total_bytes as f64 / 1e6,
                 options.max_memory
             );
+            if let Some(s) = &loaded {
+                println!(
+                    "resuming {} after {} iterations of {}",
+                    a.resume
+                        .as_ref()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default(),
+                    s.iterations(),
+                    s.algorithm().name()
+                );
+            }
         }
         if a.dry_run {
             return Ok(());
@@ -228,10 +315,14 @@ fn solve(a: SolveArgs) -> Result<()> {
         b
     };
     let json = a.json;
-    let result = pool.install(|| -> Result<_> {
-        let mut solver = SpotSolver::new(&spot, &options)?;
+    let start_iterations = loaded.as_ref().map_or(0, |s| s.iterations());
+    let (result, saved) = pool.install(|| -> Result<_> {
+        let mut solver = match loaded {
+            Some(s) => s,
+            None => SpotSolver::new(&spot, &options)?,
+        };
         let sol = solver.solve(&options, &mut |p| {
-            bar.set_position(p.iterations);
+            bar.set_position(p.iterations - start_iterations);
             bar.set_message(format!("{:.4}% of the pot", p.exploitability_pct));
             if json {
                 let line = CheckLine {
@@ -243,11 +334,15 @@ fn solve(a: SolveArgs) -> Result<()> {
             }
             true
         })?;
-        Ok(sol)
+        let saved = match &a.save {
+            Some(path) => Some((path.display().to_string(), solver.save(path, &options)?)),
+            None => None,
+        };
+        Ok((sol, saved))
     })?;
     bar.finish_and_clear();
     let summary = Summary {
-        board: a.board.clone(),
+        board,
         pot: spot.pot(),
         stack: spot.stack(),
         algorithm: result.algorithm,
@@ -262,6 +357,8 @@ fn solve(a: SolveArgs) -> Result<()> {
         stop: result.stop,
         root_ev: result.root_ev,
         root_equity: result.root_equity,
+        saved: saved.as_ref().map(|s| s.0.clone()),
+        file_bytes: saved.as_ref().map(|s| s.1),
     };
     if a.json {
         println!("{}", serde_json::to_string(&summary).expect("plain data"));
@@ -280,6 +377,9 @@ fn solve(a: SolveArgs) -> Result<()> {
             summary.root_equity[0],
             summary.root_equity[1]
         );
+        if let (Some(path), Some(bytes)) = (&summary.saved, summary.file_bytes) {
+            println!("saved to {path} ({bytes} bytes)");
+        }
     }
     Ok(())
 }

@@ -270,3 +270,91 @@ fn batch_solves_every_line_with_action_evs_and_resumes() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a result"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The summary (last JSON line) of a run that must succeed.
+fn summary(args: &[&str]) -> serde_json::Value {
+    let out = cardvec(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn save_and_resume_continue_exactly() {
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a.cvspot");
+    let file = file.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = SPOT.to_vec();
+        args.extend(["--target", "0", "--check-every", "3", "--json", "--quiet"]);
+        args.extend(extra);
+        summary(&args)
+    };
+    let straight = run(&["--iterations", "10", "--algorithm", "pcfr+"]);
+    let first = run(&["--iterations", "6", "--algorithm", "pcfr+", "--save", file]);
+    assert_eq!(first["saved"], file);
+    let bytes = std::fs::metadata(file).unwrap().len();
+    assert_eq!(first["file_bytes"], bytes);
+    // Resumed: the file's spot, tree, algorithm and options, 4 more iterations, saved
+    // over itself.
+    let resumed = summary(&[
+        "spot",
+        "solve",
+        "--resume",
+        file,
+        "--iterations",
+        "4",
+        "--save",
+        file,
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(resumed["iterations"], 10);
+    assert_eq!(resumed["algorithm"], "pcfr+");
+    for key in ["exploitability", "root_ev", "root_equity", "nodes", "board"] {
+        assert_eq!(resumed[key], straight[key], "{key}");
+    }
+    // Resuming keeps the algorithm and refuses the spot's own options.
+    let out = cardvec(&["spot", "solve", "--resume", file, "--algorithm", "dcfr"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("keeps its algorithm"),
+        "{err}"
+    );
+    let out = cardvec(&["spot", "solve", "--resume", file, "--board", "AhKh2c"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("cannot be used with"),
+        "{err}"
+    );
+    // A bad file is refused with its path and the reason.
+    let cut = dir.join("cut.cvspot");
+    let good = std::fs::read(file).unwrap();
+    std::fs::write(&cut, &good[..good.len() / 2]).unwrap();
+    let out = cardvec(&["spot", "solve", "--resume", cut.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("cut.cvspot") && err.contains("truncated"),
+        "{err}"
+    );
+    // --save is checked before the solve.
+    let mut args = SPOT.to_vec();
+    args.extend([
+        "--save",
+        "/nonexistent-dir/x.cvspot",
+        "--iterations",
+        "1000000",
+    ]);
+    let out = cardvec(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("--save") && err.contains("nonexistent-dir"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

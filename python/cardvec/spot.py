@@ -10,37 +10,186 @@ exploitability of the average strategy is at most ``target`` % of the pot, after
 ``max_iterations`` iterations, or at ``time_limit`` seconds (the strategy reached is
 returned, ``stop == "time_limit"``), without the GIL; Ctrl-C raises ``KeyboardInterrupt``.
 
-The result is a dict: ``exploitability`` (chips) and ``exploitability_pct``,
-``iterations``, ``seconds``, ``memory_bytes``, ``nodes``, ``stop``, ``history`` (iteration,
-exploitability %), ``root_ev`` and ``root_equity`` (per player, OOP first: the EVs sum to
-the pot), ``hands`` (each player's combos after card removal), ``hand_ev`` (per player,
-float64 per hand: its EV given that it holds the hand, NaN where no opponent hand can be
-dealt), ``root_player``, ``root_actions`` (``"check"``, ``"bet:120"``, ...) and
-``root_strategy`` (float32 ``actions x hands`` of the root player's average strategy, each
-column a distribution) and ``root_action_ev`` (float64 ``actions x hands``: the EV of taking
-each root action with each hand and playing the average strategy after it; mixed by
-``root_strategy`` it gives ``hand_ev`` of the root player).
+The result is a ``Solution``. Its attributes (also readable as ``solution["key"]``, the
+dict of earlier versions): ``exploitability`` (chips) and ``exploitability_pct``,
+``iterations`` (over every solve of this solution), ``seconds``, ``memory_bytes``,
+``nodes``, ``stop``, ``history`` (iteration, exploitability %), ``root_ev`` and
+``root_equity`` (per player, OOP first: the EVs sum to the pot), ``hands`` (each player's
+combos after card removal), ``hand_ev`` (per player, float64 per hand: its EV given that it
+holds the hand, NaN where no opponent hand can be dealt), ``root_player``, ``root_actions``
+(``"check"``, ``"bet:120"``, ...) and ``root_strategy`` (float32 ``actions x hands`` of the
+root player's average strategy, each column a distribution) and ``root_action_ev``
+(float64 ``actions x hands``: the EV of taking each root action with each hand and playing
+the average strategy after it; mixed by ``root_strategy`` it gives ``hand_ev`` of the root
+player).
+
+``Solution.save(path)`` writes the spot, its options and the solver's whole state to a
+compact binary file (docs/spot.md, "Spot files"); ``load(path)`` reads it back (also the
+files of ``cardvec spot solve --save``), and ``Solution.solve(...)`` continues the solve
+exactly where it stopped: N iterations, save, load, M more give the same bits as N + M.
 
 Bad input (overlapping cards, an unknown size word, an empty range, a spot above
 ``max_memory`` bytes) raises ``ValueError`` (``MemoryError`` is not used: the spot is
-refused before anything is allocated).
+refused before anything is allocated); so does a file that is not a spot file, from another
+format version, truncated or corrupt.
 
     from cardvec import spot
     s = spot.solve("Td9d6hQc2s", 200, 900, "AA,KK,72o", "QQ,JJ", bets="75%", target=0.1)
-    s["root_ev"]     # [oop, ip], summing to 200
+    s.root_ev        # [oop, ip], summing to 200
+    s.save("river.cvspot")
+    t = spot.load("river.cvspot").solve(target=0.01)
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import os
+from typing import TYPE_CHECKING, Any
 
 from ._cardvec import spot as _spot
 
 if TYPE_CHECKING:
     from typing import SupportsFloat, SupportsIndex
 
-    from ._cardvec.spot import _Solution
+    import numpy as np
+    import numpy.typing as npt
 
-__all__ = ["solve"]
+    from ._cardvec.spot import _Solver, _Summary
+
+__all__ = ["Solution", "load", "solve"]
+
+
+class Solution:
+    """A solved (or partly solved) spot: the solver's state and the summary of its last
+    solve (see the module documentation for the attributes)."""
+
+    __slots__ = ("_solver", "_summary")
+
+    def __init__(self, solver: _Solver, summary: _Summary) -> None:
+        self._solver = solver
+        self._summary = summary
+
+    @property
+    def summary(self) -> _Summary:
+        """The summary as a dict (the keys are the attribute names)."""
+        return self._summary
+
+    def __getitem__(self, key: str) -> Any:
+        return self._summary[key]  # type: ignore[literal-required]
+
+    def keys(self) -> list[str]:
+        """The summary's keys."""
+        return list(self._summary.keys())
+
+    def __repr__(self) -> str:
+        s = self._summary
+        return (
+            f"<cardvec.spot.Solution {s['algorithm']} {s['iterations']} iterations, "
+            f"exploitability {s['exploitability_pct']:.4f}% of the pot>"
+        )
+
+    @property
+    def algorithm(self) -> str:
+        """``"dcfr"``, ``"cfr+"`` or ``"pcfr+"``."""
+        return self._summary["algorithm"]
+
+    @property
+    def iterations(self) -> int:
+        """Iterations run in all."""
+        return self._summary["iterations"]
+
+    @property
+    def exploitability(self) -> float:
+        """Exploitability of the average strategy, in chips."""
+        return self._summary["exploitability"]
+
+    @property
+    def exploitability_pct(self) -> float:
+        """The same in % of the starting pot."""
+        return self._summary["exploitability_pct"]
+
+    @property
+    def root_ev(self) -> list[float]:
+        """Each player's EV in chips (OOP first; they sum to the pot)."""
+        return self._summary["root_ev"]
+
+    @property
+    def root_equity(self) -> list[float]:
+        """Each player's equity at the root (the board run out, no betting)."""
+        return self._summary["root_equity"]
+
+    @property
+    def seconds(self) -> float:
+        """Seconds spent in the last solve."""
+        return self._summary["seconds"]
+
+    @property
+    def memory_bytes(self) -> int:
+        """The memory the solve needs."""
+        return self._summary["memory_bytes"]
+
+    @property
+    def nodes(self) -> int:
+        """Nodes of the public tree."""
+        return self._summary["nodes"]
+
+    @property
+    def stop(self) -> str:
+        """Why the last solve stopped: ``"target"``, ``"iterations"``, ``"time_limit"``,
+        ``"cancelled"``, or ``"loaded"`` for a solution read by ``load`` and not solved
+        since."""
+        return self._summary["stop"]
+
+    @property
+    def history(self) -> list[tuple[int, float]]:
+        """(iterations, exploitability %) at each check of the last solve."""
+        return self._summary["history"]
+
+    @property
+    def hands(self) -> list[list[str]]:
+        """Each player's combos after card removal."""
+        return self._summary["hands"]
+
+    @property
+    def hand_ev(self) -> list[npt.NDArray[np.float64]]:
+        """Each player's EV per hand at the root (NaN where no opponent hand is dealt)."""
+        return self._summary["hand_ev"]
+
+    @property
+    def root_player(self) -> int | None:
+        """The player to act at the root (None if the spot starts all-in)."""
+        return self._summary["root_player"]
+
+    @property
+    def root_actions(self) -> list[str]:
+        """The root's actions (``"check"``, ``"bet:120"``, ...)."""
+        return self._summary["root_actions"]
+
+    @property
+    def root_strategy(self) -> npt.NDArray[np.float32]:
+        """The root player's average strategy, ``actions x hands``."""
+        return self._summary["root_strategy"]
+
+    @property
+    def root_action_ev(self) -> npt.NDArray[np.float64]:
+        """Each root action's EV per hand, ``actions x hands``."""
+        return self._summary["root_action_ev"]
+
+    def solve(
+        self,
+        target: SupportsFloat | None = None,
+        max_iterations: SupportsIndex | None = None,
+        time_limit: SupportsFloat | None = None,
+        check_every: SupportsIndex | None = None,
+    ) -> Solution:
+        """Continues the solve from where it stopped (the iterations count on; the options
+        given replace the solution's own for this and later solves, None keeps them) and
+        returns this solution, updated."""
+        self._summary = self._solver.solve(target, max_iterations, time_limit, check_every)
+        return self
+
+    def save(self, path: str | os.PathLike[str]) -> int:
+        """Writes the spot, its tree and options and the solver's state to ``path`` (a
+        temporary file renamed at the end); returns the file's size in bytes."""
+        return self._solver.save(os.fspath(path))
 
 
 def solve(
@@ -57,10 +206,10 @@ def solve(
     algorithm: str = "dcfr",
     check_every: SupportsIndex | None = 10,
     max_memory: SupportsIndex | None = None,
-) -> _Solution:
+) -> Solution:
     """Solves a spot (see the module documentation); ``max_memory`` defaults to the
     library's limit."""
-    return _spot.solve(
+    solver = _spot._Solver(
         board,
         pot,
         stack,
@@ -75,3 +224,12 @@ def solve(
         check_every,
         max_memory,
     )
+    return Solution(solver, solver.solve())
+
+
+def load(path: str | os.PathLike[str]) -> Solution:
+    """Reads a spot file written by ``Solution.save`` or ``cardvec spot solve --save``; the
+    solution's summary describes the strategy as loaded (``stop == "loaded"``) and
+    ``Solution.solve`` continues it."""
+    solver = _spot._Solver.load(os.fspath(path))
+    return Solution(solver, solver.summary())

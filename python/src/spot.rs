@@ -28,46 +28,17 @@ fn chips(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     Ok(args::int_in(obj, what, 0, i128::from(u64::MAX))? as u64)
 }
 
-/// What one solve returns, built on the solving thread.
-struct Solved {
-    summary: cardvec::solve::spot::SpotSolution,
-    hands: [Vec<String>; 2],
-    hand_ev: [Vec<f64>; 2],
-    root_player: Option<usize>,
-    root_actions: Vec<String>,
-    root_strategy: Vec<f32>,
-    root_action_ev: Vec<f64>,
-}
-
-/// `solve(board, pot, stack, oop_range, ip_range, bets="60%,e,a", raises="2.5x", target=0.5,
-/// max_iterations=1000, time_limit=None, algorithm="dcfr", check_every=10,
-/// max_memory=None)`: see `cardvec.spot.solve`.
-#[pyfunction]
-#[pyo3(signature = (board, pot, stack, oop_range, ip_range, bets="60%,e,a", raises="2.5x",
-    target=None, max_iterations=None, time_limit=None, algorithm="dcfr", check_every=None,
-    max_memory=None))]
-#[allow(clippy::too_many_arguments)]
-fn solve<'py>(
-    py: Python<'py>,
-    board: &str,
-    pot: &Bound<'py, PyAny>,
-    stack: &Bound<'py, PyAny>,
-    oop_range: &str,
-    ip_range: &str,
-    bets: &str,
-    raises: &str,
+/// The solve options of a call: `base` with the arguments given (None keeps `base`'s).
+fn options_of<'py>(
+    base: SolveOptions,
     target: Option<&Bound<'py, PyAny>>,
     max_iterations: Option<&Bound<'py, PyAny>>,
     time_limit: Option<&Bound<'py, PyAny>>,
-    algorithm: &str,
     check_every: Option<&Bound<'py, PyAny>>,
     max_memory: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<SolveOptions> {
     let some = |o: Option<&Bound<'py, PyAny>>| o.filter(|o| !o.is_none()).cloned();
-    let mut options = SolveOptions {
-        algorithm: Algorithm::parse(algorithm).map_err(core_err)?,
-        ..SolveOptions::default()
-    };
+    let mut options = base;
     if let Some(t) = some(target) {
         options.target_pct = number(&t, "target")?;
     }
@@ -82,24 +53,36 @@ fn solve<'py>(
     if let Some(m) = some(max_memory) {
         options.max_memory = args::int_in(&m, "max_memory", 1, i128::from(u64::MAX))? as u64;
     }
-    options.time_limit = interrupt::time_limit_arg(time_limit)?.map(|d| d.as_secs_f64());
+    if let Some(t) = interrupt::time_limit_arg(time_limit)? {
+        options.time_limit = Some(t.as_secs_f64());
+    }
     options.check().map_err(core_err)?;
-    let tree = TreeConfig::uniform(bets, raises).map_err(core_err)?;
-    let spot = Spot::parse(
-        board,
-        chips(pot, "pot")?,
-        chips(stack, "stack")?,
-        oop_range,
-        ip_range,
-        tree,
-    )
-    .map_err(core_err)?;
-    // Ctrl-C raises KeyboardInterrupt (the solve stops within an iteration); time_limit is
-    // the solver's own, so a timed-out solve returns what it reached.
-    let solved = interrupt::on_pool(py, ForkSafePool::shared(), None, "spot.solve", |stop| {
-        let mut solver = SpotSolver::new(&spot, &options)?;
-        let summary = solver.solve(&options, &mut |_| !stop.is_stopped())?;
-        let hands = [0, 1].map(|p| spot.hands(p).iter().map(|h| h.to_string()).collect());
+    Ok(options)
+}
+
+/// A spot's solver and the options it solves with: `cardvec.spot.Solution` wraps it.
+#[pyclass(module = "cardvec._cardvec.spot", name = "_Solver")]
+pub struct PySolver {
+    solver: SpotSolver,
+    options: SolveOptions,
+}
+
+/// The root's data of a result, computed without the GIL.
+struct RootData {
+    hands: Vec<Vec<String>>,
+    hand_ev: [Vec<f64>; 2],
+    root_player: Option<usize>,
+    root_actions: Vec<String>,
+    root_strategy: Vec<f32>,
+    root_action_ev: Vec<f64>,
+}
+
+impl RootData {
+    fn of(solver: &mut SpotSolver) -> RootData {
+        let spot = solver.spot().clone();
+        let hands: Vec<Vec<String>> = (0..2)
+            .map(|p| spot.hands(p).iter().map(|h| h.to_string()).collect())
+            .collect();
         let hand_ev = [0, 1].map(|p| solver.root_hand_ev(p));
         let root_action_ev: Vec<f64> = solver
             .root_action_evs()
@@ -119,18 +102,32 @@ fn solve<'py>(
             ),
             _ => (None, Vec::new(), Vec::new()),
         };
-        Ok::<Solved, CoreError>(Solved {
-            summary,
+        RootData {
             hands,
             hand_ev,
             root_player,
             root_actions,
             root_strategy,
             root_action_ev,
-        })
-    })?
-    .map_err(core_err)?;
-    let s = &solved.summary;
+        }
+    }
+}
+
+/// The summary dict of `s` with the root's strategy and EVs.
+fn result<'py>(
+    py: Python<'py>,
+    s: &cardvec::solve::spot::SpotSolution,
+    stop: &str,
+    root: RootData,
+) -> PyResult<Bound<'py, PyDict>> {
+    let RootData {
+        hands,
+        hand_ev,
+        root_player,
+        root_actions,
+        root_strategy,
+        root_action_ev,
+    } = root;
     let d = PyDict::new(py);
     d.set_item("algorithm", s.algorithm)?;
     d.set_item("iterations", s.iterations)?;
@@ -141,30 +138,30 @@ fn solve<'py>(
     d.set_item("seconds", s.seconds)?;
     d.set_item("memory_bytes", s.memory.total_bytes)?;
     d.set_item("nodes", s.memory.nodes)?;
-    d.set_item("stop", stop_word(s.stop))?;
+    d.set_item("stop", stop)?;
     d.set_item(
         "history",
         PyList::new(py, s.history.iter().map(|&(i, e)| (i, e)))?,
     )?;
-    d.set_item("hands", solved.hands.to_vec())?;
+    d.set_item("hands", hands)?;
     d.set_item(
         "hand_ev",
         vec![
-            PyArray1::from_slice(py, &solved.hand_ev[0]),
-            PyArray1::from_slice(py, &solved.hand_ev[1]),
+            PyArray1::from_slice(py, &hand_ev[0]),
+            PyArray1::from_slice(py, &hand_ev[1]),
         ],
     )?;
-    d.set_item("root_player", solved.root_player)?;
-    d.set_item("root_actions", solved.root_actions.clone())?;
-    let k = solved.root_actions.len();
-    let strategy = PyArray1::from_slice(py, &solved.root_strategy);
-    let strategy = match solved.root_strategy.len().checked_div(k) {
+    d.set_item("root_player", root_player)?;
+    d.set_item("root_actions", root_actions.clone())?;
+    let k = root_actions.len();
+    let strategy = PyArray1::from_slice(py, &root_strategy);
+    let strategy = match root_strategy.len().checked_div(k) {
         Some(h) => strategy.reshape([k, h])?.into_any(),
         None => strategy.into_any(),
     };
     d.set_item("root_strategy", strategy)?;
-    let action_ev = PyArray1::from_slice(py, &solved.root_action_ev);
-    let action_ev = match solved.root_action_ev.len().checked_div(k) {
+    let action_ev = PyArray1::from_slice(py, &root_action_ev);
+    let action_ev = match root_action_ev.len().checked_div(k) {
         Some(h) => action_ev.reshape([k, h])?.into_any(),
         None => action_ev.into_any(),
     };
@@ -172,10 +169,138 @@ fn solve<'py>(
     Ok(d)
 }
 
+#[pymethods]
+impl PySolver {
+    /// `_Solver(board, pot, stack, oop_range, ip_range, bets, raises, target,
+    /// max_iterations, time_limit, algorithm, check_every, max_memory)`: a solver at
+    /// iteration 0 (see `cardvec.spot.solve`).
+    #[new]
+    #[pyo3(signature = (board, pot, stack, oop_range, ip_range, bets="60%,e,a", raises="2.5x",
+        target=None, max_iterations=None, time_limit=None, algorithm="dcfr", check_every=None,
+        max_memory=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new<'py>(
+        board: &str,
+        pot: &Bound<'py, PyAny>,
+        stack: &Bound<'py, PyAny>,
+        oop_range: &str,
+        ip_range: &str,
+        bets: &str,
+        raises: &str,
+        target: Option<&Bound<'py, PyAny>>,
+        max_iterations: Option<&Bound<'py, PyAny>>,
+        time_limit: Option<&Bound<'py, PyAny>>,
+        algorithm: &str,
+        check_every: Option<&Bound<'py, PyAny>>,
+        max_memory: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<PySolver> {
+        let base = SolveOptions {
+            algorithm: Algorithm::parse(algorithm).map_err(core_err)?,
+            ..SolveOptions::default()
+        };
+        let options = options_of(
+            base,
+            target,
+            max_iterations,
+            time_limit,
+            check_every,
+            max_memory,
+        )?;
+        let tree = TreeConfig::uniform(bets, raises).map_err(core_err)?;
+        let spot = Spot::parse(
+            board,
+            chips(pot, "pot")?,
+            chips(stack, "stack")?,
+            oop_range,
+            ip_range,
+            tree,
+        )
+        .map_err(core_err)?;
+        let solver = SpotSolver::new(&spot, &options).map_err(core_err)?;
+        Ok(PySolver { solver, options })
+    }
+
+    /// Runs the solver on from where it is (the options given replace the stored ones for
+    /// this and later calls) and returns the summary dict (`cardvec.spot.Solution`).
+    #[pyo3(signature = (target=None, max_iterations=None, time_limit=None, check_every=None))]
+    fn solve<'py>(
+        &mut self,
+        py: Python<'py>,
+        target: Option<&Bound<'py, PyAny>>,
+        max_iterations: Option<&Bound<'py, PyAny>>,
+        time_limit: Option<&Bound<'py, PyAny>>,
+        check_every: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let options = options_of(
+            self.options,
+            target,
+            max_iterations,
+            time_limit,
+            check_every,
+            None,
+        )?;
+        self.options = options;
+        let solver = &mut self.solver;
+        // Ctrl-C raises KeyboardInterrupt (the solve stops within an iteration); time_limit
+        // is the solver's own, so a timed-out solve returns what it reached.
+        let (summary, root) =
+            interrupt::on_pool(py, ForkSafePool::shared(), None, "spot.solve", |stop| {
+                let summary = solver.solve(&options, &mut |_| !stop.is_stopped())?;
+                Ok::<_, CoreError>((summary, RootData::of(solver)))
+            })?
+            .map_err(core_err)?;
+        result(py, &summary, stop_word(summary.stop), root)
+    }
+
+    /// The summary dict of the strategy as it is, without iterating (`stop` is
+    /// `"loaded"`, `seconds` the time to evaluate it, `history` empty).
+    fn summary<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let start = std::time::Instant::now();
+        let solver = &mut self.solver;
+        let (exploitability, root_ev, root_equity, root) =
+            interrupt::on_pool(py, ForkSafePool::shared(), None, "spot.summary", |_| {
+                (
+                    solver.exploitability(),
+                    solver.root_ev(),
+                    solver.root_equity(),
+                    RootData::of(solver),
+                )
+            })?;
+        let pot = self.solver.spot().pot() as f64;
+        let s = cardvec::solve::spot::SpotSolution {
+            algorithm: self.solver.algorithm().name(),
+            iterations: self.solver.iterations(),
+            exploitability,
+            exploitability_pct: 100.0 * exploitability / pot,
+            root_ev,
+            root_equity,
+            seconds: start.elapsed().as_secs_f64(),
+            memory: self.solver.memory(),
+            stop: StopReason::Iterations,
+            history: Vec::new(),
+        };
+        result(py, &s, "loaded", root)
+    }
+
+    /// Saves the spot, its options and the solver's state to `path` (`docs/spot.md`, "Spot
+    /// files"); returns the file's size in bytes.
+    fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<u64> {
+        let (solver, options) = (&self.solver, &self.options);
+        py.detach(|| solver.save(&path, options)).map_err(core_err)
+    }
+
+    /// Loads a spot file saved by `save` (or `cardvec spot solve --save`).
+    #[staticmethod]
+    fn load(py: Python<'_>, path: std::path::PathBuf) -> PyResult<PySolver> {
+        let (solver, options) = py.detach(|| SpotSolver::load(&path)).map_err(core_err)?;
+        Ok(PySolver { solver, options })
+    }
+}
+
 /// The submodule `spot`.
 fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "spot")?;
-    m.add_function(wrap_pyfunction!(solve, &m)?)?;
+    m.add_class::<PySolver>()?;
     Ok(m)
 }
 

@@ -95,3 +95,63 @@ def test_bad_input_is_a_clear_error(kwargs, error, message):
     args.update(kwargs)
     with pytest.raises(error, match=message):
         spot.solve(**args)
+
+
+TURN = ("Td9d6hQc", 100, 300, "AA,KQs,J8s:0.5,76s", "QQ-JJ,AQs,T9s,87s:0.75")
+
+
+def test_save_load_and_continue_equal_solving_straight(tmp_path):
+    kwargs = dict(bets="60%,a", raises="2.5x", target=0.0, check_every=2, algorithm="pcfr+")
+    straight = spot.solve(*TURN, max_iterations=9, **kwargs)
+    first = spot.solve(*TURN, max_iterations=5, **kwargs)
+    assert isinstance(first, spot.Solution) and first.iterations == 5
+    path = tmp_path / "turn.cvspot"
+    size = first.save(path)
+    assert size == path.stat().st_size > 0
+    loaded = spot.load(path)
+    assert loaded.stop == "loaded" and loaded.iterations == 5
+    assert loaded.algorithm == "pcfr+" and loaded.history == []
+    assert loaded.exploitability == first.exploitability
+    assert loaded.root_ev == first.root_ev
+    np.testing.assert_array_equal(loaded.root_strategy, first.root_strategy)
+    # The stored options (check_every=2, target 0) come back; 4 more iterations.
+    resumed = loaded.solve(max_iterations=4)
+    assert resumed is loaded and resumed.iterations == 9 and resumed.stop == "iterations"
+    assert resumed.exploitability == straight.exploitability
+    assert resumed.root_ev == straight.root_ev
+    assert [h for h, _ in resumed.history] == [7, 9]
+    np.testing.assert_array_equal(resumed.root_strategy, straight.root_strategy)
+    np.testing.assert_array_equal(resumed.root_action_ev, straight.root_action_ev)
+    for a, b in zip(resumed.hand_ev, straight.hand_ev):
+        np.testing.assert_array_equal(a, b)
+    # The dict of earlier versions reads the same values.
+    assert resumed["root_ev"] == resumed.root_ev and "exploitability_pct" in resumed.keys()
+    assert "9 iterations" in repr(resumed)
+
+
+def test_a_bad_spot_file_is_a_value_error(tmp_path):
+    s = spot.solve(BOARD, 100, 100, NUTS_AIR, CATCHERS, bets="100%", raises="",
+                   max_iterations=10)
+    good = tmp_path / "good.cvspot"
+    s.save(str(good))
+    data = good.read_bytes()
+    (tmp_path / "text.cvspot").write_text('{"game": "kuhn"}')
+    with pytest.raises(ValueError, match="not a cardvec spot file"):
+        spot.load(tmp_path / "text.cvspot")
+    (tmp_path / "cut.cvspot").write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="truncated"):
+        spot.load(tmp_path / "cut.cvspot")
+    other = bytearray(data)
+    other[8:12] = (7).to_bytes(4, "little")
+    (tmp_path / "v7.cvspot").write_bytes(bytes(other))
+    with pytest.raises(ValueError, match="format version 7"):
+        spot.load(tmp_path / "v7.cvspot")
+    bad = bytearray(data)
+    bad[len(bad) // 2] ^= 0x55
+    (tmp_path / "bad.cvspot").write_bytes(bytes(bad))
+    with pytest.raises(ValueError, match="corrupt|truncated"):
+        spot.load(tmp_path / "bad.cvspot")
+    with pytest.raises(ValueError, match="missing.cvspot"):
+        spot.load(tmp_path / "missing.cvspot")
+    with pytest.raises(ValueError, match="max_iterations"):
+        spot.load(good).solve(max_iterations=0)

@@ -82,10 +82,15 @@ def main() -> None:
     assert expl > 0 and cardvec.solve.best_response_value("kuhn", table, 1) > -1
 
     spot = cardvec.spot.solve("2s3s8sTdKd", 100, 100, "AsQs,5h4h", "KhQh", bets="100%", raises="")
-    assert_type(spot["root_ev"], list[float])
-    assert_type(spot["root_strategy"], npt.NDArray[np.float32])
+    assert_type(spot, cardvec.spot.Solution)
+    assert_type(spot.root_ev, list[float])
+    assert_type(spot.root_strategy, npt.NDArray[np.float32])
+    assert_type(spot.summary["hand_ev"], list[npt.NDArray[np.float64]])
+    assert_type(spot.save("/tmp/typing-check.cvspot"), int)
+    again = cardvec.spot.load("/tmp/typing-check.cvspot").solve(max_iterations=5)
+    assert_type(again, cardvec.spot.Solution)
     pe = cardvec.pettingzoo.env("kuhn")
-    assert pe is not None and spot["exploitability_pct"] >= 0
+    assert pe is not None and spot.exploitability_pct >= 0 and again.iterations > 0
 
     value = holdem.evaluate("AsKsQsJsTs")
     assert_type(value.rank, int)

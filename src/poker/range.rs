@@ -483,6 +483,43 @@ impl WeightedRange {
         Ok(WeightedRange { entries })
     }
 
+    /// A weighted range from its combos and weights (each weight finite with
+    /// `0 < weight <= 1`, each combo once), kept in id order as [`WeightedRange::entries`]
+    /// gives them; a bad weight or a repeated combo is an error.
+    ///
+    /// ```
+    /// use cardvec::poker::WeightedRange;
+    /// let r = WeightedRange::parse("AKs:0.5,QQ+").unwrap();
+    /// let back = WeightedRange::from_entries(r.entries().iter().rev().copied()).unwrap();
+    /// assert_eq!(back, r);
+    /// assert!(WeightedRange::from_entries([(r.entries()[0].0, 0.0)]).is_err());
+    /// ```
+    pub fn from_entries(
+        entries: impl IntoIterator<Item = (HoleCards, f64)>,
+    ) -> Result<WeightedRange> {
+        let mut entries: Vec<(HoleCards, f64)> = entries.into_iter().collect();
+        for &(h, w) in &entries {
+            if !(w.is_finite() && w > 0.0 && w <= 1.0) {
+                return Err(Error::Invalid {
+                    what: "range",
+                    reason: format!("{h} has the weight {w}; a weight is in (0, 1]"),
+                });
+            }
+        }
+        // The order of `parse`: by the higher card's id, then the lower's.
+        entries.sort_by_key(|&(h, _)| {
+            let [a, b] = h.cards();
+            (a.id(), b.id())
+        });
+        if let Some(pair) = entries.windows(2).find(|p| p[0].0 == p[1].0) {
+            return Err(Error::Invalid {
+                what: "range",
+                reason: format!("{} appears twice", pair[0].0),
+            });
+        }
+        Ok(WeightedRange { entries })
+    }
+
     /// The combos with their weights, each combo once, in id order.
     pub fn entries(&self) -> &[(HoleCards, f64)] {
         &self.entries

@@ -1,14 +1,14 @@
 """Postflop spots solved range against range (``cardvec._cardvec.spot``; python/src/spot.rs)."""
 
-from typing import SupportsFloat, SupportsIndex, TypedDict, type_check_only
+from typing import SupportsFloat, SupportsIndex, TypedDict, final, type_check_only
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["solve"]
+__all__ = ["_Solver"]
 
 @type_check_only
-class _Solution(TypedDict):
+class _Summary(TypedDict):
     algorithm: str
     iterations: int
     exploitability: float
@@ -27,18 +27,35 @@ class _Solution(TypedDict):
     root_strategy: npt.NDArray[np.float32]
     root_action_ev: npt.NDArray[np.float64]
 
-def solve(
-    board: str,
-    pot: SupportsIndex,
-    stack: SupportsIndex,
-    oop_range: str,
-    ip_range: str,
-    bets: str = "60%,e,a",
-    raises: str = "2.5x",
-    target: SupportsFloat | None = None,
-    max_iterations: SupportsIndex | None = None,
-    time_limit: SupportsFloat | None = None,
-    algorithm: str = "dcfr",
-    check_every: SupportsIndex | None = None,
-    max_memory: SupportsIndex | None = None,
-) -> _Solution: ...
+@final
+class _Solver:
+    """A spot's solver and its options (python/src/spot.rs); ``cardvec.spot.Solution``
+    wraps it."""
+
+    def __new__(
+        cls,
+        board: str,
+        pot: SupportsIndex,
+        stack: SupportsIndex,
+        oop_range: str,
+        ip_range: str,
+        bets: str = "60%,e,a",
+        raises: str = "2.5x",
+        target: SupportsFloat | None = None,
+        max_iterations: SupportsIndex | None = None,
+        time_limit: SupportsFloat | None = None,
+        algorithm: str = "dcfr",
+        check_every: SupportsIndex | None = None,
+        max_memory: SupportsIndex | None = None,
+    ) -> _Solver: ...
+    def solve(
+        self,
+        target: SupportsFloat | None = None,
+        max_iterations: SupportsIndex | None = None,
+        time_limit: SupportsFloat | None = None,
+        check_every: SupportsIndex | None = None,
+    ) -> _Summary: ...
+    def summary(self) -> _Summary: ...
+    def save(self, path: str) -> int: ...
+    @staticmethod
+    def load(path: str) -> _Solver: ...

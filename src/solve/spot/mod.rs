@@ -32,15 +32,22 @@
 //! `force_allin_threshold` times the pot behind becomes all-in (default 0.15). At most
 //! `raise_cap` raises per street (default 3).
 //!
+//! Spot files ([`SpotSolver::save`], [`SpotSolver::load`]: the format is in
+//! `docs/spot.md`) keep a solve to continue it bit for bit.
+//!
 //! Not done here (see `docs/spot.md`): donk sizes distinct from bets, suit isomorphism,
-//! 16-bit storage, save/load, node locking, batch solving.
+//! 16-bit storage, node locking.
 
+mod io;
 mod solver;
 mod tree;
 
 #[cfg(test)]
+mod io_tests;
+#[cfg(test)]
 mod tests;
 
+pub use io::{SPOT_FILE_MAGIC, SPOT_FILE_VERSION};
 pub use solver::{
     Algorithm, Progress, SolveOptions, SpotSolution, SpotSolver, StopReason, DEFAULT_MAX_MEMORY,
     MAX_ITERATIONS,

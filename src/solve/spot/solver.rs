@@ -1048,3 +1048,19 @@ impl Ctx<'_> {
         }
     }
 }
+
+/// What the file module (`io.rs`) reads and restores.
+impl SpotSolver {
+    /// The regrets, the cumulative strategy and the prediction (empty unless PCFR+).
+    pub(super) fn state(&self) -> [&[f32]; 3] {
+        [&self.regrets, &self.cum, &self.pred]
+    }
+
+    /// The same to overwrite, and the iteration count.
+    pub(super) fn state_mut(&mut self) -> ([&mut [f32]; 3], &mut u64) {
+        (
+            [&mut self.regrets, &mut self.cum, &mut self.pred],
+            &mut self.iteration,
+        )
+    }
+}

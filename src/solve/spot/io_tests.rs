@@ -1,0 +1,198 @@
+//! Spot files: N iterations, save, load, M more equal N + M straight, bit for bit, for
+//! every algorithm; a file that is not a spot file, of another version, truncated or
+//! corrupt is refused with a clear error.
+
+use super::*;
+
+fn spot(board: &str, oop: &str, ip: &str, bets: &str) -> Spot {
+    let mut tree = TreeConfig::uniform(bets, "2.5x").unwrap();
+    tree.raise_cap = 2;
+    Spot::parse(board, 100, 300, oop, ip, tree).unwrap()
+}
+
+/// A turn spot (river chance nodes) with weights.
+fn turn_spot() -> Spot {
+    spot(
+        "Td9d6hQc",
+        "AA,KQs,J8s:0.5,76s,AdKd:0.25",
+        "QQ-JJ,AQs,T9s,87s:0.75",
+        "60%,a",
+    )
+}
+
+fn opts(algorithm: Algorithm, iterations: u64) -> SolveOptions {
+    SolveOptions {
+        algorithm,
+        target_pct: 0.0,
+        max_iterations: iterations,
+        check_every: 3,
+        ..SolveOptions::default()
+    }
+}
+
+fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-io-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn save_load_and_continue_equals_solving_straight() {
+    for algorithm in [Algorithm::Dcfr, Algorithm::CfrPlus, Algorithm::PcfrPlus] {
+        let spot = turn_spot();
+        let (n, m) = (7, 5);
+        let mut straight = SpotSolver::new(&spot, &opts(algorithm, n + m)).unwrap();
+        let whole = straight
+            .solve(&opts(algorithm, n + m), &mut |_| true)
+            .unwrap();
+
+        let mut first = SpotSolver::new(&spot, &opts(algorithm, n)).unwrap();
+        first.solve(&opts(algorithm, n), &mut |_| true).unwrap();
+        let path = tmp(&format!("{}.cvspot", algorithm.name().replace('+', "p")));
+        let bytes = first.save(&path, &opts(algorithm, n)).unwrap();
+        assert_eq!(bytes, std::fs::metadata(&path).unwrap().len());
+        let (mut loaded, options) = SpotSolver::load(&path).unwrap();
+        assert_eq!(options, opts(algorithm, n));
+        assert_eq!(loaded.algorithm(), algorithm);
+        assert_eq!(loaded.iterations(), n);
+        assert_eq!(loaded.spot(), &spot);
+        assert_eq!(loaded.memory(), first.memory());
+        for (a, b) in loaded.state().iter().zip(first.state()) {
+            assert_eq!(bits(a), bits(b), "{algorithm:?}: the state read back");
+        }
+        let rest = loaded.solve(&opts(algorithm, m), &mut |_| true).unwrap();
+        assert_eq!(rest.iterations, n + m);
+        assert_eq!(
+            rest.exploitability.to_bits(),
+            whole.exploitability.to_bits(),
+            "{algorithm:?}"
+        );
+        assert_eq!(rest.root_ev, whole.root_ev);
+        for (a, b) in loaded.state().iter().zip(straight.state()) {
+            assert_eq!(bits(a), bits(b), "{algorithm:?}: the state after M more");
+        }
+        for node in 0..loaded.tree().nodes().len() {
+            let (a, b) = (
+                loaded.average_strategy(node),
+                straight.average_strategy(node),
+            );
+            assert_eq!(a.map(|v| bits(&v)), b.map(|v| bits(&v)), "node {node}");
+        }
+        // In memory too, and a saved file is smaller than the raw arrays.
+        let mut buf = Vec::new();
+        loaded.write_to(&mut buf, &opts(algorithm, m)).unwrap();
+        let (again, _) = SpotSolver::read_from(buf.as_slice()).unwrap();
+        assert_eq!(bits(again.state()[1]), bits(loaded.state()[1]));
+        let raw = loaded.memory().slots * algorithm.arrays() * 4;
+        assert!(
+            (buf.len() as u64) < raw,
+            "{} bytes for {raw} raw",
+            buf.len()
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
+#[test]
+fn the_spot_and_the_options_come_back_whole() {
+    // Per-player, per-street sizes of every kind, other thresholds, a time limit.
+    let mut tree = TreeConfig::uniform("33%,e", "2.5x,a").unwrap();
+    tree.sizes[1][2].bets = vec![BetSize::Pot(1.25), BetSize::AllIn];
+    tree.sizes[0][2].raises.clear();
+    tree.raise_cap = 1;
+    tree.add_allin_threshold = 0.0;
+    tree.force_allin_threshold = 0.3;
+    let spot = Spot::parse(
+        "2s3s8sTdKd",
+        60,
+        250,
+        "AsQs,7s6s:0.5,5h4h",
+        "KhQh,KcQc:0.3",
+        tree,
+    )
+    .unwrap();
+    let options = SolveOptions {
+        algorithm: Algorithm::CfrPlus,
+        target_pct: 0.25,
+        max_iterations: 77,
+        time_limit: Some(12.5),
+        check_every: 4,
+        max_memory: 1 << 30,
+        max_nodes: 123_456,
+    };
+    let mut solver = SpotSolver::new(&spot, &options).unwrap();
+    solver.solve(&options, &mut |_| true).unwrap();
+    let mut buf = Vec::new();
+    solver.write_to(&mut buf, &options).unwrap();
+    let (loaded, back) = SpotSolver::read_from(buf.as_slice()).unwrap();
+    assert_eq!(back, options);
+    assert_eq!(loaded.spot(), &spot);
+    assert_eq!(loaded.spot().tree_config(), spot.tree_config());
+    assert_eq!(loaded.iterations(), solver.iterations());
+}
+
+#[test]
+fn a_bad_file_is_refused_with_a_clear_error() {
+    let spot = spot(
+        "2s3s8sTdKd",
+        "AsQs,7s6s,5h4h,5c4c",
+        "KhQh,KcQc,KhJc",
+        "100%",
+    );
+    let o = opts(Algorithm::PcfrPlus, 20);
+    let mut solver = SpotSolver::new(&spot, &o).unwrap();
+    solver.solve(&o, &mut |_| true).unwrap();
+    let mut good = Vec::new();
+    solver.write_to(&mut good, &o).unwrap();
+    assert!(good.starts_with(&SPOT_FILE_MAGIC));
+    let err = |bytes: &[u8]| SpotSolver::read_from(bytes).err().unwrap().to_string();
+
+    // Not a spot file: text, nothing at all, a policy file.
+    for bytes in [&b"{\"game\": \"kuhn\"}"[..], b"", b"\x89CVSP"] {
+        let e = err(bytes);
+        assert!(e.contains("not a cardvec spot file"), "{e}");
+    }
+    // Another format version.
+    let mut other = good.clone();
+    other[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let e = err(&other);
+    assert!(
+        e.contains("format version 2") && e.contains("reads version 1"),
+        "{e}"
+    );
+    // Truncated: at several points, the header included.
+    for cut in [10, 12, 20, good.len() / 2, good.len() - 1] {
+        let e = err(&good[..cut]);
+        assert!(e.contains("truncated"), "cut at {cut}: {e}");
+    }
+    // Corrupt: any flipped byte of the frame is caught (a block, the checksum), and
+    // bytes after the frame.
+    for at in [14, good.len() / 3, good.len() / 2, good.len() - 2] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x55;
+        let e = err(&bad);
+        assert!(
+            e.contains("corrupt") || e.contains("truncated"),
+            "byte {at}: {e}"
+        );
+    }
+    let mut longer = good.clone();
+    longer.extend_from_slice(b"junk");
+    let e = err(&longer);
+    assert!(e.contains("corrupt"), "{e}");
+    // A file error names the path.
+    let missing = tmp("missing.cvspot");
+    let e = SpotSolver::load(&missing).err().unwrap().to_string();
+    assert!(e.contains("missing.cvspot"), "{e}");
+    let path = tmp("cut.cvspot");
+    std::fs::write(&path, &good[..good.len() / 2]).unwrap();
+    let e = SpotSolver::load(&path).err().unwrap().to_string();
+    assert!(e.contains("cut.cvspot") && e.contains("truncated"), "{e}");
+    std::fs::remove_file(&path).unwrap();
+    // The good bytes still load.
+    assert!(SpotSolver::read_from(good.as_slice()).is_ok());
+}

@@ -35,10 +35,18 @@
 //! Spot files ([`SpotSolver::save`], [`SpotSolver::load`]: the format is in
 //! `docs/spot.md`) keep a solve to continue it bit for bit.
 //!
+//! # Node locking
+//!
+//! [`SpotSolver::set_locks`] fixes a player's strategy at chosen nodes ([`NodeLock`]: the
+//! node's action line, a distribution over its actions, all hands or some) and the solve
+//! solves the rest against it; what exploitability means then is in
+//! [`SpotSolver::set_locks`].
+//!
 //! Not done here (see `docs/spot.md`): donk sizes distinct from bets, suit isomorphism,
-//! 16-bit storage, node locking.
+//! 16-bit storage.
 
 mod io;
+mod lock;
 mod solver;
 mod tree;
 
@@ -48,6 +56,7 @@ mod io_tests;
 mod tests;
 
 pub use io::{SPOT_FILE_MAGIC, SPOT_FILE_VERSION};
+pub use lock::{NodeLock, LOCK_SUM_TOLERANCE};
 pub use solver::{
     Algorithm, Progress, SolveOptions, SpotSolution, SpotSolver, StopReason, DEFAULT_MAX_MEMORY,
     MAX_ITERATIONS,

@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::lock::{self, LockedNode, NodeLock};
 use super::tree::{MemoryEstimate, NodeKind, SpotTree, DEFAULT_MAX_NODES};
 use super::Spot;
 use crate::core::{CardSet64, Error, Result};
@@ -165,7 +166,8 @@ pub struct SpotSolution {
     pub algorithm: &'static str,
     /// Iterations run in all (over every call to `solve` on this solver).
     pub iterations: u64,
-    /// Exploitability of the average strategy in chips: (BR₀ + BR₁ − pot) / 2.
+    /// Exploitability of the average strategy in chips: (BR₀ + BR₁ − pot) / 2 (with node
+    /// locks, of the locked game: see [`SpotSolver::set_locks`]).
     pub exploitability: f64,
     /// The same in % of the starting pot.
     pub exploitability_pct: f64,
@@ -222,6 +224,8 @@ pub struct SpotSolver {
     pred: Vec<f32>,
     iteration: u64,
     memory: MemoryEstimate,
+    locks: Vec<NodeLock>,
+    locked: HashMap<u32, LockedNode>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -341,6 +345,8 @@ impl SpotSolver {
             tables,
             iteration: 0,
             memory,
+            locks: Vec::new(),
+            locked: HashMap::new(),
         })
     }
 
@@ -369,12 +375,72 @@ impl SpotSolver {
         self.algorithm
     }
 
+    /// Replaces the solver's node locks by `locks` (see [`NodeLock`]; an empty slice
+    /// unlocks everything). Every lock is checked first (an unknown node or action, a line
+    /// ending at a chance or terminal node, a node of the other player than the lock's,
+    /// frequencies that are negative or do not sum to 1, hands not in the range): an error
+    /// leaves the solver's locks as they were. From then on a locked hand plays its locked
+    /// distribution at the node in every training pass, in the average strategy
+    /// ([`SpotSolver::average_strategy`], the EVs) and in the best responses, and its
+    /// regrets and cumulative strategy there are never updated; the rest is solved
+    /// against it. Locks may be set before solving or between two solves (the lock holds
+    /// from then on; what the hands did there before is kept, unused, and comes back if the
+    /// lock is removed).
+    ///
+    /// With locks, [`SpotSolver::exploitability`] is the exploitability of the *locked
+    /// game*: `(BR₀ + BR₁ − pot) / 2` where `BRₚ` is player `p`'s best response to the
+    /// other's average strategy among the strategies that keep `p`'s own locks — for a
+    /// player with no lock its ordinary best response (its gain by deviating anywhere),
+    /// for a locked player its gain by deviating at its unlocked nodes and hands only.
+    /// It is ≥ 0 and 0 exactly at an equilibrium of the locked game, which is what the
+    /// solve converges to; it does not count how much a locked strategy itself loses (that
+    /// loss is what the lock asks for).
+    pub fn set_locks(&mut self, locks: &[NodeLock]) -> Result<()> {
+        let locked = lock::resolve(&self.spot, &self.tree, locks)?;
+        self.locks = locks.to_vec();
+        self.locked = locked;
+        Ok(())
+    }
+
+    /// The node locks in force ([`SpotSolver::set_locks`]).
+    pub fn locks(&self) -> &[NodeLock] {
+        &self.locks
+    }
+
+    /// The decision nodes where at least one hand is locked, ascending.
+    pub fn locked_nodes(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = self.locked.keys().map(|&n| n as usize).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The hands (indices into the acting player's [`Spot::hands`]) locked at node `n`,
+    /// ascending (empty when none).
+    pub fn locked_hands(&self, n: usize) -> &[u32] {
+        self.locked.get(&(n as u32)).map_or(&[], |l| &l.hands)
+    }
+
+    /// The raw regrets and cumulative strategy of decision node `n`'s block (tests: the
+    /// locked slots must never change).
+    #[cfg(test)]
+    pub(super) fn raw_block(&self, n: usize) -> (Vec<f32>, Vec<f32>) {
+        let node = &self.tree.nodes()[n];
+        let k = self.tree.children(n).len();
+        let NodeKind::Decision(q) = node.kind else {
+            return (Vec::new(), Vec::new());
+        };
+        let h = self.spot.hands(q as usize).len();
+        let r = node.slot as usize..node.slot as usize + k * h;
+        (self.regrets[r.clone()].to_vec(), self.cum[r].to_vec())
+    }
+
     fn pass(&mut self, p: usize, mode: Mode) -> Vec<f32> {
         let ctx = Ctx {
             spot: &self.spot,
             tree: &self.tree,
             tables: &self.tables,
             algorithm: self.algorithm,
+            locked: &self.locked,
         };
         let mut out = vec![0f32; self.spot.hands(p).len()];
         let store = Store {
@@ -420,14 +486,16 @@ impl SpotSolver {
         [self.root_value(0, &v0), self.root_value(1, &v1)]
     }
 
-    /// Each player's best-response value in chips against the other's average strategy.
+    /// Each player's best-response value in chips against the other's average strategy
+    /// (a locked hand keeps its lock: see [`SpotSolver::set_locks`]).
     pub fn best_response_values(&mut self) -> [f64; 2] {
         let v0 = self.pass(0, Mode::Best);
         let v1 = self.pass(1, Mode::Best);
         [self.root_value(0, &v0), self.root_value(1, &v1)]
     }
 
-    /// The exploitability of the average strategy in chips: `(BR₀ + BR₁ − pot) / 2`.
+    /// The exploitability of the average strategy in chips: `(BR₀ + BR₁ − pot) / 2` (with
+    /// node locks, of the locked game: see [`SpotSolver::set_locks`]).
     pub fn exploitability(&mut self) -> f64 {
         let [b0, b1] = self.best_response_values();
         (b0 + b1 - self.spot.pot() as f64) / 2.0
@@ -465,6 +533,7 @@ impl SpotSolver {
             tree: &self.tree,
             tables: &self.tables,
             algorithm: self.algorithm,
+            locked: &self.locked,
         };
         let kids = self.tree.children(0);
         let n = self.spot.hands(q).len();
@@ -530,6 +599,9 @@ impl SpotSolver {
         let start = node.slot as usize;
         let mut out = vec![0f32; k * h];
         normalize(&self.cum[start..start + k * h], k, h, &mut out);
+        if let Some(l) = self.locked.get(&(n as u32)) {
+            l.apply(&mut out, k, h);
+        }
         Some(out)
     }
 
@@ -809,6 +881,7 @@ struct Ctx<'a> {
     tree: &'a SpotTree,
     tables: &'a Tables,
     algorithm: Algorithm,
+    locked: &'a HashMap<u32, LockedNode>,
 }
 
 impl Ctx<'_> {
@@ -943,6 +1016,14 @@ impl Ctx<'_> {
             Mode::Train(_) => self.current(&own, k, n, &mut strat),
             _ => normalize(&own.c[..k * n], k, n, &mut strat),
         }
+        let lock = if self.locked.is_empty() {
+            None
+        } else {
+            self.locked.get(&(node as u32))
+        };
+        if let Some(l) = lock {
+            l.apply(&mut strat, k, n);
+        }
         let mut child_stores = Vec::with_capacity(k);
         for &c in kids {
             let cn = &nodes[c as usize];
@@ -985,6 +1066,13 @@ impl Ctx<'_> {
                     *o = o.max(*x);
                 }
             }
+            // A locked hand does not deviate: its value is its locked mix.
+            if let Some(l) = lock {
+                for &h in &l.hands {
+                    let h = h as usize;
+                    out[h] = (0..k).map(|a| strat[a * n + h] * vals[a * np + h]).sum();
+                }
+            }
             return;
         }
         out.fill(0.0);
@@ -998,6 +1086,15 @@ impl Ctx<'_> {
             return;
         };
         let (r, c, qv) = (own.r, own.c, own.q);
+        // A locked hand's regrets, average and prediction stay as they are: kept here and
+        // put back after the updates (the loops below stay plain slice loops).
+        let kept: Vec<(usize, f32, f32, f32)> = match lock {
+            None => Vec::new(),
+            Some(l) => (0..k)
+                .flat_map(|a| l.hands.iter().map(move |&h| a * n + h as usize))
+                .map(|i| (i, r[i], c[i], qv.get(i).copied().unwrap_or(0.0)))
+                .collect(),
+        };
         let tf = t as f64;
         match self.algorithm {
             Algorithm::Dcfr => {
@@ -1044,6 +1141,13 @@ impl Ctx<'_> {
             let sa = &strat[a * n..(a + 1) * n];
             for ((x, s), rp) in row.iter_mut().zip(sa).zip(reach_p) {
                 *x = *x * scale + s * rp;
+            }
+        }
+        for (i, ri, ci, qi) in kept {
+            r[i] = ri;
+            c[i] = ci;
+            if let Some(y) = qv.get_mut(i) {
+                *y = qi;
             }
         }
     }

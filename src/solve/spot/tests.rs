@@ -866,9 +866,66 @@ mod invariants {
             let alg = [Algorithm::Dcfr, Algorithm::CfrPlus, Algorithm::PcfrPlus][(seed % 3) as usize];
             let mut solver = SpotSolver::new(&s, &options(alg)).unwrap();
             let pot = s.pot() as f64;
+            // Half the spots lock one random decision node (some hands or all, a random
+            // distribution; on the turn the river cards of its line often a wildcard).
+            let decisions: Vec<(usize, String)> = node_lines(solver.tree())
+                .into_iter()
+                .filter(|&(n, _)| matches!(solver.tree().nodes()[n].kind, NodeKind::Decision(_)))
+                .collect();
+            if seed % 2 == 0 && !decisions.is_empty() {
+                let (n, line) = &decisions[(seed / 2) as usize % decisions.len()];
+                let line = if seed / 8 % 2 == 0 {
+                    line.split(',')
+                        .map(|w| if w.parse::<crate::poker::Card>().is_ok() { "*" } else { w })
+                        .collect::<Vec<_>>()
+                        .join(",")
+                } else {
+                    line.clone()
+                };
+                let t = solver.tree();
+                let kids = t.children(*n);
+                let mut w: Vec<f64> = (0..kids.len()).map(|a| ((seed >> (3 * a)) % 5) as f64).collect();
+                if w.iter().sum::<f64>() == 0.0 {
+                    w[0] = 1.0;
+                }
+                let total: f64 = w.iter().sum();
+                let mut strategy: Vec<(String, f64)> = kids
+                    .iter()
+                    .zip(&w)
+                    .map(|(&c, &x)| (t.nodes()[c as usize].action.to_string(), x / total))
+                    .collect();
+                let head: f64 = strategy[1..].iter().map(|x| x.1).sum();
+                strategy[0].1 = 1.0 - head;
+                let NodeKind::Decision(q) = t.nodes()[*n].kind else { unreachable!() };
+                let hands = (seed / 16 % 2 == 0).then(|| s.hands(q as usize)[0].to_string());
+                solver
+                    .set_locks(&[NodeLock { player: Some(q as usize), line, strategy, hands }])
+                    .unwrap();
+                prop_assert!(!solver.locked_nodes().is_empty());
+            }
+            let locked: Vec<usize> = solver.locked_nodes();
+            let locked_slots = |solver: &SpotSolver| -> Vec<(Vec<f32>, Vec<f32>, Vec<f32>)> {
+                locked
+                    .iter()
+                    .map(|&n| {
+                        let (r, c) = solver.raw_block(n);
+                        let st = solver.average_strategy(n).unwrap();
+                        let h = solver.locked_hands(n);
+                        let k = solver.tree().children(n).len();
+                        let all = r.len() / k;
+                        let pick = |v: &[f32]| -> Vec<f32> {
+                            (0..k).flat_map(|a| h.iter().map(move |&i| v[a * all + i as usize])).collect()
+                        };
+                        (pick(&r), pick(&c), pick(&st))
+                    })
+                    .collect()
+            };
+            let at_start = locked_slots(&solver);
             for _ in 0..4 {
                 for _ in 0..3 {
                     solver.iterate();
+                    // Locked nodes never change: regrets, average and strategy, bit for bit.
+                    prop_assert!(locked_slots(&solver) == at_start);
                 }
                 let ev = solver.root_ev();
                 prop_assert!((ev[0] + ev[1] - pot).abs() <= 1e-4 * pot, "{ev:?}");
@@ -893,4 +950,302 @@ mod invariants {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Node locking.
+
+/// Every node with its action line (as a lock line names it), depth first.
+fn node_lines(t: &SpotTree) -> Vec<(usize, String)> {
+    fn go(t: &SpotTree, n: usize, line: &str, out: &mut Vec<(usize, String)>) {
+        out.push((n, line.to_string()));
+        for &c in t.children(n) {
+            let a = t.nodes()[c as usize].action.to_string();
+            let next = if line.is_empty() {
+                a
+            } else {
+                format!("{line},{a}")
+            };
+            go(t, c as usize, &next, out);
+        }
+    }
+    let mut out = Vec::new();
+    go(t, 0, "", &mut out);
+    out
+}
+
+fn lock(text: &str) -> NodeLock {
+    NodeLock::parse(text).unwrap()
+}
+
+/// The check: IP locked to always call the river bet, OOP stops bluffing (its air
+/// never bets) and keeps betting its value; the exploitability of the locked game is the
+/// closed form at iteration 0 and goes to 0.
+#[test]
+fn locking_ip_to_always_call_stops_oop_bluffing() {
+    for (pct, b) in [(75u32, 0.75f64), (100, 1.0)] {
+        let mut tree = TreeConfig::uniform(&format!("{pct}%"), "").unwrap();
+        for street in &mut tree.sizes[1] {
+            street.bets.clear();
+        }
+        let s = Spot::parse("AhKhQd7c2s", 100, 1000, "JcTc,6c5c", "3d3h", tree).unwrap();
+        let mut solver = SpotSolver::new(&s, &options(Algorithm::Dcfr)).unwrap();
+        // The size word names the same node as the chips.
+        solver
+            .set_locks(&[lock(&format!("ip:bet:{pct}%=call:1"))])
+            .unwrap();
+        let facing = solver.tree().find(&format!("bet:{pct}")).unwrap();
+        assert_eq!(solver.locked_nodes(), vec![facing]);
+        assert_eq!(solver.locked_hands(facing), &[0]);
+        // Iteration 0: OOP's average is uniform (EV 50, as is IP's, which cannot deviate);
+        // OOP's best response bets the nuts and checks air: 0.5 (100 + 100 b). So the
+        // locked game's exploitability is (50 + 50 b + 50 − 100) / 2 = 25 b.
+        let ev = solver.root_ev();
+        let br = solver.best_response_values();
+        assert!(
+            (ev[0] - 50.0).abs() < 1e-4 && (br[1] - ev[1]).abs() < 1e-4,
+            "{ev:?} {br:?}"
+        );
+        assert!((br[0] - 0.5 * (100.0 + 100.0 * b)).abs() < 1e-4, "{br:?}");
+        let e0 = solver.exploitability();
+        assert!((e0 - 25.0 * b).abs() < 1e-4, "b={b}: {e0}");
+        let before = solver.raw_block(facing);
+        let sol = solver
+            .solve(
+                &SolveOptions {
+                    target_pct: 1e-3,
+                    max_iterations: 5_000,
+                    check_every: 50,
+                    ..SolveOptions::default()
+                },
+                &mut |_| true,
+            )
+            .unwrap();
+        assert_eq!(
+            sol.stop,
+            StopReason::Target,
+            "b={b}: {}",
+            sol.exploitability_pct
+        );
+        // The locked node never changed and plays the lock.
+        assert_eq!(solver.raw_block(facing), before);
+        assert_eq!(solver.average_strategy(facing).unwrap(), vec![0.0, 1.0]);
+        let t = solver.tree();
+        let bet_index = t
+            .children(0)
+            .iter()
+            .position(|&c| t.nodes()[c as usize].action == Action::Bet(pct))
+            .unwrap();
+        let nuts = s
+            .hands(0)
+            .iter()
+            .position(|h| h.to_string().contains('J'))
+            .unwrap();
+        let root = solver.average_strategy(0).unwrap();
+        let (p_nuts, p_air) = (root[bet_index * 2 + nuts], root[bet_index * 2 + 1 - nuts]);
+        assert!(p_nuts > 0.999, "b={b}: value bets {p_nuts}");
+        assert!(p_air < 1e-3, "b={b}: bluffs {p_air}");
+        // OOP wins the pot and the call with the nuts, nothing with air.
+        let v = 0.5 * (100.0 + 100.0 * b);
+        assert!(
+            (sol.root_ev[0] - v).abs() < 0.1,
+            "{} vs {v}",
+            sol.root_ev[0]
+        );
+        // Unlocked, the same spot bluffs b/(1+2b) of its bets.
+        solver.set_locks(&[]).unwrap();
+        assert!(solver.locked_nodes().is_empty());
+        solver
+            .solve(
+                &SolveOptions {
+                    target_pct: 1e-3,
+                    max_iterations: 5_000,
+                    check_every: 50,
+                    ..SolveOptions::default()
+                },
+                &mut |_| true,
+            )
+            .unwrap();
+        let root = solver.average_strategy(0).unwrap();
+        assert!(root[bet_index * 2 + 1 - nuts] > 0.2, "{root:?}");
+    }
+}
+
+#[test]
+fn bad_locks_are_clear_errors_and_change_nothing() {
+    let s = spot("AhKd7c4s", 60, 120, "AK,77,QJs", "AQs,44,T9s", "75%", "");
+    let mut solver = SpotSolver::new(&s, &options(Algorithm::Dcfr)).unwrap();
+    let good = lock("bet:45=fold:0.3,call:0.7@AQs");
+    solver.set_locks(std::slice::from_ref(&good)).unwrap();
+    let locked = solver.locked_nodes();
+    assert_eq!(locked, vec![solver.tree().find("bet:45").unwrap()]);
+    for (text, want) in [
+        ("bet:999=call:1", "no action \"bet:999\""),
+        ("bet:45=raise:200:1", "no action \"raise:200\""),
+        ("oop:bet:45=call:1", "IP's decision, not OOP's"),
+        ("bet:45=fold:0.3,call:0.6", "sum to 0.9"),
+        ("bet:45=fold:-0.5,call:1.5", "[0, 1]"),
+        ("bet:45=fold:0.5,fold:0.5", "twice"),
+        ("check,check=check:1", "chance node"),
+        ("check,check,Ah,check=check:1", "on the board"),
+        ("check,check,*,bet:45,fold=call:1", "ends at a fold"),
+        ("bet:45,fold,call=call:1", "hand is over"),
+        ("check,check,zz=check:1", "not a card"),
+        ("*=check:1", "* stands for a dealt card"),
+        ("bet:45=call:1@KK", "no combo"),
+        ("bet:45=call:1@AQs:0.5", "no weights"),
+        ("bet:45=call:1@QX", "hands"),
+        ("bet:45=bet:7q:1", "lock action"),
+    ] {
+        let e = match solver.set_locks(&[good.clone(), lock(text)]) {
+            Err(e) => e.to_string(),
+            Ok(()) => panic!("{text} accepted"),
+        };
+        assert!(e.contains(want), "{text}: {e}");
+        assert_eq!(solver.locked_nodes(), locked, "{text}");
+        assert_eq!(solver.locks(), std::slice::from_ref(&good));
+    }
+    for text in ["check", "check=", "=@AK", "bet:45=call:x"] {
+        assert!(NodeLock::parse(text).is_err(), "{text}");
+    }
+    // The text form goes both ways; a bare action is frequency 1, and the root is "".
+    let l = lock("IP:check,bet:45=bet:120:0.25,call:0.75@AQs");
+    assert_eq!(l.player, Some(1));
+    assert_eq!(
+        l.strategy,
+        vec![("bet:120".into(), 0.25), ("call".into(), 0.75)]
+    );
+    assert_eq!(NodeLock::parse(&l.to_string()).unwrap(), l);
+    assert_eq!(lock("bet:45=call").strategy, vec![("call".into(), 1.0)]);
+    // An action at 0 is allowed (the same as leaving it out).
+    solver.set_locks(&[lock("bet:45=call:1,fold:0")]).unwrap();
+    solver.set_locks(&[lock("=check:1")]).unwrap();
+    assert_eq!(solver.locked_nodes(), vec![0]);
+    // A wildcard: OOP's river node under every turn card after check-check.
+    solver
+        .set_locks(&[lock("oop:check,check,*=bet:75%:1")])
+        .unwrap();
+    assert_eq!(solver.locked_nodes().len(), 48);
+    let one = solver.tree().find("check,check,3c").unwrap();
+    assert!(solver.locked_nodes().contains(&one));
+}
+
+/// With a lock the vector solver's EVs still equal the generic evaluation of the same
+/// strategy, the unlocked player's best response equals the generic one, and the locked
+/// player's (restricted to its unlocked nodes and hands) lies between its EV and its
+/// generic best response; with every node of a player locked it equals its EV.
+#[test]
+fn locked_best_responses_match_the_generic_evaluation() {
+    let s = spot(
+        "AhKd7c4s2h",
+        100,
+        300,
+        "AK,77,QJs,65s:0.5,AdQd",
+        "AQs,KQs,44,T9s,A7s:0.5",
+        "50%,a",
+        "2.5x",
+    );
+    let flattened = Flattened::new(&s);
+    let flat = FlatTree::build(&flattened, 1 << 22).unwrap();
+    let pot = s.pot() as f64;
+    let tol = 1e-6 * pot;
+    let mut solver = SpotSolver::new(&s, &options(Algorithm::Dcfr)).unwrap();
+    solver
+        .set_locks(&[
+            lock("bet:50=fold:0.2,call:0.8@AQs,44"),
+            lock("check=bet:50:0.5,bet:300:0.5@T9s"),
+        ])
+        .unwrap();
+    for _ in 0..30 {
+        solver.iterate();
+    }
+    let ev = exploit::evaluate(&flat, &policy_of(&flat, &solver));
+    let mine_ev = solver.root_ev();
+    let mine_br = solver.best_response_values();
+    for p in 0..2 {
+        assert!((mine_ev[p] - (ev.values[p] + pot / 2.0)).abs() <= tol);
+    }
+    assert!((mine_br[0] - (ev.best_response_values[0] + pot / 2.0)).abs() <= tol);
+    let generic_br1 = ev.best_response_values[1] + pot / 2.0;
+    assert!(mine_br[1] <= generic_br1 + tol && mine_br[1] >= mine_ev[1] - tol);
+    assert!(
+        mine_br[1] < generic_br1 - 1e-3,
+        "the lock binds: {mine_br:?} {generic_br1}"
+    );
+    // Every IP node locked for every hand: IP cannot deviate at all.
+    let all: Vec<NodeLock> = node_lines(solver.tree())
+        .into_iter()
+        .filter(|&(n, _)| solver.tree().nodes()[n].kind == NodeKind::Decision(1))
+        .map(|(n, line)| {
+            let first = solver.tree().nodes()[solver.tree().children(n)[0] as usize].action;
+            NodeLock {
+                player: Some(1),
+                line,
+                strategy: vec![(first.to_string(), 1.0)],
+                hands: None,
+            }
+        })
+        .collect();
+    solver.set_locks(&all).unwrap();
+    for _ in 0..10 {
+        solver.iterate();
+    }
+    let ev = solver.root_ev();
+    let br = solver.best_response_values();
+    assert!((br[1] - ev[1]).abs() <= tol, "{br:?} {ev:?}");
+    let e = solver.exploitability();
+    assert!((e - (br[0] - ev[0]) / 2.0).abs() <= tol);
+    let generic = exploit::evaluate(&flat, &policy_of(&flat, &solver));
+    assert!((br[0] - (generic.best_response_values[0] + pot / 2.0)).abs() <= tol);
+}
+
+#[test]
+fn locked_results_do_not_depend_on_the_thread_count() {
+    let s = spot(
+        "Td9d6hQc",
+        200,
+        900,
+        "AQ,KJs,88",
+        "T9s,JTs,A5s:0.5",
+        "60%,a",
+        "",
+    );
+    let locks = [
+        lock("check,check,*=bet:60%:0.5,check:0.5@KJs"),
+        lock("ip:bet:120=call:1"),
+    ];
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut solver = SpotSolver::new(&s, &options(Algorithm::PcfrPlus)).unwrap();
+            solver.set_locks(&locks).unwrap();
+            let sol = solver
+                .solve(
+                    &SolveOptions {
+                        algorithm: Algorithm::PcfrPlus,
+                        target_pct: 0.0,
+                        max_iterations: 6,
+                        check_every: 3,
+                        ..SolveOptions::default()
+                    },
+                    &mut |_| true,
+                )
+                .unwrap();
+            let strategies: Vec<Vec<f32>> = (0..solver.tree().nodes().len())
+                .filter_map(|n| solver.average_strategy(n))
+                .collect();
+            (
+                sol.history,
+                sol.root_ev,
+                strategies,
+                solver.locked_nodes().len(),
+            )
+        })
+    };
+    let one = run(1);
+    assert!(one.3 > 40, "{}", one.3);
+    assert!(one == run(2), "1 thread and 2 threads differ");
 }

@@ -116,6 +116,7 @@ pub struct SpotTree {
     slots: u64,
 }
 
+#[derive(Clone)]
 struct State {
     street: usize,
     board: CardSet64,
@@ -277,10 +278,6 @@ impl Builder<'_> {
         self.nodes[n].slot_end = self.slots;
     }
 
-    fn pot(&self, st: &State) -> u64 {
-        self.spot.pot() as u64 + st.spent[0] as u64 + st.spent[1] as u64
-    }
-
     /// The street ends (check-check or a call): the showdown on the river, else the next
     /// card.
     fn close_street(&mut self, st: State, action: Action) -> Result<u32> {
@@ -323,58 +320,7 @@ impl Builder<'_> {
 
     /// The street totals the player to act may bet or raise to, ascending.
     fn amounts(&self, st: &State) -> Vec<u32> {
-        let (p, o) = (st.player, 1 - st.player);
-        let cfg = self.spot.tree_config();
-        let call = (st.street_in[o] - st.street_in[p]) as u64;
-        let behind = (self.spot.stack() - st.spent[p]) as u64;
-        let facing = call > 0;
-        if behind <= call || (facing && st.raises >= cfg.raise_cap) {
-            return Vec::new();
-        }
-        let street = &cfg.sizes[p][st.street];
-        let sizes = if facing { &street.raises } else { &street.bets };
-        if sizes.is_empty() {
-            return Vec::new();
-        }
-        let pot_after_call = (self.pot(st) + call) as f64;
-        let faced = st.street_in[o] as u64;
-        let mine = st.street_in[p] as u64;
-        let max_to = mine + behind;
-        let min_to = (faced + (st.last_incr as u64).max(1)).min(max_to);
-        let streets_left = (3 - st.street) as f64;
-        let mut out = Vec::new();
-        for s in sizes {
-            let to = match *s {
-                BetSize::Pot(f) => faced + (f * pot_after_call).round() as u64,
-                BetSize::Multiple(x) => {
-                    if !facing {
-                        continue;
-                    }
-                    (x * faced as f64).round() as u64
-                }
-                BetSize::Geometric => {
-                    let rest = (behind - call) as f64;
-                    let r =
-                        ((1.0 + 2.0 * rest / pot_after_call).powf(1.0 / streets_left) - 1.0) / 2.0;
-                    faced + (r * pot_after_call).round() as u64
-                }
-                BetSize::AllIn => max_to,
-            };
-            let mut to = to.clamp(min_to, max_to);
-            // Force all-in: once called, less than the threshold times the pot behind.
-            let left = max_to - to;
-            let pot_called = self.pot(st) + (to - mine) + (to - faced);
-            if (left as f64) < cfg.force_allin_threshold * pot_called as f64 {
-                to = max_to;
-            }
-            out.push(to as u32);
-        }
-        if ((max_to - faced) as f64) <= cfg.add_allin_threshold * pot_after_call {
-            out.push(max_to as u32);
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
+        amounts(self.spot, st)
     }
 
     fn decision(&mut self, st: State, action: Action) -> Result<u32> {
@@ -424,5 +370,316 @@ impl Builder<'_> {
         }
         self.set_children(n, &kids);
         Ok(n as u32)
+    }
+}
+
+/// The street total one size becomes for the player to act at `st` (rounded, at least the
+/// minimum raise, all-in at or above the stack or when the force-all-in threshold says so);
+/// `None` when the player cannot bet or raise, or for a multiple with no bet faced.
+fn size_to(spot: &Spot, st: &State, size: BetSize) -> Option<u64> {
+    let (p, o) = (st.player, 1 - st.player);
+    let cfg = spot.tree_config();
+    let call = (st.street_in[o] - st.street_in[p]) as u64;
+    let behind = (spot.stack() - st.spent[p]) as u64;
+    let facing = call > 0;
+    if behind <= call || (facing && st.raises >= cfg.raise_cap) {
+        return None;
+    }
+    let pot = spot.pot() as u64 + st.spent[0] as u64 + st.spent[1] as u64;
+    let pot_after_call = (pot + call) as f64;
+    let faced = st.street_in[o] as u64;
+    let mine = st.street_in[p] as u64;
+    let max_to = mine + behind;
+    let min_to = (faced + (st.last_incr as u64).max(1)).min(max_to);
+    let streets_left = (3 - st.street) as f64;
+    let to = match size {
+        BetSize::Pot(f) => faced + (f * pot_after_call).round() as u64,
+        BetSize::Multiple(x) => {
+            if !facing {
+                return None;
+            }
+            (x * faced as f64).round() as u64
+        }
+        BetSize::Geometric => {
+            let rest = (behind - call) as f64;
+            let r = ((1.0 + 2.0 * rest / pot_after_call).powf(1.0 / streets_left) - 1.0) / 2.0;
+            faced + (r * pot_after_call).round() as u64
+        }
+        BetSize::AllIn => max_to,
+    };
+    let mut to = to.clamp(min_to, max_to);
+    // Force all-in: once called, less than the threshold times the pot behind.
+    let left = max_to - to;
+    let pot_called = pot + (to - mine) + (to - faced);
+    if (left as f64) < cfg.force_allin_threshold * pot_called as f64 {
+        to = max_to;
+    }
+    Some(to)
+}
+
+/// The street totals the player to act at `st` may bet or raise to, ascending.
+fn amounts(spot: &Spot, st: &State) -> Vec<u32> {
+    let (p, o) = (st.player, 1 - st.player);
+    let cfg = spot.tree_config();
+    let call = (st.street_in[o] - st.street_in[p]) as u64;
+    let street = &cfg.sizes[p][st.street];
+    let facing = call > 0;
+    let sizes = if facing { &street.raises } else { &street.bets };
+    let mut out: Vec<u32> = sizes
+        .iter()
+        .filter_map(|&s| size_to(spot, st, s))
+        .map(|to| to as u32)
+        .collect();
+    if out.is_empty() && sizes.is_empty() {
+        return out;
+    }
+    if size_to(spot, st, BetSize::AllIn).is_none() {
+        return Vec::new();
+    }
+    let pot = spot.pot() as u64 + st.spent[0] as u64 + st.spent[1] as u64;
+    let behind = (spot.stack() - st.spent[p]) as u64;
+    let max_to = st.street_in[p] as u64 + behind;
+    let faced = st.street_in[o] as u64;
+    if ((max_to - faced) as f64) <= cfg.add_allin_threshold * (pot + call) as f64 {
+        out.push(max_to as u32);
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The state after `action` from a decision node of `st.player` (or a deal at a chance
+/// node), as the builder moves it.
+fn step(st: &State, action: Action) -> State {
+    let mut next = st.clone();
+    let (p, o) = (st.player, 1 - st.player);
+    match action {
+        Action::Check => next.player = 1,
+        Action::Call => {
+            let call = st.street_in[o] - st.street_in[p];
+            next.street_in[p] += call;
+            next.spent[p] += call;
+        }
+        Action::Bet(to) | Action::Raise(to) => {
+            next.spent[p] += to - st.street_in[p];
+            next.street_in[p] = to;
+            next.player = o;
+            next.raises += matches!(action, Action::Raise(_)) as u32;
+            next.last_incr = to - st.street_in[o];
+        }
+        Action::Deal(card) => {
+            next.street += 1;
+            next.board = st.board | card.bit();
+            next.street_in = [0, 0];
+            next.player = 0;
+            next.raises = 0;
+            next.last_incr = 0;
+        }
+        Action::Fold | Action::Root => {}
+    }
+    next
+}
+
+impl SpotTree {
+    fn actions_text(&self, n: usize) -> String {
+        let names: Vec<String> = self
+            .children(n)
+            .iter()
+            .map(|&c| self.nodes[c as usize].action.to_string())
+            .collect();
+        if names.is_empty() {
+            "none (the node ends the hand)".into()
+        } else {
+            names.join(", ")
+        }
+    }
+
+    /// The child of decision node `n` (whose state is `st`) that `word` names: `fold`,
+    /// `check`, `call`, `bet:120` / `raise:300` (the street total in chips), or a size word
+    /// after `bet:` / `raise:` (`bet:75%`, `raise:2.5x`, `bet:e`, `bet:a`: the bet or raise
+    /// that size became at this node). `Ok(None)` when no child matches.
+    fn child_by_word(
+        &self,
+        spot: &Spot,
+        n: usize,
+        st: &State,
+        word: &str,
+    ) -> Result<Option<usize>> {
+        let w = word.trim().to_ascii_lowercase();
+        let kids = self.children(n);
+        let matches_to = |to: u32, raise: bool| {
+            kids.iter().position(|&c| {
+                let a = self.nodes[c as usize].action;
+                a == if raise {
+                    Action::Raise(to)
+                } else {
+                    Action::Bet(to)
+                }
+            })
+        };
+        for (prefix, raise) in [("bet:", false), ("raise:", true)] {
+            if let Some(rest) = w.strip_prefix(prefix) {
+                if let Ok(to) = rest.trim().parse::<u32>() {
+                    return Ok(matches_to(to, raise));
+                }
+                let size = BetSize::parse(rest).map_err(|e| Error::Invalid {
+                    what: "lock action",
+                    reason: format!("{word:?}: {e}"),
+                })?;
+                return Ok(size_to(spot, st, size)
+                    .and_then(|to| u32::try_from(to).ok())
+                    .and_then(|to| matches_to(to, raise)));
+            }
+        }
+        Ok(kids
+            .iter()
+            .position(|&c| self.nodes[c as usize].action.to_string() == w))
+    }
+
+    /// The nodes a lock line names, with their betting states: actions as in
+    /// [`SpotTree::find`] or with size words (`bet:75%`), the dealt cards (`7h`) or `*` for
+    /// every card at a chance node. Errors name the step that leaves the tree and the
+    /// actions there.
+    fn resolve_states(&self, spot: &Spot, line: &str) -> Result<Vec<(usize, State)>> {
+        let bad = |reason: String| Error::Invalid {
+            what: "lock line",
+            reason: format!("{line:?}: {reason}"),
+        };
+        let root = State {
+            street: spot.street(),
+            board: spot.board_set(),
+            spent: [0, 0],
+            street_in: [0, 0],
+            player: 0,
+            raises: 0,
+            last_incr: 0,
+        };
+        let mut at: Vec<(usize, State)> = vec![(0, root)];
+        let mut walked: Vec<&str> = Vec::new();
+        let words: Vec<&str> = line
+            .split(',')
+            .map(str::trim)
+            .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("root"))
+            .collect();
+        for word in words {
+            let where_ = if walked.is_empty() {
+                "at the root".to_string()
+            } else {
+                format!("after {:?}", walked.join(","))
+            };
+            let mut next = Vec::new();
+            for (n, st) in &at {
+                let (n, st) = (*n, st);
+                let node = &self.nodes[n];
+                match node.kind {
+                    NodeKind::Chance => {
+                        if word == "*" {
+                            for &c in self.children(n) {
+                                next.push((c as usize, step(st, self.nodes[c as usize].action)));
+                            }
+                            continue;
+                        }
+                        let card: Card = word.parse().map_err(|_| {
+                            bad(format!(
+                                "{where_} a card is dealt: {word:?} is not a card (give the                                  card, such as 7h, or * for every card)"
+                            ))
+                        })?;
+                        let Some(&c) = self
+                            .children(n)
+                            .iter()
+                            .find(|&&c| self.nodes[c as usize].action == Action::Deal(card))
+                        else {
+                            return Err(bad(format!(
+                                "{where_} the card {card} cannot be dealt (it is on the board)"
+                            )));
+                        };
+                        next.push((c as usize, step(st, Action::Deal(card))));
+                    }
+                    NodeKind::Decision(q) => {
+                        if word == "*" {
+                            return Err(bad(format!(
+                                "{where_} {} acts: * stands for a dealt card; the actions are {}",
+                                ["OOP", "IP"][q as usize],
+                                self.actions_text(n)
+                            )));
+                        }
+                        let mut st = st.clone();
+                        st.player = q as usize;
+                        match self.child_by_word(spot, n, &st, word)? {
+                            Some(i) => {
+                                let c = self.children(n)[i] as usize;
+                                next.push((c, step(&st, self.nodes[c].action)));
+                            }
+                            None => {
+                                return Err(bad(format!(
+                                    "{where_} there is no action {word:?}; the actions are {}",
+                                    self.actions_text(n)
+                                )))
+                            }
+                        }
+                    }
+                    _ => {
+                        return Err(bad(format!(
+                            "{where_} the hand is over ({}); {word:?} goes past it",
+                            match node.kind {
+                                NodeKind::Showdown => "a showdown",
+                                _ => "a fold",
+                            }
+                        )))
+                    }
+                }
+            }
+            walked.push(word);
+            at = next;
+        }
+        Ok(at)
+    }
+
+    /// The nodes a lock line names and, for each, the index among its children of each of
+    /// `words` (actions named as in a lock line, such as `call` or `bet:75%`). Errors: the
+    /// line leaves the tree, ends at a node that is not a decision, or a word names no
+    /// action there.
+    pub(super) fn resolve_actions(
+        &self,
+        spot: &Spot,
+        line: &str,
+        words: &[&str],
+    ) -> Result<Vec<(usize, Vec<usize>)>> {
+        let mut out = Vec::new();
+        for (n, mut st) in self.resolve_states(spot, line)? {
+            let node = &self.nodes[n];
+            let NodeKind::Decision(q) = node.kind else {
+                return Err(Error::Invalid {
+                    what: "lock line",
+                    reason: format!(
+                        "{line:?} ends at {}, not at a player's decision",
+                        match node.kind {
+                            NodeKind::Chance => "a chance node (a card is dealt there)",
+                            NodeKind::Showdown => "a showdown",
+                            _ => "a fold",
+                        }
+                    ),
+                });
+            };
+            st.player = q as usize;
+            let mut idx = Vec::with_capacity(words.len());
+            for w in words {
+                match self.child_by_word(spot, n, &st, w)? {
+                    Some(i) => idx.push(i),
+                    None => {
+                        return Err(Error::Invalid {
+                            what: "lock",
+                            reason: format!(
+                                "no action {w:?} at {line:?} ({} acts); the actions are {}",
+                                ["OOP", "IP"][q as usize],
+                                self.actions_text(n)
+                            ),
+                        })
+                    }
+                }
+            }
+            out.push((n, idx));
+        }
+        Ok(out)
     }
 }

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use cardvec::core::{Error, Result};
 use cardvec::solve::spot::{
-    Algorithm, SolveOptions, Spot, SpotSolver, TreeConfig, DEFAULT_ADD_ALLIN_THRESHOLD,
+    Algorithm, NodeLock, SolveOptions, Spot, SpotSolver, TreeConfig, DEFAULT_ADD_ALLIN_THRESHOLD,
     DEFAULT_FORCE_ALLIN_THRESHOLD, DEFAULT_RAISE_CAP,
 };
 use indicatif::{ProgressBar, ProgressStyle};
@@ -109,6 +109,20 @@ pub struct SolveArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Locks a node: `[oop:|ip:]LINE=ACTION:FREQ,...[@HANDS]` (repeatable), such as
+    /// `check,bet:75%=call:1` or `bet:120=fold:0.3,call:0.7@QQ-99,AKo`; `*` in the line
+    /// stands for every dealt card (docs/spot.md, "Node locking"). With `--resume`, these
+    /// replace the file's locks.
+    #[arg(long = "lock", value_name = "LOCK")]
+    locks: Vec<String>,
+    /// With `--resume`: drop the file's locks and solve on unlocked.
+    #[arg(long, requires = "resume", conflicts_with = "locks")]
+    unlock: bool,
+}
+
+/// Parses `--lock` texts (or a batch line's `locks`).
+fn parse_locks(texts: &[String]) -> Result<Vec<NodeLock>> {
+    texts.iter().map(|t| NodeLock::parse(t)).collect()
 }
 
 /// Parses a memory size: a number of bytes, or with `KB`, `MB`, `GB` (powers of 1,000) or
@@ -165,6 +179,9 @@ struct Summary {
     stop: cardvec::solve::spot::StopReason,
     root_ev: [f64; 2],
     root_equity: [f64; 2],
+    /// The locks in force (their text form), and how many decision nodes they lock.
+    locks: Vec<String>,
+    locked_nodes: usize,
     /// The file written by `--save`, and its size.
     #[serde(skip_serializing_if = "Option::is_none")]
     saved: Option<String>,
@@ -256,7 +273,15 @@ fn solve(a: SolveArgs) -> Result<()> {
     }
     let pool = crate::pool(a.threads)?;
     let board: String = spot.board().iter().map(|c| c.to_string()).collect();
-    let (_, memory) = SpotSolver::plan(&spot, &options)?;
+    // The locks: `--lock`, else a resumed file's own (unless `--unlock`). Bad locks are
+    // refused before the solve (and in a dry run).
+    let locks = match &loaded {
+        Some(s) if a.locks.is_empty() && !a.unlock => s.locks().to_vec(),
+        _ => parse_locks(&a.locks)?,
+    };
+    let (spot_tree, memory) = SpotSolver::plan(&spot, &options)?;
+    spot_tree.check_locks(&spot, &locks)?;
+    drop(spot_tree);
     if a.dry_run || !a.json {
         let line = serde_json::json!({
             "dry_run": a.dry_run,
@@ -321,6 +346,8 @@ fn solve(a: SolveArgs) -> Result<()> {
             Some(s) => s,
             None => SpotSolver::new(&spot, &options)?,
         };
+        solver.set_locks(&locks)?;
+        let locked = solver.locked_nodes().len();
         let sol = solver.solve(&options, &mut |p| {
             bar.set_position(p.iterations - start_iterations);
             bar.set_message(format!("{:.4}% of the pot", p.exploitability_pct));
@@ -338,8 +365,9 @@ fn solve(a: SolveArgs) -> Result<()> {
             Some(path) => Some((path.display().to_string(), solver.save(path, &options)?)),
             None => None,
         };
-        Ok((sol, saved))
+        Ok(((sol, locked), saved))
     })?;
+    let (result, locked_nodes) = result;
     bar.finish_and_clear();
     let summary = Summary {
         board,
@@ -357,6 +385,8 @@ fn solve(a: SolveArgs) -> Result<()> {
         stop: result.stop,
         root_ev: result.root_ev,
         root_equity: result.root_equity,
+        locks: locks.iter().map(|l| l.to_string()).collect(),
+        locked_nodes,
         saved: saved.as_ref().map(|s| s.0.clone()),
         file_bytes: saved.as_ref().map(|s| s.1),
     };
@@ -377,6 +407,13 @@ fn solve(a: SolveArgs) -> Result<()> {
             summary.root_equity[0],
             summary.root_equity[1]
         );
+        if !summary.locks.is_empty() {
+            println!(
+                "{} locks on {} nodes (the exploitability is the locked game's)",
+                summary.locks.len(),
+                summary.locked_nodes
+            );
+        }
         if let (Some(path), Some(bytes)) = (&summary.saved, summary.file_bytes) {
             println!("saved to {path} ({bytes} bytes)");
         }
@@ -435,6 +472,9 @@ struct BatchSpot {
     algorithm: String,
     #[serde(default = "default_max_memory")]
     max_memory: String,
+    /// Node locks in the text form of `--lock`.
+    #[serde(default)]
+    locks: Vec<String>,
 }
 
 fn default_bets() -> String {
@@ -506,7 +546,9 @@ fn solve_one(b: &BatchSpot) -> Result<serde_json::Value> {
     };
     options.check()?;
     let spot = Spot::parse(&b.board, b.pot, b.stack, &b.oop_range, &b.ip_range, tree)?;
+    let locks = parse_locks(&b.locks)?;
     let mut solver = SpotSolver::new(&spot, &options)?;
+    solver.set_locks(&locks)?;
     let sol = solver.solve(&options, &mut |_| true)?;
     let root = solver.root_action_evs().map(|(player, evs)| {
         let kids = solver.tree().children(0).to_vec();
@@ -543,6 +585,8 @@ fn solve_one(b: &BatchSpot) -> Result<serde_json::Value> {
         "root_ev": sol.root_ev,
         "root_equity": sol.root_equity,
         "root": root,
+        "locks": b.locks,
+        "locked_nodes": solver.locked_nodes().len(),
     }))
 }
 

@@ -358,3 +358,109 @@ fn save_and_resume_continue_exactly() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+}
+
+/// `--lock` and a batch line's `locks`: IP locked to always call the pot-sized river bet of
+/// the toy game, OOP stops bluffing (its EV is the nuts' pot plus the call: 100, against 75
+/// unlocked); bad locks are refused, in a dry run too.
+#[test]
+fn locks_from_the_command_line_and_a_batch_line() {
+    let toy = [
+        "spot",
+        "solve",
+        "--board",
+        "AhKhQd7c2s",
+        "--pot",
+        "100",
+        "--stack",
+        "1000",
+        "--oop-range",
+        "JcTc,6c5c",
+        "--ip-range",
+        "3d3h",
+        "--bets",
+        "100%",
+        "--raises",
+        "",
+        "--target",
+        "0.01",
+        "--iterations",
+        "5000",
+        "--json",
+        "--quiet",
+    ];
+    let mut args = toy.to_vec();
+    args.extend(["--lock", "ip:bet:100%=call:1"]);
+    let out = cardvec(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["locks"], serde_json::json!(["ip:bet:100%=call:1"]));
+    assert_eq!(last["locked_nodes"], 1);
+    assert_eq!(last["stop"], "target");
+    let ev = last["root_ev"][0].as_f64().unwrap();
+    assert!((ev - 100.0).abs() < 0.1, "{last}");
+    for (lock, expect) in [
+        ("bet:100=fold:0.5", "sum to 0.5"),
+        ("bet:100=raise:300:1", "no action \"raise:300\""),
+        ("oop:bet:100=call:1", "not OOP's"),
+        ("bet:100", "no '='"),
+    ] {
+        for dry in [false, true] {
+            let mut args = toy.to_vec();
+            args.extend(["--lock", lock]);
+            if dry {
+                args.push("--dry-run");
+            }
+            let out = cardvec(&args);
+            assert!(!out.status.success(), "{lock}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(expect), "{lock}: {err}");
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-locks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spots = dir.join("spots.jsonl");
+    std::fs::write(
+        &spots,
+        concat!(
+            r#"{"board": "AhKhQd7c2s", "pot": 100, "stack": 1000, "oop_range": "JcTc,6c5c", "ip_range": "3d3h", "bets": "100%", "raises": "", "target": 0.01, "iterations": 5000, "locks": ["bet:100=call:1"]}"#,
+            "\n",
+            r#"{"board": "AhKhQd7c2s", "pot": 100, "stack": 1000, "oop_range": "JcTc,6c5c", "ip_range": "3d3h", "locks": ["bet:100=call:1"]}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let out_path = dir.join("results.jsonl");
+    let _ = std::fs::remove_file(&out_path);
+    let o = cardvec(&[
+        "spot",
+        "batch",
+        spots.to_str().unwrap(),
+        "--out",
+        out_path.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let results = read_results(&out_path);
+    let root = &results[0]["root"];
+    assert_eq!(results[0]["locked_nodes"], 1);
+    let hands: Vec<&str> = root["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    let air = hands.iter().position(|h| h.contains('6')).unwrap();
+    let nuts = 1 - air;
+    let bet = |h: usize| root["strategy"][1][h].as_f64().unwrap();
+    assert!(bet(air) < 1e-3 && bet(nuts) > 0.999, "{root}");
+    // The default sizes (60%, a) have no 100% bet: the lock is that line's error.
+    let e = results[1]["error"].as_str().unwrap();
+    assert!(e.contains("no action \"bet:100\""), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

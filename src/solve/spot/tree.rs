@@ -635,6 +635,12 @@ impl SpotTree {
         Ok(at)
     }
 
+    /// Checks `locks` against this tree of `spot` as [`super::SpotSolver::set_locks`] would
+    /// (an error names the bad lock), without a solver: for a dry run.
+    pub fn check_locks(&self, spot: &Spot, locks: &[super::NodeLock]) -> Result<()> {
+        super::lock::resolve(spot, self, locks).map(|_| ())
+    }
+
     /// The nodes a lock line names and, for each, the index among its children of each of
     /// `words` (actions named as in a lock line, such as `call` or `bet:75%`). Errors: the
     /// line leaves the tree, ends at a node that is not a decision, or a word names no

@@ -28,6 +28,19 @@ compact binary file (docs/spot.md, "Spot files"); ``load(path)`` reads it back (
 files of ``cardvec spot solve --save``), and ``Solution.solve(...)`` continues the solve
 exactly where it stopped: N iterations, save, load, M more give the same bits as N + M.
 
+``locks`` fixes strategies at chosen nodes (node locking; docs/spot.md, "Node locking"): a
+list of lock strings ``"[oop:|ip:]LINE=ACTION:FREQ,...[@HANDS]"`` as the CLI's ``--lock``
+takes them, such as ``"check,bet:75%=call:1"`` (OOP always calls IP's 75% bet after its
+check) or ``"bet:120=fold:0.3,call:0.7@QQ-99,AKo"`` (only those hands), ``*`` in a line
+standing for every dealt card. The rest is solved against the locks; ``root_strategy`` and
+``hand_ev`` follow them, ``exploitability`` is then the locked game's (each player's gain
+by deviating where it is not locked), and the solution's ``locks`` (as given) and
+``locked_nodes`` say what is locked. ``Solution.set_locks(...)`` replaces them (``[]``
+unlocks) before a ``Solution.solve()`` that re-solves the rest; saved files keep them. A
+bad lock (an unknown node or action, the other player's node, frequencies that are
+negative or do not sum to 1) raises ``ValueError`` and changes nothing; ``locks`` that is
+not a list of strings raises ``TypeError``.
+
 Bad input (overlapping cards, an unknown size word, an empty range, a spot above
 ``max_memory`` bytes) raises ``ValueError`` (``MemoryError`` is not used: the spot is
 refused before anything is allocated); so does a file that is not a spot file, from another
@@ -47,6 +60,7 @@ from typing import TYPE_CHECKING, Any
 from ._cardvec import spot as _spot
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import SupportsFloat, SupportsIndex
 
     import numpy as np
@@ -173,6 +187,24 @@ class Solution:
         """Each root action's EV per hand, ``actions x hands``."""
         return self._summary["root_action_ev"]
 
+    @property
+    def locks(self) -> list[str]:
+        """The node locks of the last solve, in the ``--lock`` form."""
+        return self._summary["locks"]
+
+    @property
+    def locked_nodes(self) -> int:
+        """How many decision nodes the locks lock (a ``*`` line locks one per card)."""
+        return self._summary["locked_nodes"]
+
+    def set_locks(self, locks: Iterable[str] | None) -> Solution:
+        """Replaces the node locks (lock strings; ``[]`` or None unlocks) for the next
+        ``solve``, which solves the rest against them from where the solution is; a bad lock
+        raises ``ValueError`` and changes nothing. Returns this solution (its summary is
+        the last solve's until the next one)."""
+        self._solver.set_locks(locks)
+        return self
+
     def solve(
         self,
         target: SupportsFloat | None = None,
@@ -206,9 +238,10 @@ def solve(
     algorithm: str = "dcfr",
     check_every: SupportsIndex | None = 10,
     max_memory: SupportsIndex | None = None,
+    locks: Iterable[str] | None = None,
 ) -> Solution:
     """Solves a spot (see the module documentation); ``max_memory`` defaults to the
-    library's limit."""
+    library's limit; ``locks`` are node locks in the CLI's ``--lock`` form."""
     solver = _spot._Solver(
         board,
         pot,
@@ -223,6 +256,7 @@ def solve(
         algorithm,
         check_every,
         max_memory,
+        locks,
     )
     return Solution(solver, solver.solve())
 

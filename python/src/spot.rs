@@ -3,11 +3,13 @@
 
 use cardvec::core::{Error as CoreError, ForkSafePool};
 use cardvec::solve::spot::{
-    Algorithm, NodeKind, SolveOptions, Spot, SpotSolver, StopReason, TreeConfig, MAX_ITERATIONS,
+    Algorithm, NodeKind, NodeLock, SolveOptions, Spot, SpotSolver, StopReason, TreeConfig,
+    MAX_ITERATIONS,
 };
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::exceptions::PyTypeError;
+use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::errors::core_err;
 use crate::{args, interrupt, pushfold::number};
@@ -26,6 +28,37 @@ fn stop_word(s: StopReason) -> &'static str {
 /// A chip argument: an integer in `0..=u64::MAX` (the library checks its range).
 fn chips(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     Ok(args::int_in(obj, what, 0, i128::from(u64::MAX))? as u64)
+}
+
+/// The `locks` argument: `None` or a sequence of lock strings (the CLI's `--lock` form).
+fn locks_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<NodeLock>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Vec::new());
+    };
+    if obj.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "locks must be a list of lock strings (such as [\"check,bet:75%=call:1\"]), not one \
+             string",
+        ));
+    }
+    let items = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "locks must be a list of lock strings, not {}",
+            obj.get_type().name().map_or("?".into(), |n| n.to_string())
+        ))
+    })?;
+    let mut out = Vec::new();
+    for item in items {
+        let item = item?;
+        let text: String = item.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "each lock is a string such as \"bet:100=call:1\", not {}",
+                item.get_type().name().map_or("?".into(), |n| n.to_string())
+            ))
+        })?;
+        out.push(NodeLock::parse(&text).map_err(core_err)?);
+    }
+    Ok(out)
 }
 
 /// The solve options of a call: `base` with the arguments given (None keeps `base`'s).
@@ -75,6 +108,8 @@ struct RootData {
     root_actions: Vec<String>,
     root_strategy: Vec<f32>,
     root_action_ev: Vec<f64>,
+    locks: Vec<String>,
+    locked_nodes: usize,
 }
 
 impl RootData {
@@ -109,6 +144,8 @@ impl RootData {
             root_actions,
             root_strategy,
             root_action_ev,
+            locks: solver.locks().iter().map(|l| l.to_string()).collect(),
+            locked_nodes: solver.locked_nodes().len(),
         }
     }
 }
@@ -127,6 +164,8 @@ fn result<'py>(
         root_actions,
         root_strategy,
         root_action_ev,
+        locks,
+        locked_nodes,
     } = root;
     let d = PyDict::new(py);
     d.set_item("algorithm", s.algorithm)?;
@@ -166,18 +205,20 @@ fn result<'py>(
         None => action_ev.into_any(),
     };
     d.set_item("root_action_ev", action_ev)?;
+    d.set_item("locks", locks)?;
+    d.set_item("locked_nodes", locked_nodes)?;
     Ok(d)
 }
 
 #[pymethods]
 impl PySolver {
     /// `_Solver(board, pot, stack, oop_range, ip_range, bets, raises, target,
-    /// max_iterations, time_limit, algorithm, check_every, max_memory)`: a solver at
+    /// max_iterations, time_limit, algorithm, check_every, max_memory, locks)`: a solver at
     /// iteration 0 (see `cardvec.spot.solve`).
     #[new]
     #[pyo3(signature = (board, pot, stack, oop_range, ip_range, bets="60%,e,a", raises="2.5x",
         target=None, max_iterations=None, time_limit=None, algorithm="dcfr", check_every=None,
-        max_memory=None))]
+        max_memory=None, locks=None))]
     #[allow(clippy::too_many_arguments)]
     fn new<'py>(
         board: &str,
@@ -193,6 +234,7 @@ impl PySolver {
         algorithm: &str,
         check_every: Option<&Bound<'py, PyAny>>,
         max_memory: Option<&Bound<'py, PyAny>>,
+        locks: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PySolver> {
         let base = SolveOptions {
             algorithm: Algorithm::parse(algorithm).map_err(core_err)?,
@@ -216,8 +258,18 @@ impl PySolver {
             tree,
         )
         .map_err(core_err)?;
-        let solver = SpotSolver::new(&spot, &options).map_err(core_err)?;
+        let locks = locks_arg(locks)?;
+        let mut solver = SpotSolver::new(&spot, &options).map_err(core_err)?;
+        solver.set_locks(&locks).map_err(core_err)?;
         Ok(PySolver { solver, options })
+    }
+
+    /// Replaces the node locks (a list of lock strings; empty or None unlocks); a bad lock
+    /// raises `ValueError` and changes nothing. The next `solve` solves on against them.
+    #[pyo3(signature = (locks))]
+    fn set_locks(&mut self, locks: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let locks = locks_arg(locks)?;
+        self.solver.set_locks(&locks).map_err(core_err)
     }
 
     /// Runs the solver on from where it is (the options given replace the stored ones for

@@ -155,3 +155,62 @@ def test_a_bad_spot_file_is_a_value_error(tmp_path):
         spot.load(tmp_path / "missing.cvspot")
     with pytest.raises(ValueError, match="max_iterations"):
         spot.load(good).solve(max_iterations=0)
+
+
+def test_locking_ip_to_always_call_stops_oop_bluffing():
+    # The same spot with IP locked to call the pot-sized bet: the air never bets (a bet is
+    # always called and loses), the nuts always bet (and win the pot and the call).
+    s = spot.solve(BOARD, 100, 100, NUTS_AIR, CATCHERS, bets="100%", raises="", target=0.01,
+                   max_iterations=5000, locks=["ip:bet:100%=call:1"])
+    assert s["stop"] == "target" and s["exploitability_pct"] <= 0.01
+    assert s["locks"] == ["ip:bet:100%=call:1"] and s["locked_nodes"] == 1
+    hands = [frozenset((h[:2], h[2:])) for h in s["hands"][0]]
+    bet = dict(zip(hands, s["root_strategy"][1]))
+    for nut in (("As", "Qs"), ("7s", "6s")):
+        assert bet[frozenset(nut)] > 0.999
+    for air in (("5h", "4h"), ("5c", "4c")):
+        assert bet[frozenset(air)] < 1e-3
+    # OOP: half its hands win 200 (the pot and the call), the air nothing.
+    assert s["root_ev"][0] == pytest.approx(100, abs=0.1)
+    # Only some hands locked (one catcher calls always, the others are free); a tuple works.
+    s = spot.solve(BOARD, 100, 100, NUTS_AIR, CATCHERS, bets="100%", raises="", target=0.05,
+                   max_iterations=5000, locks=("bet:100=call:1@KhQh",))
+    assert s["locked_nodes"] == 1 and s["stop"] == "target"
+
+
+@pytest.mark.parametrize(
+    "locks, error, message",
+    [
+        (["bet:999=call:1"], ValueError, "no action"),
+        (["bet:100=fold:0.5"], ValueError, "sum to 0.5"),
+        (["bet:100=fold:-1,call:2"], ValueError, r"\[0, 1\]"),
+        (["oop:bet:100=call:1"], ValueError, "not OOP's"),
+        (["bet:100=call:1@2h2d"], ValueError, "no combo"),
+        (["bet:100"], ValueError, "no '='"),
+        ("bet:100=call:1", TypeError, "list of lock strings"),
+        ([("bet:100", "call")], TypeError, "each lock is a string"),
+        (5, TypeError, "list of lock strings"),
+    ],
+)
+def test_bad_locks_are_clear_errors(locks, error, message):
+    with pytest.raises(error, match=message):
+        spot.solve(BOARD, 100, 100, NUTS_AIR, CATCHERS, bets="100%", raises="", locks=locks)
+
+
+def test_locks_are_saved_replaced_and_removed(tmp_path):
+    s = spot.solve(BOARD, 100, 100, NUTS_AIR, CATCHERS, bets="100%", raises="", target=0.01,
+                   max_iterations=5000, locks=["ip:bet:100=call:1"])
+    path = tmp_path / "locked.cvspot"
+    s.save(path)
+    t = spot.load(path)
+    assert t.locks == ["ip:bet:100=call:1"] and t.locked_nodes == 1
+    assert t.root_ev[0] == pytest.approx(s.root_ev[0], abs=1e-9)
+    # Unlocked and solved on, OOP bluffs again (the closed form: each air hand half the time).
+    t.set_locks([]).solve(target=0.01, max_iterations=20000)
+    assert t.locks == [] and t.locked_nodes == 0
+    hands = [frozenset((h[:2], h[2:])) for h in t.hands[0]]
+    bet = dict(zip(hands, t.root_strategy[1]))
+    assert sum(bet[frozenset(h)] for h in (("5h", "4h"), ("5c", "4c"))) == pytest.approx(1.0, abs=0.1)
+    with pytest.raises(ValueError, match="sum to 0.5"):
+        t.set_locks(["bet:100=fold:0.5"])
+    assert t.solve(max_iterations=1).locks == []

@@ -85,6 +85,10 @@ def main() -> None:
     assert_type(spot, cardvec.spot.Solution)
     assert_type(spot.root_ev, list[float])
     assert_type(spot.root_strategy, npt.NDArray[np.float32])
+    locked = cardvec.spot.solve("2s3s8sTdKd", 100, 100, "AsQs,5h4h", "KhQh", bets="100%",
+                                raises="", locks=["ip:bet:100=call:1"])
+    assert_type(locked.locked_nodes, int)
+    assert_type(locked.set_locks([]).locks, list[str])
     assert_type(spot.summary["hand_ev"], list[npt.NDArray[np.float64]])
     assert_type(spot.save("/tmp/typing-check.cvspot"), int)
     again = cardvec.spot.load("/tmp/typing-check.cvspot").solve(max_iterations=5)

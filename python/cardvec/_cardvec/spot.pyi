@@ -1,5 +1,6 @@
 """Postflop spots solved range against range (``cardvec._cardvec.spot``; python/src/spot.rs)."""
 
+from collections.abc import Iterable
 from typing import SupportsFloat, SupportsIndex, TypedDict, final, type_check_only
 
 import numpy as np
@@ -26,6 +27,8 @@ class _Summary(TypedDict):
     root_actions: list[str]
     root_strategy: npt.NDArray[np.float32]
     root_action_ev: npt.NDArray[np.float64]
+    locks: list[str]
+    locked_nodes: int
 
 @final
 class _Solver:
@@ -47,7 +50,9 @@ class _Solver:
         algorithm: str = "dcfr",
         check_every: SupportsIndex | None = None,
         max_memory: SupportsIndex | None = None,
+        locks: Iterable[str] | None = None,
     ) -> _Solver: ...
+    def set_locks(self, locks: Iterable[str] | None) -> None: ...
     def solve(
         self,
         target: SupportsFloat | None = None,

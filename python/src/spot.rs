@@ -7,8 +7,8 @@ use cardvec::solve::spot::{
     MAX_ITERATIONS,
 };
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::prelude::*;
 use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::errors::core_err;

@@ -1162,8 +1162,8 @@ fn locked_best_responses_match_the_generic_evaluation() {
     let ev = exploit::evaluate(&flat, &policy_of(&flat, &solver));
     let mine_ev = solver.root_ev();
     let mine_br = solver.best_response_values();
-    for p in 0..2 {
-        assert!((mine_ev[p] - (ev.values[p] + pot / 2.0)).abs() <= tol);
+    for (mine, generic) in mine_ev.iter().zip(&ev.values) {
+        assert!((mine - (generic + pot / 2.0)).abs() <= tol);
     }
     assert!((mine_br[0] - (ev.best_response_values[0] + pot / 2.0)).abs() <= tol);
     let generic_br1 = ev.best_response_values[1] + pot / 2.0;

@@ -358,7 +358,6 @@ fn save_and_resume_continue_exactly() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
-}
 
 /// `--lock` and a batch line's `locks`: IP locked to always call the pot-sized river bet of
 /// the toy game, OOP stops bluffing (its EV is the nuts' pot plus the call: 100, against 75
@@ -463,4 +462,99 @@ fn locks_from_the_command_line_and_a_batch_line() {
     let e = results[1]["error"].as_str().unwrap();
     assert!(e.contains("no action \"bet:100\""), "{e}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A spot file keeps its locks: `--resume` solves on with them, `--lock` replaces them and
+/// `--unlock` drops them.
+#[test]
+fn a_resumed_file_keeps_its_locks() {
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-lockfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("locked.cvspot");
+    let f = file.to_str().unwrap();
+    let first = summary(&[
+        "spot",
+        "solve",
+        "--board",
+        "AhKhQd7c2s",
+        "--pot",
+        "100",
+        "--stack",
+        "1000",
+        "--oop-range",
+        "JcTc,6c5c",
+        "--ip-range",
+        "3d3h",
+        "--bets",
+        "100%",
+        "--raises",
+        "",
+        "--iterations",
+        "20",
+        "--target",
+        "0",
+        "--lock",
+        "ip:bet:100=call:1",
+        "--save",
+        f,
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(first["locked_nodes"], 1);
+    let resumed = summary(&[
+        "spot",
+        "solve",
+        "--resume",
+        f,
+        "--iterations",
+        "2000",
+        "--target",
+        "0.01",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(resumed["locks"], serde_json::json!(["ip:bet:100=call:1"]));
+    assert!(
+        (resumed["root_ev"][0].as_f64().unwrap() - 100.0).abs() < 0.1,
+        "{resumed}"
+    );
+    let unlocked = summary(&[
+        "spot",
+        "solve",
+        "--resume",
+        f,
+        "--unlock",
+        "--iterations",
+        "5000",
+        "--target",
+        "0.01",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(unlocked["locked_nodes"], 0);
+    assert!(
+        (unlocked["root_ev"][0].as_f64().unwrap() - 75.0).abs() < 0.5,
+        "{unlocked}"
+    );
+    let other = summary(&[
+        "spot",
+        "solve",
+        "--resume",
+        f,
+        "--lock",
+        "ip:bet:100=fold:1",
+        "--iterations",
+        "2000",
+        "--target",
+        "0.01",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(other["locks"], serde_json::json!(["ip:bet:100=fold:1"]));
+    // IP always folds: OOP bets everything and takes the pot: EV 100 as well, from air too.
+    assert!(
+        (other["root_ev"][0].as_f64().unwrap() - 100.0).abs() < 0.1,
+        "{other}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,7 @@
 //! Spot files: a solved (or partly solved) spot saved to disk and loaded back, so that a
 //! solve continues exactly where it stopped.
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //!
 //! - 8 bytes of magic, `\x89CVSPOT\n` (a high byte and a newline, so a file mangled by a
 //!   text transfer is caught at once), then the format version as a little-endian `u32`.
@@ -10,8 +10,10 @@
 //!     the board (card ids), pot, stack, both players' hands (card ids) and weights (f32),
 //!     the bet tree (sizes per player and street, raise cap, thresholds), the solve options
 //!     (algorithm, target, iteration cap, time limit, check interval, memory and node
-//!     limits), the iterations run, the tree's node and slot counts and the cardvec version
-//!     that wrote it; then the metadata's 64-bit FNV-1a hash (checked before it is decoded);
+//!     limits), the iterations run, the tree's node and slot counts, the cardvec version
+//!     that wrote it and the node locks ([`super::NodeLock`]s as given: player, line,
+//!     strategy, hands; version 2); then the metadata's 64-bit FNV-1a hash (checked before
+//!     it is decoded);
 //!   - the regrets, the cumulative strategy and (PCFR+ only) the prediction, each
 //!     `slots` f32 values in little-endian bytes, byte-shuffled in blocks of 65,536 values
 //!     (the four bytes of each value in four planes: the exponent bytes compress well).
@@ -28,7 +30,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Algorithm, BetSize, SolveOptions, Spot, SpotSolver, StreetSizes, TreeConfig, DEFAULT_MAX_NODES,
+    Algorithm, BetSize, NodeLock, SolveOptions, Spot, SpotSolver, StreetSizes, TreeConfig,
+    DEFAULT_MAX_NODES,
 };
 use crate::core::{Error, Result};
 use crate::poker::{Card, HoleCards, WeightedRange};
@@ -36,7 +39,8 @@ use crate::poker::{Card, HoleCards, WeightedRange};
 /// The first 8 bytes of a spot file.
 pub const SPOT_FILE_MAGIC: [u8; 8] = *b"\x89CVSPOT\n";
 /// The format version this cardvec writes and reads.
-pub const SPOT_FILE_VERSION: u32 = 1;
+/// Version 1 (no node locks) is refused: its files are solved again.
+pub const SPOT_FILE_VERSION: u32 = 2;
 
 /// Values per byte-shuffled block.
 const BLOCK: usize = 1 << 16;
@@ -92,6 +96,7 @@ struct Meta {
     nodes: u64,
     slots: u64,
     arrays: u8,
+    locks: Vec<NodeLock>,
 }
 
 fn size_meta(s: &BetSize) -> SizeMeta {
@@ -163,6 +168,7 @@ impl Meta {
             nodes: memory.nodes,
             slots: memory.slots,
             arrays: solver.algorithm().arrays() as u8,
+            locks: solver.locks().to_vec(),
         }
     }
 
@@ -445,6 +451,9 @@ impl SpotSolver {
             read_f32s(&mut z, a).map_err(read_error)?;
         }
         *iterations = meta.iterations;
+        solver
+            .set_locks(&meta.locks)
+            .map_err(|e| corrupt(format!("the node locks: {e}")))?;
         // Read to the frame's end: zstd checks the content checksum there.
         let mut rest = Vec::new();
         z.read_to_end(&mut rest).map_err(read_error)?;

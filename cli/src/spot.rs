@@ -1,5 +1,6 @@
 //! `cardvec spot solve`: a postflop hold'em spot solved range against range
-//! (`cardvec::solve::spot`, `docs/spot.md`); `cardvec spot batch`: a file of spots, one per
+//! (`cardvec::solve::spot`, `docs/spot.md`), saved and resumed; `cardvec spot show`: a
+//! saved spot read at any node; `cardvec spot batch`: a file of spots, one per
 //! line, solved in parallel (one spot per worker) into a file of results, resumable.
 
 use std::collections::BTreeSet;
@@ -11,8 +12,8 @@ use std::time::Duration;
 
 use cardvec::core::{Error, Result};
 use cardvec::solve::spot::{
-    Algorithm, NodeLock, SolveOptions, Spot, SpotSolver, TreeConfig, DEFAULT_ADD_ALLIN_THRESHOLD,
-    DEFAULT_FORCE_ALLIN_THRESHOLD, DEFAULT_RAISE_CAP,
+    Aggregate, Algorithm, NodeKind, NodeLock, PlayerReport, SolveOptions, Spot, SpotSolver,
+    TreeConfig, DEFAULT_ADD_ALLIN_THRESHOLD, DEFAULT_FORCE_ALLIN_THRESHOLD, DEFAULT_RAISE_CAP,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -29,6 +30,9 @@ pub struct SpotArgs {
 enum SpotCommand {
     /// Solves a spot and reports its exploitability, EVs and equities.
     Solve(Box<SolveArgs>),
+    /// Reads a saved spot at any node: each hand's strategy, EV and equity, the same by
+    /// class and category, the range weights reaching it; or a subtree as JSON.
+    Show(ShowArgs),
     /// Solves a JSON-lines file of spots (one per line) into a JSON-lines file of results
     /// with every root action's EV for every hand; finished lines are skipped on a rerun.
     Batch(BatchArgs),
@@ -193,6 +197,7 @@ struct Summary {
 pub fn run(args: SpotArgs) -> Result<()> {
     match args.command {
         SpotCommand::Solve(a) => solve(*a),
+        SpotCommand::Show(a) => show(a),
         SpotCommand::Batch(a) => batch(a),
     }
 }
@@ -416,6 +421,238 @@ fn solve(a: SolveArgs) -> Result<()> {
         }
         if let (Some(path), Some(bytes)) = (&summary.saved, summary.file_bytes) {
             println!("saved to {path} ({bytes} bytes)");
+        }
+    }
+    Ok(())
+}
+
+/// Options of `cardvec spot show`.
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    /// A spot file (`cardvec spot solve --save`).
+    file: PathBuf,
+    /// The node's line of actions from the root, comma separated (`check,bet:75%,call`,
+    /// `bet:120`, `raise:2.5x`, `allin`, cards such as `Kh` at chance nodes; empty: the
+    /// root).
+    #[arg(long, default_value = "")]
+    line: String,
+    /// Cards dealt at the chance nodes the line reaches without one, in order (`Kh`,
+    /// `Kh,7d`).
+    #[arg(long)]
+    cards: Option<String>,
+    /// Whose hands to show: oop, ip or both.
+    #[arg(long, default_value = "both")]
+    player: String,
+    /// Also list every hand (text output; the JSON always has them).
+    #[arg(long)]
+    hands: bool,
+    /// Export the subtree below the node as JSON (each decision node's actions and every
+    /// hand's strategy) instead of the node's report.
+    #[arg(long)]
+    subtree: bool,
+    /// With --subtree: levels below the node (default: all).
+    #[arg(long)]
+    depth: Option<usize>,
+    /// JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn player_json(p: usize, r: &PlayerReport, board: &[cardvec::poker::Card]) -> serde_json::Value {
+    let n = r.hands.len().max(1);
+    let classes: Vec<serde_json::Value> = r
+        .by_class()
+        .into_iter()
+        .map(|(c, a)| {
+            let mut v = serde_json::json!(a);
+            v["row"] = serde_json::json!(c.row());
+            v["col"] = serde_json::json!(c.col());
+            v
+        })
+        .collect();
+    serde_json::json!({
+        "player": p,
+        "hands": r.hands.iter().map(|h| h.to_string()).collect::<Vec<_>>(),
+        "reach": r.reach,
+        "weight": r.weight,
+        "ev": r.ev,
+        "equity": r.equity,
+        "strategy": r.strategy.as_ref().map(|s| s.chunks(n).map(|c| c.to_vec()).collect::<Vec<_>>()),
+        "action_ev": r.action_ev.as_ref().map(|s| s.chunks(n).map(|c| c.to_vec()).collect::<Vec<_>>()),
+        "classes": classes,
+        "categories": r.by_category(board),
+    })
+}
+
+fn fmt_num(x: f64, digits: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.digits$}")
+    } else {
+        "-".into()
+    }
+}
+
+fn print_aggregates(title: &str, rows: &[Aggregate], actions: &[String]) {
+    let mut head = format!(
+        "  {title:<16} {:>6} {:>9} {:>9} {:>7}",
+        "hands", "combos", "ev", "equity"
+    );
+    for a in actions {
+        head.push_str(&format!(" {a:>12}"));
+    }
+    println!("{head}");
+    for r in rows {
+        let mut line = format!(
+            "  {:<16} {:>6} {:>9.3} {:>9} {:>7}",
+            r.name,
+            r.hands,
+            r.combos,
+            fmt_num(r.ev, 2),
+            fmt_num(r.equity, 4)
+        );
+        for s in &r.strategy {
+            line.push_str(&format!(" {:>12}", fmt_num(*s, 4)));
+        }
+        println!("{line}");
+    }
+}
+
+fn show(a: ShowArgs) -> Result<()> {
+    let players: Vec<usize> = match a.player.trim().to_ascii_lowercase().as_str() {
+        "oop" | "0" => vec![0],
+        "ip" | "1" => vec![1],
+        "both" => vec![0, 1],
+        _ => {
+            return Err(Error::Unknown {
+                what: "--player",
+                name: a.player.clone(),
+                expected: "oop, ip, both".into(),
+            })
+        }
+    };
+    let cards = match &a.cards {
+        Some(text) => cardvec::poker::parse_cards(&text.replace(',', " "))?,
+        None => Vec::new(),
+    };
+    let (mut solver, _) = SpotSolver::load(&a.file)?;
+    if a.subtree {
+        let v = solver.subtree_json(&a.line, &cards, a.depth)?;
+        println!("{}", serde_json::to_string(&v).expect("plain data"));
+        return Ok(());
+    }
+    let r = solver.node_report(&a.line, &cards)?;
+    let board: String = r.board.iter().map(|c| c.to_string()).collect();
+    let kind = match r.kind {
+        NodeKind::Decision(_) => "decision",
+        NodeKind::Chance => "chance",
+        NodeKind::Fold(_) => "fold",
+        NodeKind::Showdown => "showdown",
+    };
+    if a.json {
+        let v = serde_json::json!({
+            "line": r.line.join(","),
+            "node": r.node,
+            "kind": kind,
+            "street": r.street,
+            "board": board,
+            "pot": r.pot,
+            "spent": r.spent,
+            "player": r.player,
+            "actions": r.actions,
+            "cards": r.cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "iterations": solver.iterations(),
+            "algorithm": solver.algorithm().name(),
+            "players": players
+                .iter()
+                .map(|&p| player_json(p, &r.players[p], &r.board))
+                .collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string(&v).expect("plain data"));
+        return Ok(());
+    }
+    let street = ["flop", "turn", "river"][r.street as usize];
+    let line = if r.line.is_empty() {
+        "root".to_string()
+    } else {
+        r.line.join(",")
+    };
+    let who = match r.player {
+        Some(p) => format!("{} to act", ["OOP", "IP"][p]),
+        None => kind.to_string(),
+    };
+    println!(
+        "{line}: {street}, board {board}, pot {}, spent {}/{}; {who} ({} iterations of {})",
+        r.pot,
+        r.spent[0],
+        r.spent[1],
+        solver.iterations(),
+        solver.algorithm().name()
+    );
+    let labels: Vec<String> = r
+        .actions
+        .iter()
+        .map(|x| match x.pct {
+            Some(p) if x.all_in => format!("{} ({p:.0}%, all-in)", x.word),
+            Some(p) => format!("{} ({p:.0}%)", x.word),
+            None => x.word.clone(),
+        })
+        .collect();
+    if !labels.is_empty() {
+        println!("actions: {}", labels.join(", "));
+    }
+    if !r.cards.is_empty() {
+        println!(
+            "cards that can come: {}",
+            r.cards
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    let words: Vec<String> = r.actions.iter().map(|x| x.word.clone()).collect();
+    for &p in &players {
+        let pr = &r.players[p];
+        let weight: f64 = pr.weight.iter().sum();
+        let total = |v: &[f64]| -> f64 {
+            pr.weight
+                .iter()
+                .zip(v)
+                .filter(|(w, _)| **w > 0.0)
+                .map(|(w, x)| w * x)
+                .sum::<f64>()
+                / weight
+        };
+        let combos: f64 = pr.reach.iter().map(|&x| x as f64).sum();
+        println!(
+            "\n{}: {} hands, {combos:.3} combos reaching, EV {}, equity {}",
+            ["OOP", "IP"][p],
+            pr.hands.len(),
+            fmt_num(total(&pr.ev), 3),
+            fmt_num(total(&pr.equity), 4)
+        );
+        let acts: &[String] = if pr.strategy.is_some() { &words } else { &[] };
+        print_aggregates("category", &pr.by_category(&r.board), acts);
+        let classes: Vec<Aggregate> = pr.by_class().into_iter().map(|(_, x)| x).collect();
+        print_aggregates("class", &classes, acts);
+        if a.hands {
+            let n = pr.hands.len();
+            let rows: Vec<Aggregate> = (0..n)
+                .map(|i| Aggregate {
+                    name: pr.hands[i].to_string(),
+                    hands: 1,
+                    combos: pr.reach[i] as f64,
+                    weight: pr.weight[i],
+                    ev: pr.ev[i],
+                    equity: pr.equity[i],
+                    strategy: pr
+                        .strategy
+                        .as_ref()
+                        .map(|s| (0..acts.len()).map(|k| s[k * n + i] as f64).collect())
+                        .unwrap_or_default(),
+                })
+                .collect();
+            print_aggregates("hand", &rows, acts);
         }
     }
     Ok(())

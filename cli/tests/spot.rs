@@ -558,3 +558,105 @@ fn a_resumed_file_keeps_its_locks() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn show_reads_any_node_of_a_saved_spot() {
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-show-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("river.cvspot");
+    let file = file.to_str().unwrap();
+    let mut args = SPOT.to_vec();
+    args.extend([
+        "--bets",
+        "60%,a",
+        "--iterations",
+        "60",
+        "--target",
+        "0",
+        "--save",
+        file,
+        "--json",
+        "--quiet",
+    ]);
+    summary(&args);
+    // The root: OOP's strategy, both players' hands, classes and categories.
+    let root = summary(&["spot", "show", file, "--json"]);
+    assert_eq!(root["kind"], "decision");
+    assert_eq!(root["player"], 0);
+    assert_eq!(root["iterations"], 60);
+    let actions: Vec<&str> = root["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["word"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions[0], "check");
+    let oop = &root["players"][0];
+    let hands = oop["hands"].as_array().unwrap().len();
+    assert_eq!(oop["strategy"].as_array().unwrap().len(), actions.len());
+    assert_eq!(oop["strategy"][0].as_array().unwrap().len(), hands);
+    assert!(root["players"][1]["strategy"].is_null());
+    let classes = oop["classes"].as_array().unwrap();
+    assert!(classes
+        .iter()
+        .any(|c| c["name"] == "AQs" && c["row"] == 0 && c["col"] == 2));
+    let n: u64 = classes.iter().map(|c| c["hands"].as_u64().unwrap()).sum();
+    assert_eq!(n as usize, hands);
+    let cats = oop["categories"].as_array().unwrap();
+    assert!(cats.iter().any(|c| c["name"] == "pairs"));
+    // A node down the line, as text and JSON.
+    let out = cardvec(&["spot", "show", file, "--line", "check,bet:60%"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.starts_with("check,bet:60: river, board Td9d6hQc2s, pot 160"),
+        "{text}"
+    );
+    assert!(
+        text.contains("OOP to act") && text.contains("category") && text.contains("AQs"),
+        "{text}"
+    );
+    let node = summary(&[
+        "spot",
+        "show",
+        file,
+        "--line",
+        "check,bet:60",
+        "--player",
+        "ip",
+        "--json",
+    ]);
+    assert_eq!(node["line"], "check,bet:60");
+    assert_eq!(node["players"].as_array().unwrap().len(), 1);
+    assert_eq!(node["players"][0]["player"], 1);
+    // A bad line lists the actions; a card with no chance node is left over.
+    let out = cardvec(&["spot", "show", file, "--line", "check,raise"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("IP to act can check, bet:60 (60%)"),
+        "{err}"
+    );
+    let out = cardvec(&["spot", "show", file, "--cards", "Kh"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("left over"), "{err}");
+    // The subtree export.
+    let tree = summary(&[
+        "spot",
+        "show",
+        file,
+        "--line",
+        "check",
+        "--subtree",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(tree["line"], "check");
+    let kids = tree["node"]["children"].as_array().unwrap();
+    assert_eq!(kids[0]["kind"], "showdown");
+    assert_eq!(kids[1]["truncated"], true);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

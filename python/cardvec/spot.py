@@ -27,6 +27,9 @@ player).
 compact binary file (docs/spot.md, "Spot files"); ``load(path)`` reads it back (also the
 files of ``cardvec spot solve --save``), and ``Solution.solve(...)`` continues the solve
 exactly where it stopped: N iterations, save, load, M more give the same bits as N + M.
+``Solution.node(line, cards)`` reads any node (each hand's strategy, EV, equity and reach,
+and the same by class and category, as numpy arrays) and ``Solution.subtree(...)`` exports
+a subtree's strategies.
 
 ``locks`` fixes strategies at chosen nodes (node locking; docs/spot.md, "Node locking"): a
 list of lock strings ``"[oop:|ip:]LINE=ACTION:FREQ,...[@HANDS]"`` as the CLI's ``--lock``
@@ -54,19 +57,20 @@ format version, truncated or corrupt.
 """
 from __future__ import annotations
 
+import json
 import os
 from typing import TYPE_CHECKING, Any
 
 from ._cardvec import spot as _spot
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
     from typing import SupportsFloat, SupportsIndex
 
     import numpy as np
     import numpy.typing as npt
 
-    from ._cardvec.spot import _Solver, _Summary
+    from ._cardvec.spot import _Node, _Solver, _Summary
 
 __all__ = ["Solution", "load", "solve"]
 
@@ -217,6 +221,41 @@ class Solution:
         returns this solution, updated."""
         self._summary = self._solver.solve(target, max_iterations, time_limit, check_every)
         return self
+
+    def node(self, line: str = "", cards: str | Sequence[str] | None = None) -> _Node:
+        """The node of ``line`` (comma-separated actions from the root: ``check``,
+        ``bet:75%``, ``bet:120``, ``raise:2.5x``, ``call``, ``fold``, ``allin``, and at a
+        chance node the card, ``Kh``) with ``cards`` dealt in order at the chance nodes the
+        line reaches without one. A dict: ``line`` (the words as matched), ``kind``
+        (``"decision"``, ``"chance"``, ``"fold"``, ``"showdown"``), ``street``, ``board``,
+        ``pot``, ``spent``, ``player`` (to act, or None), ``actions`` and ``action_pct``
+        (a bet's or raise's size in % of the pot after the call), ``cards`` (those a chance
+        node can deal); per player (OOP first) ``hands``, ``reach`` (float32: the range
+        weight reaching the node), ``weight`` (float64: reach times the compatible
+        opponent reach, the hand's probability weight there), ``ev`` and ``equity``
+        (float64 per hand, NaN where undefined), ``classes`` and ``categories`` (the
+        13x13 classes and the shape and made-hand groups: ``name``, ``hands``, and float64
+        arrays ``combos``, ``weight``, ``ev``, ``equity``, ``strategy`` ``actions x
+        groups`` for the player to act, weight-averaged); ``strategy`` (float32 ``actions x
+        hands``) and ``action_ev`` (float64) of the player to act, or None. An unknown
+        action, a missing or impossible card is a ``ValueError`` saying what is
+        possible (docs/spot.md, "Reading a solved spot")."""
+        return self._solver.node(line, cards)
+
+    def subtree(
+        self,
+        line: str = "",
+        cards: str | Sequence[str] | None = None,
+        depth: SupportsIndex | None = None,
+    ) -> dict[str, Any]:
+        """The subtree below the node of ``line`` as ``cardvec spot show --subtree`` exports
+        it (parsed JSON): ``line``, ``hands`` and ``node``, each node with ``action``,
+        ``kind``, ``pot``, ``board``, a decision's ``player``, ``actions`` and
+        ``strategy[action][hand]``, and ``children`` down to ``depth`` levels (None: all;
+        ``truncated`` marks where it stops)."""
+        text = self._solver.subtree(line, cards, None if depth is None else int(depth))
+        value: dict[str, Any] = json.loads(text)
+        return value
 
     def save(self, path: str | os.PathLike[str]) -> int:
         """Writes the spot, its tree and options and the solver's state to ``path`` (a

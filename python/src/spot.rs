@@ -3,8 +3,8 @@
 
 use cardvec::core::{Error as CoreError, ForkSafePool};
 use cardvec::solve::spot::{
-    Algorithm, NodeKind, NodeLock, SolveOptions, Spot, SpotSolver, StopReason, TreeConfig,
-    MAX_ITERATIONS,
+    Aggregate, Algorithm, NodeKind, NodeLock, SolveOptions, Spot, SpotSolver, StopReason,
+    TreeConfig, MAX_ITERATIONS,
 };
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -91,6 +91,55 @@ fn options_of<'py>(
     }
     options.check().map_err(core_err)?;
     Ok(options)
+}
+
+/// The cards of a `cards=` argument: None, a string of cards (`"Kh"`, `"Kh7d"`, `"Kh,7d"`)
+/// or a sequence of card strings.
+fn cards_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<cardvec::poker::Card>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Vec::new());
+    };
+    let text: String = if let Ok(s) = obj.extract::<String>() {
+        s
+    } else if let Ok(v) = obj.extract::<Vec<String>>() {
+        v.join(" ")
+    } else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "cards must be a string of cards (\"Kh7d\") or a list of card strings",
+        ));
+    };
+    cardvec::poker::parse_cards(&text.replace(',', " ")).map_err(core_err)
+}
+
+/// A group's aggregates as a dict of arrays (one entry per group).
+fn aggregates<'py>(
+    py: Python<'py>,
+    rows: &[Aggregate],
+    actions: usize,
+    with_strategy: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(
+        "name",
+        rows.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
+    )?;
+    d.set_item("hands", rows.iter().map(|r| r.hands).collect::<Vec<_>>())?;
+    let col = |f: &dyn Fn(&Aggregate) -> f64| -> Vec<f64> { rows.iter().map(f).collect() };
+    d.set_item("combos", PyArray1::from_vec(py, col(&|r| r.combos)))?;
+    d.set_item("weight", PyArray1::from_vec(py, col(&|r| r.weight)))?;
+    d.set_item("ev", PyArray1::from_vec(py, col(&|r| r.ev)))?;
+    d.set_item("equity", PyArray1::from_vec(py, col(&|r| r.equity)))?;
+    if with_strategy {
+        let mut flat = Vec::with_capacity(actions * rows.len());
+        for a in 0..actions {
+            flat.extend(rows.iter().map(|r| r.strategy[a]));
+        }
+        let arr = PyArray1::from_vec(py, flat).reshape([actions, rows.len()])?;
+        d.set_item("strategy", arr)?;
+    } else {
+        d.set_item("strategy", py.None())?;
+    }
+    Ok(d)
 }
 
 /// A spot's solver and the options it solves with: `cardvec.spot.Solution` wraps it.
@@ -339,6 +388,110 @@ impl PySolver {
     fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<u64> {
         let (solver, options) = (&self.solver, &self.options);
         py.detach(|| solver.save(&path, options)).map_err(core_err)
+    }
+
+    /// The node of `line` (and `cards`): see `cardvec.spot.Solution.node`.
+    #[pyo3(signature = (line="", cards=None))]
+    fn node<'py>(
+        &mut self,
+        py: Python<'py>,
+        line: &str,
+        cards: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let cards = cards_arg(cards)?;
+        let solver = &mut self.solver;
+        let line = line.to_string();
+        let r = py
+            .detach(|| solver.node_report(&line, &cards))
+            .map_err(core_err)?;
+        let d = PyDict::new(py);
+        d.set_item("line", r.line.join(","))?;
+        d.set_item(
+            "kind",
+            match r.kind {
+                NodeKind::Decision(_) => "decision",
+                NodeKind::Chance => "chance",
+                NodeKind::Fold(_) => "fold",
+                NodeKind::Showdown => "showdown",
+            },
+        )?;
+        d.set_item("street", r.street)?;
+        d.set_item(
+            "board",
+            r.board.iter().map(|c| c.to_string()).collect::<String>(),
+        )?;
+        d.set_item("pot", r.pot)?;
+        d.set_item("spent", r.spent.to_vec())?;
+        d.set_item("player", r.player)?;
+        d.set_item(
+            "actions",
+            r.actions.iter().map(|a| a.word.clone()).collect::<Vec<_>>(),
+        )?;
+        d.set_item(
+            "action_pct",
+            r.actions.iter().map(|a| a.pct).collect::<Vec<_>>(),
+        )?;
+        d.set_item(
+            "cards",
+            r.cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        )?;
+        let k = r.actions.len();
+        let (mut hands, mut reach, mut weight, mut ev, mut equity) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut classes, mut categories) = (Vec::new(), Vec::new());
+        for p in &r.players {
+            hands.push(p.hands.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+            reach.push(PyArray1::from_slice(py, &p.reach));
+            weight.push(PyArray1::from_slice(py, &p.weight));
+            ev.push(PyArray1::from_slice(py, &p.ev));
+            equity.push(PyArray1::from_slice(py, &p.equity));
+            let by_class: Vec<Aggregate> = p.by_class().into_iter().map(|(_, a)| a).collect();
+            classes.push(aggregates(py, &by_class, k, p.strategy.is_some())?);
+            categories.push(aggregates(
+                py,
+                &p.by_category(&r.board),
+                k,
+                p.strategy.is_some(),
+            )?);
+        }
+        d.set_item("hands", hands)?;
+        d.set_item("reach", reach)?;
+        d.set_item("weight", weight)?;
+        d.set_item("ev", ev)?;
+        d.set_item("equity", equity)?;
+        let actor = r.player.map(|q| &r.players[q]);
+        match actor.and_then(|p| p.strategy.as_ref().map(|s| (p, s))) {
+            Some((p, s)) => {
+                let n = p.hands.len();
+                d.set_item("strategy", PyArray1::from_slice(py, s).reshape([k, n])?)?;
+                let aev = p.action_ev.clone().unwrap_or_default();
+                d.set_item("action_ev", PyArray1::from_vec(py, aev).reshape([k, n])?)?;
+            }
+            None => {
+                d.set_item("strategy", py.None())?;
+                d.set_item("action_ev", py.None())?;
+            }
+        }
+        d.set_item("classes", classes)?;
+        d.set_item("categories", categories)?;
+        Ok(d)
+    }
+
+    /// The subtree below the node of `line` as JSON text (`SpotSolver::subtree_json`).
+    #[pyo3(signature = (line="", cards=None, depth=None))]
+    fn subtree(
+        &self,
+        py: Python<'_>,
+        line: &str,
+        cards: Option<&Bound<'_, PyAny>>,
+        depth: Option<usize>,
+    ) -> PyResult<String> {
+        let cards = cards_arg(cards)?;
+        let solver = &self.solver;
+        let line = line.to_string();
+        py.detach(|| solver.subtree_json(&line, &cards, depth))
+            .map(|v| v.to_string())
+            .map_err(core_err)
     }
 
     /// Loads a spot file saved by `save` (or `cardvec spot solve --save`).

@@ -214,3 +214,54 @@ def test_locks_are_saved_replaced_and_removed(tmp_path):
     with pytest.raises(ValueError, match="sum to 0.5"):
         t.set_locks(["bet:100=fold:0.5"])
     assert t.solve(max_iterations=1).locks == []
+
+
+def test_a_node_reads_as_numpy_arrays(tmp_path):
+    s = spot.solve(BOARD, 100, 100, NUTS_AIR, CATCHERS, bets="100%", raises="", target=0.05,
+                   max_iterations=5000)
+    root = s.node()
+    assert root["kind"] == "decision" and root["player"] == 0 and root["line"] == ""
+    assert root["actions"] == ["check", "bet:100"] and root["action_pct"] == [None, 100.0]
+    np.testing.assert_array_equal(root["strategy"], s.root_strategy)
+    np.testing.assert_array_equal(root["action_ev"], s.root_action_ev)
+    np.testing.assert_array_equal(root["ev"][0], s.hand_ev[0])
+    np.testing.assert_array_equal(root["ev"][1], s.hand_ev[1])
+    # After the bet: OOP's reach is its betting frequency, IP calls or folds.
+    n = s.node("bet:100%")
+    assert n["line"] == "bet:100" and n["player"] == 1 and n["pot"] == 200
+    assert n["actions"] == ["fold", "call"] and n["spent"] == [100, 0]
+    assert n["reach"][0].dtype == np.float32 and n["ev"][1].dtype == np.float64
+    np.testing.assert_array_equal(n["reach"][0], s.root_strategy[1])
+    strategy = n["strategy"]
+    assert strategy is not None and strategy.shape == (2, 3)
+    # IP's calls average 1/(1+b) = 1/2 over its range (a bluff-catcher is indifferent).
+    w = n["weight"][1]
+    assert float((w * strategy[1]).sum() / w.sum()) == pytest.approx(0.5, abs=0.05)
+    # The classes' aggregates against numpy: KhQh and KcQc are KQs, KhJc is KJo.
+    classes = n["classes"][1]
+    assert classes["name"] == ["KQs", "KJo"] and classes["hands"] == [2, 1]
+    kqs = [i for i, h in enumerate(s.hands[1]) if h in ("KhQh", "KcQc")]
+    cs = classes["strategy"]
+    assert cs is not None and cs.shape == (2, 2)
+    np.testing.assert_allclose(cs[1, 0], (w[kqs] * strategy[1, kqs]).sum() / w[kqs].sum())
+    np.testing.assert_allclose(classes["ev"][0],
+                               (w[kqs] * n["ev"][1][kqs]).sum() / w[kqs].sum())
+    np.testing.assert_allclose(classes["combos"], [n["reach"][1][kqs].sum(), 1.0])
+    cats = n["categories"][1]
+    assert cats["name"] == ["suited", "offsuit", "one pair"] and cats["hands"] == [2, 1, 3]
+    assert n["classes"][0]["strategy"] is None
+    # Bad lines say what is possible; the subtree export.
+    with pytest.raises(ValueError, match="no action \"raise\" at the root.*check, bet:100"):
+        s.node("raise")
+    with pytest.raises(ValueError, match="Kh is left over"):
+        s.node("check", cards="Kh")
+    with pytest.raises(TypeError, match="cards"):
+        s.node("check", cards=5)  # type: ignore[arg-type]
+    t = s.subtree("bet:100", depth=1)
+    assert t["line"] == "bet:100" and t["node"]["player"] == 1
+    assert [c["kind"] for c in t["node"]["children"]] == ["fold", "showdown"]
+    # The same from a loaded file.
+    path = tmp_path / "river.cvspot"
+    s.save(path)
+    again = spot.load(path).node("bet:100")
+    np.testing.assert_array_equal(again["weight"][1], w)

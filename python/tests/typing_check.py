@@ -93,6 +93,10 @@ def main() -> None:
     assert_type(spot.save("/tmp/typing-check.cvspot"), int)
     again = cardvec.spot.load("/tmp/typing-check.cvspot").solve(max_iterations=5)
     assert_type(again, cardvec.spot.Solution)
+    node = again.node("check", cards=None)
+    assert_type(node["ev"], list[npt.NDArray[np.float64]])
+    assert_type(node["strategy"], npt.NDArray[np.float32] | None)
+    assert_type(node["classes"][0]["name"], list[str])
     pe = cardvec.pettingzoo.env("kuhn")
     assert pe is not None and spot.exploitability_pct >= 0 and again.iterations > 0
 

@@ -1,6 +1,6 @@
 """Postflop spots solved range against range (``cardvec._cardvec.spot``; python/src/spot.rs)."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import SupportsFloat, SupportsIndex, TypedDict, final, type_check_only
 
 import numpy as np
@@ -29,6 +29,38 @@ class _Summary(TypedDict):
     root_action_ev: npt.NDArray[np.float64]
     locks: list[str]
     locked_nodes: int
+
+@type_check_only
+class _Aggregates(TypedDict):
+    name: list[str]
+    hands: list[int]
+    combos: npt.NDArray[np.float64]
+    weight: npt.NDArray[np.float64]
+    ev: npt.NDArray[np.float64]
+    equity: npt.NDArray[np.float64]
+    strategy: npt.NDArray[np.float64] | None
+
+@type_check_only
+class _Node(TypedDict):
+    line: str
+    kind: str
+    street: int
+    board: str
+    pot: int
+    spent: list[int]
+    player: int | None
+    actions: list[str]
+    action_pct: list[float | None]
+    cards: list[str]
+    hands: list[list[str]]
+    reach: list[npt.NDArray[np.float32]]
+    weight: list[npt.NDArray[np.float64]]
+    ev: list[npt.NDArray[np.float64]]
+    equity: list[npt.NDArray[np.float64]]
+    strategy: npt.NDArray[np.float32] | None
+    action_ev: npt.NDArray[np.float64] | None
+    classes: list[_Aggregates]
+    categories: list[_Aggregates]
 
 @final
 class _Solver:
@@ -61,6 +93,10 @@ class _Solver:
         check_every: SupportsIndex | None = None,
     ) -> _Summary: ...
     def summary(self) -> _Summary: ...
+    def node(self, line: str = "", cards: str | Sequence[str] | None = None) -> _Node: ...
+    def subtree(
+        self, line: str = "", cards: str | Sequence[str] | None = None, depth: int | None = None
+    ) -> str: ...
     def save(self, path: str) -> int: ...
     @staticmethod
     def load(path: str) -> _Solver: ...

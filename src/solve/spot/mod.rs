@@ -33,7 +33,9 @@
 //! `raise_cap` raises per street (default 3).
 //!
 //! Spot files ([`SpotSolver::save`], [`SpotSolver::load`]: the format is in
-//! `docs/spot.md`) keep a solve to continue it bit for bit.
+//! `docs/spot.md`) keep a solve to continue it bit for bit; [`SpotSolver::node_report`]
+//! reads any node by its line of actions (each hand's strategy, EV and equity, aggregated
+//! by class and category) and [`SpotSolver::subtree_json`] exports a subtree.
 //!
 //! # Node locking
 //!
@@ -47,16 +49,20 @@
 
 mod io;
 mod lock;
+mod report;
 mod solver;
 mod tree;
 
 #[cfg(test)]
 mod io_tests;
 #[cfg(test)]
+mod report_tests;
+#[cfg(test)]
 mod tests;
 
 pub use io::{SPOT_FILE_MAGIC, SPOT_FILE_VERSION};
 pub use lock::{NodeLock, LOCK_SUM_TOLERANCE};
+pub use report::{ActionInfo, Aggregate, NodeReport, PlayerReport, SHAPES};
 pub use solver::{
     Algorithm, Progress, SolveOptions, SpotSolution, SpotSolver, StopReason, DEFAULT_MAX_MEMORY,
     MAX_ITERATIONS,

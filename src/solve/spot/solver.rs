@@ -1153,7 +1153,7 @@ impl Ctx<'_> {
     }
 }
 
-/// What the file module (`io.rs`) reads and restores.
+/// What the file and report modules (`io.rs`, `report.rs`) read and restore.
 impl SpotSolver {
     /// The regrets, the cumulative strategy and the prediction (empty unless PCFR+).
     pub(super) fn state(&self) -> [&[f32]; 3] {
@@ -1166,5 +1166,50 @@ impl SpotSolver {
             [&mut self.regrets, &mut self.cum, &mut self.pred],
             &mut self.iteration,
         )
+    }
+
+    /// Player `p`'s counterfactual values per hand at `node` when both play the average
+    /// strategy below it, `reach_p` and `reach_o` the two players' reach at the node (hands
+    /// meeting the node's board at 0).
+    pub(super) fn node_values(
+        &mut self,
+        node: usize,
+        p: usize,
+        reach_p: &[f32],
+        reach_o: &[f32],
+    ) -> Vec<f32> {
+        let nd = self.tree.nodes()[node];
+        let (s, e) = (nd.slot as usize, nd.slot_end as usize);
+        let ctx = Ctx {
+            spot: &self.spot,
+            tree: &self.tree,
+            tables: &self.tables,
+            algorithm: self.algorithm,
+            locked: &self.locked,
+        };
+        let store = Store {
+            r: &mut self.regrets[s..e],
+            c: &mut self.cum[s..e],
+            q: if self.pred.is_empty() {
+                &mut []
+            } else {
+                &mut self.pred[s..e]
+            },
+        };
+        let mut out = vec![0f32; reach_p.len()];
+        ctx.walk(node, p, Mode::Average, reach_p, reach_o, store, &mut out);
+        out
+    }
+
+    /// Player `p`'s equity numerators per hand on `board` (the board run out, no more
+    /// betting) against the opponent's reach `reach_o`: divided by
+    /// [`SpotSolver::compatible_reach`], each hand's equity.
+    pub(super) fn board_equity(&self, board: CardSet64, p: usize, reach_o: &[f32]) -> Vec<f32> {
+        equity_walk(&self.tables, board, p, reach_o)
+    }
+
+    /// For each of `p`'s hands, the opponent reach sharing no card with it.
+    pub(super) fn compatible_reach(&self, p: usize, reach_o: &[f32]) -> Vec<f64> {
+        compatible(&self.tables, p, reach_o)
     }
 }

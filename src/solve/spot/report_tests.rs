@@ -424,3 +424,30 @@ fn the_subtree_export_holds_the_strategies() {
     assert!(top["node"].get("children").is_none());
     assert!(s.subtree_json("fold", &[], None).is_err());
 }
+
+#[test]
+fn a_locked_node_reports_the_lock() {
+    // IP locked to always call the pot-sized bet: the report shows the lock's strategy and
+    // the reach below it follows it.
+    let mut s = solved(RIVER, OOP, IP, "100%", 5);
+    s.set_locks(&[NodeLock::parse("ip:bet:100=call:1").unwrap()])
+        .unwrap();
+    let options = SolveOptions {
+        target_pct: 0.0,
+        max_iterations: 30,
+        ..SolveOptions::default()
+    };
+    s.solve(&options, &mut |_| true).unwrap();
+    let r = s.node_report("bet:100%", &[]).unwrap();
+    assert_eq!(r.player, Some(1));
+    let n = r.players[1].hands.len();
+    let st = r.players[1].strategy.as_ref().unwrap();
+    assert!(st[..n].iter().all(|&x| x == 0.0), "fold: {:?}", &st[..n]);
+    assert!(
+        st[n..2 * n].iter().all(|&x| x == 1.0),
+        "call: {:?}",
+        &st[n..]
+    );
+    let called = s.node_report("bet:100,call", &[]).unwrap();
+    assert_eq!(called.players[1].reach, s.spot().weights(1));
+}

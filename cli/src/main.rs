@@ -8,6 +8,7 @@ mod diff;
 mod game_args;
 mod games;
 mod holdem;
+mod interrupt;
 mod ladder;
 mod matches;
 mod progress;
@@ -101,8 +102,29 @@ pub fn run(cli: Cli) -> Result<()> {
     }
 }
 
+/// Lets a closed stdout end the process quietly, as it ends `cat` or `grep`: `cardvec spot
+/// show FILE | head -1` exits when `head` stops reading, killed by SIGPIPE (status 141 in
+/// a shell, nothing on stderr) instead of panicking in `println!` ("failed printing to
+/// stdout: Broken pipe"). Rust ignores SIGPIPE at startup so that writes to a closed pipe
+/// or socket return `EPIPE`; this restores the default disposition for every command but
+/// `cardvec serve`, whose HTTP connections are sockets a browser may close at any time.
+/// (On other platforms a closed stdout still panics.)
+fn die_on_closed_stdout(command: &Command) {
+    #[cfg(unix)]
+    if !matches!(command, Command::Serve(_)) {
+        // SAFETY: sets a signal's disposition to the default before any other thread is
+        // started; no handler runs Rust code.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = command;
+}
+
 fn main() {
     let args = Cli::parse();
+    die_on_closed_stdout(&args.command);
     if let Err(err) = run(args) {
         eprintln!("error: {err}");
         std::process::exit(2);

@@ -5,12 +5,11 @@
 //! for writing before the solve starts.
 
 use cardvec::core::spec::OptionValue;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use cardvec::core::progress::Progress;
-use cardvec::core::{Error, Result};
+use cardvec::core::{Error, Result, StopFlag};
 use cardvec::registry;
 use cardvec::solve::flat::DEFAULT_MAX_NODES;
 use cardvec::solve::run::{solve, Algorithm, ReportPoint, SolveConfig, Stopped};
@@ -97,7 +96,7 @@ struct SummaryLine<'a> {
 /// The progress bar, also stopping the run once Ctrl-C was pressed.
 struct Interruptible<'a> {
     bar: &'a crate::progress::Bar,
-    interrupted: Arc<AtomicBool>,
+    interrupted: Arc<StopFlag>,
 }
 
 impl Progress for Interruptible<'_> {
@@ -111,7 +110,7 @@ impl Progress for Interruptible<'_> {
         self.bar.finish()
     }
     fn should_stop(&self) -> bool {
-        self.interrupted.load(Ordering::Relaxed)
+        self.interrupted.is_stopped()
     }
 }
 
@@ -176,16 +175,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let bar = crate::progress::Bar::new(args.quiet);
     // Ctrl-C stops the run at the next iteration; the solution reached is reported and
     // written as at the end of a full run.
-    let interrupted = Arc::new(AtomicBool::new(false));
-    {
-        let flag = Arc::clone(&interrupted);
-        ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)).map_err(|e| {
-            Error::Invalid {
-                what: "Ctrl-C handler",
-                reason: e.to_string(),
-            }
-        })?;
-    }
+    let interrupted = crate::interrupt::ctrl_c_flag()?;
     let progress = Interruptible {
         bar: &bar,
         interrupted,
@@ -255,8 +245,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         );
     }
     if interrupted {
-        // The conventional status of a run ended by SIGINT, after the output is complete.
-        std::process::exit(130);
+        std::process::exit(crate::interrupt::STATUS);
     }
     Ok(())
 }

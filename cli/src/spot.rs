@@ -1,5 +1,6 @@
 //! `cardvec spot solve`: a postflop hold'em spot solved range against range
-//! (`cardvec::solve::spot`, `docs/spot.md`), saved and resumed; `cardvec spot show`: a
+//! (`cardvec::solve::spot`, `docs/spot.md`), saved and resumed (Ctrl-C stops it with the
+//! strategy reached, its summary printed and `--save` written); `cardvec spot show`: a
 //! saved spot read at any node; `cardvec spot batch`: a file of spots, one per
 //! line, solved in parallel (one spot per worker) into a file of results, resumable.
 
@@ -99,8 +100,8 @@ pub struct SolveArgs {
     /// or the resumed file's].
     #[arg(long)]
     max_memory: Option<String>,
-    /// Save the solved spot to this file when the solve stops (`docs/spot.md`, "Spot
-    /// files"; checked before the solve starts).
+    /// Save the solved spot to this file when the solve stops, Ctrl-C included
+    /// (`docs/spot.md`, "Spot files"; checked before the solve starts).
     #[arg(long)]
     save: Option<PathBuf>,
     /// Continue solving a spot file (saved by `--save`): its spot, tree and algorithm, its
@@ -346,6 +347,9 @@ fn solve(a: SolveArgs) -> Result<()> {
     };
     let json = a.json;
     let start_iterations = loaded.as_ref().map_or(0, |s| s.iterations());
+    // Ctrl-C stops the solve after the iteration under way (`stop` = `interrupted`): the
+    // summary is printed and `--save` written as at any other stop, then the status is 130.
+    let interrupted = crate::interrupt::ctrl_c_flag()?;
     let (result, saved) = pool.install(|| -> Result<_> {
         let mut solver = match loaded {
             Some(s) => s,
@@ -353,7 +357,7 @@ fn solve(a: SolveArgs) -> Result<()> {
         };
         solver.set_locks(&locks)?;
         let locked = solver.locked_nodes().len();
-        let sol = solver.solve(&options, &mut |p| {
+        let sol = solver.solve_with_stop(&options, &interrupted, &mut |p| {
             bar.set_position(p.iterations - start_iterations);
             bar.set_message(format!("{:.4}% of the pot", p.exploitability_pct));
             if json {
@@ -422,6 +426,9 @@ fn solve(a: SolveArgs) -> Result<()> {
         if let (Some(path), Some(bytes)) = (&summary.saved, summary.file_bytes) {
             println!("saved to {path} ({bytes} bytes)");
         }
+    }
+    if summary.stop == cardvec::solve::spot::StopReason::Interrupted {
+        std::process::exit(crate::interrupt::STATUS);
     }
     Ok(())
 }

@@ -660,3 +660,115 @@ fn show_reads_any_node_of_a_saved_spot() {
     assert_eq!(kids[1]["truncated"], true);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Ctrl-C (SIGINT) stops `spot solve` after the iteration under way: the summary
+/// (`stop: "interrupted"`, the iterations reached), `--save` written and status 130; the
+/// file resumes exactly (as a straight solve of as many iterations and more).
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_the_strategy_reached_and_saves_it() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("int.cvspot");
+    let file = file.to_str().unwrap();
+    let mut args = SPOT.to_vec();
+    args.extend([
+        "--target",
+        "0",
+        "--iterations",
+        "10000000",
+        "--check-every",
+        "1",
+        "--threads",
+        "1",
+        "--json",
+        "--quiet",
+        "--save",
+        file,
+    ]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardvec"))
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // The first check: the handler is set and the solve is under way.
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("\"iterations\":1,"), "{first}");
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{rest:?}");
+    let last: serde_json::Value = serde_json::from_str(rest.last().unwrap()).unwrap();
+    assert_eq!(last["stop"], "interrupted", "{last}");
+    assert_eq!(last["saved"], file);
+    let n = last["iterations"].as_u64().unwrap();
+    assert!((1..10_000_000).contains(&n), "{last}");
+    // The last check line is the iteration reached.
+    let check: serde_json::Value = serde_json::from_str(&rest[rest.len() - 2]).unwrap();
+    assert_eq!(check["iterations"], n, "{rest:?}");
+    let resumed = summary(&[
+        "spot",
+        "solve",
+        "--resume",
+        file,
+        "--iterations",
+        "3",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(resumed["iterations"], n + 3);
+    assert_eq!(resumed["stop"], "iterations");
+    let mut straight = SPOT.to_vec();
+    let total = (n + 3).to_string();
+    straight.extend([
+        "--target",
+        "0",
+        "--iterations",
+        &total,
+        "--check-every",
+        "1000",
+        "--json",
+        "--quiet",
+    ]);
+    let straight = summary(&straight);
+    for key in ["iterations", "exploitability", "root_ev", "root_equity"] {
+        assert_eq!(resumed[key], straight[key], "{key}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A closed stdout (`cardvec spot show FILE | head -1`) ends the process quietly, killed by
+/// SIGPIPE (status 141 in the shell), not by a panic ("failed printing to stdout").
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("pipe.cvspot");
+    let file = file.to_str().unwrap();
+    let mut args = SPOT.to_vec();
+    args.extend(["--iterations", "3", "--json", "--quiet", "--save", file]);
+    summary(&args);
+    let bin = env!("CARGO_BIN_EXE_cardvec");
+    for command in ["spot show \"$2\"", "spot show \"$2\" --json", "games"] {
+        // `true` exits at once, closing the pipe's read end before cardvec (started 0.3 s
+        // later) writes: its first write meets a pipe without a reader.
+        let script = format!("(sleep 0.3; \"$1\" {command}; echo \"status=$?\" >&2) | true");
+        let out = Command::new("sh")
+            .args(["-c", &script, "sh", bin, file])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{command}: {err}");
+        assert_eq!(err.trim(), "status=141", "{command}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

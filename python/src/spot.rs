@@ -22,6 +22,7 @@ fn stop_word(s: StopReason) -> &'static str {
         StopReason::Iterations => "iterations",
         StopReason::TimeLimit => "time_limit",
         StopReason::Cancelled => "cancelled",
+        StopReason::Interrupted => "interrupted",
     }
 }
 

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use super::lock::{self, LockedNode, NodeLock};
 use super::tree::{MemoryEstimate, NodeKind, SpotTree, DEFAULT_MAX_NODES};
 use super::Spot;
-use crate::core::{CardSet64, Error, Result};
+use crate::core::{CardSet64, Error, Result, StopFlag};
 use crate::poker::rank_of_set;
 
 /// The default largest memory a solve may take: 4 GiB.
@@ -157,6 +157,9 @@ pub enum StopReason {
     TimeLimit,
     /// The progress callback asked to stop.
     Cancelled,
+    /// The stop flag of [`SpotSolver::solve_with_stop`] was raised (Ctrl-C in the CLI and
+    /// in Python).
+    Interrupted,
 }
 
 /// The summary of a solve (the strategy stays in the [`SpotSolver`]).
@@ -613,6 +616,20 @@ impl SpotSolver {
         options: &SolveOptions,
         progress: &mut dyn FnMut(&Progress) -> bool,
     ) -> Result<SpotSolution> {
+        self.solve_with_stop(options, &StopFlag::new(), progress)
+    }
+
+    /// [`SpotSolver::solve`], also stopping once `stop` is raised (from another thread, a
+    /// Ctrl-C handler): the flag is read before every iteration, so the solve ends after
+    /// the iteration under way with [`StopReason::Interrupted`], the strategy reached kept
+    /// in the solver (saved and continued as after any other stop) and the summary's
+    /// exploitability that of the iterations done.
+    pub fn solve_with_stop(
+        &mut self,
+        options: &SolveOptions,
+        stop: &StopFlag,
+        progress: &mut dyn FnMut(&Progress) -> bool,
+    ) -> Result<SpotSolution> {
         options.check()?;
         if options.algorithm != self.algorithm {
             return Err(Error::Invalid {
@@ -629,17 +646,28 @@ impl SpotSolver {
         let mut history = Vec::new();
         let mut done = 0u64;
         let mut exploit = f64::NAN;
+        // Whether `exploit` is that of the strategy as it is now.
+        let mut fresh = false;
         let stop = loop {
             if done >= options.max_iterations {
                 break StopReason::Iterations;
             }
+            if stop.is_stopped() {
+                if !fresh {
+                    exploit = self.exploitability();
+                    history.push((self.iteration, 100.0 * exploit / pot));
+                }
+                break StopReason::Interrupted;
+            }
             self.iterate();
             done += 1;
+            fresh = false;
             let secs = start.elapsed().as_secs_f64();
             let timed_out = options.time_limit.is_some_and(|l| secs >= l);
             let last = done >= options.max_iterations;
             if done % options.check_every == 0 || timed_out || last {
                 exploit = self.exploitability();
+                fresh = true;
                 let pct = 100.0 * exploit / pot;
                 history.push((self.iteration, pct));
                 let go = progress(&Progress {

@@ -4,7 +4,7 @@
 
 use super::solver::{compatible, sweep, Tables};
 use super::*;
-use crate::core::{Game, GameTree, InfoStates, LaneOutcome, LaneRng};
+use crate::core::{Game, GameTree, InfoStates, LaneOutcome, LaneRng, StopFlag};
 use crate::poker::evaluate;
 use crate::solve::cfr::{CfrConfig, CfrSolver};
 use crate::solve::exploit;
@@ -809,6 +809,78 @@ fn the_solve_stops_at_the_target_the_cap_or_the_time_limit() {
         ..SolveOptions::default()
     };
     assert!(fresh.solve(&bad, &mut |_| true).is_err());
+}
+
+/// A stop flag raised from another thread ends the solve after the iteration under way:
+/// `Interrupted`, the iterations reached counted, the exploitability that of the strategy
+/// kept, which is bit for bit that of an uninterrupted solve of as many iterations and
+/// continues as it would.
+#[test]
+fn a_stop_flag_raised_from_another_thread_keeps_the_strategy_reached() {
+    let s = spot(
+        "Td9d6hQc2s",
+        100,
+        300,
+        "AK,77,QJs",
+        "AQs,KQs,44",
+        "50%,a",
+        "2.5x",
+    );
+    let long = SolveOptions {
+        target_pct: 0.0,
+        max_iterations: MAX_ITERATIONS,
+        // No check before the interrupt: the flag alone stops the solve.
+        check_every: MAX_ITERATIONS,
+        ..SolveOptions::default()
+    };
+    let stop = StopFlag::new();
+    let mut solver = SpotSolver::new(&s, &long).unwrap();
+    let mut checks = 0;
+    let sol = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            stop.stop();
+        });
+        solver
+            .solve_with_stop(&long, &stop, &mut |_| {
+                checks += 1;
+                true
+            })
+            .unwrap()
+    });
+    assert_eq!(sol.stop, StopReason::Interrupted);
+    assert_eq!(checks, 0);
+    let n = sol.iterations;
+    assert!(n > 0 && n < MAX_ITERATIONS, "{n}");
+    assert_eq!(solver.iterations(), n);
+    assert_eq!(
+        sol.exploitability.to_bits(),
+        solver.exploitability().to_bits()
+    );
+    assert_eq!(sol.history, vec![(n, sol.exploitability_pct)]);
+    let strategies = |solver: &SpotSolver| -> Vec<Vec<f32>> {
+        (0..solver.tree().nodes().len())
+            .filter_map(|n| solver.average_strategy(n))
+            .collect()
+    };
+    let exactly = |k: u64| SolveOptions {
+        max_iterations: k,
+        ..long
+    };
+    let mut straight = SpotSolver::new(&s, &long).unwrap();
+    let whole = straight.solve(&exactly(n), &mut |_| true).unwrap();
+    assert_eq!(whole.stop, StopReason::Iterations);
+    assert_eq!(whole.exploitability.to_bits(), sol.exploitability.to_bits());
+    assert!(strategies(&solver) == strategies(&straight));
+    // Both continue alike.
+    solver.solve(&exactly(5), &mut |_| true).unwrap();
+    straight.solve(&exactly(5), &mut |_| true).unwrap();
+    assert!(strategies(&solver) == strategies(&straight));
+    // A flag raised before the call: no iteration, the strategy as it was.
+    let again = solver.solve_with_stop(&long, &stop, &mut |_| true).unwrap();
+    assert_eq!(again.stop, StopReason::Interrupted);
+    assert_eq!(again.iterations, n + 5);
+    assert!(strategies(&solver) == strategies(&straight));
 }
 
 mod invariants {

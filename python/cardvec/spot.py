@@ -8,7 +8,13 @@ all-in). ``solve`` runs the range-vector solver of the Rust library
 (``cardvec::solve::spot``: DCFR by default, ``"cfr+"`` or ``"pcfr+"``) until the exact
 exploitability of the average strategy is at most ``target`` % of the pot, after
 ``max_iterations`` iterations, or at ``time_limit`` seconds (the strategy reached is
-returned, ``stop == "time_limit"``), without the GIL; Ctrl-C raises ``KeyboardInterrupt``.
+returned, ``stop == "time_limit"``), without the GIL. Ctrl-C stops the solve after the
+iteration under way and raises ``Interrupted``, a ``KeyboardInterrupt`` (so code catching
+that, or nothing, behaves as with any long call) that keeps the strategy reached: its
+``solution`` is the ``Solution`` so far (``stop == "interrupted"``, ``iterations`` those done,
+the exploitability that of the strategy kept; ``history`` empty and ``seconds`` the time to
+evaluate it), which ``save`` writes and ``solve`` continues exactly; ``Solution.solve``
+interrupted updates the solution itself and raises the same.
 
 The result is a ``Solution``. Its attributes (also readable as ``solution["key"]``, the
 dict of earlier versions): ``exploitability`` (chips) and ``exploitability_pct``,
@@ -72,7 +78,27 @@ if TYPE_CHECKING:
 
     from ._cardvec.spot import _Node, _Solver, _Summary
 
-__all__ = ["Solution", "load", "solve"]
+__all__ = ["Interrupted", "Solution", "load", "solve"]
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a solve (``solve`` or ``Solution.solve``): a ``KeyboardInterrupt``
+    whose ``solution`` keeps the strategy reached (``stop == "interrupted"``)."""
+
+    def __init__(self, solution: Solution) -> None:
+        super().__init__(
+            f"spot solve interrupted after {solution.iterations} iterations "
+            "(the strategy reached is in this exception's solution)"
+        )
+        #: The solution as the solve left it (``stop == "interrupted"``).
+        self.solution = solution
+
+
+def _interrupted(solver: _Solver) -> _Summary:
+    """The summary of a solver that Ctrl-C stopped: the strategy as it is."""
+    summary = solver.summary()
+    summary["stop"] = "interrupted"
+    return summary
 
 
 class Solution:
@@ -152,8 +178,8 @@ class Solution:
     @property
     def stop(self) -> str:
         """Why the last solve stopped: ``"target"``, ``"iterations"``, ``"time_limit"``,
-        ``"cancelled"``, or ``"loaded"`` for a solution read by ``load`` and not solved
-        since."""
+        ``"cancelled"``, ``"interrupted"`` (Ctrl-C: see ``Interrupted``), or ``"loaded"``
+        for a solution read by ``load`` and not solved since."""
         return self._summary["stop"]
 
     @property
@@ -218,8 +244,14 @@ class Solution:
     ) -> Solution:
         """Continues the solve from where it stopped (the iterations count on; the options
         given replace the solution's own for this and later solves, None keeps them) and
-        returns this solution, updated."""
-        self._summary = self._solver.solve(target, max_iterations, time_limit, check_every)
+        returns this solution, updated. Ctrl-C stops it after the iteration under way,
+        updates this solution to the strategy reached (``stop == "interrupted"``) and
+        raises ``Interrupted`` (a ``KeyboardInterrupt``) with it."""
+        try:
+            self._summary = self._solver.solve(target, max_iterations, time_limit, check_every)
+        except KeyboardInterrupt as e:
+            self._summary = _interrupted(self._solver)
+            raise Interrupted(self) from e
         return self
 
     def node(self, line: str = "", cards: str | Sequence[str] | None = None) -> _Node:
@@ -280,7 +312,8 @@ def solve(
     locks: Iterable[str] | None = None,
 ) -> Solution:
     """Solves a spot (see the module documentation); ``max_memory`` defaults to the
-    library's limit; ``locks`` are node locks in the CLI's ``--lock`` form."""
+    library's limit; ``locks`` are node locks in the CLI's ``--lock`` form. Ctrl-C raises
+    ``Interrupted`` (a ``KeyboardInterrupt``) holding the solution reached."""
     solver = _spot._Solver(
         board,
         pot,
@@ -297,7 +330,11 @@ def solve(
         max_memory,
         locks,
     )
-    return Solution(solver, solver.solve())
+    try:
+        summary = solver.solve()
+    except KeyboardInterrupt as e:
+        raise Interrupted(Solution(solver, _interrupted(solver))) from e
+    return Solution(solver, summary)
 
 
 def load(path: str | os.PathLike[str]) -> Solution:

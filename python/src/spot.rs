@@ -323,7 +323,9 @@ impl PySolver {
     }
 
     /// Runs the solver on from where it is (the options given replace the stored ones for
-    /// this and later calls) and returns the summary dict (`cardvec.spot.Solution`).
+    /// this and later calls) and returns the summary dict (`cardvec.spot.Solution`). Ctrl-C
+    /// stops it after the iteration under way and raises `KeyboardInterrupt`, the strategy
+    /// reached kept in the solver (`summary()` describes it).
     #[pyo3(signature = (target=None, max_iterations=None, time_limit=None, check_every=None))]
     fn solve<'py>(
         &mut self,
@@ -343,11 +345,12 @@ impl PySolver {
         )?;
         self.options = options;
         let solver = &mut self.solver;
-        // Ctrl-C raises KeyboardInterrupt (the solve stops within an iteration); time_limit
-        // is the solver's own, so a timed-out solve returns what it reached.
+        // Ctrl-C raises KeyboardInterrupt once the solve has stopped after the iteration under
+        // way (the solver reads the flag before each), the strategy reached kept in `solver`;
+        // time_limit is the solver's own, so a timed-out solve returns what it reached.
         let (summary, root) =
             interrupt::on_pool(py, ForkSafePool::shared(), None, "spot.solve", |stop| {
-                let summary = solver.solve(&options, &mut |_| !stop.is_stopped())?;
+                let summary = solver.solve_with_stop(&options, stop, &mut |_| true)?;
                 Ok::<_, CoreError>((summary, RootData::of(solver)))
             })?
             .map_err(core_err)?;

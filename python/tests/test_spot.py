@@ -1,7 +1,12 @@
 """cardvec.spot: the spot solver from Python (the solver itself is checked in Rust:
 src/solve/spot/tests.rs, against the generic tree solvers and a closed form)."""
 
+import json
 import math
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -127,6 +132,72 @@ def test_save_load_and_continue_equal_solving_straight(tmp_path):
     # The dict of earlier versions reads the same values.
     assert resumed["root_ev"] == resumed.root_ev and "exploitability_pct" in resumed.keys()
     assert "9 iterations" in repr(resumed)
+
+
+INTERRUPTED_CHILD = """
+import json, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from cardvec import spot
+turn, path = json.loads(sys.argv[1]), sys.argv[2]
+endless = dict(bets="60%,a", raises="2.5x", target=0.0, max_iterations=10_000_000,
+               check_every=10_000_000)
+print("started", flush=True)
+try:
+    spot.solve(*turn, **endless)
+except spot.Interrupted as e:
+    s = e.solution
+    print(json.dumps(dict(stop=s.stop, iterations=s.iterations, exploitability=s.exploitability,
+                          keyboard=isinstance(e, KeyboardInterrupt))), flush=True)
+    s.save(path)
+print("started", flush=True)
+try:
+    s.solve()
+except spot.Interrupted as e:
+    print(json.dumps(dict(stop=s.stop, iterations=s.iterations, same=e.solution is s,
+                          exploitability=s.exploitability)), flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child")
+def test_ctrl_c_keeps_the_strategy_reached(tmp_path):
+    """Ctrl-C during ``spot.solve`` raises ``Interrupted`` (a KeyboardInterrupt) holding the
+    solution reached, which saves and continues exactly; during ``Solution.solve`` it
+    updates the solution itself. The child is signalled once it has started each solve; the
+    deadline only guards against a hang."""
+    path = tmp_path / "interrupted.cvspot"
+    child = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED_CHILD, json.dumps(TURN), str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    lines = []
+    try:
+        for _ in range(2):
+            assert child.stdout.readline().strip() == "started", child.stderr.read()
+            time.sleep(0.3)
+            child.send_signal(signal.SIGINT)
+            lines.append(json.loads(child.stdout.readline() or "null"))
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == 0, err
+    first, second = lines
+    n = first["iterations"]
+    assert first["stop"] == "interrupted" and first["keyboard"] and 0 < n < 10_000_000
+    assert second["stop"] == "interrupted" and second["same"]
+    assert second["iterations"] >= n
+    # The file is the strategy reached: as a straight solve of as many iterations, and
+    # continuing it as continuing that.
+    loaded = spot.load(path)
+    assert loaded.iterations == n and loaded.exploitability == first["exploitability"]
+    kwargs = dict(bets="60%,a", raises="2.5x", target=0.0, check_every=1000)
+    straight = spot.solve(*TURN, max_iterations=n, **kwargs)
+    assert straight.exploitability == first["exploitability"]
+    loaded.solve(max_iterations=3, check_every=3)
+    straight.solve(max_iterations=3, check_every=3)
+    assert loaded.iterations == n + 3 and loaded.exploitability == straight.exploitability
+    np.testing.assert_array_equal(loaded.root_strategy, straight.root_strategy)
 
 
 def test_a_bad_spot_file_is_a_value_error(tmp_path):

@@ -193,7 +193,11 @@ FIRST_ENV = textwrap.dedent(
     try:
         timer.start()
         env = cardvec.make("lost-cities", 300_000, seed=1)
-        time.sleep(10)
+        # Short sleeps, so that the handler runs between them whichever thread the kernel
+        # delivered the signal to (one long sleep is cut short only when it is the main
+        # thread, which a loaded machine does not guarantee once the pool's threads exist).
+        for _ in range(1000):
+            time.sleep(0.01)
         print("NOT INTERRUPTED")
     except KeyboardInterrupt:
         print("KEYBOARD INTERRUPT")

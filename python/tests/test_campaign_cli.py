@@ -16,8 +16,11 @@ from cardvec import campaign
 
 
 def cli(*args, **kw):
-    return [sys.executable, "-c", "import sys; from cardvec.campaign import main; "
-            "sys.exit(main(sys.argv[1:]))", *args]
+    # The default SIGINT handler first: a child inherits an ignored SIGINT from a
+    # pytest-xdist worker, and Python then keeps ignoring it.
+    return [sys.executable, "-c", "import signal, sys; "
+            "signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from cardvec.campaign import main; sys.exit(main(sys.argv[1:]))", *args]
 
 
 def test_ctrl_c_says_what_is_saved_exits_130_and_a_rerun_resumes(tmp_path):

@@ -185,6 +185,9 @@ def test_a_bot_raising_an_exception_still_forfeits():
 FIRST_ENV = textwrap.dedent(
     """
     import os, signal, threading, time
+    # A child inherits an ignored SIGINT from a pytest-xdist worker; Python then keeps
+    # ignoring it. The default handler, as run_and_interrupt's children set it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     import cardvec
     # SIGINT lands while the first environment of the process is being built (the GIL
     # held by Rust): before, numpy's C API was loaded there and a pending KeyboardInterrupt

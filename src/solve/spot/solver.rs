@@ -21,6 +21,90 @@ use super::Spot;
 use crate::core::{CardSet64, Error, Result, StopFlag};
 use crate::poker::rank_of_set;
 
+/// Scratch vectors reused across node visits: a pass allocates per tree depth, not per node.
+mod scratch {
+    use std::cell::RefCell;
+    use std::ops::{Deref, DerefMut};
+
+    /// The most buffers a thread keeps (a pass needs a few per level of the tree).
+    const KEEP: usize = 256;
+
+    /// A zeroed scratch vector taken from the thread's pool and given back on drop.
+    pub(super) struct Buf<T: Pooled> {
+        v: Vec<T>,
+    }
+
+    pub(super) trait Pooled: Copy + Default + Sized + 'static {
+        fn with_pool<R>(f: impl FnOnce(&mut Vec<Vec<Self>>) -> R) -> R;
+    }
+
+    thread_local! {
+        static F32: RefCell<Vec<Vec<f32>>> = const { RefCell::new(Vec::new()) };
+        static F64: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
+    }
+
+    impl Pooled for f32 {
+        fn with_pool<R>(f: impl FnOnce(&mut Vec<Vec<f32>>) -> R) -> R {
+            F32.with(|p| f(&mut p.borrow_mut()))
+        }
+    }
+
+    impl Pooled for f64 {
+        fn with_pool<R>(f: impl FnOnce(&mut Vec<Vec<f64>>) -> R) -> R {
+            F64.with(|p| f(&mut p.borrow_mut()))
+        }
+    }
+
+    impl<T: Pooled> Buf<T> {
+        /// `n` zeros.
+        pub(super) fn zeroed(n: usize) -> Buf<T> {
+            let mut v = T::with_pool(|p| p.pop()).unwrap_or_default();
+            v.clear();
+            v.resize(n, T::default());
+            Buf { v }
+        }
+
+        /// A copy of `x`.
+        pub(super) fn from_slice(x: &[T]) -> Buf<T> {
+            let mut v = T::with_pool(|p| p.pop()).unwrap_or_default();
+            v.clear();
+            v.extend_from_slice(x);
+            Buf { v }
+        }
+
+        /// The vector itself (leaves the pool).
+        pub(super) fn into_vec(mut self) -> Vec<T> {
+            std::mem::take(&mut self.v)
+        }
+    }
+
+    impl<T: Pooled> Drop for Buf<T> {
+        fn drop(&mut self) {
+            let v = std::mem::take(&mut self.v);
+            if v.capacity() > 0 {
+                T::with_pool(|p| {
+                    if p.len() < KEEP {
+                        p.push(v);
+                    }
+                });
+            }
+        }
+    }
+
+    impl<T: Pooled> Deref for Buf<T> {
+        type Target = [T];
+        fn deref(&self) -> &[T] {
+            &self.v
+        }
+    }
+
+    impl<T: Pooled> DerefMut for Buf<T> {
+        fn deref_mut(&mut self) -> &mut [T] {
+            &mut self.v
+        }
+    }
+}
+
 /// The default largest memory a solve may take: 4 GiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 
@@ -208,11 +292,18 @@ pub(super) struct Tables {
     same: [Vec<u32>; 2],
     /// The hands holding each card.
     by_card: [Vec<Vec<u32>>; 2],
-    /// Per river board of the tree, per player: hand ranks (0 for a hand meeting the
-    /// board) and the hands sorted by rank.
-    ranks: Vec<[Vec<u16>; 2]>,
-    order: Vec<[Vec<u32>; 2]>,
+    /// Per river board of the tree, per player: the hands not meeting the board sorted by
+    /// rank (ties by index), with their rank and cards, so a sweep reads them in order.
+    sorted: Vec<[Vec<Ranked>; 2]>,
     board_index: HashMap<u64, usize>,
+}
+
+/// A hand in a river board's rank order.
+#[derive(Clone, Copy, Debug)]
+struct Ranked {
+    rank: u16,
+    cards: [u8; 2],
+    hand: u32,
 }
 
 /// A spot's solver: the tree, the tables, the regrets and the cumulative strategy.
@@ -739,8 +830,7 @@ impl Tables {
             cards,
             same,
             by_card,
-            ranks: Vec::new(),
-            order: Vec::new(),
+            sorted: Vec::new(),
             board_index: HashMap::new(),
         };
         for &b in tree.boards() {
@@ -750,34 +840,29 @@ impl Tables {
     }
 
     fn add_board(&mut self, spot: &Spot, board: CardSet64) {
-        let mut ranks: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
-        let mut order: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
-        for p in 0..2 {
-            ranks[p] = spot
+        let sorted = std::array::from_fn(|p| {
+            let mut v: Vec<Ranked> = spot
                 .hands(p)
                 .iter()
-                .map(|h| {
-                    if (h.set() & board).is_empty() {
-                        rank_of_set(h.set() | board).0
-                    } else {
-                        0
-                    }
+                .enumerate()
+                .filter(|(_, h)| (h.set() & board).is_empty())
+                .map(|(i, h)| Ranked {
+                    rank: rank_of_set(h.set() | board).0,
+                    cards: self.cards[p][i],
+                    hand: i as u32,
                 })
                 .collect();
-            let mut o: Vec<u32> = (0..ranks[p].len() as u32).collect();
-            o.sort_by_key(|&i| (ranks[p][i as usize], i));
-            order[p] = o;
-        }
-        self.board_index.insert(board.0, self.ranks.len());
-        self.ranks.push(ranks);
-        self.order.push(order);
+            v.sort_by_key(|r| (r.rank, r.hand));
+            v
+        });
+        self.board_index.insert(board.0, self.sorted.len());
+        self.sorted.push(sorted);
     }
 }
 
-/// Each of `p`'s hands' compatible opponent reach: `Σ reach_o(h')` over the opponent hands
-/// `h'` sharing no card with it (inclusion–exclusion over the two cards).
-pub(super) fn compatible(t: &Tables, p: usize, reach_o: &[f32]) -> Vec<f64> {
-    let o = 1 - p;
+/// The opponent reach summed over all its hands and per card (each hand counted on both of
+/// its cards), in f64: what inclusion–exclusion subtracts.
+fn card_sums(t: &Tables, o: usize, reach_o: &[f32]) -> (f64, [f64; 52]) {
     let mut card = [0f64; 52];
     let mut total = 0f64;
     for (c, &r) in t.cards[o].iter().zip(reach_o) {
@@ -786,59 +871,127 @@ pub(super) fn compatible(t: &Tables, p: usize, reach_o: &[f32]) -> Vec<f64> {
         card[c[0] as usize] += r;
         card[c[1] as usize] += r;
     }
-    t.cards[p]
-        .iter()
-        .zip(&t.same[p])
-        .map(|(c, &s)| {
+    (total, card)
+}
+
+/// Hand `h` of `p`'s compatible opponent reach from [`card_sums`].
+#[inline(always)]
+fn compatible_one(
+    t: &Tables,
+    p: usize,
+    h: usize,
+    reach_o: &[f32],
+    total: f64,
+    card: &[f64; 52],
+) -> f64 {
+    let c = t.cards[p][h];
+    let s = t.same[p][h];
+    let back = if s == u32::MAX {
+        0.0
+    } else {
+        reach_o[s as usize] as f64
+    };
+    total - card[c[0] as usize] - card[c[1] as usize] + back
+}
+
+/// Each of `p`'s hands' compatible opponent reach: `Σ reach_o(h')` over the opponent hands
+/// `h'` sharing no card with it (inclusion–exclusion over the two cards).
+pub(super) fn compatible(t: &Tables, p: usize, reach_o: &[f32]) -> Vec<f64> {
+    let (total, card) = card_sums(t, 1 - p, reach_o);
+    (0..t.cards[p].len())
+        .map(|h| compatible_one(t, p, h, reach_o, total, &card))
+        .collect()
+}
+
+/// `out[h] = scale · compatible(h)`: a fold node's values, without allocating.
+fn fold_values(t: &Tables, p: usize, reach_o: &[f32], scale: f64, out: &mut [f32]) {
+    let (total, card) = card_sums(t, 1 - p, reach_o);
+    for (h, o) in out.iter_mut().enumerate() {
+        *o = (scale * compatible_one(t, p, h, reach_o, total, &card)) as f32;
+    }
+}
+
+/// For each of `p`'s hands on river board `b`: (opponent reach strictly weaker and
+/// compatible, opponent reach weaker or tied and compatible), by the sorted sweep: one
+/// pass over both rank orders, a group of `p`'s hands of equal rank at a time (its wins
+/// read before the opponent hands of that rank are added, its ties after). Returns the
+/// opponent's [`card_sums`].
+pub(super) fn sweep(
+    t: &Tables,
+    b: usize,
+    p: usize,
+    reach_o: &[f32],
+    out: &mut [[f64; 2]],
+) -> (f64, [f64; 52]) {
+    let o = 1 - p;
+    let (sp, so) = (&t.sorted[b][p], &t.sorted[b][o]);
+    // 64 entries, indexed by `card & 63`: no bounds check in the loops (cards are < 52).
+    let mut card = [0f64; 64];
+    let mut total = 0f64;
+    let mut j = 0;
+    let add = |x: &Ranked, total: &mut f64, card: &mut [f64; 64]| {
+        let w = reach_o[x.hand as usize] as f64;
+        *total += w;
+        card[(x.cards[0] & 63) as usize] += w;
+        card[(x.cards[1] & 63) as usize] += w;
+    };
+    let mut i = 0;
+    while i < sp.len() {
+        let r = sp[i].rank;
+        let mut end = i + 1;
+        while end < sp.len() && sp[end].rank == r {
+            end += 1;
+        }
+        while j < so.len() && so[j].rank < r {
+            add(&so[j], &mut total, &mut card);
+            j += 1;
+        }
+        for x in &sp[i..end] {
+            let [c0, c1] = x.cards;
+            out[x.hand as usize][0] = total - card[(c0 & 63) as usize] - card[(c1 & 63) as usize];
+        }
+        while j < so.len() && so[j].rank == r {
+            add(&so[j], &mut total, &mut card);
+            j += 1;
+        }
+        for x in &sp[i..end] {
+            let h = x.hand as usize;
+            let [c0, c1] = x.cards;
+            let s = t.same[p][h];
             let back = if s == u32::MAX {
                 0.0
             } else {
                 reach_o[s as usize] as f64
             };
-            total - card[c[0] as usize] - card[c[1] as usize] + back
-        })
-        .collect()
+            out[h][1] = total - card[(c0 & 63) as usize] - card[(c1 & 63) as usize] + back;
+        }
+        i = end;
+    }
+    for x in &so[j..] {
+        add(x, &mut total, &mut card);
+    }
+    let mut c52 = [0f64; 52];
+    c52.copy_from_slice(&card[..52]);
+    (total, c52)
 }
 
-/// For each of `p`'s hands on river board `b`: (opponent reach strictly weaker and
-/// compatible, opponent reach weaker or tied and compatible), by the sorted sweep.
-pub(super) fn sweep(t: &Tables, b: usize, p: usize, reach_o: &[f32], out: &mut [(f64, f64)]) {
-    let o = 1 - p;
-    let (rp, ro) = (&t.ranks[b][p], &t.ranks[b][o]);
-    let (op, oo) = (&t.order[b][p], &t.order[b][o]);
-    for pass in 0..2 {
-        let mut card = [0f64; 52];
-        let mut total = 0f64;
-        let mut j = 0;
-        for &h in op {
-            let h = h as usize;
-            let r = rp[h];
-            while j < oo.len() {
-                let x = oo[j] as usize;
-                let rx = ro[x];
-                if rx < r || (pass == 1 && rx == r) {
-                    let w = reach_o[x] as f64;
-                    total += w;
-                    let c = t.cards[o][x];
-                    card[c[0] as usize] += w;
-                    card[c[1] as usize] += w;
-                    j += 1;
-                } else {
-                    break;
-                }
-            }
-            let c = t.cards[p][h];
-            let mut v = total - card[c[0] as usize] - card[c[1] as usize];
-            if pass == 1 {
-                let s = t.same[p][h];
-                if s != u32::MAX {
-                    v += reach_o[s as usize] as f64;
-                }
-                out[h].1 = v;
-            } else {
-                out[h].0 = v;
-            }
-        }
+/// A showdown's values: `pot/2 · (wins + wins-or-ties) − spent · compatible` per hand.
+fn showdown_values(
+    t: &Tables,
+    b: usize,
+    p: usize,
+    reach_o: &[f32],
+    pot: f64,
+    spent: f64,
+    out: &mut [f32],
+) {
+    let mut s = scratch::Buf::<f64>::zeroed(2 * out.len());
+    let pairs: &mut [[f64; 2]] = bytemuck::cast_slice_mut(&mut s[..]);
+    let (total, card) = sweep(t, b, p, reach_o, pairs);
+    let half = 0.5 * pot;
+    for (h, (o, &[w, le])) in out.iter_mut().zip(pairs.iter()).enumerate() {
+        let all = compatible_one(t, p, h, reach_o, total, &card);
+        *o = (half * (w + le) - spent * all) as f32;
     }
 }
 
@@ -848,8 +1001,9 @@ fn chance_divisor(board: CardSet64) -> f32 {
     (52 - board.0.count_ones() - 4) as f32
 }
 
-fn masked(reach: &[f32], holding: &[u32]) -> Vec<f32> {
-    let mut r = reach.to_vec();
+/// `reach` with the hands holding a card set to 0.
+fn masked(reach: &[f32], holding: &[u32]) -> scratch::Buf<f32> {
+    let mut r = scratch::Buf::from_slice(reach);
     for &h in holding {
         r[h as usize] = 0.0;
     }
@@ -859,10 +1013,10 @@ fn masked(reach: &[f32], holding: &[u32]) -> Vec<f32> {
 fn equity_walk(t: &Tables, board: CardSet64, p: usize, reach_o: &[f32]) -> Vec<f32> {
     let n = t.cards[p].len();
     if board.0.count_ones() == 5 {
-        let mut s = vec![(0.0, 0.0); n];
+        let mut s = vec![[0.0, 0.0]; n];
         let b = t.board_index[&board.0];
         sweep(t, b, p, reach_o, &mut s);
-        return s.iter().map(|&(w, le)| (0.5 * (w + le)) as f32).collect();
+        return s.iter().map(|&[w, le]| (0.5 * (w + le)) as f32).collect();
     }
     let cards: Vec<u8> = (0..52u8).filter(|&c| board.0 >> c & 1 == 0).collect();
     let parts: Vec<Vec<f32>> = cards
@@ -887,21 +1041,28 @@ fn equity_walk(t: &Tables, board: CardSet64, p: usize, reach_o: &[f32]) -> Vec<f
     out
 }
 
-/// Normalizes `k × n` non-negative weights per hand (uniform where a hand's sum is 0).
-fn normalize(w: &[f32], k: usize, n: usize, out: &mut [f32]) {
-    let mut sum = vec![0f32; n];
+/// Normalizes `k × n` non-negative weights per hand in place (uniform where a hand's sum
+/// is 0).
+fn normalize_in_place(w: &mut [f32], k: usize, n: usize) {
+    let mut sum = scratch::Buf::<f32>::zeroed(n);
     for a in 0..k {
         for (s, x) in sum.iter_mut().zip(&w[a * n..(a + 1) * n]) {
             *s += x;
         }
     }
+    // The reciprocal, or 0 where the sum is 0 (then the uniform fill below).
     let uniform = 1.0 / k as f32;
     for a in 0..k {
-        let row = &w[a * n..(a + 1) * n];
-        for ((o, x), s) in out[a * n..(a + 1) * n].iter_mut().zip(row).zip(&sum) {
-            *o = if *s > 0.0 { x / s } else { uniform };
+        for (x, s) in w[a * n..(a + 1) * n].iter_mut().zip(sum.iter()) {
+            *x = if *s > 0.0 { *x / *s } else { uniform };
         }
     }
+}
+
+/// Normalizes `k × n` non-negative weights per hand (uniform where a hand's sum is 0).
+fn normalize(w: &[f32], k: usize, n: usize, out: &mut [f32]) {
+    out[..k * n].copy_from_slice(&w[..k * n]);
+    normalize_in_place(&mut out[..k * n], k, n);
 }
 
 struct Ctx<'a> {
@@ -927,8 +1088,7 @@ impl Ctx<'_> {
                 *o = x.max(0.0);
             }
         }
-        let w = out.to_vec();
-        normalize(&w, k, n, out);
+        normalize_in_place(out, k, n);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -951,21 +1111,17 @@ impl Ctx<'_> {
                 } else {
                     pot - nd.spent[p] as f64
                 };
-                let a = compatible(self.tables, p, reach_o);
-                for (o, x) in out.iter_mut().zip(&a) {
-                    *o = (payoff * x) as f32;
-                }
+                fold_values(self.tables, p, reach_o, payoff, out);
             }
-            NodeKind::Showdown => {
-                let n = out.len();
-                let mut s = vec![(0.0, 0.0); n];
-                sweep(self.tables, nd.showdown as usize, p, reach_o, &mut s);
-                let a = compatible(self.tables, p, reach_o);
-                let spent = nd.spent[p] as f64;
-                for ((o, &(w, le)), &all) in out.iter_mut().zip(&s).zip(&a) {
-                    *o = (0.5 * pot * (w + le) - spent * all) as f32;
-                }
-            }
+            NodeKind::Showdown => showdown_values(
+                self.tables,
+                nd.showdown as usize,
+                p,
+                reach_o,
+                pot,
+                nd.spent[p] as f64,
+                out,
+            ),
             NodeKind::Chance => self.chance(node, p, mode, reach_p, reach_o, store, out),
             NodeKind::Decision(q) => {
                 self.decision(node, q as usize, p, mode, reach_p, reach_o, store, out)
@@ -1004,12 +1160,12 @@ impl Ctx<'_> {
                 };
                 let rp = masked(reach_p, &self.tables.by_card[p][card]);
                 let ro = masked(reach_o, &self.tables.by_card[o][card]);
-                let mut v = vec![0f32; reach_p.len()];
+                let mut v = scratch::Buf::<f32>::zeroed(reach_p.len());
                 self.walk(c, p, mode, &rp, &ro, st, &mut v);
                 for &h in &self.tables.by_card[p][card] {
                     v[h as usize] = 0.0;
                 }
-                v
+                v.into_vec()
             })
             .collect();
         out.fill(0.0);
@@ -1039,7 +1195,7 @@ impl Ctx<'_> {
         let k = kids.len();
         let n = if q == p { reach_p.len() } else { reach_o.len() };
         let (own, mut rest) = store.split(k * n);
-        let mut strat = vec![0f32; k * n];
+        let mut strat = scratch::Buf::<f32>::zeroed(k * n);
         match mode {
             Mode::Train(_) => self.current(&own, k, n, &mut strat),
             _ => normalize(&own.c[..k * n], k, n, &mut strat),
@@ -1052,31 +1208,36 @@ impl Ctx<'_> {
         if let Some(l) = lock {
             l.apply(&mut strat, k, n);
         }
-        let mut child_stores = Vec::with_capacity(k);
-        for &c in kids {
-            let cn = &nodes[c as usize];
-            let (mine, r) = rest.split((cn.slot_end - cn.slot) as usize);
-            rest = r;
-            child_stores.push(mine);
-        }
         let np = out.len();
         if q != p {
             out.fill(0.0);
-            let mut v = vec![0f32; np];
-            for (a, (&c, st)) in kids.iter().zip(child_stores).enumerate() {
+            let mut v = scratch::Buf::<f32>::zeroed(np);
+            let mut ro = scratch::Buf::<f32>::zeroed(n);
+            for (a, &c) in kids.iter().enumerate() {
+                let cn = &nodes[c as usize];
+                let (st, r) = rest.split((cn.slot_end - cn.slot) as usize);
+                rest = r;
                 let sa = &strat[a * n..(a + 1) * n];
-                let ro: Vec<f32> = reach_o.iter().zip(sa).map(|(r, s)| r * s).collect();
+                for ((x, r), s) in ro.iter_mut().zip(reach_o).zip(sa) {
+                    *x = r * s;
+                }
                 self.walk(c as usize, p, mode, reach_p, &ro, st, &mut v);
-                for (o, x) in out.iter_mut().zip(&v) {
+                for (o, x) in out.iter_mut().zip(v.iter()) {
                     *o += x;
                 }
             }
             return;
         }
-        let mut vals = vec![0f32; k * np];
-        for (a, (&c, st)) in kids.iter().zip(child_stores).enumerate() {
+        let mut vals = scratch::Buf::<f32>::zeroed(k * np);
+        let mut rp = scratch::Buf::<f32>::zeroed(n);
+        for (a, &c) in kids.iter().enumerate() {
+            let cn = &nodes[c as usize];
+            let (st, r) = rest.split((cn.slot_end - cn.slot) as usize);
+            rest = r;
             let sa = &strat[a * n..(a + 1) * n];
-            let rp: Vec<f32> = reach_p.iter().zip(sa).map(|(r, s)| r * s).collect();
+            for ((x, r), s) in rp.iter_mut().zip(reach_p).zip(sa) {
+                *x = r * s;
+            }
             self.walk(
                 c as usize,
                 p,

@@ -252,7 +252,7 @@ fn showdown_and_fold_values_match_brute_force() {
                     }
                 })
                 .collect();
-            let mut sw = vec![(0.0, 0.0); s.hands(p).len()];
+            let mut sw = vec![[0.0, 0.0]; s.hands(p).len()];
             sweep(&t, b, p, &reach, &mut sw);
             let comp = compatible(&t, p, &reach);
             for (i, h) in s.hands(p).iter().enumerate() {
@@ -275,8 +275,8 @@ fn showdown_and_fold_values_match_brute_force() {
                         le += r;
                     }
                 }
-                assert!((sw[i].0 - w).abs() < 1e-9, "{h}: {} vs {w}", sw[i].0);
-                assert!((sw[i].1 - le).abs() < 1e-9, "{h}: {} vs {le}", sw[i].1);
+                assert!((sw[i][0] - w).abs() < 1e-9, "{h}: {} vs {w}", sw[i][0]);
+                assert!((sw[i][1] - le).abs() < 1e-9, "{h}: {} vs {le}", sw[i][1]);
                 // Compatible reach ignores the board (reach of blocked hands is zeroed
                 // upstream); compare on the hands the board does not block.
                 let all_any: f64 = s

@@ -229,7 +229,7 @@ impl SpotTree {
             storage_bytes: self.slots * arrays * 4,
             showdown_bytes: self.boards.len() as u64
                 * (self.num_hands[0] + self.num_hands[1]) as u64
-                * 4,
+                * 8,
             total_bytes: 0,
         };
         for n in &self.nodes {

@@ -96,6 +96,10 @@ pub struct SolveArgs {
     /// Print the tree's size and the memory the solve needs, and stop.
     #[arg(long)]
     dry_run: bool,
+    /// 16-bit storage: regrets and strategy sums as 16-bit integers with a scale per node
+    /// (about half the memory) [default: f32; a resumed file keeps its own].
+    #[arg(long)]
+    compress: bool,
     /// Refuse a spot needing more memory than this (`4GB`, `512MB`, bytes) [default: 4GB,
     /// or the resumed file's].
     #[arg(long)]
@@ -177,6 +181,8 @@ struct Summary {
     hands: [usize; 2],
     nodes: u64,
     memory_bytes: u64,
+    /// `f32` or `16-bit`.
+    storage: &'static str,
     iterations: u64,
     seconds: f64,
     exploitability: f64,
@@ -234,6 +240,15 @@ fn solve(a: SolveArgs) -> Result<()> {
                 });
             }
         }
+        if a.compress && !saved.compress {
+            return Err(Error::Invalid {
+                what: "--compress",
+                reason: format!(
+                    "{} was solved with f32 storage: a resumed solve keeps its storage",
+                    path.display()
+                ),
+            });
+        }
         let options = SolveOptions {
             target_pct: a.target.unwrap_or(saved.target_pct),
             max_iterations: a.iterations.unwrap_or(saved.max_iterations),
@@ -260,6 +275,7 @@ fn solve(a: SolveArgs) -> Result<()> {
             time_limit: a.time_limit,
             check_every: a.check_every.unwrap_or(10),
             max_memory: parse_memory(a.max_memory.as_deref().unwrap_or("4GB"))?,
+            compress: a.compress,
             ..SolveOptions::default()
         };
         let need = |v: &Option<String>| v.clone().unwrap_or_default();
@@ -294,6 +310,7 @@ fn solve(a: SolveArgs) -> Result<()> {
             "hands": [spot.hands(0).len(), spot.hands(1).len()],
             "memory": memory,
             "memory_bytes": memory.total_bytes,
+            "storage": if options.compress { "16-bit" } else { "f32" },
             "max_memory": options.max_memory,
             "fits": memory.total_bytes <= options.max_memory,
         });
@@ -387,6 +404,7 @@ fn solve(a: SolveArgs) -> Result<()> {
         hands: [spot.hands(0).len(), spot.hands(1).len()],
         nodes: result.memory.nodes,
         memory_bytes: result.memory.total_bytes,
+        storage: if options.compress { "16-bit" } else { "f32" },
         iterations: result.iterations,
         seconds: result.seconds,
         exploitability: result.exploitability,
@@ -719,6 +737,9 @@ struct BatchSpot {
     /// Node locks in the text form of `--lock`.
     #[serde(default)]
     locks: Vec<String>,
+    /// 16-bit storage (`--compress`).
+    #[serde(default)]
+    compress: bool,
 }
 
 fn default_bets() -> String {
@@ -786,6 +807,7 @@ fn solve_one(b: &BatchSpot) -> Result<serde_json::Value> {
         time_limit: b.time_limit,
         check_every: b.check_every,
         max_memory: parse_memory(&b.max_memory)?,
+        compress: b.compress,
         ..SolveOptions::default()
     };
     options.check()?;

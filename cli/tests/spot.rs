@@ -772,3 +772,68 @@ fn a_closed_stdout_ends_quietly() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--compress`: 16-bit storage in the dry run's memory (about half the arrays), a solve
+/// saved and resumed exactly like an f32 one, and a resumed f32 file refusing it.
+#[test]
+fn compress_halves_the_arrays_and_resumes_exactly() {
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-16-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dry = |extra: &[&str]| {
+        let mut args = SPOT.to_vec();
+        args.extend(["--dry-run", "--json"]);
+        args.extend(extra);
+        summary(&args)
+    };
+    let (full, packed) = (dry(&[]), dry(&["--compress"]));
+    assert_eq!(full["storage"], "f32");
+    assert_eq!(packed["storage"], "16-bit");
+    let bytes = |v: &serde_json::Value| v["memory"]["storage_bytes"].as_u64().unwrap();
+    assert!(bytes(&packed) * 10 < bytes(&full) * 6, "{packed} vs {full}");
+    let file = dir.join("p.cvspot");
+    let file = file.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = SPOT.to_vec();
+        args.extend([
+            "--target",
+            "0",
+            "--check-every",
+            "3",
+            "--json",
+            "--quiet",
+            "--compress",
+        ]);
+        args.extend(extra);
+        summary(&args)
+    };
+    let straight = run(&["--iterations", "9"]);
+    assert_eq!(straight["storage"], "16-bit");
+    run(&["--iterations", "5", "--save", file]);
+    let resumed = summary(&[
+        "spot",
+        "solve",
+        "--resume",
+        file,
+        "--iterations",
+        "4",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(resumed["storage"], "16-bit");
+    for key in ["iterations", "exploitability", "root_ev"] {
+        assert_eq!(resumed[key], straight[key], "{key}");
+    }
+    // An f32 file resumed with --compress: refused.
+    let plain = dir.join("f.cvspot");
+    let plain = plain.to_str().unwrap();
+    let mut args = SPOT.to_vec();
+    args.extend(["--iterations", "2", "--save", plain, "--quiet"]);
+    assert!(cardvec(&args).status.success());
+    let out = cardvec(&["spot", "solve", "--resume", plain, "--compress"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("keeps its storage"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -171,6 +171,11 @@ class Solution:
         return self._summary["memory_bytes"]
 
     @property
+    def storage(self) -> str:
+        """``"f32"``, or ``"16-bit"`` for a solve with ``compress=True``."""
+        return self._summary["storage"]
+
+    @property
     def nodes(self) -> int:
         """Nodes of the public tree."""
         return self._summary["nodes"]
@@ -310,9 +315,11 @@ def solve(
     check_every: SupportsIndex | None = 10,
     max_memory: SupportsIndex | None = None,
     locks: Iterable[str] | None = None,
+    compress: bool = False,
 ) -> Solution:
     """Solves a spot (see the module documentation); ``max_memory`` defaults to the
-    library's limit; ``locks`` are node locks in the CLI's ``--lock`` form. Ctrl-C raises
+    library's limit; ``locks`` are node locks in the CLI's ``--lock`` form; ``compress``
+    keeps 16-bit storage (about half the memory, format version 3 files). Ctrl-C raises
     ``Interrupted`` (a ``KeyboardInterrupt``) holding the solution reached."""
     solver = _spot._Solver(
         board,
@@ -329,6 +336,7 @@ def solve(
         check_every,
         max_memory,
         locks,
+        compress,
     )
     try:
         summary = solver.solve()

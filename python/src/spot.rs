@@ -226,6 +226,7 @@ fn result<'py>(
     d.set_item("root_equity", s.root_equity.to_vec())?;
     d.set_item("seconds", s.seconds)?;
     d.set_item("memory_bytes", s.memory.total_bytes)?;
+    d.set_item("storage", s.storage)?;
     d.set_item("nodes", s.memory.nodes)?;
     d.set_item("stop", stop)?;
     d.set_item(
@@ -263,12 +264,12 @@ fn result<'py>(
 #[pymethods]
 impl PySolver {
     /// `_Solver(board, pot, stack, oop_range, ip_range, bets, raises, target,
-    /// max_iterations, time_limit, algorithm, check_every, max_memory, locks)`: a solver at
+    /// max_iterations, time_limit, algorithm, check_every, max_memory, locks, compress)`: a solver at
     /// iteration 0 (see `cardvec.spot.solve`).
     #[new]
     #[pyo3(signature = (board, pot, stack, oop_range, ip_range, bets="60%,e,a", raises="2.5x",
         target=None, max_iterations=None, time_limit=None, algorithm="dcfr", check_every=None,
-        max_memory=None, locks=None))]
+        max_memory=None, locks=None, compress=false))]
     #[allow(clippy::too_many_arguments)]
     fn new<'py>(
         board: &str,
@@ -285,9 +286,11 @@ impl PySolver {
         check_every: Option<&Bound<'py, PyAny>>,
         max_memory: Option<&Bound<'py, PyAny>>,
         locks: Option<&Bound<'py, PyAny>>,
+        compress: bool,
     ) -> PyResult<PySolver> {
         let base = SolveOptions {
             algorithm: Algorithm::parse(algorithm).map_err(core_err)?,
+            compress,
             ..SolveOptions::default()
         };
         let options = options_of(
@@ -381,6 +384,11 @@ impl PySolver {
             root_equity,
             seconds: start.elapsed().as_secs_f64(),
             memory: self.solver.memory(),
+            storage: if self.solver.compressed() {
+                "16-bit"
+            } else {
+                "f32"
+            },
             stop: StopReason::Iterations,
             history: Vec::new(),
         };

@@ -18,6 +18,7 @@ class _Summary(TypedDict):
     root_equity: list[float]
     seconds: float
     memory_bytes: int
+    storage: str
     nodes: int
     stop: str
     history: list[tuple[int, float]]
@@ -83,6 +84,7 @@ class _Solver:
         check_every: SupportsIndex | None = None,
         max_memory: SupportsIndex | None = None,
         locks: Iterable[str] | None = None,
+        compress: bool = False,
     ) -> _Solver: ...
     def set_locks(self, locks: Iterable[str] | None) -> None: ...
     def solve(

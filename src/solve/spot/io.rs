@@ -42,6 +42,11 @@ pub const SPOT_FILE_MAGIC: [u8; 8] = *b"\x89CVSPOT\n";
 /// Version 1 (no node locks) is refused: its files are solved again.
 pub const SPOT_FILE_VERSION: u32 = 2;
 
+/// The format version of a spot file of a solver with 16-bit storage
+/// ([`super::SolveOptions::compress`]): version 2's layout with the arrays as 16-bit words
+/// and their per-node scales.
+pub const SPOT_FILE_VERSION_16: u32 = 3;
+
 /// Values per byte-shuffled block.
 const BLOCK: usize = 1 << 16;
 /// The largest metadata accepted (a spot's metadata is a few tens of kB).
@@ -173,7 +178,7 @@ impl Meta {
     }
 
     /// The spot and the options, every part checked as when built from text.
-    fn rebuild(&self) -> Result<(Spot, SolveOptions)> {
+    fn rebuild(&self, compress: bool) -> Result<(Spot, SolveOptions)> {
         let card = |id: u8| {
             Card::from_id(id).ok_or_else(|| corrupt(format!("card id {id} is not below 52")))
         };
@@ -235,6 +240,7 @@ impl Meta {
             check_every: o.check_every,
             max_memory: o.max_memory,
             max_nodes: usize::try_from(o.max_nodes).unwrap_or(DEFAULT_MAX_NODES),
+            compress,
         };
         options.check()?;
         Ok((spot, options))
@@ -282,6 +288,32 @@ fn write_f32s(w: &mut impl Write, values: &[f32]) -> std::io::Result<()> {
     Ok(())
 }
 
+fn write_u16s(w: &mut impl Write, values: &[u16]) -> std::io::Result<()> {
+    let mut buf = vec![0u8; 2 * BLOCK.min(values.len())];
+    for chunk in values.chunks(BLOCK) {
+        let n = chunk.len();
+        for (i, x) in chunk.iter().enumerate() {
+            let [lo, hi] = x.to_le_bytes();
+            buf[i] = lo;
+            buf[n + i] = hi;
+        }
+        w.write_all(&buf[..2 * n])?;
+    }
+    Ok(())
+}
+
+fn read_u16s(r: &mut impl Read, out: &mut [u16]) -> std::io::Result<()> {
+    let mut buf = vec![0u8; 2 * BLOCK.min(out.len())];
+    for chunk in out.chunks_mut(BLOCK) {
+        let n = chunk.len();
+        r.read_exact(&mut buf[..2 * n])?;
+        for (i, x) in chunk.iter_mut().enumerate() {
+            *x = u16::from_le_bytes([buf[i], buf[n + i]]);
+        }
+    }
+    Ok(())
+}
+
 fn read_f32s(r: &mut impl Read, out: &mut [f32]) -> std::io::Result<()> {
     let mut buf = vec![0u8; 4 * BLOCK.min(out.len())];
     for chunk in out.chunks_mut(BLOCK) {
@@ -324,7 +356,12 @@ impl SpotSolver {
         };
         let mut w = w;
         w.write_all(&SPOT_FILE_MAGIC).map_err(io)?;
-        w.write_all(&SPOT_FILE_VERSION.to_le_bytes()).map_err(io)?;
+        let version = if self.compressed() {
+            SPOT_FILE_VERSION_16
+        } else {
+            SPOT_FILE_VERSION
+        };
+        w.write_all(&version.to_le_bytes()).map_err(io)?;
         let meta = postcard::to_stdvec(&Meta::of(self, options)).map_err(|e| Error::Invalid {
             what: "spot file",
             reason: format!("the metadata could not be written: {e}"),
@@ -336,8 +373,18 @@ impl SpotSolver {
         z.write_all(&meta).map_err(io)?;
         z.write_all(&fnv1a(&meta).to_le_bytes()).map_err(io)?;
         let arrays = self.algorithm().arrays() as usize;
-        for a in &self.state()[..arrays] {
-            write_f32s(&mut z, a).map_err(io)?;
+        match self.packed_state() {
+            None => {
+                for a in &self.state()[..arrays] {
+                    write_f32s(&mut z, a).map_err(io)?;
+                }
+            }
+            Some((words, scales)) => {
+                for (a, sc) in words.iter().zip(&scales).take(arrays) {
+                    write_f32s(&mut z, sc).map_err(io)?;
+                    write_u16s(&mut z, a).map_err(io)?;
+                }
+            }
         }
         let mut w = z.finish().map_err(io)?;
         w.flush().map_err(io)?;
@@ -397,14 +444,16 @@ impl SpotSolver {
             return Err(read_error(std::io::ErrorKind::UnexpectedEof.into()));
         }
         let version = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
-        if version != SPOT_FILE_VERSION {
+        if version != SPOT_FILE_VERSION && version != SPOT_FILE_VERSION_16 {
             return Err(Error::Invalid {
                 what: "spot file",
                 reason: format!(
-                    "format version {version}, and this cardvec ({}) reads version {} only \
-                     (solve the spot again with this version)",
+                    "format version {version}, and this cardvec ({}) reads versions {} (f32 \
+                     storage) and {} (16-bit storage) only (solve the spot again with this \
+                     version)",
                     env!("CARGO_PKG_VERSION"),
-                    SPOT_FILE_VERSION
+                    SPOT_FILE_VERSION,
+                    SPOT_FILE_VERSION_16
                 ),
             });
         }
@@ -424,7 +473,7 @@ impl SpotSolver {
         }
         let meta: Meta =
             postcard::from_bytes(&meta).map_err(|e| corrupt(format!("metadata: {e}")))?;
-        let (spot, options) = meta.rebuild()?;
+        let (spot, options) = meta.rebuild(version == SPOT_FILE_VERSION_16)?;
         if meta.arrays as u64 != options.algorithm.arrays() {
             return Err(corrupt(format!(
                 "{} arrays for {}",
@@ -446,11 +495,31 @@ impl SpotSolver {
             });
         }
         let arrays = meta.arrays as usize;
-        let (state, iterations) = solver.state_mut();
-        for a in state.into_iter().take(arrays) {
-            read_f32s(&mut z, a).map_err(read_error)?;
+        if options.compress {
+            let decisions = memory.decision_nodes as usize;
+            for a in 0..arrays {
+                let mut scales = vec![0f32; decisions];
+                read_f32s(&mut z, &mut scales).map_err(read_error)?;
+                if scales.iter().any(|x| !(x.is_finite() && *x >= 0.0)) {
+                    return Err(corrupt("a scale that is not a finite number ≥ 0".into()));
+                }
+                solver.set_packed_scales(a, &scales);
+                let words = solver
+                    .packed_state_mut()
+                    .expect("a solver made with compress has 16-bit storage");
+                read_u16s(
+                    &mut z,
+                    &mut *words.into_iter().nth(a).expect("three arrays"),
+                )
+                .map_err(read_error)?;
+            }
+        } else {
+            let (state, _) = solver.state_mut();
+            for a in state.into_iter().take(arrays) {
+                read_f32s(&mut z, a).map_err(read_error)?;
+            }
         }
-        *iterations = meta.iterations;
+        *solver.state_mut().1 = meta.iterations;
         solver
             .set_locks(&meta.locks)
             .map_err(|e| corrupt(format!("the node locks: {e}")))?;

@@ -123,6 +123,7 @@ fn the_spot_and_the_options_come_back_whole() {
         check_every: 4,
         max_memory: 1 << 30,
         max_nodes: 123_456,
+        compress: false,
     };
     let mut solver = SpotSolver::new(&spot, &options).unwrap();
     solver.solve(&options, &mut |_| true).unwrap();
@@ -158,14 +159,17 @@ fn a_bad_file_is_refused_with_a_clear_error() {
     }
     // Another format version.
     let mut other = good.clone();
-    for version in [1u32, 3] {
+    for version in [1u32, 4] {
         other[8..12].copy_from_slice(&version.to_le_bytes());
         let e = err(&other);
         assert!(
-            e.contains(&format!("format version {version}")) && e.contains("reads version 2"),
+            e.contains(&format!("format version {version}")) && e.contains("reads versions 2"),
             "{e}"
         );
     }
+    // An f32 file given the 16-bit version: its arrays do not decode as 16-bit ones.
+    other[8..12].copy_from_slice(&SPOT_FILE_VERSION_16.to_le_bytes());
+    assert!(SpotSolver::read_from(other.as_slice()).is_err());
     // Truncated: at several points, the header included.
     for cut in [10, 12, 20, good.len() / 2, good.len() - 1] {
         let e = err(&good[..cut]);
@@ -251,4 +255,41 @@ fn locks_are_saved_and_a_locked_solve_continues_exactly() {
     plain.write_to(&mut buf, &opts(algorithm, 1)).unwrap();
     let (back, _) = SpotSolver::read_from(buf.as_slice()).unwrap();
     assert!(back.locks().is_empty() && back.locked_nodes().is_empty());
+}
+
+/// 16-bit storage: N, save (format version 3), load, M = N + M straight, bit for bit.
+#[test]
+fn a_sixteen_bit_solve_saves_and_continues_exactly() {
+    for algorithm in [Algorithm::Dcfr, Algorithm::PcfrPlus] {
+        let spot = turn_spot();
+        let o = |iterations| SolveOptions {
+            compress: true,
+            ..opts(algorithm, iterations)
+        };
+        let (n, m) = (6, 4);
+        let mut straight = SpotSolver::new(&spot, &o(n + m)).unwrap();
+        let whole = straight.solve(&o(n + m), &mut |_| true).unwrap();
+        let mut first = SpotSolver::new(&spot, &o(n)).unwrap();
+        first.solve(&o(n), &mut |_| true).unwrap();
+        let mut buf = Vec::new();
+        first.write_to(&mut buf, &o(n)).unwrap();
+        assert_eq!(
+            u32::from_le_bytes(buf[8..12].try_into().unwrap()),
+            SPOT_FILE_VERSION_16
+        );
+        let (mut loaded, options) = SpotSolver::read_from(buf.as_slice()).unwrap();
+        assert_eq!(options, o(n));
+        assert!(loaded.compressed());
+        assert_eq!(loaded.packed_state(), first.packed_state());
+        let rest = loaded.solve(&o(m), &mut |_| true).unwrap();
+        assert_eq!(
+            rest.exploitability.to_bits(),
+            whole.exploitability.to_bits(),
+            "{algorithm:?}"
+        );
+        assert_eq!(loaded.packed_state(), straight.packed_state());
+        // A cut file is refused.
+        let cut = &buf[..buf.len() - 9];
+        assert!(SpotSolver::read_from(cut).is_err());
+    }
 }

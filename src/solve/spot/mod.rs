@@ -60,7 +60,7 @@ mod report_tests;
 #[cfg(test)]
 mod tests;
 
-pub use io::{SPOT_FILE_MAGIC, SPOT_FILE_VERSION};
+pub use io::{SPOT_FILE_MAGIC, SPOT_FILE_VERSION, SPOT_FILE_VERSION_16};
 pub use lock::{NodeLock, LOCK_SUM_TOLERANCE};
 pub use report::{ActionInfo, Aggregate, NodeReport, PlayerReport, SHAPES};
 pub use solver::{

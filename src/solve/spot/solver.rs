@@ -11,6 +11,7 @@
 //! summed in card order, so the result is bit-identical for any thread count.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -186,6 +187,10 @@ pub struct SolveOptions {
     pub max_memory: u64,
     /// Refuse a tree of more nodes than this. Default [`DEFAULT_MAX_NODES`].
     pub max_nodes: usize,
+    /// 16-bit storage: regrets, the cumulative strategy and the prediction kept as 16-bit
+    /// integers with one f32 scale per decision node and array (about half the memory; the
+    /// strategy a little less precise). Default false (f32).
+    pub compress: bool,
 }
 
 /// The largest iteration cap.
@@ -201,6 +206,7 @@ impl Default for SolveOptions {
             check_every: 10,
             max_memory: DEFAULT_MAX_MEMORY,
             max_nodes: DEFAULT_MAX_NODES,
+            compress: false,
         }
     }
 }
@@ -266,6 +272,8 @@ pub struct SpotSolution {
     pub seconds: f64,
     /// Node counts and memory.
     pub memory: MemoryEstimate,
+    /// The storage: `f32`, or `16-bit` ([`SolveOptions::compress`]).
+    pub storage: &'static str,
     /// Why it stopped.
     pub stop: StopReason,
     /// The exploitability (% of the pot) at each check: (iterations, %).
@@ -320,6 +328,8 @@ pub struct SpotSolver {
     memory: MemoryEstimate,
     locks: Vec<NodeLock>,
     locked: HashMap<u32, LockedNode>,
+    /// 16-bit storage (then `regrets`, `cum` and `pred` are empty).
+    packed: Option<Packed>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -332,34 +342,148 @@ enum Mode {
     Best,
 }
 
+/// A subtree's slice of the solver's arrays: f32 (`r`, `c`, `q`) or, with 16-bit storage,
+/// the packed values (`r16`, `c16`, `q16`); the others are empty.
 struct Store<'a> {
     r: &'a mut [f32],
     c: &'a mut [f32],
     q: &'a mut [f32],
+    r16: &'a mut [i16],
+    c16: &'a mut [u16],
+    q16: &'a mut [i16],
+}
+
+/// Splits `s` at `mid`, or gives two empty slices when `s` is empty (an array not in use).
+fn split_opt<T>(s: &mut [T], mid: usize) -> (&mut [T], &mut [T]) {
+    if s.is_empty() {
+        (Default::default(), Default::default())
+    } else {
+        s.split_at_mut(mid)
+    }
 }
 
 impl<'a> Store<'a> {
     fn split(self, mid: usize) -> (Store<'a>, Store<'a>) {
-        let (r0, r1) = self.r.split_at_mut(mid);
-        let (c0, c1) = self.c.split_at_mut(mid);
-        let (q0, q1) = if self.q.is_empty() {
-            (<&mut [f32]>::default(), <&mut [f32]>::default())
-        } else {
-            self.q.split_at_mut(mid)
-        };
+        let (r0, r1) = split_opt(self.r, mid);
+        let (c0, c1) = split_opt(self.c, mid);
+        let (q0, q1) = split_opt(self.q, mid);
+        let (r160, r161) = split_opt(self.r16, mid);
+        let (c160, c161) = split_opt(self.c16, mid);
+        let (q160, q161) = split_opt(self.q16, mid);
         (
             Store {
                 r: r0,
                 c: c0,
                 q: q0,
+                r16: r160,
+                c16: c160,
+                q16: q160,
             },
             Store {
                 r: r1,
                 c: c1,
                 q: q1,
+                r16: r161,
+                c16: c161,
+                q16: q161,
             },
         )
     }
+}
+
+/// 16-bit storage ([`SolveOptions::compress`]): each decision node's block of regrets,
+/// cumulative strategy and prediction is kept as 16-bit integers scaled by the block's
+/// largest magnitude (one f32 scale per block and array), decoded to f32 when the node is
+/// visited and encoded again after its update.
+#[derive(Debug, Default)]
+struct Packed {
+    r: Vec<i16>,
+    c: Vec<u16>,
+    q: Vec<i16>,
+    /// Per decision node (in [`Packed::index`] order) and array: the scale, as f32 bits
+    /// (each node reads and writes only its own, from whichever thread walks it).
+    scales: Vec<AtomicU32>,
+    /// Each node's decision ordinal (`u32::MAX` for other nodes).
+    index: Vec<u32>,
+}
+
+impl Clone for Packed {
+    fn clone(&self) -> Packed {
+        Packed {
+            r: self.r.clone(),
+            c: self.c.clone(),
+            q: self.q.clone(),
+            scales: self
+                .scales
+                .iter()
+                .map(|x| AtomicU32::new(x.load(Ordering::Relaxed)))
+                .collect(),
+            index: self.index.clone(),
+        }
+    }
+}
+
+impl Packed {
+    fn scale(&self, node: usize, array: usize) -> f32 {
+        f32::from_bits(self.scales[self.index[node] as usize * 3 + array].load(Ordering::Relaxed))
+    }
+}
+
+/// The scales of [`Packed`], read-only, for a pass (the arrays themselves go by [`Store`]).
+#[derive(Clone, Copy)]
+struct Scales<'a> {
+    scales: &'a [AtomicU32],
+    index: &'a [u32],
+}
+
+impl Scales<'_> {
+    fn get(&self, node: usize, array: usize) -> f32 {
+        f32::from_bits(self.scales[self.index[node] as usize * 3 + array].load(Ordering::Relaxed))
+    }
+
+    fn set(&self, node: usize, array: usize, x: f32) {
+        self.scales[self.index[node] as usize * 3 + array].store(x.to_bits(), Ordering::Relaxed)
+    }
+}
+
+fn decode_i16(src: &[i16], scale: f32, dst: &mut [f32]) {
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = x as f32 * scale;
+    }
+}
+
+fn decode_u16(src: &[u16], scale: f32, dst: &mut [f32]) {
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = x as f32 * scale;
+    }
+}
+
+/// Encodes `src` into `dst` by the largest magnitude (±32,767); returns the scale.
+fn encode_i16(src: &[f32], dst: &mut [i16]) -> f32 {
+    let m = src.iter().fold(0f32, |m, x| m.max(x.abs()));
+    if !(m > 0.0 && m.is_finite()) {
+        dst.fill(0);
+        return 0.0;
+    }
+    let inv = 32767.0 / m;
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = (x * inv).round() as i16;
+    }
+    m / 32767.0
+}
+
+/// Encodes non-negative `src` into `dst` by the largest value (65,535); returns the scale.
+fn encode_u16(src: &[f32], dst: &mut [u16]) -> f32 {
+    let m = src.iter().fold(0f32, |m, &x| m.max(x));
+    if !(m > 0.0 && m.is_finite()) {
+        dst.fill(0);
+        return 0.0;
+    }
+    let inv = 65535.0 / m;
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = (x.max(0.0) * inv).round() as u16;
+    }
+    m / 65535.0
 }
 
 fn alloc(len: u64, what: &'static str) -> Result<Vec<f32>> {
@@ -400,7 +524,15 @@ impl SpotSolver {
                 e
             }
         })?;
-        let memory = tree.memory(options.algorithm.arrays());
+        let mut memory = tree.memory(options.algorithm.arrays());
+        if options.compress {
+            // 2 bytes per value, an f32 scale per decision node and array, a u32 index
+            // per node.
+            memory.storage_bytes = memory.slots * options.algorithm.arrays() * 2
+                + memory.decision_nodes * 3 * 4
+                + memory.nodes * 4;
+            memory.total_bytes = memory.tree_bytes + memory.storage_bytes + memory.showdown_bytes;
+        }
         Ok((tree, memory))
     }
 
@@ -424,16 +556,61 @@ impl SpotSolver {
         }
         let tables = Tables::new(spot, &tree);
         let slots = tree.num_slots();
-        let pred = if options.algorithm == Algorithm::PcfrPlus {
-            alloc(slots, "spot predictions")?
+        let pcfr = options.algorithm == Algorithm::PcfrPlus;
+        let (regrets, cum, pred, packed) = if options.compress {
+            let n = usize::try_from(slots).map_err(|_| Error::OutOfMemory {
+                context: String::new(),
+                what: "spot 16-bit storage",
+                bytes: slots as u128 * 2,
+            })?;
+            let zeros16 = |len: usize, what: &'static str| -> Result<Vec<u16>> {
+                let mut v = Vec::new();
+                v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory {
+                    context: String::new(),
+                    what,
+                    bytes: len as u128 * 2,
+                })?;
+                v.resize(len, 0);
+                Ok(v)
+            };
+            let signed = |v: Vec<u16>| -> Vec<i16> { v.into_iter().map(|x| x as i16).collect() };
+            let mut index = vec![u32::MAX; tree.nodes().len()];
+            let mut d = 0u32;
+            for (i, nd) in tree.nodes().iter().enumerate() {
+                if matches!(nd.kind, NodeKind::Decision(_)) {
+                    index[i] = d;
+                    d += 1;
+                }
+            }
+            let packed = Packed {
+                r: signed(zeros16(n, "spot regrets")?),
+                c: zeros16(n, "spot cumulative strategy")?,
+                q: if pcfr {
+                    signed(zeros16(n, "spot predictions")?)
+                } else {
+                    Vec::new()
+                },
+                scales: (0..d as usize * 3).map(|_| AtomicU32::new(0)).collect(),
+                index,
+            };
+            (Vec::new(), Vec::new(), Vec::new(), Some(packed))
         } else {
-            Vec::new()
+            (
+                alloc(slots, "spot regrets")?,
+                alloc(slots, "spot cumulative strategy")?,
+                if pcfr {
+                    alloc(slots, "spot predictions")?
+                } else {
+                    Vec::new()
+                },
+                None,
+            )
         };
         Ok(SpotSolver {
             spot: spot.clone(),
             algorithm: options.algorithm,
-            regrets: alloc(slots, "spot regrets")?,
-            cum: alloc(slots, "spot cumulative strategy")?,
+            regrets,
+            cum,
             pred,
             tree,
             tables,
@@ -441,6 +618,7 @@ impl SpotSolver {
             memory,
             locks: Vec::new(),
             locked: HashMap::new(),
+            packed,
         })
     }
 
@@ -467,6 +645,24 @@ impl SpotSolver {
     /// The algorithm.
     pub fn algorithm(&self) -> Algorithm {
         self.algorithm
+    }
+
+    /// Whether the solver keeps 16-bit storage ([`SolveOptions::compress`]).
+    pub fn compressed(&self) -> bool {
+        self.packed.is_some()
+    }
+
+    /// The cumulative strategy of the block of `k × h` slots at decision node `n`, as f32.
+    fn cum_block(&self, n: usize, k: usize, h: usize) -> Vec<f32> {
+        let start = self.tree.nodes()[n].slot as usize;
+        match &self.packed {
+            None => self.cum[start..start + k * h].to_vec(),
+            Some(pk) => {
+                let mut out = vec![0f32; k * h];
+                decode_u16(&pk.c[start..start + k * h], pk.scale(n, 1), &mut out);
+                out
+            }
+        }
     }
 
     /// Replaces the solver's node locks by `locks` (see [`NodeLock`]; an empty slice
@@ -525,32 +721,87 @@ impl SpotSolver {
         };
         let h = self.spot.hands(q as usize).len();
         let r = node.slot as usize..node.slot as usize + k * h;
-        (self.regrets[r.clone()].to_vec(), self.cum[r].to_vec())
+        match &self.packed {
+            None => (self.regrets[r.clone()].to_vec(), self.cum[r].to_vec()),
+            Some(pk) => {
+                let mut regrets = vec![0f32; k * h];
+                decode_i16(&pk.r[r], pk.scale(n, 0), &mut regrets);
+                (regrets, self.cum_block(n, k, h))
+            }
+        }
+    }
+
+    /// The context of a walk and the store of the slots `range` (a subtree's).
+    fn parts(&mut self, range: std::ops::Range<usize>) -> (Ctx<'_>, Store<'_>) {
+        let SpotSolver {
+            spot,
+            tree,
+            algorithm,
+            tables,
+            regrets,
+            cum,
+            pred,
+            packed,
+            locked,
+            ..
+        } = self;
+        fn part<'a, T>(v: &'a mut [T], range: &std::ops::Range<usize>) -> &'a mut [T] {
+            if v.is_empty() {
+                v
+            } else {
+                &mut v[range.clone()]
+            }
+        }
+        let (store, scales) = match packed {
+            None => (
+                Store {
+                    r: part(regrets, &range),
+                    c: part(cum, &range),
+                    q: part(pred, &range),
+                    r16: &mut [],
+                    c16: &mut [],
+                    q16: &mut [],
+                },
+                None,
+            ),
+            Some(Packed {
+                r,
+                c,
+                q,
+                scales,
+                index,
+            }) => (
+                Store {
+                    r: &mut [],
+                    c: &mut [],
+                    q: &mut [],
+                    r16: part(r, &range),
+                    c16: part(c, &range),
+                    q16: part(q, &range),
+                },
+                Some(Scales { scales, index }),
+            ),
+        };
+        let ctx = Ctx {
+            spot,
+            tree,
+            tables,
+            algorithm: *algorithm,
+            locked,
+            scales,
+        };
+        (ctx, store)
     }
 
     fn pass(&mut self, p: usize, mode: Mode) -> Vec<f32> {
-        let ctx = Ctx {
-            spot: &self.spot,
-            tree: &self.tree,
-            tables: &self.tables,
-            algorithm: self.algorithm,
-            locked: &self.locked,
-        };
         let mut out = vec![0f32; self.spot.hands(p).len()];
-        let store = Store {
-            r: &mut self.regrets,
-            c: &mut self.cum,
-            q: &mut self.pred,
-        };
-        ctx.walk(
-            0,
-            p,
-            mode,
-            self.spot.weights(p),
-            self.spot.weights(1 - p),
-            store,
-            &mut out,
+        let (wp, wo) = (
+            self.spot.weights(p).to_vec(),
+            self.spot.weights(1 - p).to_vec(),
         );
+        let all = 0..self.tree.num_slots() as usize;
+        let (ctx, store) = self.parts(all);
+        ctx.walk(0, p, mode, &wp, &wo, store, &mut out);
         out
     }
 
@@ -622,38 +873,24 @@ impl SpotSolver {
         };
         let q = q as usize;
         let reach = compatible(&self.tables, q, self.spot.weights(1 - q));
-        let ctx = Ctx {
-            spot: &self.spot,
-            tree: &self.tree,
-            tables: &self.tables,
-            algorithm: self.algorithm,
-            locked: &self.locked,
-        };
-        let kids = self.tree.children(0);
+        let kids = self.tree.children(0).to_vec();
         let n = self.spot.hands(q).len();
-        let store = Store {
-            r: &mut self.regrets,
-            c: &mut self.cum,
-            q: &mut self.pred,
-        };
+        let (wq, wo) = (
+            self.spot.weights(q).to_vec(),
+            self.spot.weights(1 - q).to_vec(),
+        );
+        let all = 0..self.tree.num_slots() as usize;
+        let (ctx, store) = self.parts(all);
         // The root's own block comes first, then each child's subtree in order (the layout
         // `decision` walks).
         let (_, mut rest) = store.split(kids.len() * n);
         let mut evs = Vec::with_capacity(kids.len());
-        for &c in kids {
-            let cn = &self.tree.nodes()[c as usize];
+        for &c in &kids {
+            let cn = &ctx.tree.nodes()[c as usize];
             let (mine, r) = rest.split((cn.slot_end - cn.slot) as usize);
             rest = r;
             let mut v = vec![0f32; n];
-            ctx.walk(
-                c as usize,
-                q,
-                Mode::Average,
-                self.spot.weights(q),
-                self.spot.weights(1 - q),
-                mine,
-                &mut v,
-            );
+            ctx.walk(c as usize, q, Mode::Average, &wq, &wo, mine, &mut v);
             evs.push(
                 v.iter()
                     .zip(&reach)
@@ -690,9 +927,8 @@ impl SpotSolver {
         };
         let k = self.tree.children(n).len();
         let h = self.spot.hands(q as usize).len();
-        let start = node.slot as usize;
         let mut out = vec![0f32; k * h];
-        normalize(&self.cum[start..start + k * h], k, h, &mut out);
+        normalize(&self.cum_block(n, k, h), k, h, &mut out);
         if let Some(l) = self.locked.get(&(n as u32)) {
             l.apply(&mut out, k, h);
         }
@@ -722,6 +958,16 @@ impl SpotSolver {
         progress: &mut dyn FnMut(&Progress) -> bool,
     ) -> Result<SpotSolution> {
         options.check()?;
+        if options.compress != self.compressed() {
+            return Err(Error::Invalid {
+                what: "storage",
+                reason: format!(
+                    "this solver keeps {} storage, and the options ask for {}",
+                    if self.compressed() { "16-bit" } else { "f32" },
+                    if options.compress { "16-bit" } else { "f32" }
+                ),
+            });
+        }
         if options.algorithm != self.algorithm {
             return Err(Error::Invalid {
                 what: "algorithm",
@@ -789,6 +1035,7 @@ impl SpotSolver {
             root_equity: self.root_equity(),
             seconds: start.elapsed().as_secs_f64(),
             memory: self.memory,
+            storage: if self.compressed() { "16-bit" } else { "f32" },
             stop,
             history,
         })
@@ -1071,15 +1318,17 @@ struct Ctx<'a> {
     tables: &'a Tables,
     algorithm: Algorithm,
     locked: &'a HashMap<u32, LockedNode>,
+    /// The scales of 16-bit storage (`None`: f32 storage).
+    scales: Option<Scales<'a>>,
 }
 
 impl Ctx<'_> {
     /// The current strategy at a node (regret matching, or matching+ of regrets plus the
     /// prediction).
-    fn current(&self, store: &Store<'_>, k: usize, n: usize, out: &mut [f32]) {
-        let r = &store.r[..k * n];
+    fn current(&self, r: &[f32], q: &[f32], k: usize, n: usize, out: &mut [f32]) {
+        let r = &r[..k * n];
         if self.algorithm == Algorithm::PcfrPlus {
-            let q = &store.q[..k * n];
+            let q = &q[..k * n];
             for ((o, x), y) in out.iter_mut().zip(r).zip(q) {
                 *o = (x + y).max(0.0);
             }
@@ -1195,10 +1444,43 @@ impl Ctx<'_> {
         let k = kids.len();
         let n = if q == p { reach_p.len() } else { reach_o.len() };
         let (own, mut rest) = store.split(k * n);
+        let Store {
+            r,
+            c,
+            q: qv,
+            r16,
+            c16,
+            q16,
+        } = own;
+        let train = matches!(mode, Mode::Train(_));
+        // With 16-bit storage: the node's arrays decoded into scratch vectors.
+        let (mut rb, mut cb, mut qb) = (
+            scratch::Buf::<f32>::zeroed(0),
+            scratch::Buf::<f32>::zeroed(0),
+            scratch::Buf::<f32>::zeroed(0),
+        );
+        let (r, c, qv): (&mut [f32], &mut [f32], &mut [f32]) = match self.scales {
+            None => (r, c, qv),
+            Some(sc) => {
+                if train {
+                    rb = scratch::Buf::zeroed(k * n);
+                    decode_i16(r16, sc.get(node, 0), &mut rb);
+                    if !q16.is_empty() {
+                        qb = scratch::Buf::zeroed(k * n);
+                        decode_i16(q16, sc.get(node, 2), &mut qb);
+                    }
+                }
+                if !train || q == p {
+                    cb = scratch::Buf::zeroed(k * n);
+                    decode_u16(c16, sc.get(node, 1), &mut cb);
+                }
+                (&mut rb, &mut cb, &mut qb)
+            }
+        };
         let mut strat = scratch::Buf::<f32>::zeroed(k * n);
         match mode {
-            Mode::Train(_) => self.current(&own, k, n, &mut strat),
-            _ => normalize(&own.c[..k * n], k, n, &mut strat),
+            Mode::Train(_) => self.current(r, qv, k, n, &mut strat),
+            _ => normalize(&c[..k * n], k, n, &mut strat),
         }
         let lock = if self.locked.is_empty() {
             None
@@ -1274,7 +1556,6 @@ impl Ctx<'_> {
         let Mode::Train(t) = mode else {
             return;
         };
-        let (r, c, qv) = (own.r, own.c, own.q);
         // A locked hand's regrets, average and prediction stay as they are: kept here and
         // put back after the updates (the loops below stay plain slice loops).
         let kept: Vec<(usize, f32, f32, f32)> = match lock {
@@ -1339,14 +1620,71 @@ impl Ctx<'_> {
                 *y = qi;
             }
         }
+        if let Some(sc) = self.scales {
+            sc.set(node, 0, encode_i16(r, r16));
+            sc.set(node, 1, encode_u16(c, c16));
+            if !q16.is_empty() {
+                sc.set(node, 2, encode_i16(qv, q16));
+            }
+        }
     }
 }
+
+/// The 16-bit arrays as words and each array's scales per decision node.
+pub(super) type PackedState<'a> = ([&'a [u16]; 3], [Vec<f32>; 3]);
 
 /// What the file and report modules (`io.rs`, `report.rs`) read and restore.
 impl SpotSolver {
     /// The regrets, the cumulative strategy and the prediction (empty unless PCFR+).
     pub(super) fn state(&self) -> [&[f32]; 3] {
         [&self.regrets, &self.cum, &self.pred]
+    }
+
+    /// With 16-bit storage: the regrets, the cumulative strategy and the prediction (empty
+    /// unless PCFR+) as 16-bit words, and each array's scales per decision node.
+    pub(super) fn packed_state(&self) -> Option<PackedState<'_>> {
+        let pk = self.packed.as_ref()?;
+        let scales = std::array::from_fn(|a| {
+            pk.scales
+                .iter()
+                .skip(a)
+                .step_by(3)
+                .map(|x| f32::from_bits(x.load(Ordering::Relaxed)))
+                .collect()
+        });
+        Some((
+            [
+                bytemuck::cast_slice(&pk.r),
+                &pk.c,
+                bytemuck::cast_slice(&pk.q),
+            ],
+            scales,
+        ))
+    }
+
+    /// The same to overwrite (the words; the scales by [`SpotSolver::set_packed_scales`]).
+    pub(super) fn packed_state_mut(&mut self) -> Option<[&mut [u16]; 3]> {
+        let pk = self.packed.as_mut()?;
+        Some([
+            bytemuck::cast_slice_mut(&mut pk.r),
+            &mut pk.c,
+            bytemuck::cast_slice_mut(&mut pk.q),
+        ])
+    }
+
+    /// Sets array `a`'s scales per decision node (16-bit storage); `false` if the count
+    /// is not the number of decision nodes.
+    pub(super) fn set_packed_scales(&mut self, a: usize, scales: &[f32]) -> bool {
+        let Some(pk) = self.packed.as_mut() else {
+            return false;
+        };
+        if scales.len() * 3 != pk.scales.len() {
+            return false;
+        }
+        for (i, x) in scales.iter().enumerate() {
+            pk.scales[i * 3 + a].store(x.to_bits(), Ordering::Relaxed);
+        }
+        true
     }
 
     /// The same to overwrite, and the iteration count.
@@ -1369,22 +1707,7 @@ impl SpotSolver {
     ) -> Vec<f32> {
         let nd = self.tree.nodes()[node];
         let (s, e) = (nd.slot as usize, nd.slot_end as usize);
-        let ctx = Ctx {
-            spot: &self.spot,
-            tree: &self.tree,
-            tables: &self.tables,
-            algorithm: self.algorithm,
-            locked: &self.locked,
-        };
-        let store = Store {
-            r: &mut self.regrets[s..e],
-            c: &mut self.cum[s..e],
-            q: if self.pred.is_empty() {
-                &mut []
-            } else {
-                &mut self.pred[s..e]
-            },
-        };
+        let (ctx, store) = self.parts(s..e);
         let mut out = vec![0f32; reach_p.len()];
         ctx.walk(node, p, Mode::Average, reach_p, reach_o, store, &mut out);
         out

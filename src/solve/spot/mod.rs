@@ -47,6 +47,7 @@
 //! Not done here (see `docs/spot.md`): donk sizes distinct from bets, suit isomorphism,
 //! 16-bit storage.
 
+mod check;
 mod io;
 mod lock;
 mod report;
@@ -60,6 +61,7 @@ mod report_tests;
 #[cfg(test)]
 mod tests;
 
+pub use check::{check_solve_invariants, fuzz_check_spot, INVARIANT_TOLERANCE};
 pub use io::{SPOT_FILE_MAGIC, SPOT_FILE_VERSION};
 pub use lock::{NodeLock, LOCK_SUM_TOLERANCE};
 pub use report::{ActionInfo, Aggregate, NodeReport, PlayerReport, SHAPES};

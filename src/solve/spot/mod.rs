@@ -49,6 +49,7 @@
 
 mod check;
 mod io;
+mod line;
 mod lock;
 mod report;
 mod solver;

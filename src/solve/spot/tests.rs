@@ -937,7 +937,6 @@ mod invariants {
             let s = random_spot(seed, if turn { 1 } else { 2 });
             let alg = [Algorithm::Dcfr, Algorithm::CfrPlus, Algorithm::PcfrPlus][(seed % 3) as usize];
             let mut solver = SpotSolver::new(&s, &options(alg)).unwrap();
-            let pot = s.pot() as f64;
             // Half the spots lock one random decision node (some hands or all, a random
             // distribution; on the turn the river cards of its line often a wildcard).
             let decisions: Vec<(usize, String)> = node_lines(solver.tree())

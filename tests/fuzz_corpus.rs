@@ -58,6 +58,7 @@ const TARGETS: &[(&str, Check)] = &[
     ("phh", cardvec::games::holdem::fuzz_check_phh),
     ("cards", cardvec::poker::fuzz_check_cards),
     ("replay", cardvec::arena::fuzz_check_replay),
+    ("spots", cardvec::solve::spot::fuzz_check_spot),
 ];
 
 fn fuzz_dir() -> PathBuf {

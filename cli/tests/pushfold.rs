@@ -1,14 +1,9 @@
 //! `cardvec pushfold`: the JSON lines, the `--out` file, and bad options refused before any
 //! work with the value typed.
 
-use std::process::{Command, Output};
+mod common;
 
-fn cardvec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardvec"))
-        .args(args)
-        .output()
-        .expect("the cardvec binary runs")
-}
+use common::cardvec;
 
 #[test]
 fn json_lines_and_the_out_file() {

@@ -2,14 +2,9 @@
 //! and `game_value`), the policy file, and the refusals (unknown game, game without a tree,
 //! unknown algorithm, zero iterations) with the value typed.
 
-use std::process::{Command, Output};
+mod common;
 
-fn cardvec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardvec"))
-        .args(args)
-        .output()
-        .expect("the cardvec binary runs")
-}
+use common::cardvec;
 
 #[test]
 fn kuhn_cfr_plus_json_ends_with_the_summary() {
@@ -174,40 +169,23 @@ fn a_time_limit_keeps_the_solution_and_writes_the_policy() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_ends_with_the_summary_and_the_policy_file() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
     let dir = std::env::temp_dir().join(format!("cardvec-solve-int-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let policy = dir.join("leduc.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardvec"))
-        .args([
-            "solve",
-            "leduc",
-            "--iterations",
-            "1000000000000",
-            "--every",
-            "100",
-            "--json",
-            "--quiet",
-            "--policy-out",
-            policy.to_str().unwrap(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    // The first report point: the handler is set and the solve is under way.
-    let first = lines.next().unwrap().unwrap();
+    let (first, rest) = common::interrupt_after_first_line(&[
+        "solve",
+        "leduc",
+        "--iterations",
+        "1000000000000",
+        "--every",
+        "100",
+        "--json",
+        "--quiet",
+        "--policy-out",
+        policy.to_str().unwrap(),
+    ]);
+    // The first report point came before the signal: the handler was set, the solve under way.
     assert!(first.contains("\"iteration\":100"), "{first}");
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{rest:?}");
     let last: serde_json::Value = serde_json::from_str(rest.last().unwrap()).unwrap();
     assert_eq!(last["stopped"], "interrupted", "{last}");
     assert!(last["iterations"].as_u64().unwrap() >= 100, "{last}");

@@ -1,14 +1,9 @@
 //! `cardvec spot solve` at tiny sizes: the JSON lines, the dry run, the memory refusal and
 //! bad input refused with the value named.
 
-use std::process::{Command, Output};
+mod common;
 
-fn cardvec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardvec"))
-        .args(args)
-        .output()
-        .expect("the cardvec binary runs")
-}
+use common::cardvec;
 
 const SPOT: [&str; 12] = [
     "spot",
@@ -667,8 +662,6 @@ fn show_reads_any_node_of_a_saved_spot() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_keeps_the_strategy_reached_and_saves_it() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
     let dir = std::env::temp_dir().join(format!("cardvec-spot-int-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("int.cvspot");
@@ -688,24 +681,9 @@ fn ctrl_c_keeps_the_strategy_reached_and_saves_it() {
         "--save",
         file,
     ]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardvec"))
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    // The first check: the handler is set and the solve is under way.
-    let first = lines.next().unwrap().unwrap();
+    let (first, rest) = common::interrupt_after_first_line(&args);
+    // The first check came before the signal: the handler was set, the solve under way.
     assert!(first.contains("\"iterations\":1,"), "{first}");
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{rest:?}");
     let last: serde_json::Value = serde_json::from_str(rest.last().unwrap()).unwrap();
     assert_eq!(last["stop"], "interrupted", "{last}");
     assert_eq!(last["saved"], file);
@@ -750,6 +728,7 @@ fn ctrl_c_keeps_the_strategy_reached_and_saves_it() {
 #[cfg(unix)]
 #[test]
 fn a_closed_stdout_ends_quietly() {
+    use std::process::Command;
     let dir = std::env::temp_dir().join(format!("cardvec-spot-pipe-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("pipe.cvspot");

@@ -47,7 +47,9 @@
 //! Not done here (see `docs/spot.md`): donk sizes distinct from bets, suit isomorphism,
 //! 16-bit storage.
 
+mod check;
 mod io;
+mod line;
 mod lock;
 mod report;
 mod solver;
@@ -60,6 +62,7 @@ mod report_tests;
 #[cfg(test)]
 mod tests;
 
+pub use check::{check_solve_invariants, fuzz_check_spot, INVARIANT_TOLERANCE};
 pub use io::{SPOT_FILE_MAGIC, SPOT_FILE_VERSION, SPOT_FILE_VERSION_16};
 pub use lock::{NodeLock, LOCK_SUM_TOLERANCE};
 pub use report::{ActionInfo, Aggregate, NodeReport, PlayerReport, SHAPES};

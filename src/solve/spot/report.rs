@@ -38,9 +38,10 @@
 //! `equity` and `strategy` over a group's hands weighted by `weight`, and sum `reach` into
 //! `combos`.
 
+use super::line::{self, LineUse};
 use super::tree::{Action, NodeKind};
 use super::SpotSolver;
-use crate::core::{CardSet64, Error, Result};
+use crate::core::{CardSet64, Result};
 use crate::poker::preflop::{ClassKind, HandClass};
 use crate::poker::{rank_of_set, Card, HoleCards};
 
@@ -135,271 +136,28 @@ struct Walk {
 /// groups, in the order [`PlayerReport::by_category`] lists them.
 pub const SHAPES: [&str; 3] = ["pairs", "suited", "offsuit"];
 
-fn card_list(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 impl SpotSolver {
     /// The board at the end of `path`: the spot's cards in their order, then the cards
     /// dealt along the path.
     fn board_on(&self, path: &[usize]) -> Vec<Card> {
-        let mut board = self.spot().board().to_vec();
-        for &n in path {
-            if let Action::Deal(c) = self.tree().nodes()[n].action {
-                board.push(c);
-            }
-        }
-        board
+        line::board_on(self.spot(), self.tree(), path)
     }
 
     fn action_info(&self, node: usize, street_in: [u32; 2]) -> Vec<ActionInfo> {
-        let tree = self.tree();
-        let nd = tree.nodes()[node];
-        let NodeKind::Decision(q) = nd.kind else {
-            return Vec::new();
-        };
-        let (p, o) = (q as usize, 1 - q as usize);
-        let call = street_in[o] - street_in[p];
-        let pot_after_call =
-            self.spot().pot() as f64 + (nd.spent[0] + nd.spent[1]) as f64 + call as f64;
-        tree.children(node)
-            .iter()
-            .map(|&c| {
-                let cn = tree.nodes()[c as usize];
-                let all_in = cn.spent[p] == self.spot().stack()
-                    && matches!(cn.action, Action::Bet(_) | Action::Raise(_));
-                let (to, pct) = match cn.action {
-                    Action::Bet(to) | Action::Raise(to) => (
-                        Some(to),
-                        Some(100.0 * (to - street_in[o]) as f64 / pot_after_call),
-                    ),
-                    _ => (None, None),
-                };
-                ActionInfo {
-                    word: cn.action.to_string(),
-                    to,
-                    pct,
-                    all_in,
-                }
-            })
-            .collect()
+        line::action_info(self.spot(), self.tree(), node, street_in)
     }
 
-    fn describe_actions(&self, node: usize, street_in: [u32; 2]) -> String {
-        self.action_info(node, street_in)
-            .iter()
-            .map(|a| match a.pct {
-                Some(p) if a.all_in => format!("{} ({p:.0}%, all-in)", a.word),
-                Some(p) => format!("{} ({p:.0}%)", a.word),
-                None => a.word.clone(),
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
-    /// The child of decision `node` that `word` names, or an error listing the actions.
-    fn match_action(
-        &self,
-        node: usize,
-        street_in: [u32; 2],
-        word: &str,
-        after: &str,
-    ) -> Result<usize> {
-        let tree = self.tree();
-        let kids = tree.children(node);
-        let infos = self.action_info(node, street_in);
-        let w = word.trim().to_ascii_lowercase();
-        let nd = tree.nodes()[node];
-        let NodeKind::Decision(q) = nd.kind else {
-            unreachable!("match_action at a decision node")
-        };
-        let o = 1 - q as usize;
-        let (kind, size) = match w.split_once(':') {
-            Some((k, s)) => (k.trim().to_string(), Some(s.trim().to_string())),
-            None => (w.clone(), None),
-        };
-        let is_kind = |i: usize, k: &str| match tree.nodes()[kids[i] as usize].action {
-            Action::Bet(_) => k == "bet",
-            Action::Raise(_) => k == "raise",
-            _ => false,
-        };
-        let found: Option<usize> = match (kind.as_str(), size.as_deref()) {
-            ("allin" | "all-in" | "a", None) | ("bet" | "raise", Some("a")) => infos
-                .iter()
-                .position(|a| a.all_in && (size.is_none() || is_kind_word(a, &kind))),
-            ("bet" | "raise", None) => {
-                let of: Vec<usize> = (0..kids.len()).filter(|&i| is_kind(i, &kind)).collect();
-                (of.len() == 1).then(|| of[0])
-            }
-            ("bet" | "raise", Some(s)) => {
-                let pot_after_call = self.spot().pot() as f64
-                    + (nd.spent[0] + nd.spent[1]) as f64
-                    + (street_in[o] - street_in[q as usize]) as f64;
-                let faced = street_in[o] as f64;
-                // (target chips, tolerance in chips)
-                let target = if let Some(p) = s.strip_suffix('%') {
-                    p.trim()
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|p| p.is_finite())
-                        .map(|p| {
-                            (
-                                faced + p / 100.0 * pot_after_call,
-                                (0.01 * pot_after_call).max(1.0),
-                            )
-                        })
-                } else if let Some(x) = s.strip_suffix('x') {
-                    x.trim()
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|x| x.is_finite())
-                        .map(|x| (x * faced, (0.01 * x * faced).max(1.0)))
-                } else {
-                    s.parse::<u32>().ok().map(|to| (to as f64, 0.0))
-                };
-                target.and_then(|(t, tol)| {
-                    (0..kids.len())
-                        .filter(|&i| is_kind(i, &kind))
-                        .map(|i| (i, (infos[i].to.unwrap_or(0) as f64 - t).abs()))
-                        .filter(|&(_, d)| d <= tol + 1e-9)
-                        .min_by(|a, b| a.1.total_cmp(&b.1))
-                        .map(|(i, _)| i)
-                })
-            }
-            (k, None) => infos.iter().position(|a| a.word == k),
-            _ => None,
-        };
-        match found {
-            Some(i) => Ok(kids[i] as usize),
-            None => Err(Error::Invalid {
-                what: "line",
-                reason: format!(
-                    "no action {word:?} {after}: {} to act can {}",
-                    ["OOP", "IP"][q as usize],
-                    self.describe_actions(node, street_in)
-                ),
-            }),
-        }
-    }
-
-    /// Follows `line` (and the extra `cards`) from the root (see the module documentation).
-    fn walk_line(&self, line: &str, cards: &[Card]) -> Result<Walk> {
-        let tree = self.tree();
-        let mut walk = Walk {
-            path: vec![0],
-            words: Vec::new(),
-            street_in: [0, 0],
-        };
-        let mut start = [0u32; 2];
-        let mut extra = cards.iter();
-        let words: Vec<&str> = line
-            .split(',')
-            .map(str::trim)
-            .filter(|w| !w.is_empty())
-            .collect();
-        let mut i = 0;
-        loop {
-            let n = *walk.path.last().expect("the root is on the path");
-            let nd = tree.nodes()[n];
-            let after = if walk.words.is_empty() {
-                "at the root".to_string()
-            } else {
-                format!("after {:?}", walk.words.join(","))
-            };
-            let next =
-                match nd.kind {
-                    NodeKind::Chance => {
-                        let card = match words.get(i).and_then(|w| w.parse::<Card>().ok()) {
-                            Some(c) => {
-                                i += 1;
-                                Some(c)
-                            }
-                            None => extra.next().copied(),
-                        };
-                        let open: Vec<Card> = tree
-                            .children(n)
-                            .iter()
-                            .filter_map(|&c| match tree.nodes()[c as usize].action {
-                                Action::Deal(card) => Some(card),
-                                _ => None,
-                            })
-                            .collect();
-                        let street = ["flop", "turn", "river"][nd.street as usize + 1];
-                        match card {
-                            None if i >= words.len() => break,
-                            None => {
-                                return Err(Error::Invalid {
-                                    what: "line",
-                                    reason: format!(
-                                        "the {street} card comes {after}: write it in the line \
-                                     or give it with the cards (one of: {})",
-                                        card_list(&open)
-                                    ),
-                                })
-                            }
-                            Some(card) => {
-                                let Some(&c) = tree.children(n).iter().find(|&&c| {
-                                    tree.nodes()[c as usize].action == Action::Deal(card)
-                                }) else {
-                                    return Err(Error::Invalid {
-                                        what: "line",
-                                        reason: format!(
-                                            "{card} cannot come as the {street} card {after} (the \
-                                         board is {}); one of: {}",
-                                            card_list(&self.board_on(&walk.path)),
-                                            card_list(&open)
-                                        ),
-                                    });
-                                };
-                                walk.words.push(card.to_string());
-                                start = tree.nodes()[c as usize].spent;
-                                c as usize
-                            }
-                        }
-                    }
-                    NodeKind::Decision(_) => {
-                        let Some(word) = words.get(i) else { break };
-                        i += 1;
-                        let c = self.match_action(n, walk.street_in, word, &after)?;
-                        walk.words.push(tree.nodes()[c].action.to_string());
-                        c
-                    }
-                    _ => {
-                        if let Some(word) = words.get(i) {
-                            return Err(Error::Invalid {
-                                what: "line",
-                                reason: format!(
-                                    "the hand is over {after} (a {}): nothing can follow, got \
-                                 {word:?}",
-                                    if matches!(nd.kind, NodeKind::Showdown) {
-                                        "showdown"
-                                    } else {
-                                        "fold"
-                                    }
-                                ),
-                            });
-                        }
-                        break;
-                    }
-                };
-            walk.path.push(next);
-            let cn = tree.nodes()[next];
-            walk.street_in = [cn.spent[0] - start[0], cn.spent[1] - start[1]];
-        }
-        if let Some(c) = extra.next() {
-            return Err(Error::Invalid {
-                what: "line",
-                reason: format!(
-                    "the card {c} is left over: the line {:?} reaches no chance node for it",
-                    walk.words.join(",")
-                ),
-            });
-        }
-        Ok(walk)
+    /// Follows `line` (and the extra `cards`) from the root (see the module documentation;
+    /// the words are read by the `line` module's resolver, as a lock's are).
+    fn walk_line(&self, text: &str, cards: &[Card]) -> Result<Walk> {
+        let mut reached = line::resolve(self.spot(), self.tree(), text, cards, LineUse::Report)?;
+        debug_assert_eq!(reached.len(), 1, "a report's line reaches one node");
+        let r = reached.swap_remove(0);
+        Ok(Walk {
+            path: r.path,
+            words: r.words,
+            street_in: r.state.street_in,
+        })
     }
 
     /// The node that `line` (and the extra `cards`, dealt in order at the chance nodes the
@@ -616,10 +374,6 @@ impl SpotSolver {
         }
         v
     }
-}
-
-fn is_kind_word(a: &ActionInfo, kind: &str) -> bool {
-    a.word.starts_with(kind)
 }
 
 impl PlayerReport {

@@ -712,7 +712,6 @@ impl SpotSolver {
 
     /// The raw regrets and cumulative strategy of decision node `n`'s block (tests: the
     /// locked slots must never change).
-    #[cfg(test)]
     pub(super) fn raw_block(&self, n: usize) -> (Vec<f32>, Vec<f32>) {
         let node = &self.tree.nodes()[n];
         let k = self.tree.children(n).len();

@@ -937,7 +937,6 @@ mod invariants {
             let s = random_spot(seed, if turn { 1 } else { 2 });
             let alg = [Algorithm::Dcfr, Algorithm::CfrPlus, Algorithm::PcfrPlus][(seed % 3) as usize];
             let mut solver = SpotSolver::new(&s, &options(alg)).unwrap();
-            let pot = s.pot() as f64;
             // Half the spots lock one random decision node (some hands or all, a random
             // distribution; on the turn the river cards of its line often a wildcard).
             let decisions: Vec<(usize, String)> = node_lines(solver.tree())
@@ -975,50 +974,19 @@ mod invariants {
                     .unwrap();
                 prop_assert!(!solver.locked_nodes().is_empty());
             }
-            let locked: Vec<usize> = solver.locked_nodes();
-            let locked_slots = |solver: &SpotSolver| -> Vec<(Vec<f32>, Vec<f32>, Vec<f32>)> {
-                locked
-                    .iter()
-                    .map(|&n| {
-                        let (r, c) = solver.raw_block(n);
-                        let st = solver.average_strategy(n).unwrap();
-                        let h = solver.locked_hands(n);
-                        let k = solver.tree().children(n).len();
-                        let all = r.len() / k;
-                        let pick = |v: &[f32]| -> Vec<f32> {
-                            (0..k).flat_map(|a| h.iter().map(move |&i| v[a * all + i as usize])).collect()
-                        };
-                        (pick(&r), pick(&c), pick(&st))
-                    })
-                    .collect()
-            };
-            let at_start = locked_slots(&solver);
-            for _ in 0..4 {
-                for _ in 0..3 {
-                    solver.iterate();
-                    // Locked nodes never change: regrets, average and strategy, bit for bit.
-                    prop_assert!(locked_slots(&solver) == at_start);
-                }
-                let ev = solver.root_ev();
-                prop_assert!((ev[0] + ev[1] - pot).abs() <= 1e-4 * pot, "{ev:?}");
-                let br = solver.best_response_values();
-                prop_assert!(br[0] >= ev[0] - 1e-4 * pot && br[1] >= ev[1] - 1e-4 * pot);
-                let e = solver.exploitability();
-                prop_assert!(e >= -1e-4 * pot, "{e}");
-                let eq = solver.root_equity();
-                prop_assert!((eq[0] + eq[1] - 1.0).abs() < 1e-4 && eq[0] >= -1e-6);
-                for n in 0..solver.tree().nodes().len() {
-                    if let Some(st) = solver.average_strategy(n) {
-                        let k = solver.tree().children(n).len();
-                        let NodeKind::Decision(q) = solver.tree().nodes()[n].kind else { unreachable!() };
-                        let h = s.hands(q as usize).len();
-                        for i in 0..h {
-                            let sum: f32 = (0..k).map(|a| st[a * h + i]).sum();
-                            prop_assert!((sum - 1.0).abs() < 1e-4);
-                            prop_assert!((0..k).all(|a| st[a * h + i] >= 0.0));
-                        }
-                    }
-                }
+            // The invariants at every iteration (EVs summing to the pot, exploitability
+            // ≥ 0, distributions, locked nodes never changing): the library's check, which
+            // the fuzz target `spots` calls too.
+            if let Err(e) = super::super::check_solve_invariants(&mut solver, 12) {
+                prop_assert!(false, "{e}");
+            }
+        }
+
+        /// The fuzz check of spots on random bytes (the fuzz target's decoding).
+        #[test]
+        fn fuzz_check_spot_on_random_bytes(data in proptest::collection::vec(any::<u8>(), 0..48)) {
+            if let Err(e) = super::super::fuzz_check_spot(&data) {
+                prop_assert!(false, "{data:?}: {e}");
             }
         }
     }

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use super::line::{self, LineUse};
 use super::{BetSize, Spot};
 use crate::core::{CardSet64, Error, Result};
 use crate::poker::Card;
@@ -116,15 +117,23 @@ pub struct SpotTree {
     slots: u64,
 }
 
+/// The betting state at a node, as the builder (and a line followed down the tree) moves it.
 #[derive(Clone)]
-struct State {
-    street: usize,
-    board: CardSet64,
-    spent: [u32; 2],
-    street_in: [u32; 2],
-    player: usize,
-    raises: u32,
-    last_incr: u32,
+pub(super) struct State {
+    /// 0 flop, 1 turn, 2 river.
+    pub(super) street: usize,
+    /// The board cards.
+    pub(super) board: CardSet64,
+    /// The chips each player has put in since the spot started.
+    pub(super) spent: [u32; 2],
+    /// The chips each player has put in on this street.
+    pub(super) street_in: [u32; 2],
+    /// The player to act.
+    pub(super) player: usize,
+    /// The raises on this street.
+    pub(super) raises: u32,
+    /// The last bet or raise increment on this street (the minimum raise).
+    pub(super) last_incr: u32,
 }
 
 struct Builder<'a> {
@@ -376,7 +385,7 @@ impl Builder<'_> {
 /// The street total one size becomes for the player to act at `st` (rounded, at least the
 /// minimum raise, all-in at or above the stack or when the force-all-in threshold says so);
 /// `None` when the player cannot bet or raise, or for a multiple with no bet faced.
-fn size_to(spot: &Spot, st: &State, size: BetSize) -> Option<u64> {
+pub(super) fn size_to(spot: &Spot, st: &State, size: BetSize) -> Option<u64> {
     let (p, o) = (st.player, 1 - st.player);
     let cfg = spot.tree_config();
     let call = (st.street_in[o] - st.street_in[p]) as u64;
@@ -450,7 +459,7 @@ fn amounts(spot: &Spot, st: &State) -> Vec<u32> {
 
 /// The state after `action` from a decision node of `st.player` (or a deal at a chance
 /// node), as the builder moves it.
-fn step(st: &State, action: Action) -> State {
+pub(super) fn step(st: &State, action: Action) -> State {
     let mut next = st.clone();
     let (p, o) = (st.player, 1 - st.player);
     match action {
@@ -481,160 +490,6 @@ fn step(st: &State, action: Action) -> State {
 }
 
 impl SpotTree {
-    fn actions_text(&self, n: usize) -> String {
-        let names: Vec<String> = self
-            .children(n)
-            .iter()
-            .map(|&c| self.nodes[c as usize].action.to_string())
-            .collect();
-        if names.is_empty() {
-            "none (the node ends the hand)".into()
-        } else {
-            names.join(", ")
-        }
-    }
-
-    /// The child of decision node `n` (whose state is `st`) that `word` names: `fold`,
-    /// `check`, `call`, `bet:120` / `raise:300` (the street total in chips), or a size word
-    /// after `bet:` / `raise:` (`bet:75%`, `raise:2.5x`, `bet:e`, `bet:a`: the bet or raise
-    /// that size became at this node). `Ok(None)` when no child matches.
-    fn child_by_word(
-        &self,
-        spot: &Spot,
-        n: usize,
-        st: &State,
-        word: &str,
-    ) -> Result<Option<usize>> {
-        let w = word.trim().to_ascii_lowercase();
-        let kids = self.children(n);
-        let matches_to = |to: u32, raise: bool| {
-            kids.iter().position(|&c| {
-                let a = self.nodes[c as usize].action;
-                a == if raise {
-                    Action::Raise(to)
-                } else {
-                    Action::Bet(to)
-                }
-            })
-        };
-        for (prefix, raise) in [("bet:", false), ("raise:", true)] {
-            if let Some(rest) = w.strip_prefix(prefix) {
-                if let Ok(to) = rest.trim().parse::<u32>() {
-                    return Ok(matches_to(to, raise));
-                }
-                let size = BetSize::parse(rest).map_err(|e| Error::Invalid {
-                    what: "lock action",
-                    reason: format!("{word:?}: {e}"),
-                })?;
-                return Ok(size_to(spot, st, size)
-                    .and_then(|to| u32::try_from(to).ok())
-                    .and_then(|to| matches_to(to, raise)));
-            }
-        }
-        Ok(kids
-            .iter()
-            .position(|&c| self.nodes[c as usize].action.to_string() == w))
-    }
-
-    /// The nodes a lock line names, with their betting states: actions as in
-    /// [`SpotTree::find`] or with size words (`bet:75%`), the dealt cards (`7h`) or `*` for
-    /// every card at a chance node. Errors name the step that leaves the tree and the
-    /// actions there.
-    fn resolve_states(&self, spot: &Spot, line: &str) -> Result<Vec<(usize, State)>> {
-        let bad = |reason: String| Error::Invalid {
-            what: "lock line",
-            reason: format!("{line:?}: {reason}"),
-        };
-        let root = State {
-            street: spot.street(),
-            board: spot.board_set(),
-            spent: [0, 0],
-            street_in: [0, 0],
-            player: 0,
-            raises: 0,
-            last_incr: 0,
-        };
-        let mut at: Vec<(usize, State)> = vec![(0, root)];
-        let mut walked: Vec<&str> = Vec::new();
-        let words: Vec<&str> = line
-            .split(',')
-            .map(str::trim)
-            .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("root"))
-            .collect();
-        for word in words {
-            let where_ = if walked.is_empty() {
-                "at the root".to_string()
-            } else {
-                format!("after {:?}", walked.join(","))
-            };
-            let mut next = Vec::new();
-            for (n, st) in &at {
-                let (n, st) = (*n, st);
-                let node = &self.nodes[n];
-                match node.kind {
-                    NodeKind::Chance => {
-                        if word == "*" {
-                            for &c in self.children(n) {
-                                next.push((c as usize, step(st, self.nodes[c as usize].action)));
-                            }
-                            continue;
-                        }
-                        let card: Card = word.parse().map_err(|_| {
-                            bad(format!(
-                                "{where_} a card is dealt: {word:?} is not a card (give the                                  card, such as 7h, or * for every card)"
-                            ))
-                        })?;
-                        let Some(&c) = self
-                            .children(n)
-                            .iter()
-                            .find(|&&c| self.nodes[c as usize].action == Action::Deal(card))
-                        else {
-                            return Err(bad(format!(
-                                "{where_} the card {card} cannot be dealt (it is on the board)"
-                            )));
-                        };
-                        next.push((c as usize, step(st, Action::Deal(card))));
-                    }
-                    NodeKind::Decision(q) => {
-                        if word == "*" {
-                            return Err(bad(format!(
-                                "{where_} {} acts: * stands for a dealt card; the actions are {}",
-                                ["OOP", "IP"][q as usize],
-                                self.actions_text(n)
-                            )));
-                        }
-                        let mut st = st.clone();
-                        st.player = q as usize;
-                        match self.child_by_word(spot, n, &st, word)? {
-                            Some(i) => {
-                                let c = self.children(n)[i] as usize;
-                                next.push((c, step(&st, self.nodes[c].action)));
-                            }
-                            None => {
-                                return Err(bad(format!(
-                                    "{where_} there is no action {word:?}; the actions are {}",
-                                    self.actions_text(n)
-                                )))
-                            }
-                        }
-                    }
-                    _ => {
-                        return Err(bad(format!(
-                            "{where_} the hand is over ({}); {word:?} goes past it",
-                            match node.kind {
-                                NodeKind::Showdown => "a showdown",
-                                _ => "a fold",
-                            }
-                        )))
-                    }
-                }
-            }
-            walked.push(word);
-            at = next;
-        }
-        Ok(at)
-    }
-
     /// Checks `locks` against this tree of `spot` as [`super::SpotSolver::set_locks`] would
     /// (an error names the bad lock), without a solver: for a dry run.
     pub fn check_locks(&self, spot: &Spot, locks: &[super::NodeLock]) -> Result<()> {
@@ -652,7 +507,8 @@ impl SpotTree {
         words: &[&str],
     ) -> Result<Vec<(usize, Vec<usize>)>> {
         let mut out = Vec::new();
-        for (n, mut st) in self.resolve_states(spot, line)? {
+        for reached in line::resolve(spot, self, line, &[], LineUse::Lock)? {
+            let (n, mut st) = (reached.node, reached.state);
             let node = &self.nodes[n];
             let NodeKind::Decision(q) = node.kind else {
                 return Err(Error::Invalid {
@@ -670,7 +526,7 @@ impl SpotTree {
             st.player = q as usize;
             let mut idx = Vec::with_capacity(words.len());
             for w in words {
-                match self.child_by_word(spot, n, &st, w)? {
+                match line::match_action(spot, self, n, &st, w, LineUse::Lock)? {
                     Some(i) => idx.push(i),
                     None => {
                         return Err(Error::Invalid {
@@ -678,7 +534,7 @@ impl SpotTree {
                             reason: format!(
                                 "no action {w:?} at {line:?} ({} acts); the actions are {}",
                                 ["OOP", "IP"][q as usize],
-                                self.actions_text(n)
+                                line::actions_text(self, n)
                             ),
                         })
                     }

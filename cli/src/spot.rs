@@ -136,7 +136,7 @@ fn parse_locks(texts: &[String]) -> Result<Vec<NodeLock>> {
 
 /// Parses a memory size: a number of bytes, or with `KB`, `MB`, `GB` (powers of 1,000) or
 /// `KiB`, `MiB`, `GiB` (powers of 1,024).
-fn parse_memory(text: &str) -> Result<u64> {
+pub(crate) fn parse_memory(text: &str) -> Result<u64> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -483,6 +483,54 @@ pub struct ShowArgs {
     json: bool,
 }
 
+/// The extra cards of a node's line (`Kh`, `Kh,7d`, `Kh 7d`; empty: none).
+pub(crate) fn parse_card_list(text: &str) -> Result<Vec<cardvec::poker::Card>> {
+    let text = text.replace(',', " ");
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    cardvec::poker::parse_cards(&text)
+}
+
+/// The word of a node's kind: `decision`, `chance`, `fold` or `showdown`.
+fn kind_word(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::Decision(_) => "decision",
+        NodeKind::Chance => "chance",
+        NodeKind::Fold(_) => "fold",
+        NodeKind::Showdown => "showdown",
+    }
+}
+
+/// A node report as the JSON of `cardvec spot show --json` (and of `cardvec serve`'s node
+/// query): the node, its actions or cards, and `players` (0 OOP, 1 IP) with each hand's
+/// figures and the class and category aggregates.
+pub(crate) fn report_json(
+    solver: &SpotSolver,
+    r: &cardvec::solve::spot::NodeReport,
+    players: &[usize],
+) -> serde_json::Value {
+    let board: String = r.board.iter().map(|c| c.to_string()).collect();
+    serde_json::json!({
+        "line": r.line.join(","),
+        "node": r.node,
+        "kind": kind_word(r.kind),
+        "street": r.street,
+        "board": board,
+        "pot": r.pot,
+        "spent": r.spent,
+        "player": r.player,
+        "actions": r.actions,
+        "cards": r.cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "iterations": solver.iterations(),
+        "algorithm": solver.algorithm().name(),
+        "players": players
+            .iter()
+            .map(|&p| player_json(p, &r.players[p], &r.board))
+            .collect::<Vec<_>>(),
+    })
+}
+
 fn player_json(p: usize, r: &PlayerReport, board: &[cardvec::poker::Card]) -> serde_json::Value {
     let n = r.hands.len().max(1);
     let classes: Vec<serde_json::Value> = r
@@ -555,10 +603,7 @@ fn show(a: ShowArgs) -> Result<()> {
             })
         }
     };
-    let cards = match &a.cards {
-        Some(text) => cardvec::poker::parse_cards(&text.replace(',', " "))?,
-        None => Vec::new(),
-    };
+    let cards = parse_card_list(a.cards.as_deref().unwrap_or(""))?;
     let (mut solver, _) = SpotSolver::load(&a.file)?;
     if a.subtree {
         let v = solver.subtree_json(&a.line, &cards, a.depth)?;
@@ -566,35 +611,13 @@ fn show(a: ShowArgs) -> Result<()> {
         return Ok(());
     }
     let r = solver.node_report(&a.line, &cards)?;
-    let board: String = r.board.iter().map(|c| c.to_string()).collect();
-    let kind = match r.kind {
-        NodeKind::Decision(_) => "decision",
-        NodeKind::Chance => "chance",
-        NodeKind::Fold(_) => "fold",
-        NodeKind::Showdown => "showdown",
-    };
     if a.json {
-        let v = serde_json::json!({
-            "line": r.line.join(","),
-            "node": r.node,
-            "kind": kind,
-            "street": r.street,
-            "board": board,
-            "pot": r.pot,
-            "spent": r.spent,
-            "player": r.player,
-            "actions": r.actions,
-            "cards": r.cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "iterations": solver.iterations(),
-            "algorithm": solver.algorithm().name(),
-            "players": players
-                .iter()
-                .map(|&p| player_json(p, &r.players[p], &r.board))
-                .collect::<Vec<_>>(),
-        });
+        let v = report_json(&solver, &r, &players);
         println!("{}", serde_json::to_string(&v).expect("plain data"));
         return Ok(());
     }
+    let board: String = r.board.iter().map(|c| c.to_string()).collect();
+    let kind = kind_word(r.kind);
     let street = ["flop", "turn", "river"][r.street as usize];
     let line = if r.line.is_empty() {
         "root".to_string()
@@ -700,10 +723,11 @@ pub struct BatchArgs {
     quiet: bool,
 }
 
-/// One line of a batch file: a spot and how to solve it (the defaults of `spot solve`).
+/// A spot and how to solve it, as JSON (the defaults of `spot solve`): a line of a batch
+/// file, and the body of `cardvec serve`'s `POST /api/spot`.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
-struct BatchSpot {
+pub(crate) struct SpotParams {
     /// Any JSON value, copied to the result (a label for the spot).
     #[serde(default)]
     id: serde_json::Value,
@@ -794,25 +818,41 @@ fn io_error(path: &std::path::Path, e: std::io::Error) -> Error {
     }
 }
 
+impl SpotParams {
+    /// The spot, the solve options and the locks, each checked (the locks against the
+    /// spot's tree only once a solver is built).
+    pub(crate) fn prepare(&self) -> Result<(Spot, SolveOptions, Vec<NodeLock>)> {
+        let mut tree = TreeConfig::uniform(&self.bets, &self.raises)?;
+        tree.raise_cap = self.raise_cap;
+        tree.add_allin_threshold = self.add_allin;
+        tree.force_allin_threshold = self.force_allin;
+        let options = SolveOptions {
+            algorithm: Algorithm::parse(&self.algorithm)?,
+            target_pct: self.target,
+            max_iterations: self.iterations,
+            time_limit: self.time_limit,
+            check_every: self.check_every,
+            max_memory: parse_memory(&self.max_memory)?,
+            compress: self.compress,
+            ..SolveOptions::default()
+        };
+        options.check()?;
+        let spot = Spot::parse(
+            &self.board,
+            self.pot,
+            self.stack,
+            &self.oop_range,
+            &self.ip_range,
+            tree,
+        )?;
+        let locks = parse_locks(&self.locks)?;
+        Ok((spot, options, locks))
+    }
+}
+
 /// Solves one batch spot alone (single-threaded inside; the batch runs spots in parallel).
-fn solve_one(b: &BatchSpot) -> Result<serde_json::Value> {
-    let mut tree = TreeConfig::uniform(&b.bets, &b.raises)?;
-    tree.raise_cap = b.raise_cap;
-    tree.add_allin_threshold = b.add_allin;
-    tree.force_allin_threshold = b.force_allin;
-    let options = SolveOptions {
-        algorithm: Algorithm::parse(&b.algorithm)?,
-        target_pct: b.target,
-        max_iterations: b.iterations,
-        time_limit: b.time_limit,
-        check_every: b.check_every,
-        max_memory: parse_memory(&b.max_memory)?,
-        compress: b.compress,
-        ..SolveOptions::default()
-    };
-    options.check()?;
-    let spot = Spot::parse(&b.board, b.pot, b.stack, &b.oop_range, &b.ip_range, tree)?;
-    let locks = parse_locks(&b.locks)?;
+fn solve_one(b: &SpotParams) -> Result<serde_json::Value> {
+    let (spot, options, locks) = b.prepare()?;
     let mut solver = SpotSolver::new(&spot, &options)?;
     solver.set_locks(&locks)?;
     let sol = solver.solve(&options, &mut |_| true)?;
@@ -944,7 +984,7 @@ fn batch(a: BatchArgs) -> Result<()> {
         todo.par_iter()
             .with_max_len(1)
             .try_for_each(|(n, text)| -> Result<()> {
-                let result = serde_json::from_str::<BatchSpot>(text)
+                let result = serde_json::from_str::<SpotParams>(text)
                     .map_err(|e| Error::Invalid {
                         what: "spot",
                         reason: e.to_string(),

@@ -407,3 +407,106 @@ def test_every_web_error_is_json(server):
         status, err = status_and_error(method, path, body)
         assert status == want, (path, status, err)
         assert isinstance(err.get("error"), str) and err["error"], (path, err)
+
+
+def test_a_river_spot_solved_through_the_spot_page_reads_as_the_api(server, browser, tmp_path):
+    """/spot: a river spot typed into the form and solved with the progress shown; the
+    node after OOP's check opened with its button; a grid cell's frequencies (the cell's
+    bars, its data and the hands panel) equal to the API's node query and to ``cardvec
+    spot show --json`` on the spot file the page offers for download."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/spot")
+    # The form opens on the issue's turn spot; the river example fills it, edited here.
+    assert page.input_value("input[name=board]") == "Td9d6hQc"
+    page.select_option("#example", "river")
+    page.fill("input[name=board]", "Td9d6hQc2s")
+    page.fill("input[name=oop_range]", "AQ,KJs,88,A5s:0.5,JTs,T9s")
+    page.fill("input[name=ip_range]", "T9s,JTs,QQ,AK,KQs,A5s")
+    page.fill("input[name=target]", "0.3")
+    page.fill("input[name=iterations]", "400")
+    page.click("#solve")
+    page.wait_for_selector("#progress[data-status=done]", timeout=60_000)
+    assert "Solved" in page.inner_text("#progress-text")
+    page.wait_for_selector("#explorer:not([hidden]) #grid .cell")
+    # The root: OOP to act, its buttons; a bad line never happened.
+    actions = [b.get_attribute("data-word") for b in page.query_selector_all("#actions button")]
+    assert actions[0] == "check", actions
+    page.click("#actions button[data-word=check]")
+    page.wait_for_selector("#line .crumb[data-depth='1'][aria-current]")
+    assert page.get_attribute("#line .crumb[data-depth='1']", "aria-current") == "step"
+    spot_id = page.eval_on_selector("#download", "a => a.getAttribute('href')").split("/")[3]
+    node = api(server, f"/api/spot/{spot_id}/node?line=check")
+    assert node["player"] == 1
+    words = [a["word"] for a in node["actions"]]
+    assert [b.get_attribute("data-word") for b in page.query_selector_all("#actions button")] == words
+    ip = {c["name"]: c for c in node["players"][1]["classes"]}
+    live = [n for n, c in ip.items() if c["combos"] > 0 and c["weight"] > 0]
+    assert "QQ" in live and "AKo" in live
+    # Every live cell's frequencies are the API's; the others are greyed.
+    cells = page.query_selector_all("#grid .cell")
+    assert len(cells) == 169
+    for cell in cells:
+        name = cell.get_attribute("data-class")
+        if name in live:
+            got = json.loads(cell.get_attribute("data-freq"))
+            assert got == ip[name]["strategy"], name
+        else:
+            assert "out" in cell.get_attribute("class").split(), name
+    # One cell read as a person reads it: its bar widths and the hands panel's row.
+    name = "QQ"
+    widths = page.eval_on_selector(
+        f"#grid .cell[data-class={name}]",
+        "c => [...c.querySelectorAll('.bars span')].map(s => parseFloat(s.style.width))",
+    )
+    want = [100 * f for f in ip[name]["strategy"] if f > 0]
+    assert widths == pytest.approx(want, abs=1e-3)
+    page.click(f"#grid .cell[data-class={name}]")
+    page.wait_for_selector(f"#detail[data-class={name}]")
+    shown = page.eval_on_selector_all(
+        "#detail tr.sum td.freq", "tds => tds.map(t => parseFloat(t.textContent))"
+    )
+    assert shown == pytest.approx([100 * f for f in ip[name]["strategy"]], abs=0.051)
+    hands = [h for h in node["players"][1]["hands"] if h[0] == "Q" and h[2] == "Q"]
+    rows = page.query_selector_all("#detail tr[data-hand]:not(.sum)")
+    assert sorted(r.get_attribute("data-hand") for r in rows) == sorted(hands)
+    # The same node of the downloaded spot file, read by the CLI.
+    req = urllib.request.Request(server + f"/api/spot/{spot_id}/file")
+    with urllib.request.urlopen(req) as r:
+        (tmp_path / "river.cvspot").write_bytes(r.read())
+    shown_cli = subprocess.run(
+        [str(_binary()), "spot", "show", str(tmp_path / "river.cvspot"), "--line", "check", "--json"],
+        capture_output=True, text=True, check=True,
+    )
+    cli = json.loads(shown_cli.stdout)
+    cli_ip = {c["name"]: c["strategy"] for c in cli["players"][1]["classes"]}
+    assert cli_ip[name] == ip[name]["strategy"]
+    assert cli["players"] == node["players"]
+    if os.environ.get("CARDVEC_WEB_SCREENSHOTS") == "1":
+        page.screenshot(path=str(SHOTS / "spot.png"), full_page=True)
+    # The breadcrumbs lead back to the root; a chance-free river line ends at showdown.
+    page.click("#actions button[data-word=check]")
+    page.wait_for_function("document.getElementById('node-info').textContent.includes('showdown')")
+    page.click("#line .crumb[data-depth='0']")
+    page.wait_for_function("document.querySelectorAll('#line .crumb').length === 1")
+    # The downloaded file opened through the page: the same cell after the same check.
+    page.set_input_files("#spot-file", str(tmp_path / "river.cvspot"))
+    page.click("#open-file")
+    page.wait_for_function(
+        f"!document.getElementById('download').getAttribute('href').includes('{spot_id}')"
+    )
+    page.wait_for_selector("#progress[data-status=done]")
+    assert "file opened" in page.inner_text("#progress-text")
+    page.wait_for_selector("#explorer:not([hidden]) #grid .cell")
+    assert page.query_selector_all("#line .crumb") and not page.query_selector("#line .crumb[aria-current]")
+    page.click("#actions button[data-word=check]")
+    page.wait_for_selector("#line .crumb[data-depth='1'][aria-current]")
+    got = json.loads(page.get_attribute(f"#grid .cell[data-class={name}]", "data-freq"))
+    assert got == ip[name]["strategy"]
+    # A bad spot: the server's words, nothing solved.
+    page.fill("input[name=board]", "Td9d6hQcXx")
+    page.click("#solve")
+    page.wait_for_function("document.getElementById('spot-error').textContent.length > 0")
+    assert not errors, errors
+    page.close()

@@ -1,12 +1,16 @@
 //! `cardvec serve`: the web table. An HTTP server (axum on tokio) with one page per
 //! registered game to play against the registry's bots, a page to watch 151 replays, PHH
-//! hand histories and the arena ladder, and the JSON API those pages use. The pages are
+//! hand histories and the arena ladder, a page to solve postflop hold'em spots and read
+//! their strategies (`/spot`), and the JSON API those pages use. The pages are
 //! plain HTML, CSS and JavaScript embedded in the binary: no build step. See docs/web.md.
 
+pub mod spots;
 pub mod tables;
 pub mod view;
 pub mod watch;
 
+#[cfg(test)]
+mod spot_tests;
 #[cfg(test)]
 mod tests;
 
@@ -16,7 +20,7 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{header, Method, StatusCode};
+use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -27,7 +31,9 @@ use serde_json::{json, Value};
 
 use cardvec::core::{Error, OptionKind, Result};
 use cardvec::registry;
+use cardvec::solve::spot::SolveOptions;
 
+use spots::{NewSpot, SpotError, SpotLimits, Spots};
 use tables::{ActionRequest, CreateTable, Table, TableError, Tables};
 
 /// `cardvec serve` arguments.
@@ -45,6 +51,18 @@ pub struct ServeArgs {
     /// Minutes after which an unused table may be dropped.
     #[arg(long, default_value_t = 60)]
     idle_minutes: u64,
+    /// The most memory one spot's solve may need on the /spot page (`1GB`, `512MB`,
+    /// bytes); a larger spot is refused with the figure. Uploaded spot files are taken up
+    /// to this size too.
+    #[arg(long, default_value = "1GB")]
+    spot_max_memory: String,
+    /// The most spot solves running at once.
+    #[arg(long, default_value_t = 2)]
+    spot_solves: usize,
+    /// The most spots kept (running or solved); the least recently used solved one is
+    /// dropped to make room.
+    #[arg(long, default_value_t = 16)]
+    spot_keep: usize,
 }
 
 /// An API error: a status and a message, sent as `{"error": message}`.
@@ -121,6 +139,17 @@ fn ranges_in_words(text: &str) -> String {
     out
 }
 
+impl From<SpotError> for ApiError {
+    fn from(e: SpotError) -> ApiError {
+        match e {
+            SpotError::Bad(e) => e.into(),
+            SpotError::NotFound(id) => ApiError(StatusCode::NOT_FOUND, format!("no spot {id:?}")),
+            SpotError::Busy(m) => ApiError(StatusCode::CONFLICT, m),
+            SpotError::Full(m) => ApiError(StatusCode::SERVICE_UNAVAILABLE, m),
+        }
+    }
+}
+
 impl From<TableError> for ApiError {
     fn from(e: TableError) -> ApiError {
         match e {
@@ -159,8 +188,35 @@ async fn blocking<T: Send + 'static>(
 /// The server's state: the tables.
 pub type AppState = Arc<Tables>;
 
-/// The router: pages, static files and the JSON API, over `tables`.
+/// The router: pages, static files and the JSON API, over `tables` (and no spots kept,
+/// under the default [`SpotLimits`]).
+#[cfg(test)]
 pub fn router(tables: AppState) -> Router {
+    router_with(tables, Arc::new(Spots::new(SpotLimits::default())))
+}
+
+/// The router over `tables` and `spots`.
+pub fn router_with(tables: AppState, spots: Arc<Spots>) -> Router {
+    let file_limit = usize::try_from(spots.limits.max_memory)
+        .unwrap_or(usize::MAX)
+        .clamp(MAX_BODY, 1 << 30);
+    let spot_routes = Router::new()
+        .route("/spot", get(spot_page))
+        .route(
+            "/api/spot",
+            get(spot_list)
+                .post(spot_create)
+                .layer(DefaultBodyLimit::max(MAX_BODY)),
+        )
+        .route(
+            "/api/spot/file",
+            post(spot_upload).layer(DefaultBodyLimit::max(file_limit)),
+        )
+        .route("/api/spot/{id}", get(spot_get).delete(spot_delete))
+        .route("/api/spot/{id}/cancel", post(spot_cancel))
+        .route("/api/spot/{id}/node", get(spot_node))
+        .route("/api/spot/{id}/file", get(spot_file))
+        .with_state(spots);
     let routes = Router::new()
         .route("/", get(index))
         .route("/play/{game}", get(play_page))
@@ -182,6 +238,7 @@ pub fn router(tables: AppState) -> Router {
     // Outside the routes, so that it sees their answers whole (a 405's `Allow` header is
     // added after a route's own layers have run).
     Router::new()
+        .merge(spot_routes)
         .fallback_service(routes)
         .layer(axum::middleware::map_response(json_errors))
 }
@@ -194,7 +251,7 @@ pub const MAX_BODY: usize = 2 << 20;
 /// this rewrites the plain-text or empty ones the framework writes itself (a query string
 /// that does not parse, a method the address does not take, a body over [`MAX_BODY`]) in
 /// words, keeping their status.
-async fn json_errors(method: Method, resp: Response) -> Response {
+async fn json_errors(method: Method, uri: Uri, resp: Response) -> Response {
     let status = resp.status();
     let json = resp
         .headers()
@@ -222,6 +279,10 @@ async fn json_errors(method: Method, resp: Response) -> Response {
             ),
             None => format!("{method} is not allowed here"),
         },
+        StatusCode::PAYLOAD_TOO_LARGE if uri.path() == "/api/spot/file" => {
+            "the spot file is larger than the server takes (cardvec serve --spot-max-memory)"
+                .to_string()
+        }
         StatusCode::PAYLOAD_TOO_LARGE => {
             format!("the request body is larger than the server takes ({MAX_BODY} bytes)")
         }
@@ -246,6 +307,19 @@ pub fn run(args: ServeArgs) -> Result<()> {
         args.max_tables.max(1),
         Duration::from_secs(args.idle_minutes.saturating_mul(60)),
     ));
+    let spots = Arc::new(Spots::new(SpotLimits {
+        max_memory: crate::spot::parse_memory(&args.spot_max_memory).map_err(|_| {
+            Error::Invalid {
+                what: "--spot-max-memory",
+                reason: format!(
+                    "{:?} is not a size like 1GB, 512MB, 2GiB or a byte count",
+                    args.spot_max_memory
+                ),
+            }
+        })?,
+        max_running: args.spot_solves.max(1),
+        max_kept: args.spot_keep.max(1),
+    }));
     let io = |e: std::io::Error| Error::Invalid {
         what: "server",
         reason: e.to_string(),
@@ -271,7 +345,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
                 let _ = tokio::task::spawn_blocking(move || t.sweep()).await;
             }
         });
-        axum::serve(listener, router(tables)).await.map_err(io)
+        axum::serve(listener, router_with(tables, spots))
+            .await
+            .map_err(io)
     })
 }
 
@@ -282,6 +358,8 @@ const STYLE_CSS: &str = include_str!("static/style.css");
 const CARDS_JS: &str = include_str!("static/cards.js");
 const PLAY_JS: &str = include_str!("static/play.js");
 const WATCH_JS: &str = include_str!("static/watch.js");
+const SPOT_HTML: &str = include_str!("static/spot.html");
+const SPOT_JS: &str = include_str!("static/spot.js");
 
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -335,6 +413,7 @@ async fn static_file(Path(file): Path<String>) -> ApiResult {
         "cards.js" => (CARDS_JS, "text/javascript; charset=utf-8"),
         "play.js" => (PLAY_JS, "text/javascript; charset=utf-8"),
         "watch.js" => (WATCH_JS, "text/javascript; charset=utf-8"),
+        "spot.js" => (SPOT_JS, "text/javascript; charset=utf-8"),
         _ => return Err(ApiError(StatusCode::NOT_FOUND, format!("no file {file:?}"))),
     };
     Ok(([(header::CONTENT_TYPE, mime)], body).into_response())
@@ -478,4 +557,155 @@ async fn ladder_default() -> ApiResult {
 async fn ladder_post(body: Bytes) -> ApiResult {
     let text = text_body(&body)?.to_string();
     blocking(move || Ok(Json(watch::ladder(&text)?).into_response())).await
+}
+
+async fn spot_page() -> Html<&'static str> {
+    Html(SPOT_HTML)
+}
+
+type SpotState = Arc<Spots>;
+
+async fn spot_list(State(spots): State<SpotState>) -> Json<Value> {
+    Json(spots.list())
+}
+
+/// `POST /api/spot`: a spot's parameters (the JSON of a `cardvec spot batch` line); the
+/// solve starts in the background. Every bad input is a 400 that creates nothing.
+async fn spot_create(State(spots): State<SpotState>, body: Bytes) -> ApiResult {
+    let params: crate::spot::SpotParams = parse_json(&body)?;
+    blocking(move || {
+        let (spot, options, locks) = params.prepare()?;
+        let (solver, options) = spots.build(&spot, &options, &locks)?;
+        let (id, job) = spots.start(NewSpot {
+            solver,
+            options,
+            solve: true,
+            source: "params",
+        })?;
+        Ok((StatusCode::CREATED, Json(job.to_json(&id))).into_response())
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UploadQuery {
+    /// Iterations to run on (absent or 0: open the file as it is).
+    #[serde(default)]
+    iterations: Option<u64>,
+    /// The target exploitability in % of the pot (default: the file's).
+    #[serde(default)]
+    target: Option<f64>,
+    /// The check interval (default: the file's).
+    #[serde(default)]
+    check_every: Option<u64>,
+}
+
+/// `POST /api/spot/file`: a spot file (the body, as saved by `cardvec spot solve --save`
+/// or downloaded here), read under the server's memory cap; opened as it is, or solved on
+/// for `?iterations=N` (and `target`, `check_every`; else the file's).
+async fn spot_upload(
+    State(spots): State<SpotState>,
+    Query(q): Query<UploadQuery>,
+    body: Bytes,
+) -> ApiResult {
+    blocking(move || {
+        let (solver, saved) = spots.read_file(&body)?;
+        let iterations = q.iterations.unwrap_or(0);
+        let options = SolveOptions {
+            max_iterations: iterations.max(1),
+            target_pct: q.target.unwrap_or(saved.target_pct),
+            check_every: q.check_every.unwrap_or(saved.check_every),
+            time_limit: None,
+            ..saved
+        };
+        options.check()?;
+        let (id, job) = spots.start(NewSpot {
+            solver,
+            options,
+            solve: iterations > 0,
+            source: "file",
+        })?;
+        Ok((StatusCode::CREATED, Json(job.to_json(&id))).into_response())
+    })
+    .await
+}
+
+async fn spot_get(State(spots): State<SpotState>, Path(id): Path<String>) -> ApiResult {
+    Ok(Json(spots.get(&id)?.to_json(&id)).into_response())
+}
+
+async fn spot_delete(State(spots): State<SpotState>, Path(id): Path<String>) -> ApiResult {
+    if spots.remove(&id) {
+        Ok(StatusCode::NO_CONTENT.into_response())
+    } else {
+        Err(SpotError::NotFound(id).into())
+    }
+}
+
+/// `POST /api/spot/{id}/cancel`: the solve stops after the iteration under way, keeping
+/// the strategy reached (a finished spot is left as it is).
+async fn spot_cancel(State(spots): State<SpotState>, Path(id): Path<String>) -> ApiResult {
+    let job = spots.get(&id)?;
+    job.cancel();
+    Ok(Json(job.to_json(&id)).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NodeQuery {
+    /// The line of actions from the root (`check,bet:75%,call,Kh`; empty: the root).
+    #[serde(default)]
+    line: String,
+    /// Cards dealt at the chance nodes the line reaches without one (`Kh,7d`).
+    #[serde(default)]
+    cards: String,
+}
+
+/// `GET /api/spot/{id}/node?line=...&cards=...`: the node's report, as `cardvec spot show
+/// --json` prints it, for both players.
+async fn spot_node(
+    State(spots): State<SpotState>,
+    Path(id): Path<String>,
+    Query(q): Query<NodeQuery>,
+) -> ApiResult {
+    let job = spots.get(&id)?;
+    blocking(move || {
+        let cards = crate::spot::parse_card_list(&q.cards)?;
+        let v = job.with_solver(&id, |solver, _| {
+            let r = solver.node_report(&q.line, &cards)?;
+            Ok(crate::spot::report_json(solver, &r, &[0, 1]))
+        })?;
+        Ok(Json(v).into_response())
+    })
+    .await
+}
+
+/// `GET /api/spot/{id}/file`: the solved spot as a spot file (`cardvec spot show` and
+/// `cardvec spot solve --resume` read it).
+async fn spot_file(State(spots): State<SpotState>, Path(id): Path<String>) -> ApiResult {
+    let job = spots.get(&id)?;
+    blocking(move || {
+        let (bytes, board) = job.with_solver(&id, |solver, options| {
+            let mut buf = Vec::new();
+            solver.write_to(&mut buf, options)?;
+            let board: String = solver
+                .spot()
+                .board()
+                .iter()
+                .map(|c| c.to_string())
+                .collect();
+            Ok((buf, board))
+        })?;
+        let disposition = format!("attachment; filename=\"{board}.cvspot\"");
+        Ok((
+            [
+                (header::CONTENT_TYPE, "application/octet-stream".to_string()),
+                (header::CONTENT_DISPOSITION, disposition),
+            ],
+            bytes,
+        )
+            .into_response())
+    })
+    .await
 }

@@ -420,6 +420,13 @@ impl SpotSolver {
     /// checksum, the metadata, a spot that does not check, a tree this version builds with
     /// other counts), a spot above the saved memory limit.
     pub fn read_from(r: impl Read) -> Result<(SpotSolver, SolveOptions)> {
+        SpotSolver::read_from_limited(r, u64::MAX)
+    }
+
+    /// [`SpotSolver::read_from`], refusing before allocating a spot whose solve needs more
+    /// than `max_memory` bytes even where the file's own limit is higher (a server reading
+    /// files it did not write): the options returned keep the lower of the two limits.
+    pub fn read_from_limited(r: impl Read, max_memory: u64) -> Result<(SpotSolver, SolveOptions)> {
         let mut r = r;
         let mut head = [0u8; 12];
         let mut got = 0;
@@ -473,7 +480,8 @@ impl SpotSolver {
         }
         let meta: Meta =
             postcard::from_bytes(&meta).map_err(|e| corrupt(format!("metadata: {e}")))?;
-        let (spot, options) = meta.rebuild(version == SPOT_FILE_VERSION_16)?;
+        let (spot, mut options) = meta.rebuild(version == SPOT_FILE_VERSION_16)?;
+        options.max_memory = options.max_memory.min(max_memory);
         if meta.arrays as u64 != options.algorithm.arrays() {
             return Err(corrupt(format!(
                 "{} arrays for {}",

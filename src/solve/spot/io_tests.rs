@@ -134,6 +134,17 @@ fn the_spot_and_the_options_come_back_whole() {
     assert_eq!(loaded.spot(), &spot);
     assert_eq!(loaded.spot().tree_config(), spot.tree_config());
     assert_eq!(loaded.iterations(), solver.iterations());
+    // A reader's lower limit: the same file refused before allocating, or read with the
+    // lower limit in its options.
+    let need = solver.memory().total_bytes;
+    let e = SpotSolver::read_from_limited(buf.as_slice(), need - 1)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("max memory"), "{e}");
+    let (again, capped) = SpotSolver::read_from_limited(buf.as_slice(), need).unwrap();
+    assert_eq!(capped.max_memory, need);
+    assert_eq!(again.iterations(), solver.iterations());
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //!
 //! # Format (version 1)
 //!
-//! The framed format of the spot files ([`super::frame`]): 8 bytes of magic
+//! The framed format of the spot files (`src/solve/frame.rs`): 8 bytes of magic
 //! `\x89CVSOLV\n`, the format version (`u32` LE), then one zstd frame (with its content
 //! checksum) of the metadata's length, the metadata in postcard (the cardvec version that
 //! wrote it, game id, options as given, algorithm name, seed, lanes, epsilon, the tree's

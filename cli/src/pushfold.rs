@@ -7,7 +7,7 @@ use std::time::Instant;
 use cardvec::core::{Error, Result};
 use cardvec::poker::preflop::{class_names, EquityTable, HandClass, CLASSES};
 use cardvec::solve::pushfold::{
-    check_depth, check_options, PushFoldGame, PushFoldOptions, PushFoldSolution,
+    check_depth, check_options, PushFoldAlgorithm, PushFoldGame, PushFoldOptions, PushFoldSolution,
 };
 use serde::Serialize;
 
@@ -34,9 +34,12 @@ pub struct PushFoldArgs {
     /// Target exploitability (NashConv / 2) in big blinds per hand.
     #[arg(long, default_value_t = 1e-3)]
     target: f64,
-    /// Most CFR+ iterations per depth.
+    /// Most iterations per depth.
     #[arg(long, default_value_t = 1_000_000)]
     max_iterations: u64,
+    /// The solver: cfr+, dcfr or pcfr+.
+    #[arg(long, default_value = "cfr+")]
+    algorithm: String,
     /// The equity table to use.
     #[arg(long, value_enum, default_value = "builtin")]
     table: TableSource,
@@ -222,6 +225,7 @@ pub fn run(args: PushFoldArgs) -> Result<()> {
     let options = PushFoldOptions {
         target: args.target,
         max_iterations: args.max_iterations,
+        algorithm: PushFoldAlgorithm::parse(&args.algorithm)?,
     };
     // Checks the options before the long table step.
     check_options(&options)?;

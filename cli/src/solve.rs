@@ -2,7 +2,8 @@
 //! the average policy reported along the way, the policy written as JSON on request.
 //! `--time-limit` and Ctrl-C end the run early with the solution reached: the summary is
 //! printed (with `stopped`) and the policy file written; the policy file's path is checked
-//! for writing before the solve starts.
+//! for writing before the solve starts. `--save` writes the run's state when it stops
+//! (whatever the reason) and `--resume` continues a saved run exactly.
 
 use cardvec::core::spec::OptionValue;
 use std::sync::Arc;
@@ -12,7 +13,8 @@ use cardvec::core::progress::Progress;
 use cardvec::core::{Error, Result, StopFlag};
 use cardvec::registry;
 use cardvec::solve::flat::DEFAULT_MAX_NODES;
-use cardvec::solve::run::{solve, Algorithm, ReportPoint, SolveConfig, Stopped};
+use cardvec::solve::run::{solve_resumable, Algorithm, ReportPoint, SolveConfig, Stopped};
+use cardvec::solve::state::RunState;
 use serde::Serialize;
 
 use crate::game_args::{check_count, options};
@@ -22,25 +24,27 @@ use crate::game_args::{check_count, options};
 pub struct SolveArgs {
     /// The game (one with a game tree: kuhn, leduc, ...).
     game: String,
-    /// The algorithm: cfr, cfr+, dcfr, pcfr+, es-mccfr or os-mccfr.
-    #[arg(long, default_value = "cfr+")]
-    algorithm: String,
-    /// Iterations to run.
+    /// The algorithm: cfr, cfr+, dcfr, pcfr+, es-mccfr or os-mccfr [default: cfr+, or the
+    /// resumed run's].
+    #[arg(long)]
+    algorithm: Option<String>,
+    /// Iterations to run (in this run: a resumed run counts on from the file's).
     #[arg(long, default_value_t = 1000)]
     iterations: u64,
     /// Seed of the sampling algorithms (lane `l` of iteration `i` draws from stream
-    /// `(seed, l, i)`).
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// `(seed, l, i)`) [default: 0, or the resumed run's].
+    #[arg(long)]
+    seed: Option<u64>,
     /// Report the exploitability every this many iterations (0: only at the end).
     #[arg(long, default_value_t = 0)]
     every: u64,
-    /// Sampled traversals per player per iteration (MCCFR), run in parallel.
-    #[arg(long, default_value_t = 1)]
-    lanes: usize,
-    /// Exploration of outcome sampling.
-    #[arg(long, default_value_t = 0.6)]
-    epsilon: f64,
+    /// Sampled traversals per player per iteration (MCCFR), run in parallel [default: 1, or
+    /// the resumed run's].
+    #[arg(long)]
+    lanes: Option<usize>,
+    /// Exploration of outcome sampling [default: 0.6, or the resumed run's].
+    #[arg(long)]
+    epsilon: Option<f64>,
     /// Stop after this many seconds (wall time) with the solution reached: the summary and
     /// the policy file are those of the iterations done.
     #[arg(long, value_name = "SECONDS")]
@@ -55,6 +59,16 @@ pub struct SolveArgs {
     /// strings to action probabilities).
     #[arg(long)]
     policy_out: Option<std::path::PathBuf>,
+    /// Write the run's state (regrets, averages, the sampled sets) to this file when the
+    /// solve stops, whatever the reason (the iterations done, the time limit, Ctrl-C), to
+    /// continue with `--resume`; the path is checked before the solve starts.
+    #[arg(long, value_name = "FILE")]
+    save: Option<std::path::PathBuf>,
+    /// Continue the run saved in this file (`--save`): the game must be the file's, and the
+    /// options, algorithm, seed, lanes and epsilon are the file's unless given again (then
+    /// they must match); `--iterations` more are run, counting on from the file's.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<std::path::PathBuf>,
     /// Print JSON lines (one per report point, then a summary) instead of text.
     #[arg(long)]
     json: bool,
@@ -77,7 +91,10 @@ struct PointLine {
 struct SummaryLine<'a> {
     game: &'a str,
     algorithm: &'static str,
+    /// Iterations in all, a resumed run's included.
     iterations: u64,
+    /// The iterations of the resumed file (0 without `--resume`).
+    resumed_from: u64,
     seed: u64,
     exploitability: f64,
     nash_conv: f64,
@@ -91,6 +108,8 @@ struct SummaryLine<'a> {
     /// Why the run ended before `--iterations`: `time-limit`, `interrupted` (Ctrl-C), or
     /// null.
     stopped: Option<&'static str>,
+    /// The `--save` file written, if any.
+    saved: Option<String>,
 }
 
 /// The progress bar, also stopping the run once Ctrl-C was pressed.
@@ -150,12 +169,34 @@ fn time_limit(seconds: f64) -> Result<Duration> {
 /// Runs `cardvec solve`.
 pub fn run(args: SolveArgs) -> Result<()> {
     check_count("--iterations", args.iterations)?;
-    let algorithm = Algorithm::parse(&args.algorithm)?;
     registry::info(&args.game)?;
+    let resume = args.resume.as_ref().map(RunState::load).transpose()?;
+    if let Some(state) = &resume {
+        if state.game() != args.game {
+            return Err(Error::Invalid {
+                what: "--resume",
+                reason: format!(
+                    "{} holds a run of {}, not of {}",
+                    args.resume.as_ref().expect("given").display(),
+                    state.game(),
+                    args.game
+                ),
+            });
+        }
+    }
+    let algorithm = match (&args.algorithm, &resume) {
+        (Some(name), _) => Algorithm::parse(name)?,
+        (None, Some(state)) => state.algorithm(),
+        (None, None) => Algorithm::CfrPlus,
+    };
     let time_limit = args.time_limit.map(time_limit).transpose()?;
-    let options = options(&args.game, &args.options, Vec::new(), "")?;
+    let saved_options = resume.as_ref().map_or("", |s| s.options());
+    let options = options(&args.game, &args.options, Vec::new(), saved_options)?;
     if let Some(path) = &args.policy_out {
         check_writable("--policy-out", path)?;
+    }
+    if let Some(path) = &args.save {
+        check_writable("--save", path)?;
     }
     let pairs: Vec<(String, OptionValue)> = options
         .given()
@@ -164,10 +205,16 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let config = SolveConfig {
         algorithm,
         iterations: args.iterations,
-        seed: args.seed,
+        seed: args.seed.or(resume.as_ref().map(|s| s.seed())).unwrap_or(0),
         every: args.every,
-        lanes: args.lanes,
-        epsilon: args.epsilon,
+        lanes: args
+            .lanes
+            .or(resume.as_ref().map(|s| s.lanes()))
+            .unwrap_or(1),
+        epsilon: args
+            .epsilon
+            .or(resume.as_ref().map(|s| s.epsilon()))
+            .unwrap_or(0.6),
         max_nodes: args.max_nodes,
         time_limit,
     };
@@ -198,7 +245,16 @@ pub fn run(args: SolveArgs) -> Result<()> {
             }
         })
     };
-    let solution = pool.install(|| solve(&args.game, pairs, &config, &progress, &mut on_point))?;
+    let (solution, state) = pool.install(|| {
+        solve_resumable(&args.game, pairs, &config, resume, &progress, &mut on_point)
+    })?;
+    // The state first: it is what hours of solving are worth.
+    if let Some(path) = &args.save {
+        state.save(path).map_err(|e| Error::Invalid {
+            what: "--save",
+            reason: e.to_string(),
+        })?;
+    }
     if let Some(path) = &args.policy_out {
         let text = solution.table.to_json(&args.game, &options.to_string());
         std::fs::write(path, text).map_err(|e| Error::Invalid {
@@ -211,16 +267,19 @@ pub fn run(args: SolveArgs) -> Result<()> {
         game: &args.game,
         algorithm: algorithm.name(),
         iterations: solution.iterations,
-        seed: args.seed,
+        resumed_from: solution.resumed_from,
+        seed: config.seed,
         exploitability: e.exploitability,
         nash_conv: e.nash_conv,
         game_value: e.values[0],
         values: &e.values,
         seconds: solution.seconds,
-        seconds_per_iteration: solution.seconds / solution.iterations as f64,
+        seconds_per_iteration: solution.seconds
+            / (solution.iterations - solution.resumed_from).max(1) as f64,
         nodes: solution.nodes,
         infosets: solution.infosets,
         stopped: solution.stopped.map(|s| s.name()),
+        saved: args.save.as_ref().map(|p| p.display().to_string()),
     };
     let interrupted = solution.stopped == Some(Stopped::Interrupted);
     if json {
@@ -228,7 +287,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     } else {
         println!(
             "game={} algorithm={} iterations={} exploitability={:.6e} nash_conv={:.6e} \
-             game_value={:.6} seconds={:.3} ({:.1} us/iteration) nodes={} infosets={}{}",
+             game_value={:.6} seconds={:.3} ({:.1} us/iteration) nodes={} infosets={}{}{}{}",
             summary.game,
             summary.algorithm,
             summary.iterations,
@@ -241,7 +300,16 @@ pub fn run(args: SolveArgs) -> Result<()> {
             summary.infosets,
             summary
                 .stopped
-                .map_or(String::new(), |s| format!(" stopped={s}"))
+                .map_or(String::new(), |s| format!(" stopped={s}")),
+            if summary.resumed_from > 0 {
+                format!(" resumed_from={}", summary.resumed_from)
+            } else {
+                String::new()
+            },
+            summary
+                .saved
+                .as_ref()
+                .map_or(String::new(), |p| format!(" saved={p}"))
         );
     }
     if interrupted {

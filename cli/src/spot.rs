@@ -13,8 +13,9 @@ use std::time::Duration;
 
 use cardvec::core::{Error, Result};
 use cardvec::solve::spot::{
-    Aggregate, Algorithm, NodeKind, NodeLock, PlayerReport, SolveOptions, Spot, SpotSolver,
-    TreeConfig, DEFAULT_ADD_ALLIN_THRESHOLD, DEFAULT_FORCE_ALLIN_THRESHOLD, DEFAULT_RAISE_CAP,
+    Aggregate, Algorithm, NodeKind, NodeLock, PlayerReport, SizeSpecs, SolveOptions, Spot,
+    SpotSolver, TreeConfig, DEFAULT_ADD_ALLIN_THRESHOLD, DEFAULT_FORCE_ALLIN_THRESHOLD,
+    DEFAULT_RAISE_CAP,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -57,12 +58,31 @@ pub struct SolveArgs {
     /// IP's range.
     #[arg(long, required_unless_present = "resume", conflicts_with = "resume")]
     ip_range: Option<String>,
-    /// Bet sizes, both players, every street (`60%,e,a`).
+    /// Bet sizes, both players: a list for every street (`60%,e,a`), or per street
+    /// (`flop:33%,75%;turn:60%;river:75%,a`; a street not named has none).
     #[arg(long, default_value = "60%,a", conflicts_with = "resume")]
     bets: String,
-    /// Raise sizes (`2.5x`, `100%`, `a`).
+    /// Raise sizes, both players (`2.5x`, `100%`, `a`; per street as for --bets).
     #[arg(long, default_value = "2.5x", conflicts_with = "resume")]
     raises: String,
+    /// OOP's bet sizes instead of --bets (a list, or per street: streets not named keep
+    /// --bets).
+    #[arg(long, value_name = "SIZES", conflicts_with = "resume")]
+    oop_bets: Option<String>,
+    /// IP's bet sizes instead of --bets (as --oop-bets).
+    #[arg(long, value_name = "SIZES", conflicts_with = "resume")]
+    ip_bets: Option<String>,
+    /// OOP's raise sizes instead of --raises (as --oop-bets).
+    #[arg(long, value_name = "SIZES", conflicts_with = "resume")]
+    oop_raises: Option<String>,
+    /// IP's raise sizes instead of --raises (as --oop-bets).
+    #[arg(long, value_name = "SIZES", conflicts_with = "resume")]
+    ip_raises: Option<String>,
+    /// OOP's donk sizes: its bets when it leads on the turn or river into IP, the last to
+    /// bet or raise on the previous street (`50%`, or `turn:50%;river:33%,75%`; `turn:`
+    /// alone: no donk bet on the turn). Without it OOP leads with its bets.
+    #[arg(long, value_name = "SIZES", conflicts_with = "resume")]
+    donk: Option<String>,
     /// Most raises per street.
     #[arg(long, default_value_t = DEFAULT_RAISE_CAP, conflicts_with = "resume")]
     raise_cap: u32,
@@ -264,7 +284,15 @@ fn solve(a: SolveArgs) -> Result<()> {
         loaded = Some(solver);
         (spot, options)
     } else {
-        let mut tree = TreeConfig::uniform(&a.bets, &a.raises)?;
+        let mut tree = TreeConfig::from_specs(&SizeSpecs {
+            bets: &a.bets,
+            raises: &a.raises,
+            oop_bets: a.oop_bets.as_deref(),
+            ip_bets: a.ip_bets.as_deref(),
+            oop_raises: a.oop_raises.as_deref(),
+            ip_raises: a.ip_raises.as_deref(),
+            donk: a.donk.as_deref(),
+        })?;
         tree.raise_cap = a.raise_cap;
         tree.add_allin_threshold = a.add_allin;
         tree.force_allin_threshold = a.force_allin;
@@ -740,6 +768,17 @@ pub(crate) struct SpotParams {
     bets: String,
     #[serde(default = "default_raises")]
     raises: String,
+    /// Per-player sizes and donk sizes, as `--oop-bets` ... `--donk`.
+    #[serde(default)]
+    oop_bets: Option<String>,
+    #[serde(default)]
+    ip_bets: Option<String>,
+    #[serde(default)]
+    oop_raises: Option<String>,
+    #[serde(default)]
+    ip_raises: Option<String>,
+    #[serde(default)]
+    donk: Option<String>,
     #[serde(default = "default_raise_cap")]
     raise_cap: u32,
     #[serde(default = "default_add_allin")]
@@ -822,7 +861,15 @@ impl SpotParams {
     /// The spot, the solve options and the locks, each checked (the locks against the
     /// spot's tree only once a solver is built).
     pub(crate) fn prepare(&self) -> Result<(Spot, SolveOptions, Vec<NodeLock>)> {
-        let mut tree = TreeConfig::uniform(&self.bets, &self.raises)?;
+        let mut tree = TreeConfig::from_specs(&SizeSpecs {
+            bets: &self.bets,
+            raises: &self.raises,
+            oop_bets: self.oop_bets.as_deref(),
+            ip_bets: self.ip_bets.as_deref(),
+            oop_raises: self.oop_raises.as_deref(),
+            ip_raises: self.ip_raises.as_deref(),
+            donk: self.donk.as_deref(),
+        })?;
         tree.raise_cap = self.raise_cap;
         tree.add_allin_threshold = self.add_allin;
         tree.force_allin_threshold = self.force_allin;

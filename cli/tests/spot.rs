@@ -816,3 +816,152 @@ fn compress_halves_the_arrays_and_resumes_exactly() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Per-player and per-street sizes and donk sizes from the command line and a batch line:
+/// IP's turn bet of 75% (`--ip-bets turn:75%`), OOP's river donk of 40% into IP's turn bet
+/// (`--donk river:40%`), OOP's own bets after a checked-through turn; bad specs refused,
+/// naming the option; a batch line with `oop_bets` and `donk` solved, a bad one an error
+/// line.
+#[test]
+fn per_player_and_donk_sizes_from_the_command_line_and_a_batch_line() {
+    let run = cardvec;
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-sizes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("turn.cvspot");
+    let file = file.to_str().unwrap();
+    let spot = [
+        "spot",
+        "solve",
+        "--board",
+        "Td9d6hQc",
+        "--pot",
+        "100",
+        "--stack",
+        "1000",
+        "--oop-range",
+        "AA,KQs",
+        "--ip-range",
+        "JJ,T9s",
+        "--bets",
+        "60%",
+        "--raises",
+        "3x",
+    ];
+    let mut args = spot.to_vec();
+    args.extend([
+        "--ip-bets",
+        "turn:75%",
+        "--donk",
+        "river:40%",
+        "--iterations",
+        "3",
+        "--target",
+        "0",
+        "--save",
+        file,
+        "--quiet",
+        "--json",
+    ]);
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let words = |line: &str| -> Vec<String> {
+        let out = run(&["spot", "show", file, "--line", line, "--json"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["word"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(words(""), ["check", "bet:60"]);
+    assert_eq!(words("check"), ["check", "bet:75"]);
+    // Pot 250 after IP's 75 is called: OOP's donk is 40% = 100.
+    assert_eq!(words("check,bet:75,call,2c"), ["check", "bet:100"]);
+    assert_eq!(words("check,check,2c"), ["check", "bet:60"]);
+    for (extra, parts) in [
+        (
+            vec!["--donk", "flop:33%"],
+            vec!["--donk", "flop:33%", "turn and river"],
+        ),
+        (
+            vec!["--oop-bets", "turn:2.5x"],
+            vec!["--oop-bets", "raise size"],
+        ),
+        (
+            vec!["--ip-raises", "street:3x"],
+            vec!["--ip-raises", "unknown street"],
+        ),
+        (
+            vec!["--ip-bets", "turn:60%;turn:75%"],
+            vec!["--ip-bets", "named twice"],
+        ),
+        (
+            vec!["--oop-raises", "river:big"],
+            vec!["--oop-raises", "big"],
+        ),
+    ] {
+        let mut args = spot.to_vec();
+        args.extend(extra.iter().copied());
+        args.push("--dry-run");
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {stderr}");
+        for part in parts {
+            assert!(
+                stderr.contains(part),
+                "{extra:?}: {stderr:?} lacks {part:?}"
+            );
+        }
+    }
+    let out = run(&["spot", "solve", "--resume", file, "--donk", "33%"]);
+    assert!(!out.status.success());
+
+    let spots = dir.join("sizes.jsonl");
+    std::fs::write(
+        &spots,
+        [
+            r#"{"id": "a", "board": "Td9d6hQc", "pot": 100, "stack": 1000, "oop_range": "AA,KQs", "ip_range": "JJ,T9s", "bets": "60%", "oop_bets": "turn:33%", "ip_raises": "a", "donk": "river:40%", "iterations": 3, "target": 0}"#,
+            r#"{"id": "b", "board": "Td9d6hQc", "pot": 100, "stack": 1000, "oop_range": "AA,KQs", "ip_range": "JJ,T9s", "donk": "flop:40%"}"#,
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let results = dir.join("sizes-out.jsonl");
+    let out = run(&[
+        "spot",
+        "batch",
+        spots.to_str().unwrap(),
+        "--out",
+        results.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut lines: Vec<serde_json::Value> = std::fs::read_to_string(&results)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    lines.sort_by_key(|r| r["line"].as_u64().unwrap());
+    assert_eq!(lines[0]["id"], "a", "{}", lines[0]);
+    assert_eq!(
+        lines[0]["root"]["actions"],
+        serde_json::json!(["check", "bet:33"])
+    );
+    let e = lines[1]["error"].as_str().unwrap();
+    assert!(e.contains("donk") && e.contains("flop"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -13,7 +13,8 @@ row, ace first; pairs on the diagonal, suited hands above it, offsuit below it),
   ``equity_counts()`` -> its integer win/tie/deal counts and checksum;
   ``compute_equity_table(time_limit=None)`` computes it again (about 10 s on 2 cores,
   Ctrl-C stops it).
-- ``solve(depth_bb, target=0.001, max_iterations=1000000)`` -> dict (``push``, ``call``,
+- ``solve(depth_bb, target=0.001, max_iterations=1000000, algorithm="cfr+")`` (or
+  ``"dcfr"``, ``"pcfr+"``) -> dict (``push``, ``call``,
   ``exploitability``, ``sb_value``, ``iterations``, ``converged``, ``depth_bb``): CFR+ until
   the exploitability (NashConv / 2, big blinds per hand) is below ``target``.
 - ``exploitability(depth_bb, push, call)`` -> float for any strategy pair.

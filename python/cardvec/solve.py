@@ -19,6 +19,7 @@ Game options are keyword arguments (``**options``), as in ``cardvec.make``.
 from __future__ import annotations
 
 import json
+import os
 from typing import TYPE_CHECKING
 
 from ._cardvec import solve as _s
@@ -58,7 +59,9 @@ def tree_ids() -> list[str]:
 class Solution:
     """What ``cfr`` returns: the average policy and its exact evaluation.
 
-    Attributes: ``game_id``, ``algorithm``, ``iterations`` (done), ``stopped`` (``None``, or
+    Attributes: ``game_id``, ``algorithm``, ``iterations`` (done in all, a resumed run's
+    included), ``resumed_from`` (the iterations of the ``resume`` file, 0 without),
+    ``stopped`` (``None``, or
     ``"time-limit"`` when ``time_limit`` ended the run early), ``policy`` (``{info_state_string:
     {action: probability}}``), ``exploitability``, ``nash_conv``, ``game_value`` (the first
     player's expected return), ``values`` (every player's), ``best_response_values``,
@@ -71,6 +74,7 @@ class Solution:
     options: dict[str, Any]
     algorithm: str
     iterations: int
+    resumed_from: int
     stopped: str | None
     policy: dict[str, dict[int, float]]
     exploitability: float
@@ -88,6 +92,7 @@ class Solution:
         self.options = dict(options)
         self.algorithm = raw["algorithm"]
         self.iterations = raw["iterations"]
+        self.resumed_from = raw["resumed_from"]
         self.stopped = raw["stopped"]
         self.policy = raw["policy"]
         self.exploitability = raw["exploitability"]
@@ -119,6 +124,8 @@ def cfr(
     epsilon: float = 0.6,
     max_nodes: SupportsIndex | None = None,
     time_limit: float | None = None,
+    save: str | PathLike[str] | None = None,
+    resume: str | PathLike[str] | None = None,
     **options: Any,
 ) -> Solution:
     """Runs ``algorithm`` (``"cfr"``, ``"cfr+"``, ``"dcfr"``, ``"pcfr+"``, ``"es-mccfr"``,
@@ -135,12 +142,25 @@ def cfr(
     many iterations. After ``time_limit`` seconds the run stops and returns the solution
     reached (``stopped == "time-limit"``). A tree above ``max_nodes`` nodes is refused. Bad arguments are a
     ``ValueError`` (``TypeError`` for a wrong type) naming the value given.
+
+    ``save`` (a path, checked for writing before the solve starts) is written with the
+    run's state (regrets, averages, MCCFR's sets) when the solve stops, whatever the reason:
+    the iterations done, ``time_limit``, or Ctrl-C (the file is written before
+    ``KeyboardInterrupt`` is raised). ``resume`` (a path written by ``save`` or ``cardvec
+    solve --save``) continues that run exactly: ``iterations`` more, counting on from the
+    file's (``Solution.iterations`` is the total, ``Solution.resumed_from`` the file's), so
+    N, save, resume, M give the same policy, bit for bit, as N + M at once. The game,
+    options, ``algorithm``, ``seed``, ``lanes`` and ``epsilon`` must be the file's, and a
+    file that is not a run file, of another format version, truncated or corrupt is
+    refused: each a ``ValueError`` saying which.
     """
     if not isinstance(algorithm, str):
         raise TypeError(f"algorithm must be a str, got {algorithm!r}")
     raw = _s.solve(_game_id(game_id), iterations, algorithm, seed=seed, every=every,
                    lanes=lanes, epsilon=_number(epsilon, "epsilon"), max_nodes=max_nodes,
-                   options=options, time_limit=time_limit)
+                   options=options, time_limit=time_limit,
+                   save=None if save is None else os.fspath(save),
+                   resume=None if resume is None else os.fspath(resume))
     return Solution(game_id, options, raw)
 
 

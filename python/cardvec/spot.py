@@ -315,12 +315,29 @@ def solve(
     check_every: SupportsIndex | None = 10,
     max_memory: SupportsIndex | None = None,
     locks: Iterable[str] | None = None,
+    *,
+    oop_bets: str | None = None,
+    ip_bets: str | None = None,
+    oop_raises: str | None = None,
+    ip_raises: str | None = None,
+    donk: str | None = None,
     compress: bool = False,
 ) -> Solution:
     """Solves a spot (see the module documentation); ``max_memory`` defaults to the
-    library's limit; ``locks`` are node locks in the CLI's ``--lock`` form; ``compress``
-    keeps 16-bit storage (about half the memory, format version 3 files). Ctrl-C raises
-    ``Interrupted`` (a ``KeyboardInterrupt``) holding the solution reached."""
+    library's limit; ``locks`` are node locks in the CLI's ``--lock`` form. Ctrl-C raises
+    ``Interrupted`` (a ``KeyboardInterrupt``) holding the solution reached.
+
+    Sizes are size specs, as ``cardvec spot solve`` takes them (docs/spot.md, "Bet
+    sizes"): a list for every street (``"60%,e,a"``) or per street
+    (``"flop:33%,75%;turn:60%;river:75%,a"``; for ``bets`` and ``raises`` a street not named
+    has no size). ``oop_bets``, ``ip_bets``, ``oop_raises``, ``ip_raises`` replace ``bets``
+    or ``raises`` for one player (streets not named keep them); ``donk`` gives OOP's sizes
+    when it leads on the turn or river into IP, the last to bet or raise on the previous
+    street (``"turn:"`` alone: no donk bet on the turn). A bad spec (unknown street or size
+    word, a street twice, ``2.5x`` as a bet, donk sizes on the flop) is a ``ValueError``.
+
+    ``compress=True`` keeps 16-bit storage: about half the memory, a strategy a little less
+    precise (docs/spot.md, "16-bit storage")."""
     solver = _spot._Solver(
         board,
         pot,
@@ -336,7 +353,12 @@ def solve(
         check_every,
         max_memory,
         locks,
-        compress,
+        oop_bets=oop_bets,
+        ip_bets=ip_bets,
+        oop_raises=oop_raises,
+        ip_raises=ip_raises,
+        donk=donk,
+        compress=compress,
     )
     try:
         summary = solver.solve()

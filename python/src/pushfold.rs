@@ -157,18 +157,19 @@ fn compute_equity_table<'py>(
     counts(py, &t)
 }
 
-/// `solve(depth_bb, target=0.001, max_iterations=1000000)`: the push/fold equilibrium at
-/// `depth_bb` big blinds (a number >= 1) by CFR+ until the exploitability is below
-/// `target` (big blinds per hand, > 0). Returns a dict: `push`, `call` (float64 arrays of
+/// `solve(depth_bb, target=0.001, max_iterations=1000000, algorithm="cfr+")`: the
+/// push/fold equilibrium at `depth_bb` big blinds (a number >= 1) by CFR+ (or `dcfr`,
+/// `pcfr+`) until the exploitability is below `target` (big blinds per hand, > 0). Returns a dict: `push`, `call` (float64 arrays of
 /// 169, class order), `exploitability`, `sb_value`, `iterations`, `converged`, `depth_bb`.
 /// Runs without the GIL.
 #[pyfunction]
-#[pyo3(signature = (depth_bb, target=None, max_iterations=None))]
+#[pyo3(signature = (depth_bb, target=None, max_iterations=None, algorithm="cfr+"))]
 fn solve<'py>(
     py: Python<'py>,
     depth_bb: &Bound<'py, PyAny>,
     target: Option<&Bound<'py, PyAny>>,
     max_iterations: Option<&Bound<'py, PyAny>>,
+    algorithm: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let depth = number(depth_bb, "depth_bb")?;
     let defaults = PushFoldOptions::default();
@@ -183,6 +184,7 @@ fn solve<'py>(
             }
             None => defaults.max_iterations,
         },
+        algorithm: pushfold::PushFoldAlgorithm::parse(algorithm).map_err(err)?,
     };
     let s = py
         .detach(|| pushfold::solve_pushfold(depth, &options))

@@ -10,9 +10,10 @@ use cardvec::solve::exploit::Evaluation;
 use cardvec::solve::flat::DEFAULT_MAX_NODES;
 use cardvec::solve::policy::PolicyTable;
 use cardvec::solve::run::{
-    evaluate_table, load_policy as run_load_policy, solve as run_solve, Algorithm, PolicySource,
+    evaluate_table, load_policy as run_load_policy, solve_resumable, Algorithm, PolicySource,
     ReportPoint, SolveConfig,
 };
+use cardvec::solve::state::RunState;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -45,10 +46,14 @@ fn evaluation_dict<'py>(py: Python<'py>, e: &Evaluation) -> PyResult<Bound<'py, 
 /// curve of report points `(iteration, exploitability, seconds)` (every `every` iterations
 /// and at the end) and the time spent iterating. At `time_limit` seconds the run stops and
 /// returns the solution reached (`stopped` is then `"time-limit"`, `iterations` the count
-/// done); Ctrl-C raises `KeyboardInterrupt`.
+/// done); Ctrl-C raises `KeyboardInterrupt`. `resume` (a path) continues the run saved
+/// there (its game, options, algorithm, seed, lanes and epsilon must be these: a
+/// `ValueError` says which is not); `save` (a path, checked before the solve) is written
+/// with the run's state when the solve stops, whatever the reason (Ctrl-C included, before
+/// `KeyboardInterrupt` is raised).
 #[pyfunction]
 #[pyo3(signature = (game_id, iterations, algorithm="cfr+", *, seed=None, every=None, lanes=None,
-    epsilon=0.6, max_nodes=None, options=None, time_limit=None))]
+    epsilon=0.6, max_nodes=None, options=None, time_limit=None, save=None, resume=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve<'py>(
     py: Python<'py>,
@@ -62,6 +67,8 @@ fn solve<'py>(
     max_nodes: Option<&Bound<'py, PyAny>>,
     options: Option<&Bound<'py, PyDict>>,
     time_limit: Option<&Bound<'py, PyAny>>,
+    save: Option<std::path::PathBuf>,
+    resume: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let pairs = game_options(game_id, options)?;
     let algorithm = Algorithm::parse(algorithm).map_err(core_err)?;
@@ -97,13 +104,28 @@ fn solve<'py>(
             "epsilon must be in (0, 1], got {epsilon}"
         )));
     }
+    let resume = match resume {
+        Some(path) => Some(py.detach(|| RunState::load(&path)).map_err(core_err)?),
+        None => None,
+    };
+    if let Some(path) = &save {
+        check_writable(path)?;
+    }
     let id = game_id.to_string();
     let result = interrupt::on_pool(
         py,
         cardvec::core::ForkSafePool::shared(),
         None,
         "solve",
-        |stop| run_solve(&id, pairs, &config, stop, &mut |_: &ReportPoint| {}),
+        |stop| {
+            let (solution, state) =
+                solve_resumable(&id, pairs, &config, resume, stop, &mut |_: &ReportPoint| {})?;
+            // Written here, so that a Ctrl-C'd run is saved before KeyboardInterrupt.
+            if let Some(path) = &save {
+                state.save(path)?;
+            }
+            Ok::<_, cardvec::core::Error>(solution)
+        },
     )?;
     let s = result.map_err(core_err)?;
     let d = evaluation_dict(py, &s.evaluation)?;
@@ -119,6 +141,7 @@ fn solve<'py>(
     d.set_item("game_value", s.evaluation.values[0])?;
     d.set_item("algorithm", algorithm.name())?;
     d.set_item("iterations", s.iterations)?;
+    d.set_item("resumed_from", s.resumed_from)?;
     d.set_item("stopped", s.stopped.map(|w| w.name()))?;
     d.set_item(
         "curve",
@@ -131,6 +154,24 @@ fn solve<'py>(
     d.set_item("nodes", s.nodes)?;
     d.set_item("infosets", s.infosets)?;
     Ok(d)
+}
+
+/// A `save=` path that cannot be written is a `ValueError` before the solve starts (an
+/// existing file is opened for writing without being truncated; a new one is removed again).
+fn check_writable(path: &std::path::Path) -> PyResult<()> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| {
+            PyValueError::new_err(format!("save: cannot write {}: {e}", path.display()))
+        })?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 struct NumActions;

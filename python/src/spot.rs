@@ -3,8 +3,8 @@
 
 use cardvec::core::{Error as CoreError, ForkSafePool};
 use cardvec::solve::spot::{
-    Aggregate, Algorithm, NodeKind, NodeLock, SolveOptions, Spot, SpotSolver, StopReason,
-    TreeConfig, MAX_ITERATIONS,
+    Aggregate, Algorithm, NodeKind, NodeLock, SizeSpecs, SolveOptions, Spot, SpotSolver,
+    StopReason, TreeConfig, MAX_ITERATIONS,
 };
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -264,12 +264,14 @@ fn result<'py>(
 #[pymethods]
 impl PySolver {
     /// `_Solver(board, pot, stack, oop_range, ip_range, bets, raises, target,
-    /// max_iterations, time_limit, algorithm, check_every, max_memory, locks, compress)`: a solver at
-    /// iteration 0 (see `cardvec.spot.solve`).
+    /// max_iterations, time_limit, algorithm, check_every, max_memory, locks, *, oop_bets,
+    /// ip_bets, oop_raises, ip_raises, donk, compress)`: a solver at iteration 0 (see
+    /// `cardvec.spot.solve`; the size specs are `TreeConfig::from_specs`').
     #[new]
     #[pyo3(signature = (board, pot, stack, oop_range, ip_range, bets="60%,e,a", raises="2.5x",
         target=None, max_iterations=None, time_limit=None, algorithm="dcfr", check_every=None,
-        max_memory=None, locks=None, compress=false))]
+        max_memory=None, locks=None, *, oop_bets=None, ip_bets=None, oop_raises=None,
+        ip_raises=None, donk=None, compress=false))]
     #[allow(clippy::too_many_arguments)]
     fn new<'py>(
         board: &str,
@@ -286,6 +288,11 @@ impl PySolver {
         check_every: Option<&Bound<'py, PyAny>>,
         max_memory: Option<&Bound<'py, PyAny>>,
         locks: Option<&Bound<'py, PyAny>>,
+        oop_bets: Option<&str>,
+        ip_bets: Option<&str>,
+        oop_raises: Option<&str>,
+        ip_raises: Option<&str>,
+        donk: Option<&str>,
         compress: bool,
     ) -> PyResult<PySolver> {
         let base = SolveOptions {
@@ -301,7 +308,16 @@ impl PySolver {
             check_every,
             max_memory,
         )?;
-        let tree = TreeConfig::uniform(bets, raises).map_err(core_err)?;
+        let tree = TreeConfig::from_specs(&SizeSpecs {
+            bets,
+            raises,
+            oop_bets,
+            ip_bets,
+            oop_raises,
+            ip_raises,
+            donk,
+        })
+        .map_err(core_err)?;
         let spot = Spot::parse(
             board,
             chips(pot, "pot")?,

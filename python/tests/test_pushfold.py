@@ -149,3 +149,17 @@ def test_purify_rounds_at_one_half_and_is_priced_by_exploitability():
     for bad in (np.zeros(168), np.full(169, 1.5)):
         with pytest.raises(ValueError, match="purify"):
             pf.purify(bad)
+
+
+def test_dcfr_and_pcfr_plus_reach_the_same_equilibrium():
+    """``algorithm="dcfr"`` / ``"pcfr+"``: the target reached, the SB value at 10 BB within
+    1e-5 of the exact -0.045371 (docs/pushfold.md); an unknown name is a ValueError."""
+    plus = pf.solve(10, target=1e-6)
+    for algorithm in ["dcfr", "pcfr+"]:
+        s = pf.solve(10, target=1e-6, algorithm=algorithm)
+        assert s["converged"] and s["exploitability"] < 1e-6
+        assert abs(s["sb_value"] + 0.045371) < 1e-5
+        assert s["iterations"] < plus["iterations"]
+        assert np.max(np.abs(s["push"] - plus["push"])) < 0.05
+    with pytest.raises(ValueError, match="pcfr"):
+        pf.solve(10, algorithm="pcfr")

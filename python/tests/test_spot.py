@@ -336,3 +336,33 @@ def test_a_node_reads_as_numpy_arrays(tmp_path):
     s.save(path)
     again = spot.load(path).node("bet:100")
     np.testing.assert_array_equal(again["weight"][1], w)
+
+
+def test_per_player_per_street_and_donk_sizes():
+    """``oop_bets``/``ip_bets``/``oop_raises``/``ip_raises`` replace the common sizes for one
+    player (streets not named keep them); ``donk`` is OOP's lead on the river into IP's turn
+    bet; bad specs are ValueErrors naming the option."""
+    s = spot.solve("Td9d6hQc", 100, 1000, "AA,KQs", "JJ,T9s", bets="60%", raises="3x",
+                   ip_bets="turn:75%", donk="river:40%", max_iterations=3, target=0.0)
+    assert s.node("")["actions"] == ["check", "bet:60"]
+    assert s.node("check")["actions"] == ["check", "bet:75"]
+    # Pot 250 once IP's 75 is called: OOP's donk bet is 40% = 100.
+    assert s.node("check,bet:75,call,2c")["actions"] == ["check", "bet:100"]
+    assert s.node("check,check,2c")["actions"] == ["check", "bet:60"]
+    s = spot.solve("Td9d6hQc", 100, 1000, "AA,KQs", "JJ,T9s", bets="flop:33%;turn:50%",
+                   oop_raises="", max_iterations=1, target=0.0)
+    assert s.node("")["actions"] == ["check", "bet:50"]
+    assert s.node("bet:50")["actions"] == ["fold", "call", "raise:125"]
+    # OOP has no raise; no street but the flop and the turn has bets.
+    assert s.node("check,bet:50")["actions"] == ["fold", "call"]
+    assert s.node("check,check,Kh")["actions"] == ["check"]
+    for kwargs, message in [
+        (dict(donk="flop:33%"), "--donk.*flop"),
+        (dict(oop_bets="turn:2.5x"), "--oop-bets.*raise size"),
+        (dict(ip_raises="street:3x"), "--ip-raises.*unknown street"),
+        (dict(bets="turn:50%;turn:60%"), "--bets.*named twice"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            spot.solve("Td9d6hQc", 100, 1000, "AA,KQs", "JJ,T9s", max_iterations=1, **kwargs)
+    with pytest.raises(TypeError):
+        spot.solve("Td9d6hQc", 100, 1000, "AA,KQs", "JJ,T9s", donk=0.5)  # type: ignore[arg-type]

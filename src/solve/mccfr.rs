@@ -67,6 +67,8 @@ pub struct McCfrSolver<G: GameTree> {
     config: McCfrConfig,
     iteration: u64,
     by_key: HashMap<SetKey, u32>,
+    /// Per set, its key (the order of `sets`: what a saved state lists).
+    keys: Vec<SetKey>,
     sets: Vec<Set>,
     regrets: Vec<f64>,
     average: Vec<f64>,
@@ -107,6 +109,7 @@ impl<G: GameTree> McCfrSolver<G> {
             config,
             iteration: 0,
             by_key: HashMap::new(),
+            keys: Vec::new(),
             sets: Vec::new(),
             regrets: Vec::new(),
             average: Vec::new(),
@@ -185,6 +188,7 @@ impl<G: GameTree> McCfrSolver<G> {
                     self.regrets.resize(offset + actions.len(), 0.0);
                     self.average.resize(offset + actions.len(), 0.0);
                     self.sets.push(Set { actions, offset });
+                    self.keys.push(key.clone());
                     self.by_key.insert(key, id);
                     id
                 }
@@ -381,6 +385,110 @@ impl<G: GameTree> McCfrSolver<G> {
             }
         }
         value_estimate
+    }
+}
+
+/// One information set of a [`McCfrState`]: the acting player, its information-state key
+/// and its legal actions (its slots follow the previous set's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct McCfrSetState {
+    /// The acting player.
+    pub player: u32,
+    /// The information-state key.
+    pub key: Vec<u8>,
+    /// The legal actions, one slot each.
+    pub actions: Vec<u32>,
+}
+
+/// A [`McCfrSolver`]'s state between iterations: the information sets found (in the order
+/// they were found), the cumulative regrets and the cumulative average policy. Lane `l` of
+/// iteration `i` draws from stream `(seed, l, i)`, so no random state is needed beyond the
+/// iteration count: a solver resumed from this state continues exactly, bit for bit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct McCfrState {
+    /// Iterations done.
+    pub iteration: u64,
+    /// The information sets, in the order of their slots.
+    pub sets: Vec<McCfrSetState>,
+    /// Cumulative regrets, one per slot.
+    pub regrets: Vec<f64>,
+    /// The cumulative average policy, one per slot.
+    pub average: Vec<f64>,
+}
+
+impl<G: GameTree> McCfrSolver<G> {
+    /// The state to continue from later ([`McCfrSolver::resume`]).
+    pub fn state(&self) -> McCfrState {
+        McCfrState {
+            iteration: self.iteration,
+            sets: self
+                .sets
+                .iter()
+                .zip(&self.keys)
+                .map(|(s, (player, key))| McCfrSetState {
+                    player: *player,
+                    key: key.clone(),
+                    actions: s.actions.clone(),
+                })
+                .collect(),
+            regrets: self.regrets.clone(),
+            average: self.average.clone(),
+        }
+    }
+
+    /// A solver of `game` continuing from `state` (saved from a solver of the same game and
+    /// `config`). Errors: those of [`McCfrSolver::new`]; a set twice, of a player or with an
+    /// action the game does not have, or without actions; arrays whose lengths are not the
+    /// sets' action counts; a value that is not finite.
+    pub fn resume(game: G, config: McCfrConfig, state: McCfrState) -> Result<Self> {
+        let mut solver = McCfrSolver::new(game, config)?;
+        let bad = |reason: String| Error::Invalid {
+            what: "solver state",
+            reason,
+        };
+        let players = solver.game.num_players() as u32;
+        let actions = solver.game.num_actions() as u32;
+        let mut slots = 0usize;
+        for (i, s) in state.sets.iter().enumerate() {
+            if s.player >= players {
+                return Err(bad(format!("set {i} is of player {}", s.player)));
+            }
+            if s.actions.is_empty() || s.actions.iter().any(|&a| a >= actions) {
+                return Err(bad(format!("set {i} has actions {:?}", s.actions)));
+            }
+            let key = (s.player, s.key.clone());
+            if solver.by_key.insert(key, i as u32).is_some() {
+                return Err(bad(format!("set {i} appears twice")));
+            }
+            solver.sets.push(Set {
+                actions: s.actions.clone(),
+                offset: slots,
+            });
+            solver.keys.push((s.player, s.key.clone()));
+            slots += s.actions.len();
+        }
+        for (what, len) in [
+            ("regrets", state.regrets.len()),
+            ("average", state.average.len()),
+        ] {
+            if len != slots {
+                return Err(bad(format!(
+                    "{what} has {len} values, its sets have {slots} actions"
+                )));
+            }
+        }
+        if state
+            .regrets
+            .iter()
+            .chain(&state.average)
+            .any(|x| !x.is_finite())
+        {
+            return Err(bad("a value is not finite".into()));
+        }
+        solver.iteration = state.iteration;
+        solver.regrets = state.regrets;
+        solver.average = state.average;
+        Ok(solver)
     }
 }
 

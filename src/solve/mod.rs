@@ -15,8 +15,10 @@
 pub mod cfr;
 pub mod exploit;
 pub mod flat;
+pub(crate) mod frame;
 pub mod mccfr;
 pub mod policy;
 pub mod pushfold;
 pub mod run;
 pub mod spot;
+pub mod state;

@@ -10,7 +10,8 @@ use super::exploit::{evaluate, Evaluation};
 use super::flat::{FlatTree, DEFAULT_MAX_NODES};
 use super::mccfr::{McCfrConfig, McCfrSolver, Sampling};
 use super::policy::{Policy, PolicyTable};
-use crate::core::spec::OptionValue;
+use super::state::{resolved_options, RunState, SolverState};
+use crate::core::spec::{OptionValue, Options};
 use crate::core::{Error, GameTree, Progress, Result, TreeVisitor};
 use crate::registry;
 
@@ -52,6 +53,11 @@ impl Algorithm {
             Algorithm::EsMccfr => "es-mccfr",
             Algorithm::OsMccfr => "os-mccfr",
         }
+    }
+
+    /// Whether the algorithm samples (MCCFR: `seed`, `lanes` and `epsilon` matter).
+    pub fn is_sampling(self) -> bool {
+        matches!(self, Algorithm::EsMccfr | Algorithm::OsMccfr)
     }
 
     /// The algorithm named `name` (an unknown name is an error listing the names).
@@ -139,8 +145,11 @@ impl Stopped {
 pub struct Solution {
     /// The algorithm run.
     pub algorithm: Algorithm,
-    /// Iterations done (fewer than asked when [`Solution::stopped`] says why).
+    /// Iterations done in all (fewer than asked when [`Solution::stopped`] says why),
+    /// counting those of the state resumed from.
     pub iterations: u64,
+    /// The iterations of the state the run resumed from (0 for a fresh run).
+    pub resumed_from: u64,
     /// Why the run ended early, if it did: the solution is then the one reached.
     pub stopped: Option<Stopped>,
     /// The average policy, by information-state string.
@@ -173,6 +182,26 @@ pub fn solve(
     progress: &dyn Progress,
     on_point: &mut dyn FnMut(&ReportPoint),
 ) -> Result<Solution> {
+    solve_resumable(id, options, config, None, progress, on_point).map(|(s, _)| s)
+}
+
+/// [`solve`], continuing from `resume` (a state this function returned, or
+/// [`RunState::load`] read) when given, and returning the state reached with the solution
+/// (to save with [`RunState::save`] and continue later). `config.iterations` more
+/// iterations are run; iterations count on from the state's (report points every
+/// `config.every` of them, the curve's iteration numbers and [`Solution::iterations`]
+/// included), so N iterations, then M from their state, give the same bits as N + M at
+/// once. Errors: those of [`solve`], and a state of another game, options (compared with
+/// every option resolved), algorithm, seed, lanes or epsilon (sampling algorithms), or of
+/// a tree this cardvec builds with other node or information-set counts.
+pub fn solve_resumable(
+    id: &str,
+    options: Vec<(String, OptionValue)>,
+    config: &SolveConfig,
+    resume: Option<RunState>,
+    progress: &dyn Progress,
+    on_point: &mut dyn FnMut(&ReportPoint),
+) -> Result<(Solution, RunState)> {
     Error::check_range("iterations", 1, i64::MAX as i128, config.iterations as i128)?;
     if config.time_limit == Some(Duration::ZERO) {
         return Err(Error::Invalid {
@@ -180,36 +209,126 @@ pub fn solve(
             reason: "must be more than 0 seconds".into(),
         });
     }
-    registry::visit_tree(
+    let parsed = registry::options(id, options)?;
+    if let Some(state) = &resume {
+        check_resume(id, &parsed, config, state)?;
+    }
+    registry::visit_tree_with(
         id,
-        options,
+        &parsed,
         &mut Solve {
+            id,
+            options: &parsed,
             config,
+            resume,
             progress,
             on_point,
         },
     )?
 }
 
+/// Refuses a state of another game, options, algorithm or sampling settings.
+fn check_resume(id: &str, options: &Options, config: &SolveConfig, state: &RunState) -> Result<()> {
+    let refuse = |reason: String| {
+        Err(Error::Invalid {
+            what: "resume",
+            reason,
+        })
+    };
+    if state.game != id {
+        return refuse(format!(
+            "the saved run is of {:?}, not of {id:?}",
+            state.game
+        ));
+    }
+    let saved = Options::parse(options.specs(), &state.options)?;
+    if resolved_options(&saved) != resolved_options(options) {
+        return refuse(format!(
+            "the saved run has the options {:?}, not {:?} (give the same options)",
+            state.options,
+            options.to_string()
+        ));
+    }
+    if state.algorithm != config.algorithm {
+        return refuse(format!(
+            "the saved run is of {}, not of {}",
+            state.algorithm.name(),
+            config.algorithm.name()
+        ));
+    }
+    if config.algorithm.is_sampling() {
+        let (seed, lanes, epsilon) = (state.seed, state.lanes, state.epsilon);
+        if seed != config.seed || lanes != config.lanes as u64 {
+            return refuse(format!(
+                "the saved run has seed {seed} and {lanes} lanes, not seed {} and {} lanes",
+                config.seed, config.lanes
+            ));
+        }
+        if config.algorithm == Algorithm::OsMccfr && epsilon.to_bits() != config.epsilon.to_bits() {
+            return refuse(format!(
+                "the saved run has epsilon {epsilon}, not {}",
+                config.epsilon
+            ));
+        }
+    }
+    state
+        .iterations()
+        .checked_add(config.iterations)
+        .filter(|&n| n <= i64::MAX as u64)
+        .map(|_| ())
+        .ok_or_else(|| Error::Invalid {
+            what: "iterations",
+            reason: "the saved run's iterations and these add past 2^63 - 1".into(),
+        })
+}
+
 struct Solve<'a> {
+    id: &'a str,
+    options: &'a Options,
     config: &'a SolveConfig,
+    resume: Option<RunState>,
     progress: &'a dyn Progress,
     on_point: &'a mut dyn FnMut(&ReportPoint),
 }
 
 impl TreeVisitor for Solve<'_> {
-    type Output = Result<Solution>;
-    fn visit<G: GameTree>(&mut self, game: &G) -> Result<Solution> {
+    type Output = Result<(Solution, RunState)>;
+    fn visit<G: GameTree>(&mut self, game: &G) -> Result<(Solution, RunState)> {
         let tree = FlatTree::build(game, self.config.max_nodes)?;
         // The policy is returned keyed by string: refuse before iterating, not after.
         super::policy::string_index(&tree)?;
         let config = self.config;
-        let mut stepper: Box<dyn Stepper + '_> = match config.algorithm {
-            Algorithm::Cfr => Box::new(CfrSolver::new(&tree, CfrConfig::CFR)),
-            Algorithm::CfrPlus => Box::new(CfrSolver::new(&tree, CfrConfig::CFR_PLUS)),
-            Algorithm::Dcfr => Box::new(CfrSolver::new(&tree, CfrConfig::DCFR)),
-            Algorithm::PcfrPlus => Box::new(CfrSolver::new(&tree, CfrConfig::PCFR_PLUS)),
-            Algorithm::EsMccfr | Algorithm::OsMccfr => {
+        let resume = self.resume.take();
+        if let Some(state) = &resume {
+            let (nodes, infosets) = (tree.num_nodes() as u64, tree.infosets().len() as u64);
+            if (state.nodes, state.infosets) != (nodes, infosets) {
+                return Err(Error::Invalid {
+                    what: "resume",
+                    reason: format!(
+                        "the saved run's tree has {} nodes and {} information sets, and this \
+                         cardvec builds {nodes} and {infosets} (written by cardvec {}; solve \
+                         again)",
+                        state.nodes, state.infosets, state.cardvec_version
+                    ),
+                });
+            }
+        }
+        let base = resume.as_ref().map_or(0, |s| s.iterations());
+        let saved = resume.map(|s| s.solver);
+        let cfr_config = match config.algorithm {
+            Algorithm::Cfr => Some(CfrConfig::CFR),
+            Algorithm::CfrPlus => Some(CfrConfig::CFR_PLUS),
+            Algorithm::Dcfr => Some(CfrConfig::DCFR),
+            Algorithm::PcfrPlus => Some(CfrConfig::PCFR_PLUS),
+            Algorithm::EsMccfr | Algorithm::OsMccfr => None,
+        };
+        let mut stepper: Box<dyn Stepper + '_> = match cfr_config {
+            Some(cfg) => match saved {
+                None => Box::new(CfrSolver::new(&tree, cfg)),
+                Some(SolverState::Cfr(state)) => Box::new(CfrSolver::resume(&tree, cfg, state)?),
+                Some(SolverState::Mccfr(_)) => return Err(sampled_state_mismatch()),
+            },
+            None => {
                 let sampling = if config.algorithm == Algorithm::EsMccfr {
                     Sampling::External
                 } else {
@@ -222,7 +341,13 @@ impl TreeVisitor for Solve<'_> {
                     seed: config.seed,
                     lanes: config.lanes,
                 };
-                Box::new(McCfrSolver::new(game.clone(), mccfr)?)
+                match saved {
+                    None => Box::new(McCfrSolver::new(game.clone(), mccfr)?),
+                    Some(SolverState::Mccfr(state)) => {
+                        Box::new(McCfrSolver::resume(game.clone(), mccfr, state)?)
+                    }
+                    Some(SolverState::Cfr(_)) => return Err(sampled_state_mismatch()),
+                }
             }
         };
         self.progress.start(config.iterations, "iterations");
@@ -230,7 +355,7 @@ impl TreeVisitor for Solve<'_> {
         let mut seconds = 0.0;
         let started = Instant::now();
         let mut stopped = None;
-        let mut done = 0;
+        let mut done = base;
         for i in 1..=config.iterations {
             if self.progress.should_stop() {
                 stopped = Some(Stopped::Interrupted);
@@ -241,7 +366,7 @@ impl TreeVisitor for Solve<'_> {
                 stopped = Some(Stopped::TimeLimit);
             }
             if stopped.is_some() {
-                if done == 0 {
+                if done == base {
                     self.progress.finish();
                     return Err(Error::Cancelled { what: "solve" });
                 }
@@ -259,12 +384,12 @@ impl TreeVisitor for Solve<'_> {
             let t = Instant::now();
             stepper.iterate();
             seconds += t.elapsed().as_secs_f64();
-            done = i;
+            done = base + i;
             self.progress.advance(1);
-            let report = i == config.iterations || (config.every > 0 && i % config.every == 0);
+            let report = i == config.iterations || (config.every > 0 && done % config.every == 0);
             if report {
                 let point = ReportPoint {
-                    iteration: i,
+                    iteration: done,
                     exploitability: evaluate(&tree, &stepper.average(&tree)).exploitability,
                     seconds,
                 };
@@ -274,9 +399,22 @@ impl TreeVisitor for Solve<'_> {
         }
         self.progress.finish();
         let policy = stepper.average(&tree);
-        Ok(Solution {
+        let state = RunState {
+            cardvec_version: env!("CARGO_PKG_VERSION").into(),
+            game: self.id.to_string(),
+            options: self.options.to_string(),
+            algorithm: config.algorithm,
+            seed: config.seed,
+            lanes: config.lanes as u64,
+            epsilon: config.epsilon,
+            nodes: tree.num_nodes() as u64,
+            infosets: tree.infosets().len() as u64,
+            solver: stepper.state(),
+        };
+        let solution = Solution {
             algorithm: config.algorithm,
             iterations: done,
+            resumed_from: base,
             stopped,
             table: policy.to_table(&tree)?,
             evaluation: evaluate(&tree, &policy),
@@ -284,7 +422,17 @@ impl TreeVisitor for Solve<'_> {
             seconds,
             nodes: tree.num_nodes(),
             infosets: tree.infosets().len(),
-        })
+        };
+        Ok((solution, state))
+    }
+}
+
+/// A saved state whose kind (tabular or sampled) is not its algorithm's (the file reader
+/// refuses this; a state built in memory cannot be).
+fn sampled_state_mismatch() -> Error {
+    Error::Invalid {
+        what: "resume",
+        reason: "the saved state's kind (tabular or sampled) is not its algorithm's".into(),
     }
 }
 
@@ -292,6 +440,7 @@ impl TreeVisitor for Solve<'_> {
 trait Stepper {
     fn iterate(&mut self);
     fn average(&self, tree: &FlatTree) -> Policy;
+    fn state(&self) -> SolverState;
 }
 
 impl Stepper for CfrSolver<'_> {
@@ -301,6 +450,9 @@ impl Stepper for CfrSolver<'_> {
     fn average(&self, _: &FlatTree) -> Policy {
         self.average_policy()
     }
+    fn state(&self) -> SolverState {
+        SolverState::Cfr(CfrSolver::state(self))
+    }
 }
 
 impl<G: GameTree> Stepper for McCfrSolver<G> {
@@ -309,6 +461,9 @@ impl<G: GameTree> Stepper for McCfrSolver<G> {
     }
     fn average(&self, tree: &FlatTree) -> Policy {
         self.average_policy(tree)
+    }
+    fn state(&self) -> SolverState {
+        SolverState::Mccfr(McCfrSolver::state(self))
     }
 }
 
@@ -569,6 +724,163 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("time limit"), "{err}");
+    }
+
+    /// The bytes of a run file holding `state`.
+    fn bytes(state: &RunState) -> Vec<u8> {
+        let mut v = Vec::new();
+        state.write_to(&mut v).unwrap();
+        v
+    }
+
+    /// N iterations, the state saved to a file and loaded, M more give the same bits as
+    /// N + M at once (the policy, its evaluation, and the run files byte for byte), for
+    /// every algorithm (MCCFR with 3 lanes); the report points count on from N.
+    #[test]
+    fn a_saved_run_resumes_bit_for_bit() {
+        let dir = std::env::temp_dir().join(format!("cardvec-run-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let stop = StopFlag::new();
+        for algorithm in Algorithm::ALL {
+            let config = SolveConfig {
+                algorithm,
+                iterations: 30,
+                seed: 5,
+                lanes: 3,
+                every: 10,
+                ..SolveConfig::default()
+            };
+            let run = |iterations, resume| {
+                let mut points = Vec::new();
+                let config = SolveConfig {
+                    iterations,
+                    ..config.clone()
+                };
+                let (s, state) =
+                    solve_resumable("leduc", vec![], &config, resume, &stop, &mut |p| {
+                        points.push(p.iteration)
+                    })
+                    .unwrap();
+                (s, state, points)
+            };
+            let (whole, whole_state, _) = run(30, None);
+            let (first, state, points) = run(17, None);
+            assert_eq!((first.iterations, points), (17, vec![10, 17]));
+            let path = dir.join(format!("{}.cvsolve", algorithm.name()));
+            assert!(state.save(&path).unwrap() > 0);
+            let loaded = RunState::load(&path).unwrap();
+            assert_eq!(loaded, state);
+            assert_eq!(loaded.iterations(), 17);
+            let (second, second_state, points) = run(13, Some(loaded));
+            assert_eq!(points, vec![20, 30], "{algorithm:?}");
+            assert_eq!((second.iterations, second.resumed_from), (30, 17));
+            assert_eq!(second.table, whole.table, "{algorithm:?}");
+            assert_eq!(second.evaluation, whole.evaluation, "{algorithm:?}");
+            assert_eq!(bytes(&second_state), bytes(&whole_state), "{algorithm:?}");
+            // Without the state, 13 iterations are another policy.
+            assert_ne!(run(13, None).0.table, whole.table);
+            std::fs::remove_file(&path).unwrap();
+        }
+        std::fs::remove_dir(&dir).unwrap();
+    }
+
+    /// A state of another game, options, algorithm, seed, lanes or epsilon is refused,
+    /// saying which; a file that is not a run file, of another version, truncated or
+    /// corrupt is refused.
+    #[test]
+    fn a_run_file_of_another_run_or_damaged_is_refused() {
+        let stop = StopFlag::new();
+        let config = |algorithm| SolveConfig {
+            algorithm,
+            iterations: 5,
+            seed: 2,
+            ..SolveConfig::default()
+        };
+        let state = |id: &str, algorithm| {
+            solve_resumable(id, vec![], &config(algorithm), None, &stop, &mut |_| {})
+                .unwrap()
+                .1
+        };
+        let refused = |id: &str, config: SolveConfig, state: RunState| {
+            solve_resumable(id, vec![], &config, Some(state), &stop, &mut |_| {})
+                .unwrap_err()
+                .to_string()
+        };
+        let kuhn = state("kuhn", Algorithm::CfrPlus);
+        let e = refused("leduc", config(Algorithm::CfrPlus), kuhn.clone());
+        assert!(e.contains("of \"kuhn\", not of \"leduc\""), "{e}");
+        let e = refused("kuhn", config(Algorithm::Dcfr), kuhn.clone());
+        assert!(e.contains("of cfr+, not of dcfr"), "{e}");
+        let mut other = kuhn.clone();
+        other.options = "pot=3".into();
+        let e = refused("kuhn", config(Algorithm::CfrPlus), other);
+        assert!(e.contains("pot"), "{e}");
+        let mut other = kuhn.clone();
+        other.nodes += 1;
+        let e = refused("kuhn", config(Algorithm::CfrPlus), other);
+        assert!(e.contains("nodes"), "{e}");
+        let es = state("kuhn", Algorithm::EsMccfr);
+        for (seed, lanes) in [(3, 1), (2, 2)] {
+            let c = SolveConfig {
+                seed,
+                lanes,
+                ..config(Algorithm::EsMccfr)
+            };
+            let e = refused("kuhn", c, es.clone());
+            assert!(e.contains("seed 2 and 1 lanes"), "{e}");
+        }
+        let os = state("kuhn", Algorithm::OsMccfr);
+        let c = SolveConfig {
+            epsilon: 0.5,
+            ..config(Algorithm::OsMccfr)
+        };
+        let e = refused("kuhn", c, os);
+        assert!(e.contains("epsilon 0.6, not 0.5"), "{e}");
+
+        let err = |bytes: &[u8]| RunState::read_from(bytes).unwrap_err().to_string();
+        for algorithm in [Algorithm::PcfrPlus, Algorithm::EsMccfr] {
+            let good = bytes(&state("leduc", algorithm));
+            assert!(good.starts_with(&super::super::state::RUN_FILE_MAGIC));
+            assert_eq!(
+                RunState::read_from(good.as_slice()).unwrap().algorithm(),
+                algorithm
+            );
+            for bytes in [
+                &b"{\"game\": \"kuhn\"}"[..],
+                b"",
+                &b"\x89CVSPOT\n\x02\0\0\0"[..],
+            ] {
+                let e = err(bytes);
+                assert!(e.contains("not a cardvec run file"), "{e}");
+            }
+            let mut other = good.clone();
+            other[8..12].copy_from_slice(&2u32.to_le_bytes());
+            let e = err(&other);
+            assert!(
+                e.contains("format version 2") && e.contains("reads version 1"),
+                "{e}"
+            );
+            for cut in [10, 12, 20, good.len() / 2, good.len() - 1] {
+                let e = err(&good[..cut]);
+                assert!(e.contains("truncated"), "cut at {cut}: {e}");
+            }
+            for at in [14, good.len() / 3, good.len() / 2, good.len() - 2] {
+                let mut bad = good.clone();
+                bad[at] ^= 0x55;
+                let e = err(&bad);
+                assert!(
+                    e.contains("corrupt") || e.contains("truncated"),
+                    "byte {at}: {e}"
+                );
+            }
+            let mut longer = good.clone();
+            longer.extend_from_slice(b"junk");
+            assert!(err(&longer).contains("corrupt"));
+        }
+        let e = RunState::load("/nonexistent/x.cvsolve")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("run file") && e.contains("x.cvsolve"), "{e}");
     }
 
     #[test]

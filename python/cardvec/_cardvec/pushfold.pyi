@@ -46,5 +46,6 @@ def solve(
     depth_bb: SupportsFloat,
     target: SupportsFloat | None = None,
     max_iterations: SupportsIndex | None = None,
+    algorithm: str = "cfr+",
 ) -> _Solution: ...
 def exploitability(depth_bb: SupportsFloat, push: npt.ArrayLike, call: npt.ArrayLike) -> float: ...

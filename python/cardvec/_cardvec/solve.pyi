@@ -27,6 +27,8 @@ def solve(
     max_nodes: SupportsIndex | None = None,
     options: dict[str, Any] | None = None,
     time_limit: float | None = None,
+    save: str | None = None,
+    resume: str | None = None,
 ) -> dict[str, Any]: ...
 def evaluate(
     game_id: str,

@@ -84,6 +84,12 @@ class _Solver:
         check_every: SupportsIndex | None = None,
         max_memory: SupportsIndex | None = None,
         locks: Iterable[str] | None = None,
+        *,
+        oop_bets: str | None = None,
+        ip_bets: str | None = None,
+        oop_raises: str | None = None,
+        ip_raises: str | None = None,
+        donk: str | None = None,
         compress: bool = False,
     ) -> _Solver: ...
     def set_locks(self, locks: Iterable[str] | None) -> None: ...

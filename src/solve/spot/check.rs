@@ -247,6 +247,13 @@ pub fn fuzz_check_spot(data: &[u8]) -> Result<(), String> {
         raise_cap: (cfg % 4) as u32,
         add_allin_threshold: [0.0, 1.5, 3.0][(cfg >> 2) as usize % 3],
         force_allin_threshold: [0.0, 0.15, 0.5][(cfg >> 4) as usize % 3],
+        // Bit 6: donk sizes on the turn and the river.
+        donk: if cfg >> 6 & 1 == 1 {
+            let d = sizes(&mut b, &BET_WORDS, most);
+            [None, Some(d.clone()), Some(d)]
+        } else {
+            [None, None, None]
+        },
     };
     let spot = match Spot::new(board, pot, stack, &ranges[0], &ranges[1], tree) {
         Ok(spot) => spot,

@@ -1,8 +1,9 @@
 //! Spot files: a solved (or partly solved) spot saved to disk and loaded back, so that a
 //! solve continues exactly where it stopped.
 //!
-//! # Format (version 2)
+//! # Format (version 3; version 2 is read too)
 //!
+//! The framed format of `crate::solve::frame`, shared with the generic solvers' run files:
 //! - 8 bytes of magic, `\x89CVSPOT\n` (a high byte and a newline, so a file mangled by a
 //!   text transfer is caught at once), then the format version as a little-endian `u32`.
 //! - Then one zstd frame (level 3, with its content checksum) holding:
@@ -12,19 +13,22 @@
 //!     (algorithm, target, iteration cap, time limit, check interval, memory and node
 //!     limits), the iterations run, the tree's node and slot counts, the cardvec version
 //!     that wrote it and the node locks ([`super::NodeLock`]s as given: player, line,
-//!     strategy, hands; version 2); then the metadata's 64-bit FNV-1a hash (checked before
-//!     it is decoded);
+//!     strategy, hands; version 2), then (version 3) the donk sizes per street
+//!     ([`super::TreeConfig::donk`]) and the storage (a bool: 16-bit,
+//!     [`super::SolveOptions::compress`]); then the metadata's 64-bit FNV-1a hash (checked
+//!     before it is decoded). A version-2 file has no donk sizes and f32 storage;
 //!   - the regrets, the cumulative strategy and (PCFR+ only) the prediction, each
 //!     `slots` f32 values in little-endian bytes, byte-shuffled in blocks of 65,536 values
-//!     (the four bytes of each value in four planes: the exponent bytes compress well).
+//!     (the four bytes of each value in four planes: the exponent bytes compress well);
+//!     with 16-bit storage, each array as its scales (one f32 per decision node, in node
+//!     order) then its `slots` 16-bit words, byte-shuffled the same way.
 //!
 //! Loading rebuilds the spot and its tree from the metadata (so a tree that this version of
 //! cardvec builds differently is refused) before reading the arrays, and reads the frame to
 //! its end, so the checksum is always checked. A file that is not a spot file, another
 //! format version, a truncated file and a corrupt one are each a clear error.
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{Read, Write};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -35,24 +39,17 @@ use super::{
 };
 use crate::core::{Error, Result};
 use crate::poker::{Card, HoleCards, WeightedRange};
+use crate::solve::frame::{self, Format, FrameReader, FrameWriter};
 
 /// The first 8 bytes of a spot file.
 pub const SPOT_FILE_MAGIC: [u8; 8] = *b"\x89CVSPOT\n";
-/// The format version this cardvec writes and reads.
-/// Version 1 (no node locks) is refused: its files are solved again.
-pub const SPOT_FILE_VERSION: u32 = 2;
+/// The format version this cardvec writes (it reads versions 2 and 3).
+/// Version 3 adds the donk sizes after the metadata; version 2 files (no donk sizes) load
+/// as before; version 1 (no node locks) is refused: its files are solved again.
+pub const SPOT_FILE_VERSION: u32 = 3;
 
-/// The format version of a spot file of a solver with 16-bit storage
-/// ([`super::SolveOptions::compress`]): version 2's layout with the arrays as 16-bit words
-/// and their per-node scales.
-pub const SPOT_FILE_VERSION_16: u32 = 3;
-
-/// Values per byte-shuffled block.
-const BLOCK: usize = 1 << 16;
 /// The largest metadata accepted (a spot's metadata is a few tens of kB).
 const MAX_META: u64 = 64 << 20;
-/// zstd's compression level.
-const LEVEL: i32 = 3;
 
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 enum SizeMeta {
@@ -75,6 +72,10 @@ struct TreeMeta {
     add_allin_threshold: f64,
     force_allin_threshold: f64,
 }
+
+/// Version 3: the donk sizes per street ([`TreeConfig::donk`]), written after [`Meta`].
+#[derive(Serialize, Deserialize, Debug, Clone, Default, PartialEq)]
+struct DonkMeta([Option<Vec<SizeMeta>>; 3]);
 
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 struct OptionsMeta {
@@ -178,7 +179,7 @@ impl Meta {
     }
 
     /// The spot and the options, every part checked as when built from text.
-    fn rebuild(&self, compress: bool) -> Result<(Spot, SolveOptions)> {
+    fn rebuild(&self, donk: &DonkMeta, compress: bool) -> Result<(Spot, SolveOptions)> {
         let card = |id: u8| {
             Card::from_id(id).ok_or_else(|| corrupt(format!("card id {id} is not below 52")))
         };
@@ -208,6 +209,10 @@ impl Meta {
             raise_cap: self.tree.raise_cap,
             add_allin_threshold: self.tree.add_allin_threshold,
             force_allin_threshold: self.tree.force_allin_threshold,
+            donk: donk
+                .0
+                .each_ref()
+                .map(|d| d.as_ref().map(|s| s.iter().map(size_of_meta).collect())),
         };
         let spot = Spot::new(
             &board,
@@ -247,100 +252,20 @@ impl Meta {
     }
 }
 
+/// The spot file format (`super::super::frame`).
+const FORMAT: Format = Format {
+    what: "spot file",
+    magic: SPOT_FILE_MAGIC,
+    version: SPOT_FILE_VERSION,
+    oldest_version: 2,
+    not_this: "not a cardvec spot file (it does not start with the spot file magic; save one \
+               with `cardvec spot solve --save` or SpotSolver::save)",
+    other_version: "solve the spot again with this version",
+    max_meta: MAX_META,
+};
+
 fn corrupt(reason: String) -> Error {
-    Error::Invalid {
-        what: "spot file",
-        reason: format!("the file is corrupt: {reason}"),
-    }
-}
-
-/// An I/O error while reading the frame: truncated, corrupt, or the file's own error.
-fn read_error(e: std::io::Error) -> Error {
-    if e.kind() == std::io::ErrorKind::UnexpectedEof {
-        Error::Invalid {
-            what: "spot file",
-            reason: "the file is truncated (it ends before the solver's arrays do)".into(),
-        }
-    } else {
-        corrupt(format!("{e}"))
-    }
-}
-
-/// The 64-bit FNV-1a hash, checked on the metadata before it is decoded (zstd's checksum
-/// covers the whole frame but is read only at its end, after the arrays are allocated).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
-fn write_f32s(w: &mut impl Write, values: &[f32]) -> std::io::Result<()> {
-    let mut buf = vec![0u8; 4 * BLOCK.min(values.len())];
-    for chunk in values.chunks(BLOCK) {
-        let n = chunk.len();
-        for (i, x) in chunk.iter().enumerate() {
-            for (k, b) in x.to_le_bytes().into_iter().enumerate() {
-                buf[k * n + i] = b;
-            }
-        }
-        w.write_all(&buf[..4 * n])?;
-    }
-    Ok(())
-}
-
-fn write_u16s(w: &mut impl Write, values: &[u16]) -> std::io::Result<()> {
-    let mut buf = vec![0u8; 2 * BLOCK.min(values.len())];
-    for chunk in values.chunks(BLOCK) {
-        let n = chunk.len();
-        for (i, x) in chunk.iter().enumerate() {
-            let [lo, hi] = x.to_le_bytes();
-            buf[i] = lo;
-            buf[n + i] = hi;
-        }
-        w.write_all(&buf[..2 * n])?;
-    }
-    Ok(())
-}
-
-fn read_u16s(r: &mut impl Read, out: &mut [u16]) -> std::io::Result<()> {
-    let mut buf = vec![0u8; 2 * BLOCK.min(out.len())];
-    for chunk in out.chunks_mut(BLOCK) {
-        let n = chunk.len();
-        r.read_exact(&mut buf[..2 * n])?;
-        for (i, x) in chunk.iter_mut().enumerate() {
-            *x = u16::from_le_bytes([buf[i], buf[n + i]]);
-        }
-    }
-    Ok(())
-}
-
-fn read_f32s(r: &mut impl Read, out: &mut [f32]) -> std::io::Result<()> {
-    let mut buf = vec![0u8; 4 * BLOCK.min(out.len())];
-    for chunk in out.chunks_mut(BLOCK) {
-        let n = chunk.len();
-        r.read_exact(&mut buf[..4 * n])?;
-        for (i, x) in chunk.iter_mut().enumerate() {
-            *x = f32::from_le_bytes([buf[i], buf[n + i], buf[2 * n + i], buf[3 * n + i]]);
-        }
-    }
-    Ok(())
-}
-
-fn file_error(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::Invalid {
-        what: "spot file",
-        reason: format!("{}: {e}", path.display()),
-    }
-}
-
-fn in_file(path: &Path, e: Error) -> Error {
-    match e {
-        Error::Invalid {
-            what: "spot file",
-            reason,
-        } => file_error(path, reason),
-        e => file_error(path, e),
-    }
+    FORMAT.corrupt(reason)
 }
 
 impl SpotSolver {
@@ -350,68 +275,43 @@ impl SpotSolver {
     /// `docs/spot.md`). [`SpotSolver::read_from`] gives back a solver that continues
     /// exactly as this one would.
     pub fn write_to(&self, w: impl Write, options: &SolveOptions) -> Result<()> {
-        let io = |e: std::io::Error| Error::Invalid {
-            what: "spot file",
-            reason: format!("writing failed: {e}"),
-        };
-        let mut w = w;
-        w.write_all(&SPOT_FILE_MAGIC).map_err(io)?;
-        let version = if self.compressed() {
-            SPOT_FILE_VERSION_16
-        } else {
-            SPOT_FILE_VERSION
-        };
-        w.write_all(&version.to_le_bytes()).map_err(io)?;
-        let meta = postcard::to_stdvec(&Meta::of(self, options)).map_err(|e| Error::Invalid {
+        let cannot = |e: postcard::Error| Error::Invalid {
             what: "spot file",
             reason: format!("the metadata could not be written: {e}"),
-        })?;
-        let mut z = zstd::stream::Encoder::new(w, LEVEL).map_err(io)?;
-        z.include_checksum(true).map_err(io)?;
-        z.write_all(&(meta.len() as u64).to_le_bytes())
-            .map_err(io)?;
-        z.write_all(&meta).map_err(io)?;
-        z.write_all(&fnv1a(&meta).to_le_bytes()).map_err(io)?;
+        };
+        let mut meta = postcard::to_stdvec(&Meta::of(self, options)).map_err(cannot)?;
+        let donk = DonkMeta(
+            self.spot()
+                .tree_config()
+                .donk
+                .each_ref()
+                .map(|d| d.as_ref().map(|s| s.iter().map(size_meta).collect())),
+        );
+        meta.extend(postcard::to_stdvec(&donk).map_err(cannot)?);
+        meta.extend(postcard::to_stdvec(&self.compressed()).map_err(cannot)?);
+        let mut frame = FrameWriter::new(w, &FORMAT, &meta)?;
         let arrays = self.algorithm().arrays() as usize;
         match self.packed_state() {
             None => {
                 for a in &self.state()[..arrays] {
-                    write_f32s(&mut z, a).map_err(io)?;
+                    frame.f32s(a)?;
                 }
             }
             Some((words, scales)) => {
                 for (a, sc) in words.iter().zip(&scales).take(arrays) {
-                    write_f32s(&mut z, sc).map_err(io)?;
-                    write_u16s(&mut z, a).map_err(io)?;
+                    frame.f32s(sc)?;
+                    frame.u16s(a)?;
                 }
             }
         }
-        let mut w = z.finish().map_err(io)?;
-        w.flush().map_err(io)?;
-        Ok(())
+        frame.finish()
     }
 
     /// Saves the solver to `path` ([`SpotSolver::write_to`]), through a temporary file
     /// beside it renamed at the end, so a save cut short leaves no half file under `path`.
     /// Returns the file's size in bytes.
     pub fn save(&self, path: impl AsRef<Path>, options: &SolveOptions) -> Result<u64> {
-        let path = path.as_ref();
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = std::path::PathBuf::from(tmp);
-        let f = File::create(&tmp).map_err(|e| file_error(&tmp, e))?;
-        let written = self
-            .write_to(BufWriter::new(&f), options)
-            .and_then(|()| f.sync_all().map_err(|e| file_error(&tmp, e)));
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(in_file(path, e));
-        }
-        std::fs::rename(&tmp, path).map_err(|e| file_error(path, e))?;
-        let bytes = std::fs::metadata(path)
-            .map_err(|e| file_error(path, e))?
-            .len();
-        Ok(bytes)
+        frame::save(path.as_ref(), &FORMAT, |w| self.write_to(w, options))
     }
 
     /// Reads a solver written by [`SpotSolver::write_to`]: the solver (its spot, tree,
@@ -427,60 +327,25 @@ impl SpotSolver {
     /// than `max_memory` bytes even where the file's own limit is higher (a server reading
     /// files it did not write): the options returned keep the lower of the two limits.
     pub fn read_from_limited(r: impl Read, max_memory: u64) -> Result<(SpotSolver, SolveOptions)> {
-        let mut r = r;
-        let mut head = [0u8; 12];
-        let mut got = 0;
-        while got < head.len() {
-            match r.read(&mut head[got..]) {
-                Ok(0) => break,
-                Ok(n) => got += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(read_error(e)),
+        let (version, meta, mut z) = FrameReader::open(r, &FORMAT)?;
+        let (meta, rest): (Meta, &[u8]) =
+            postcard::take_from_bytes(&meta).map_err(|e| corrupt(format!("metadata: {e}")))?;
+        // Version 3: the donk sizes and the storage follow the version-2 metadata.
+        let (donk, compress) = if version >= 3 {
+            let (donk, rest): (DonkMeta, &[u8]) =
+                postcard::take_from_bytes(rest).map_err(|e| corrupt(format!("metadata: {e}")))?;
+            let (compress, rest): (bool, &[u8]) =
+                postcard::take_from_bytes(rest).map_err(|e| corrupt(format!("metadata: {e}")))?;
+            if !rest.is_empty() {
+                return Err(corrupt("bytes after the metadata".into()));
             }
-        }
-        if got < 8 || head[..8] != SPOT_FILE_MAGIC {
-            return Err(Error::Invalid {
-                what: "spot file",
-                reason: "not a cardvec spot file (it does not start with the spot file \
-                         magic; save one with `cardvec spot solve --save` or \
-                         SpotSolver::save)"
-                    .into(),
-            });
-        }
-        if got < 12 {
-            return Err(read_error(std::io::ErrorKind::UnexpectedEof.into()));
-        }
-        let version = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
-        if version != SPOT_FILE_VERSION && version != SPOT_FILE_VERSION_16 {
-            return Err(Error::Invalid {
-                what: "spot file",
-                reason: format!(
-                    "format version {version}, and this cardvec ({}) reads versions {} (f32 \
-                     storage) and {} (16-bit storage) only (solve the spot again with this \
-                     version)",
-                    env!("CARGO_PKG_VERSION"),
-                    SPOT_FILE_VERSION,
-                    SPOT_FILE_VERSION_16
-                ),
-            });
-        }
-        let mut z = zstd::stream::Decoder::new(r).map_err(read_error)?;
-        let mut len = [0u8; 8];
-        z.read_exact(&mut len).map_err(read_error)?;
-        let len = u64::from_le_bytes(len);
-        if len > MAX_META {
-            return Err(corrupt(format!("a metadata length of {len} bytes")));
-        }
-        let mut meta = vec![0u8; len as usize];
-        z.read_exact(&mut meta).map_err(read_error)?;
-        let mut hash = [0u8; 8];
-        z.read_exact(&mut hash).map_err(read_error)?;
-        if u64::from_le_bytes(hash) != fnv1a(&meta) {
-            return Err(corrupt("the metadata's hash does not match".into()));
-        }
-        let meta: Meta =
-            postcard::from_bytes(&meta).map_err(|e| corrupt(format!("metadata: {e}")))?;
-        let (spot, mut options) = meta.rebuild(version == SPOT_FILE_VERSION_16)?;
+            (donk, compress)
+        } else if rest.is_empty() {
+            (DonkMeta::default(), false)
+        } else {
+            return Err(corrupt("bytes after the metadata".into()));
+        };
+        let (spot, mut options) = meta.rebuild(&donk, compress)?;
         options.max_memory = options.max_memory.min(max_memory);
         if meta.arrays as u64 != options.algorithm.arrays() {
             return Err(corrupt(format!(
@@ -507,7 +372,7 @@ impl SpotSolver {
             let decisions = memory.decision_nodes as usize;
             for a in 0..arrays {
                 let mut scales = vec![0f32; decisions];
-                read_f32s(&mut z, &mut scales).map_err(read_error)?;
+                z.f32s(&mut scales)?;
                 if scales.iter().any(|x| !(x.is_finite() && *x >= 0.0)) {
                     return Err(corrupt("a scale that is not a finite number ≥ 0".into()));
                 }
@@ -515,16 +380,12 @@ impl SpotSolver {
                 let words = solver
                     .packed_state_mut()
                     .expect("a solver made with compress has 16-bit storage");
-                read_u16s(
-                    &mut z,
-                    &mut *words.into_iter().nth(a).expect("three arrays"),
-                )
-                .map_err(read_error)?;
+                z.u16s(&mut *words.into_iter().nth(a).expect("three arrays"))?;
             }
         } else {
             let (state, _) = solver.state_mut();
             for a in state.into_iter().take(arrays) {
-                read_f32s(&mut z, a).map_err(read_error)?;
+                z.f32s(a)?;
             }
         }
         *solver.state_mut().1 = meta.iterations;
@@ -532,22 +393,13 @@ impl SpotSolver {
             .set_locks(&meta.locks)
             .map_err(|e| corrupt(format!("the node locks: {e}")))?;
         // Read to the frame's end: zstd checks the content checksum there.
-        let mut rest = Vec::new();
-        z.read_to_end(&mut rest).map_err(read_error)?;
-        if !rest.is_empty() {
-            return Err(corrupt(format!(
-                "{} bytes after the solver's arrays",
-                rest.len()
-            )));
-        }
+        z.finish()?;
         Ok((solver, options))
     }
 
     /// Loads a solver saved by [`SpotSolver::save`] (see [`SpotSolver::read_from`]); errors
     /// name the path.
     pub fn load(path: impl AsRef<Path>) -> Result<(SpotSolver, SolveOptions)> {
-        let path = path.as_ref();
-        let f = File::open(path).map_err(|e| file_error(path, e))?;
-        SpotSolver::read_from(BufReader::new(f)).map_err(|e| in_file(path, e))
+        frame::load(path.as_ref(), &FORMAT, SpotSolver::read_from)
     }
 }

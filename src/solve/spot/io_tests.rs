@@ -174,13 +174,11 @@ fn a_bad_file_is_refused_with_a_clear_error() {
         other[8..12].copy_from_slice(&version.to_le_bytes());
         let e = err(&other);
         assert!(
-            e.contains(&format!("format version {version}")) && e.contains("reads versions 2"),
+            e.contains(&format!("format version {version}")) && e.contains("reads versions 2 to 3"),
             "{e}"
         );
     }
-    // An f32 file given the 16-bit version: its arrays do not decode as 16-bit ones.
-    other[8..12].copy_from_slice(&SPOT_FILE_VERSION_16.to_le_bytes());
-    assert!(SpotSolver::read_from(other.as_slice()).is_err());
+
     // Truncated: at several points, the header included.
     for cut in [10, 12, 20, good.len() / 2, good.len() - 1] {
         let e = err(&good[..cut]);
@@ -286,7 +284,7 @@ fn a_sixteen_bit_solve_saves_and_continues_exactly() {
         first.write_to(&mut buf, &o(n)).unwrap();
         assert_eq!(
             u32::from_le_bytes(buf[8..12].try_into().unwrap()),
-            SPOT_FILE_VERSION_16
+            SPOT_FILE_VERSION
         );
         let (mut loaded, options) = SpotSolver::read_from(buf.as_slice()).unwrap();
         assert_eq!(options, o(n));
@@ -303,4 +301,81 @@ fn a_sixteen_bit_solve_saves_and_continues_exactly() {
         let cut = &buf[..buf.len() - 9];
         assert!(SpotSolver::read_from(cut).is_err());
     }
+}
+
+/// Version 3 keeps the donk and per-player sizes; a version-2 file (the same metadata
+/// without the donk sizes) still loads, with none, and continues exactly.
+#[test]
+fn donk_sizes_are_saved_and_version_2_files_still_load() {
+    let tree = TreeConfig::from_specs(&SizeSpecs {
+        bets: "60%",
+        raises: "2.5x",
+        ip_bets: Some("river:75%,a"),
+        donk: Some("river:33%"),
+        ..SizeSpecs::default()
+    })
+    .unwrap();
+    let spot = Spot::parse("Td9d6hQc", 100, 300, "AA,KQs,76s", "JJ,AQs,T9s", tree).unwrap();
+    let o = opts(Algorithm::Dcfr, 4);
+    let mut solver = SpotSolver::new(&spot, &o).unwrap();
+    solver.solve(&o, &mut |_| true).unwrap();
+    let mut buf = Vec::new();
+    solver.write_to(&mut buf, &o).unwrap();
+    assert_eq!(buf[8..12], 3u32.to_le_bytes());
+    let (back, _) = SpotSolver::read_from(buf.as_slice()).unwrap();
+    assert_eq!(back.spot().tree_config(), spot.tree_config());
+    assert_eq!(back.tree().nodes().len(), solver.tree().nodes().len());
+
+    // A version-2 file, as version 2 wrote it: the metadata without the donk sizes and the
+    // storage.
+    let plain = turn_spot();
+    let mut first = SpotSolver::new(&plain, &o).unwrap();
+    first.solve(&o, &mut |_| true).unwrap();
+    let mut v3 = Vec::new();
+    first.write_to(&mut v3, &o).unwrap();
+    let frame = zstd::stream::decode_all(&v3[12..]).unwrap();
+    let len = u64::from_le_bytes(frame[..8].try_into().unwrap()) as usize;
+    let meta = &frame[8..8 + len];
+    // No donk sizes: three `None`s, a zero byte each; then f32 storage (`false`, a zero
+    // byte).
+    assert_eq!(meta[len - 4..], [0, 0, 0, 0]);
+    let meta = &meta[..len - 4];
+    let mut inner = (meta.len() as u64).to_le_bytes().to_vec();
+    inner.extend_from_slice(meta);
+    inner.extend_from_slice(&crate::solve::frame::fnv1a(meta).to_le_bytes());
+    inner.extend_from_slice(&frame[8 + len + 8..]);
+    let mut v2 = SPOT_FILE_MAGIC.to_vec();
+    v2.extend_from_slice(&2u32.to_le_bytes());
+    v2.extend(zstd::stream::encode_all(inner.as_slice(), 3).unwrap());
+    let (mut loaded, options) = SpotSolver::read_from(v2.as_slice()).unwrap();
+    assert_eq!(options, o);
+    assert_eq!(loaded.spot(), &plain);
+    assert_eq!(loaded.spot().tree_config().donk, [None, None, None]);
+    for (a, b) in loaded.state().iter().zip(first.state()) {
+        assert_eq!(bits(a), bits(b));
+    }
+    // It continues as the version-3 file does.
+    let (mut again, _) = SpotSolver::read_from(v3.as_slice()).unwrap();
+    let a = loaded
+        .solve(&opts(Algorithm::Dcfr, 3), &mut |_| true)
+        .unwrap();
+    let b = again
+        .solve(&opts(Algorithm::Dcfr, 3), &mut |_| true)
+        .unwrap();
+    assert_eq!(a.exploitability.to_bits(), b.exploitability.to_bits());
+    // Version 2 with bytes after its metadata is corrupt.
+    let mut inner = ((meta.len() + 1) as u64).to_le_bytes().to_vec();
+    let mut longer = meta.to_vec();
+    longer.push(0);
+    inner.extend_from_slice(&longer);
+    inner.extend_from_slice(&crate::solve::frame::fnv1a(&longer).to_le_bytes());
+    inner.extend_from_slice(&frame[8 + len + 8..]);
+    let mut bad = SPOT_FILE_MAGIC.to_vec();
+    bad.extend_from_slice(&2u32.to_le_bytes());
+    bad.extend(zstd::stream::encode_all(inner.as_slice(), 3).unwrap());
+    let e = SpotSolver::read_from(bad.as_slice())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("corrupt"), "{e}");
 }

@@ -281,6 +281,8 @@ fn root(spot: &Spot) -> Reached {
             player: 0,
             raises: 0,
             last_incr: 0,
+            aggressor: None,
+            previous_aggressor: None,
         },
         path: vec![0],
         words: Vec::new(),

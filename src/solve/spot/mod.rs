@@ -60,10 +60,12 @@ mod io_tests;
 #[cfg(test)]
 mod report_tests;
 #[cfg(test)]
+mod sizes_tests;
+#[cfg(test)]
 mod tests;
 
 pub use check::{check_solve_invariants, fuzz_check_spot, INVARIANT_TOLERANCE};
-pub use io::{SPOT_FILE_MAGIC, SPOT_FILE_VERSION, SPOT_FILE_VERSION_16};
+pub use io::{SPOT_FILE_MAGIC, SPOT_FILE_VERSION};
 pub use lock::{NodeLock, LOCK_SUM_TOLERANCE};
 pub use report::{ActionInfo, Aggregate, NodeReport, PlayerReport, SHAPES};
 pub use solver::{
@@ -180,6 +182,129 @@ pub struct TreeConfig {
     /// A size that leaves the bettor, once called, less than this times the pot behind
     /// becomes all-in (finite, in 0..=1). Default [`DEFAULT_FORCE_ALLIN_THRESHOLD`].
     pub force_allin_threshold: f64,
+    /// `donk[street]`: OOP's sizes when it leads (bets first) on the turn (1) or the river
+    /// (2) into IP, the last player to bet or raise on the previous street (a donk bet).
+    /// `None`: OOP's ordinary bets apply; `Some(vec![])`: OOP cannot lead there. The flop
+    /// (0) has no previous street in a spot and must be `None`.
+    pub donk: [Option<Vec<BetSize>>; 3],
+}
+
+/// The streets' names, by index (0 flop, 1 turn, 2 river).
+pub const STREETS: [&str; 3] = ["flop", "turn", "river"];
+
+/// Parses a donk spec: a size list (the turn and the river) or street parts (`turn:50%;
+/// river:33%,75%`; `turn:` alone: OOP cannot lead on the turn). The flop is refused.
+fn parse_donk(spec: &str) -> Result<[Option<Vec<BetSize>>; 3]> {
+    let what = "--donk";
+    let bad = |reason: String| Error::Invalid {
+        what,
+        reason: format!("{spec:?}: {reason}"),
+    };
+    if !spec.contains(':') {
+        let sizes = BetSize::parse_list(spec, false).map_err(|e| bad(e.to_string()))?;
+        return Ok([None, Some(sizes.clone()), Some(sizes)]);
+    }
+    let mut out = [None, None, None];
+    for part in spec.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((street, _)) = part.split_once(':') else {
+            return Err(bad(format!(
+                "{part:?} has no street (write street:sizes, as turn:50%;river:33%,75%)"
+            )));
+        };
+        let street = street.trim().to_ascii_lowercase();
+        if street == "flop" {
+            return Err(bad(
+                "no donk sizes on the flop (a donk bet leads into the previous street's \
+                 aggressor: turn and river only)"
+                    .into(),
+            ));
+        }
+        let one = parse_street_sizes(what, part, false, &Default::default())?;
+        let i = STREETS
+            .iter()
+            .position(|n| *n == street)
+            .expect("parse_street_sizes knows the street");
+        if out[i].is_some() {
+            return Err(bad(format!("the {street} is named twice")));
+        }
+        out[i] = Some(one[i].clone());
+    }
+    Ok(out)
+}
+
+/// The text form of a bet tree's sizes, as `cardvec spot solve`, `spot batch` and
+/// `cardvec.spot.solve` take it (docs/spot.md, "Bet sizes"). Each field is a size spec:
+/// either a size list for every street (`60%,e,a`; empty: none), or street parts
+/// `flop:33%,75%;turn:60%;river:75%,a`, a street not named keeping the sizes of the layer
+/// below (`bets` and `raises` for the per-player fields; for `bets` and `raises`
+/// themselves, no size).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SizeSpecs<'a> {
+    /// Bet sizes of both players.
+    pub bets: &'a str,
+    /// Raise sizes of both players.
+    pub raises: &'a str,
+    /// OOP's bet sizes over `bets`.
+    pub oop_bets: Option<&'a str>,
+    /// IP's bet sizes over `bets`.
+    pub ip_bets: Option<&'a str>,
+    /// OOP's raise sizes over `raises`.
+    pub oop_raises: Option<&'a str>,
+    /// IP's raise sizes over `raises`.
+    pub ip_raises: Option<&'a str>,
+    /// OOP's donk sizes on the turn and river ([`TreeConfig::donk`]); streets not named
+    /// (and every street without this spec) use OOP's bets. The flop is refused.
+    pub donk: Option<&'a str>,
+}
+
+/// Parses a size spec (see [`SizeSpecs`]) over `base`: a size list replaces every street's,
+/// street parts replace the streets named. `raises` allows multiples (`2.5x`). Errors: an
+/// unknown street word, a street named twice, a bad size; each names the spec.
+pub fn parse_street_sizes(
+    what: &'static str,
+    spec: &str,
+    raises: bool,
+    base: &[Vec<BetSize>; 3],
+) -> Result<[Vec<BetSize>; 3]> {
+    let mut out = base.clone();
+    let in_spec = |e: Error| Error::Invalid {
+        what,
+        reason: format!("{spec:?}: {e}"),
+    };
+    if !spec.contains(':') {
+        let sizes = BetSize::parse_list(spec, raises).map_err(in_spec)?;
+        return Ok([sizes.clone(), sizes.clone(), sizes]);
+    }
+    let mut named = [false; 3];
+    for part in spec.split(';').map(str::trim) {
+        if part.is_empty() {
+            continue;
+        }
+        let Some((street, sizes)) = part.split_once(':') else {
+            return Err(Error::Invalid {
+                what,
+                reason: format!(
+                    "{spec:?}: {part:?} has no street (write street:sizes, as \
+                     flop:33%,75%;turn:60%;river:75%,a)"
+                ),
+            });
+        };
+        let street = street.trim().to_ascii_lowercase();
+        let Some(i) = STREETS.iter().position(|s| *s == street) else {
+            return Err(Error::Invalid {
+                what,
+                reason: format!("{spec:?}: unknown street {street:?} (flop, turn or river)"),
+            });
+        };
+        if std::mem::replace(&mut named[i], true) {
+            return Err(Error::Invalid {
+                what,
+                reason: format!("{spec:?}: the {street} is named twice"),
+            });
+        }
+        out[i] = BetSize::parse_list(sizes, raises).map_err(in_spec)?;
+    }
+    Ok(out)
 }
 
 impl TreeConfig {
@@ -196,7 +321,50 @@ impl TreeConfig {
             raise_cap: DEFAULT_RAISE_CAP,
             add_allin_threshold: DEFAULT_ADD_ALLIN_THRESHOLD,
             force_allin_threshold: DEFAULT_FORCE_ALLIN_THRESHOLD,
+            donk: [None, None, None],
         })
+    }
+
+    /// Sizes per player and street from their text form ([`SizeSpecs`]), the default cap
+    /// and thresholds. Errors: a bad spec (an unknown street or size word, a street twice,
+    /// a multiple `2.5x` among bets or donk sizes, donk sizes on the flop), naming the
+    /// option (`--oop-bets`, ...) and the spec.
+    pub fn from_specs(specs: &SizeSpecs<'_>) -> Result<TreeConfig> {
+        let none: [Vec<BetSize>; 3] = Default::default();
+        let bets = parse_street_sizes("--bets", specs.bets, false, &none)?;
+        let raises = parse_street_sizes("--raises", specs.raises, true, &none)?;
+        let layer = |what, spec: Option<&str>, raises: bool, base: &[Vec<BetSize>; 3]| match spec {
+            Some(spec) => parse_street_sizes(what, spec, raises, base),
+            None => Ok(base.clone()),
+        };
+        let per_player = [
+            (
+                layer("--oop-bets", specs.oop_bets, false, &bets)?,
+                layer("--oop-raises", specs.oop_raises, true, &raises)?,
+            ),
+            (
+                layer("--ip-bets", specs.ip_bets, false, &bets)?,
+                layer("--ip-raises", specs.ip_raises, true, &raises)?,
+            ),
+        ];
+        let sizes = per_player.map(|(b, r)| {
+            let [b0, b1, b2] = b;
+            let [r0, r1, r2] = r;
+            [(b0, r0), (b1, r1), (b2, r2)].map(|(bets, raises)| StreetSizes { bets, raises })
+        });
+        let donk = match specs.donk {
+            Some(spec) => parse_donk(spec)?,
+            None => [None, None, None],
+        };
+        let tree = TreeConfig {
+            sizes,
+            raise_cap: DEFAULT_RAISE_CAP,
+            add_allin_threshold: DEFAULT_ADD_ALLIN_THRESHOLD,
+            force_allin_threshold: DEFAULT_FORCE_ALLIN_THRESHOLD,
+            donk,
+        };
+        tree.check()?;
+        Ok(tree)
     }
 
     /// Checks the cap, the thresholds and the sizes (a multiple only among raises).
@@ -216,7 +384,19 @@ impl TreeConfig {
                 reason: format!("must be in [0, 1], got {t}"),
             });
         }
-        for street in self.sizes.iter().flatten() {
+        if self.donk[0].is_some() {
+            return Err(Error::Invalid {
+                what: "donk sizes",
+                reason: "none on the flop (a donk bet leads into the previous street's \
+                         aggressor: turn and river only)"
+                    .into(),
+            });
+        }
+        let donks = StreetSizes {
+            bets: self.donk.iter().flatten().flatten().copied().collect(),
+            raises: Vec::new(),
+        };
+        for street in self.sizes.iter().flatten().chain([&donks]) {
             for s in street.bets.iter().chain(&street.raises) {
                 let ok = match *s {
                     BetSize::Pot(f) => f.is_finite() && f > 0.0 && f <= 100.0,

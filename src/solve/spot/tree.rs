@@ -134,6 +134,10 @@ pub(super) struct State {
     pub(super) raises: u32,
     /// The last bet or raise increment on this street (the minimum raise).
     pub(super) last_incr: u32,
+    /// The last player to bet or raise on this street, and on the previous one (donk
+    /// sizes: OOP leading into the previous street's aggressor).
+    pub(super) aggressor: Option<u8>,
+    pub(super) previous_aggressor: Option<u8>,
 }
 
 struct Builder<'a> {
@@ -167,6 +171,8 @@ impl SpotTree {
             player: 0,
             raises: 0,
             last_incr: 0,
+            aggressor: None,
+            previous_aggressor: None,
         };
         if spot.stack() == 0 {
             b.close_street(st, Action::Root)?;
@@ -316,6 +322,8 @@ impl Builder<'_> {
                 player: 0,
                 raises: 0,
                 last_incr: 0,
+                aggressor: None,
+                previous_aggressor: st.aggressor,
             };
             kids.push(if all_in {
                 self.close_street(next, Action::Deal(card))?
@@ -349,6 +357,8 @@ impl Builder<'_> {
             player: st.player,
             raises: st.raises,
             last_incr: st.last_incr,
+            aggressor: st.aggressor,
+            previous_aggressor: st.previous_aggressor,
         };
         if call > 0 {
             kids.push(self.push(NodeKind::Fold(p as u8), Action::Fold, &st)? as u32);
@@ -370,6 +380,7 @@ impl Builder<'_> {
             next.player = o;
             next.raises += (call > 0) as u32;
             next.last_incr = to - st.street_in[o];
+            next.aggressor = Some(p as u8);
             let a = if call > 0 {
                 Action::Raise(to)
             } else {
@@ -433,7 +444,15 @@ fn amounts(spot: &Spot, st: &State) -> Vec<u32> {
     let call = (st.street_in[o] - st.street_in[p]) as u64;
     let street = &cfg.sizes[p][st.street];
     let facing = call > 0;
-    let sizes = if facing { &street.raises } else { &street.bets };
+    // A donk bet: OOP leads into IP, the previous street's last aggressor.
+    let donk = (p == 0 && !facing && st.previous_aggressor == Some(1))
+        .then(|| cfg.donk[st.street].as_ref())
+        .flatten();
+    let sizes = if facing {
+        &street.raises
+    } else {
+        donk.unwrap_or(&street.bets)
+    };
     let mut out: Vec<u32> = sizes
         .iter()
         .filter_map(|&s| size_to(spot, st, s))
@@ -475,6 +494,7 @@ pub(super) fn step(st: &State, action: Action) -> State {
             next.player = o;
             next.raises += matches!(action, Action::Raise(_)) as u32;
             next.last_incr = to - st.street_in[o];
+            next.aggressor = Some(p as u8);
         }
         Action::Deal(card) => {
             next.street += 1;
@@ -483,6 +503,8 @@ pub(super) fn step(st: &State, action: Action) -> State {
             next.player = 0;
             next.raises = 0;
             next.last_incr = 0;
+            next.previous_aggressor = st.aggressor;
+            next.aggressor = None;
         }
         Action::Fold | Action::Root => {}
     }

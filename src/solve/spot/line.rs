@@ -273,17 +273,7 @@ enum Step {
 fn root(spot: &Spot) -> Reached {
     Reached {
         node: 0,
-        state: State {
-            street: spot.street(),
-            board: spot.board_set(),
-            spent: [0, 0],
-            street_in: [0, 0],
-            player: 0,
-            raises: 0,
-            last_incr: 0,
-            aggressor: None,
-            previous_aggressor: None,
-        },
+        state: State::root(spot),
         path: vec![0],
         words: Vec::new(),
     }

@@ -446,15 +446,10 @@ impl Scales<'_> {
     }
 }
 
-fn decode_i16(src: &[i16], scale: f32, dst: &mut [f32]) {
+/// `dst = src · scale` (16-bit words, signed or not, to f32).
+fn decode<T: Copy + Into<f32>>(src: &[T], scale: f32, dst: &mut [f32]) {
     for (d, &x) in dst.iter_mut().zip(src) {
-        *d = x as f32 * scale;
-    }
-}
-
-fn decode_u16(src: &[u16], scale: f32, dst: &mut [f32]) {
-    for (d, &x) in dst.iter_mut().zip(src) {
-        *d = x as f32 * scale;
+        *d = x.into() * scale;
     }
 }
 
@@ -659,7 +654,7 @@ impl SpotSolver {
             None => self.cum[start..start + k * h].to_vec(),
             Some(pk) => {
                 let mut out = vec![0f32; k * h];
-                decode_u16(&pk.c[start..start + k * h], pk.scale(n, 1), &mut out);
+                decode(&pk.c[start..start + k * h], pk.scale(n, 1), &mut out);
                 out
             }
         }
@@ -724,7 +719,7 @@ impl SpotSolver {
             None => (self.regrets[r.clone()].to_vec(), self.cum[r].to_vec()),
             Some(pk) => {
                 let mut regrets = vec![0f32; k * h];
-                decode_i16(&pk.r[r], pk.scale(n, 0), &mut regrets);
+                decode(&pk.r[r], pk.scale(n, 0), &mut regrets);
                 (regrets, self.cum_block(n, k, h))
             }
         }
@@ -1463,15 +1458,15 @@ impl Ctx<'_> {
             Some(sc) => {
                 if train {
                     rb = scratch::Buf::zeroed(k * n);
-                    decode_i16(r16, sc.get(node, 0), &mut rb);
+                    decode(r16, sc.get(node, 0), &mut rb);
                     if !q16.is_empty() {
                         qb = scratch::Buf::zeroed(k * n);
-                        decode_i16(q16, sc.get(node, 2), &mut qb);
+                        decode(q16, sc.get(node, 2), &mut qb);
                     }
                 }
                 if !train || q == p {
                     cb = scratch::Buf::zeroed(k * n);
-                    decode_u16(c16, sc.get(node, 1), &mut cb);
+                    decode(c16, sc.get(node, 1), &mut cb);
                 }
                 (&mut rb, &mut cb, &mut qb)
             }

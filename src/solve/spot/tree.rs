@@ -140,6 +140,23 @@ pub(super) struct State {
     pub(super) previous_aggressor: Option<u8>,
 }
 
+impl State {
+    /// The betting state at the root of `spot`'s tree.
+    pub(super) fn root(spot: &Spot) -> State {
+        State {
+            street: spot.street(),
+            board: spot.board_set(),
+            spent: [0, 0],
+            street_in: [0, 0],
+            player: 0,
+            raises: 0,
+            last_incr: 0,
+            aggressor: None,
+            previous_aggressor: None,
+        }
+    }
+}
+
 struct Builder<'a> {
     spot: &'a Spot,
     max_nodes: usize,
@@ -163,17 +180,7 @@ impl SpotTree {
             board_index: HashMap::new(),
             slots: 0,
         };
-        let st = State {
-            street: spot.street(),
-            board: spot.board_set(),
-            spent: [0, 0],
-            street_in: [0, 0],
-            player: 0,
-            raises: 0,
-            last_incr: 0,
-            aggressor: None,
-            previous_aggressor: None,
-        };
+        let st = State::root(spot);
         if spot.stack() == 0 {
             b.close_street(st, Action::Root)?;
         } else {

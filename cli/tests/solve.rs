@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::cardvec;
+use common::{cardvec, summary};
 
 #[test]
 fn kuhn_cfr_plus_json_ends_with_the_summary() {
@@ -240,17 +240,7 @@ fn an_unwritable_policy_path_and_a_bad_time_limit_are_refused_first() {
 /// the algorithm, seed and lanes default to the file's.
 #[test]
 fn save_and_resume_continue_exactly_from_the_command_line() {
-    let run = |args: &[&str]| {
-        let out = cardvec(args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).unwrap();
-        let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-        last
-    };
+    let run = summary;
     let dir = std::env::temp_dir().join(format!("cardvec-solve-resume-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
@@ -434,7 +424,7 @@ fn a_stopped_run_saves_its_state_and_resumes() {
     let saved = dir.join("leduc.cvsolve");
     let saved = saved.to_str().unwrap();
     let resume = |saved: &str| {
-        let out = cardvec(&[
+        summary(&[
             "solve",
             "leduc",
             "--resume",
@@ -443,18 +433,10 @@ fn a_stopped_run_saves_its_state_and_resumes() {
             "5",
             "--json",
             "--quiet",
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).unwrap();
-        let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-        last
+        ])
     };
     // The time limit.
-    let out = cardvec(&[
+    let last = summary(&[
         "solve",
         "leduc",
         "--algorithm",
@@ -468,13 +450,6 @@ fn a_stopped_run_saves_its_state_and_resumes() {
         "--save",
         saved,
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(last["stopped"], "time-limit");
     let done = last["iterations"].as_u64().unwrap();
     let again = resume(saved);

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::cardvec;
+use common::{cardvec, summary};
 
 const SPOT: [&str; 12] = [
     "spot",
@@ -266,18 +266,6 @@ fn batch_solves_every_line_with_action_evs_and_resumes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The summary (last JSON line) of a run that must succeed.
-fn summary(args: &[&str]) -> serde_json::Value {
-    let out = cardvec(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    serde_json::from_str(text.lines().last().unwrap()).unwrap()
-}
-
 #[test]
 fn save_and_resume_continue_exactly() {
     let dir = std::env::temp_dir().join(format!("cardvec-spot-save-{}", std::process::id()));
@@ -385,14 +373,7 @@ fn locks_from_the_command_line_and_a_batch_line() {
     ];
     let mut args = toy.to_vec();
     args.extend(["--lock", "ip:bet:100%=call:1"]);
-    let out = cardvec(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let last = summary(&args);
     assert_eq!(last["locks"], serde_json::json!(["ip:bet:100%=call:1"]));
     assert_eq!(last["locked_nodes"], 1);
     assert_eq!(last["stop"], "target");

@@ -14,6 +14,19 @@ pub fn cardvec(args: &[&str]) -> Output {
         .expect("the cardvec binary runs")
 }
 
+/// Runs `cardvec ARGS`, which must succeed (else the test fails with its stderr and the
+/// arguments), and returns its last stdout line as JSON: a `--json` run's summary.
+pub fn summary(args: &[&str]) -> serde_json::Value {
+    let out = cardvec(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8 output");
+    serde_json::from_str(text.lines().last().expect("a last line")).expect("a JSON last line")
+}
+
 /// Starts `cardvec ARGS` with stdout and stderr piped, waits for its first line on stdout
 /// (the run is under way: its Ctrl-C handler is set), sends it SIGINT with `kill -INT`, as
 /// Ctrl-C in a terminal would, reads the rest of stdout and checks the exit status is 130.

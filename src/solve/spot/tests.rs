@@ -541,9 +541,10 @@ fn check_against_generic(solver: &mut SpotSolver, flat: &FlatTree, tol: f64) -> 
     ev.exploitability
 }
 
-#[test]
-fn a_river_spot_matches_the_generic_tree_solvers() {
-    let s = spot(
+/// The river spot small enough to flatten that the checks against the generic tree
+/// solvers share.
+fn generic_river_spot() -> Spot {
+    spot(
         "AhKd7c4s2h",
         100,
         300,
@@ -551,7 +552,12 @@ fn a_river_spot_matches_the_generic_tree_solvers() {
         "AQs,KQs,44,T9s,A7s:0.5",
         "50%,a",
         "2.5x",
-    );
+    )
+}
+
+#[test]
+fn a_river_spot_matches_the_generic_tree_solvers() {
+    let s = generic_river_spot();
     let flattened = Flattened::new(&s);
     crate::core::tree::check_tree(&flattened, &[0, 1, 2, 3, 4, 5, 6, 7]).unwrap();
     let flat = FlatTree::build(&flattened, 1 << 22).unwrap();
@@ -1176,15 +1182,7 @@ fn bad_locks_are_clear_errors_and_change_nothing() {
 /// generic best response; with every node of a player locked it equals its EV.
 #[test]
 fn locked_best_responses_match_the_generic_evaluation() {
-    let s = spot(
-        "AhKd7c4s2h",
-        100,
-        300,
-        "AK,77,QJs,65s:0.5,AdQd",
-        "AQs,KQs,44,T9s,A7s:0.5",
-        "50%,a",
-        "2.5x",
-    );
+    let s = generic_river_spot();
     let flattened = Flattened::new(&s);
     let flat = FlatTree::build(&flattened, 1 << 22).unwrap();
     let pot = s.pot() as f64;
@@ -1295,15 +1293,7 @@ fn locked_results_do_not_depend_on_the_thread_count() {
 /// generic CFR+ finds; the arrays take half the bytes; 1 thread = 2 threads bit for bit.
 #[test]
 fn sixteen_bit_storage_evaluates_exactly_and_converges() {
-    let s = spot(
-        "AhKd7c4s2h",
-        100,
-        300,
-        "AK,77,QJs,65s:0.5,AdQd",
-        "AQs,KQs,44,T9s,A7s:0.5",
-        "50%,a",
-        "2.5x",
-    );
+    let s = generic_river_spot();
     let flattened = Flattened::new(&s);
     let flat = FlatTree::build(&flattened, 1 << 22).unwrap();
     let pot = s.pot() as f64;

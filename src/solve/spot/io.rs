@@ -1,7 +1,7 @@
 //! Spot files: a solved (or partly solved) spot saved to disk and loaded back, so that a
 //! solve continues exactly where it stopped.
 //!
-//! # Format (version 3; version 2 is read too)
+//! # Format (version 4; versions 2 and 3 are read too)
 //!
 //! The framed format of `crate::solve::frame`, shared with the generic solvers' run files:
 //! - 8 bytes of magic, `\x89CVSPOT\n` (a high byte and a newline, so a file mangled by a
@@ -15,8 +15,12 @@
 //!     that wrote it and the node locks ([`super::NodeLock`]s as given: player, line,
 //!     strategy, hands; version 2), then (version 3) the donk sizes per street
 //!     ([`super::TreeConfig::donk`]) and the storage (a bool: 16-bit,
-//!     [`super::SolveOptions::compress`]); then the metadata's 64-bit FNV-1a hash (checked
-//!     before it is decoded). A version-2 file has no donk sizes and f32 storage;
+//!     [`super::SolveOptions::compress`]), then (version 4) two bools: the isomorphism option
+//!     ([`super::SolveOptions::isomorphism`]) and whether the mirror nodes' slots are out of
+//!     date (they were not kept up to date while training with isomorphism, and are read
+//!     from their representatives); then the metadata's 64-bit FNV-1a hash (checked
+//!     before it is decoded). A version-2 file has no donk sizes and f32 storage, a
+//!     version-2 or -3 file up-to-date mirrors;
 //!   - the regrets, the cumulative strategy and (PCFR+ only) the prediction, each
 //!     `slots` f32 values in little-endian bytes, byte-shuffled in blocks of 65,536 values
 //!     (the four bytes of each value in four planes: the exponent bytes compress well);
@@ -44,9 +48,10 @@ use crate::solve::frame::{self, Format, FrameReader, FrameWriter};
 /// The first 8 bytes of a spot file.
 pub const SPOT_FILE_MAGIC: [u8; 8] = *b"\x89CVSPOT\n";
 /// The format version this cardvec writes (it reads versions 2 and 3).
-/// Version 3 adds the donk sizes after the metadata; version 2 files (no donk sizes) load
-/// as before; version 1 (no node locks) is refused: its files are solved again.
-pub const SPOT_FILE_VERSION: u32 = 3;
+/// Version 3 adds the donk sizes after the metadata, version 4 the suit-isomorphism state
+/// after them; version 2 files (no donk sizes) and version 3 files (solved without
+/// isomorphism) load as before; version 1 (no node locks) is refused: its files are solved again.
+pub const SPOT_FILE_VERSION: u32 = 4;
 
 /// The largest metadata accepted (a spot's metadata is a few tens of kB).
 const MAX_META: u64 = 64 << 20;
@@ -246,6 +251,7 @@ impl Meta {
             max_memory: o.max_memory,
             max_nodes: usize::try_from(o.max_nodes).unwrap_or(DEFAULT_MAX_NODES),
             compress,
+            isomorphism: true,
         };
         options.check()?;
         Ok((spot, options))
@@ -289,6 +295,8 @@ impl SpotSolver {
         );
         meta.extend(postcard::to_stdvec(&donk).map_err(cannot)?);
         meta.extend(postcard::to_stdvec(&self.compressed()).map_err(cannot)?);
+        let iso = (options.isomorphism, self.mirrors_stale());
+        meta.extend(postcard::to_stdvec(&iso).map_err(cannot)?);
         let mut frame = FrameWriter::new(w, &FORMAT, &meta)?;
         let arrays = self.algorithm().arrays() as usize;
         match self.packed_state() {
@@ -330,22 +338,29 @@ impl SpotSolver {
         let (version, meta, mut z) = FrameReader::open(r, &FORMAT)?;
         let (meta, rest): (Meta, &[u8]) =
             postcard::take_from_bytes(&meta).map_err(|e| corrupt(format!("metadata: {e}")))?;
-        // Version 3: the donk sizes and the storage follow the version-2 metadata.
-        let (donk, compress) = if version >= 3 {
+        // Version 3: the donk sizes and the storage follow the version-2 metadata; version
+        // 4: the isomorphism option and whether the mirrors' slots are out of date.
+        let (donk, compress, iso) = if version >= 3 {
             let (donk, rest): (DonkMeta, &[u8]) =
                 postcard::take_from_bytes(rest).map_err(|e| corrupt(format!("metadata: {e}")))?;
             let (compress, rest): (bool, &[u8]) =
                 postcard::take_from_bytes(rest).map_err(|e| corrupt(format!("metadata: {e}")))?;
+            let (iso, rest): ((bool, bool), &[u8]) = if version >= 4 {
+                postcard::take_from_bytes(rest).map_err(|e| corrupt(format!("metadata: {e}")))?
+            } else {
+                ((true, false), rest)
+            };
             if !rest.is_empty() {
                 return Err(corrupt("bytes after the metadata".into()));
             }
-            (donk, compress)
+            (donk, compress, iso)
         } else if rest.is_empty() {
-            (DonkMeta::default(), false)
+            (DonkMeta::default(), false, (true, false))
         } else {
             return Err(corrupt("bytes after the metadata".into()));
         };
         let (spot, mut options) = meta.rebuild(&donk, compress)?;
+        options.isomorphism = iso.0;
         options.max_memory = options.max_memory.min(max_memory);
         if meta.arrays as u64 != options.algorithm.arrays() {
             return Err(corrupt(format!(
@@ -389,6 +404,7 @@ impl SpotSolver {
             }
         }
         *solver.state_mut().1 = meta.iterations;
+        solver.set_mirror_state(iso.0, iso.1);
         solver
             .set_locks(&meta.locks)
             .map_err(|e| corrupt(format!("the node locks: {e}")))?;

@@ -124,6 +124,7 @@ fn the_spot_and_the_options_come_back_whole() {
         max_memory: 1 << 30,
         max_nodes: 123_456,
         compress: false,
+        isomorphism: false,
     };
     let mut solver = SpotSolver::new(&spot, &options).unwrap();
     solver.solve(&options, &mut |_| true).unwrap();
@@ -170,11 +171,11 @@ fn a_bad_file_is_refused_with_a_clear_error() {
     }
     // Another format version.
     let mut other = good.clone();
-    for version in [1u32, 4] {
+    for version in [1u32, 5] {
         other[8..12].copy_from_slice(&version.to_le_bytes());
         let e = err(&other);
         assert!(
-            e.contains(&format!("format version {version}")) && e.contains("reads versions 2 to 3"),
+            e.contains(&format!("format version {version}")) && e.contains("reads versions 2 to 4"),
             "{e}"
         );
     }
@@ -304,7 +305,8 @@ fn a_sixteen_bit_solve_saves_and_continues_exactly() {
 }
 
 /// Version 3 keeps the donk and per-player sizes; a version-2 file (the same metadata
-/// without the donk sizes) still loads, with none, and continues exactly.
+/// without the donk sizes) still loads, with none, and continues exactly; so does a
+/// version-3 file (no isomorphism state).
 #[test]
 fn donk_sizes_are_saved_and_version_2_files_still_load() {
     let tree = TreeConfig::from_specs(&SizeSpecs {
@@ -321,7 +323,7 @@ fn donk_sizes_are_saved_and_version_2_files_still_load() {
     solver.solve(&o, &mut |_| true).unwrap();
     let mut buf = Vec::new();
     solver.write_to(&mut buf, &o).unwrap();
-    assert_eq!(buf[8..12], 3u32.to_le_bytes());
+    assert_eq!(buf[8..12], 4u32.to_le_bytes());
     let (back, _) = SpotSolver::read_from(buf.as_slice()).unwrap();
     assert_eq!(back.spot().tree_config(), spot.tree_config());
     assert_eq!(back.tree().nodes().len(), solver.tree().nodes().len());
@@ -331,15 +333,29 @@ fn donk_sizes_are_saved_and_version_2_files_still_load() {
     let plain = turn_spot();
     let mut first = SpotSolver::new(&plain, &o).unwrap();
     first.solve(&o, &mut |_| true).unwrap();
-    let mut v3 = Vec::new();
-    first.write_to(&mut v3, &o).unwrap();
-    let frame = zstd::stream::decode_all(&v3[12..]).unwrap();
+    let mut v4 = Vec::new();
+    first.write_to(&mut v4, &o).unwrap();
+    let frame = zstd::stream::decode_all(&v4[12..]).unwrap();
     let len = u64::from_le_bytes(frame[..8].try_into().unwrap()) as usize;
     let meta = &frame[8..8 + len];
     // No donk sizes: three `None`s, a zero byte each; then f32 storage (`false`, a zero
-    // byte).
-    assert_eq!(meta[len - 4..], [0, 0, 0, 0]);
-    let meta = &meta[..len - 4];
+    // byte); then (version 4) isomorphism on and up-to-date mirrors (this board has none).
+    assert_eq!(meta[len - 6..], [0, 0, 0, 0, 1, 0]);
+    // A version-3 file: the same without the last two bytes.
+    let v3meta = &meta[..len - 2];
+    let mut inner = (v3meta.len() as u64).to_le_bytes().to_vec();
+    inner.extend_from_slice(v3meta);
+    inner.extend_from_slice(&crate::solve::frame::fnv1a(v3meta).to_le_bytes());
+    inner.extend_from_slice(&frame[8 + len + 8..]);
+    let mut v3file = SPOT_FILE_MAGIC.to_vec();
+    v3file.extend_from_slice(&3u32.to_le_bytes());
+    v3file.extend(zstd::stream::encode_all(inner.as_slice(), 3).unwrap());
+    let (from_v3, options) = SpotSolver::read_from(v3file.as_slice()).unwrap();
+    assert_eq!(options, o);
+    for (a, b) in from_v3.state().iter().zip(first.state()) {
+        assert_eq!(bits(a), bits(b));
+    }
+    let meta = &meta[..len - 6];
     let mut inner = (meta.len() as u64).to_le_bytes().to_vec();
     inner.extend_from_slice(meta);
     inner.extend_from_slice(&crate::solve::frame::fnv1a(meta).to_le_bytes());
@@ -354,8 +370,8 @@ fn donk_sizes_are_saved_and_version_2_files_still_load() {
     for (a, b) in loaded.state().iter().zip(first.state()) {
         assert_eq!(bits(a), bits(b));
     }
-    // It continues as the version-3 file does.
-    let (mut again, _) = SpotSolver::read_from(v3.as_slice()).unwrap();
+    // It continues as the version-4 file does.
+    let (mut again, _) = SpotSolver::read_from(v4.as_slice()).unwrap();
     let a = loaded
         .solve(&opts(Algorithm::Dcfr, 3), &mut |_| true)
         .unwrap();

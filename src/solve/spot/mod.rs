@@ -49,6 +49,7 @@
 
 mod check;
 mod io;
+mod iso;
 mod line;
 mod lock;
 mod report;
@@ -57,6 +58,8 @@ mod tree;
 
 #[cfg(test)]
 mod io_tests;
+#[cfg(test)]
+mod iso_tests;
 #[cfg(test)]
 mod report_tests;
 #[cfg(test)]

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::iso;
 use super::lock::{self, LockedNode, NodeLock};
 use super::tree::{MemoryEstimate, NodeKind, SpotTree, DEFAULT_MAX_NODES};
 use super::Spot;
@@ -191,6 +192,11 @@ pub struct SolveOptions {
     /// integers with one f32 scale per decision node and array (about half the memory; the
     /// strategy a little less precise). Default false (f32).
     pub compress: bool,
+    /// Suit isomorphism: where two suits are interchangeable (the board holds the same
+    /// ranks in both and both ranges are symmetric in them), the turn and river cards of
+    /// one are solved through the cards of the other ([`SpotTree::mirrors`]), which saves
+    /// their time (not their memory). Not used while node locks are in force. Default true.
+    pub isomorphism: bool,
 }
 
 /// The largest iteration cap.
@@ -207,6 +213,7 @@ impl Default for SolveOptions {
             max_memory: DEFAULT_MAX_MEMORY,
             max_nodes: DEFAULT_MAX_NODES,
             compress: false,
+            isomorphism: true,
         }
     }
 }
@@ -300,6 +307,9 @@ pub(super) struct Tables {
     same: [Vec<u32>; 2],
     /// The hands holding each card.
     by_card: [Vec<Vec<u32>>; 2],
+    /// Per suit permutation (an index into `iso::all_perms`) that maps a mirror node onto
+    /// its representative, per player: hand `i`'s image (empty for the others).
+    hand_perm: Vec<[Vec<u32>; 2]>,
     /// Per river board of the tree, per player: the hands not meeting the board sorted by
     /// rank (ties by index), with their rank and cards, so a sweep reads them in order.
     sorted: Vec<[Vec<Ranked>; 2]>,
@@ -330,6 +340,11 @@ pub struct SpotSolver {
     locked: HashMap<u32, LockedNode>,
     /// 16-bit storage (then `regrets`, `cum` and `pred` are empty).
     packed: Option<Packed>,
+    /// Whether training walks use suit isomorphism ([`SolveOptions::isomorphism`]).
+    isomorphism: bool,
+    /// The mirror nodes' own slots are out of date (training ran with isomorphism since
+    /// they were last filled): every read of a mirror goes to its representative.
+    stale: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -614,6 +629,8 @@ impl SpotSolver {
             locks: Vec::new(),
             locked: HashMap::new(),
             packed,
+            isomorphism: options.isomorphism,
+            stale: false,
         })
     }
 
@@ -649,6 +666,7 @@ impl SpotSolver {
 
     /// The cumulative strategy of the block of `k × h` slots at decision node `n`, as f32.
     fn cum_block(&self, n: usize, k: usize, h: usize) -> Vec<f32> {
+        let n = self.mirror_source(n).map_or(n, |(r, _)| r);
         let start = self.tree.nodes()[n].slot as usize;
         match &self.packed {
             None => self.cum[start..start + k * h].to_vec(),
@@ -682,6 +700,10 @@ impl SpotSolver {
     /// loss is what the lock asks for).
     pub fn set_locks(&mut self, locks: &[NodeLock]) -> Result<()> {
         let locked = lock::resolve(&self.spot, &self.tree, locks)?;
+        if !locked.is_empty() {
+            // Locks may make the game asymmetric: the mirrors get their own state back.
+            self.fill_mirrors();
+        }
         self.locks = locks.to_vec();
         self.locked = locked;
         Ok(())
@@ -714,19 +736,112 @@ impl SpotSolver {
             return (Vec::new(), Vec::new());
         };
         let h = self.spot.hands(q as usize).len();
-        let r = node.slot as usize..node.slot as usize + k * h;
-        match &self.packed {
-            None => (self.regrets[r.clone()].to_vec(), self.cum[r].to_vec()),
+        let mirror = self.mirror_source(n);
+        let m = mirror.map_or(n, |(r, _)| r);
+        let start = self.tree.nodes()[m].slot as usize;
+        let r = start..start + k * h;
+        let regrets = match &self.packed {
+            None => self.regrets[r].to_vec(),
             Some(pk) => {
                 let mut regrets = vec![0f32; k * h];
-                decode(&pk.r[r], pk.scale(n, 0), &mut regrets);
-                (regrets, self.cum_block(n, k, h))
+                decode(&pk.r[r], pk.scale(m, 0), &mut regrets);
+                regrets
+            }
+        };
+        // `cum_block` follows the mirror itself.
+        let cum = self.cum_block(n, k, h);
+        match mirror {
+            None => (regrets, cum),
+            Some((_, perm)) => {
+                let pi = &self.tables.hand_perm[perm as usize][q as usize];
+                (
+                    permute_block(&regrets, k, h, pi),
+                    permute_block(&cum, k, h, pi),
+                )
             }
         }
     }
 
+    /// Where node `n`'s slots are read: `Some((representative, permutation))` when `n` is
+    /// a mirror whose own slots are out of date, `None` when its own slots hold its state.
+    fn mirror_source(&self, n: usize) -> Option<(usize, u8)> {
+        if self.stale {
+            self.tree.mirror_of(n)
+        } else {
+            None
+        }
+    }
+
+    /// Whether training walks use suit isomorphism now: asked for, no locks, and mirrors
+    /// in the tree.
+    fn use_isomorphism(&self) -> bool {
+        self.isomorphism && self.locked.is_empty() && self.tree.mirrors() > 0
+    }
+
+    /// Fills every mirror decision node's slots from its representative's (hands
+    /// permuted), so that they hold the state again and walks without isomorphism (node
+    /// locks, [`SolveOptions::isomorphism`] off) can continue from them.
+    pub(super) fn fill_mirrors(&mut self) {
+        if !self.stale {
+            return;
+        }
+        let SpotSolver {
+            tree,
+            tables,
+            regrets,
+            cum,
+            pred,
+            packed,
+            spot,
+            ..
+        } = self;
+        for n in 0..tree.nodes().len() {
+            let Some((r, perm)) = tree.mirror_of(n) else {
+                continue;
+            };
+            let NodeKind::Decision(q) = tree.nodes()[n].kind else {
+                continue;
+            };
+            let k = tree.children(n).len();
+            let h = spot.hands(q as usize).len();
+            let pi = &tables.hand_perm[perm as usize][q as usize];
+            let (dst, src) = (tree.nodes()[n].slot as usize, tree.nodes()[r].slot as usize);
+            fn copy<T: Copy>(v: &mut [T], dst: usize, src: usize, k: usize, pi: &[u32]) {
+                let h = pi.len();
+                for a in 0..k {
+                    for (i, &j) in pi.iter().enumerate() {
+                        v[dst + a * h + i] = v[src + a * h + j as usize];
+                    }
+                }
+            }
+            debug_assert_eq!(pi.len(), h);
+            match packed {
+                None => {
+                    for v in [&mut *regrets, &mut *cum, &mut *pred] {
+                        if !v.is_empty() {
+                            copy(v, dst, src, k, pi);
+                        }
+                    }
+                }
+                Some(pk) => {
+                    copy(&mut pk.r, dst, src, k, pi);
+                    copy(&mut pk.c, dst, src, k, pi);
+                    if !pk.q.is_empty() {
+                        copy(&mut pk.q, dst, src, k, pi);
+                    }
+                    let (dn, rn) = (pk.index[n] as usize, pk.index[r] as usize);
+                    for a in 0..3 {
+                        let x = pk.scales[rn * 3 + a].load(Ordering::Relaxed);
+                        pk.scales[dn * 3 + a].store(x, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        self.stale = false;
+    }
+
     /// The context of a walk and the store of the slots `range` (a subtree's).
-    fn parts(&mut self, range: std::ops::Range<usize>) -> (Ctx<'_>, Store<'_>) {
+    fn parts(&mut self, range: std::ops::Range<usize>, iso: bool) -> (Ctx<'_>, Store<'_>) {
         let SpotSolver {
             spot,
             tree,
@@ -783,6 +898,7 @@ impl SpotSolver {
             algorithm: *algorithm,
             locked,
             scales,
+            iso,
         };
         (ctx, store)
     }
@@ -793,8 +909,21 @@ impl SpotSolver {
             self.spot.weights(p).to_vec(),
             self.spot.weights(1 - p).to_vec(),
         );
+        // Training with isomorphism leaves the mirrors out of date; the other walks read
+        // the mirrors' own slots unless they are.
+        let iso = match mode {
+            Mode::Train(_) => {
+                let iso = self.use_isomorphism();
+                if !iso {
+                    self.fill_mirrors();
+                }
+                self.stale |= iso;
+                iso
+            }
+            _ => self.stale,
+        };
         let all = 0..self.tree.num_slots() as usize;
-        let (ctx, store) = self.parts(all);
+        let (ctx, store) = self.parts(all, iso);
         ctx.walk(0, p, mode, &wp, &wo, store, &mut out);
         out
     }
@@ -874,7 +1003,8 @@ impl SpotSolver {
             self.spot.weights(1 - q).to_vec(),
         );
         let all = 0..self.tree.num_slots() as usize;
-        let (ctx, store) = self.parts(all);
+        let iso = self.stale;
+        let (ctx, store) = self.parts(all, iso);
         // The root's own block comes first, then each child's subtree in order (the layout
         // `decision` walks).
         let (_, mut rest) = store.split(kids.len() * n);
@@ -923,6 +1053,14 @@ impl SpotSolver {
         let h = self.spot.hands(q as usize).len();
         let mut out = vec![0f32; k * h];
         normalize(&self.cum_block(n, k, h), k, h, &mut out);
+        if let Some((_, perm)) = self.mirror_source(n) {
+            out = permute_block(
+                &out,
+                k,
+                h,
+                &self.tables.hand_perm[perm as usize][q as usize],
+            );
+        }
         if let Some(l) = self.locked.get(&(n as u32)) {
             l.apply(&mut out, k, h);
         }
@@ -972,6 +1110,7 @@ impl SpotSolver {
                 ),
             });
         }
+        self.isomorphism = options.isomorphism;
         let start = Instant::now();
         let pot = self.spot.pot() as f64;
         let mut history = Vec::new();
@@ -1067,10 +1206,21 @@ impl Tables {
             }
             v
         });
+        let mut hand_perm: Vec<[Vec<u32>; 2]> = vec![Default::default(); 24];
+        for n in 0..tree.nodes().len() {
+            if let Some((_, perm)) = tree.mirror_of(n) {
+                let slot = &mut hand_perm[perm as usize];
+                if slot[0].is_empty() && slot[1].is_empty() {
+                    *slot = iso::hand_perm(spot, iso::all_perms()[perm as usize])
+                        .expect("the tree mirrors only under permutations the ranges keep");
+                }
+            }
+        }
         let mut t = Tables {
             cards,
             same,
             by_card,
+            hand_perm,
             sorted: Vec::new(),
             board_index: HashMap::new(),
         };
@@ -1282,6 +1432,17 @@ fn equity_walk(t: &Tables, board: CardSet64, p: usize, reach_o: &[f32]) -> Vec<f
     out
 }
 
+/// A `k × h` action-major block with its hands permuted: `out[a·h + i] = block[a·h + pi[i]]`.
+fn permute_block(block: &[f32], k: usize, h: usize, pi: &[u32]) -> Vec<f32> {
+    let mut out = vec![0f32; k * h];
+    for a in 0..k {
+        for (i, &j) in pi.iter().enumerate() {
+            out[a * h + i] = block[a * h + j as usize];
+        }
+    }
+    out
+}
+
 /// Normalizes `k × n` non-negative weights per hand in place (uniform where a hand's sum
 /// is 0).
 fn normalize_in_place(w: &mut [f32], k: usize, n: usize) {
@@ -1314,6 +1475,8 @@ struct Ctx<'a> {
     locked: &'a HashMap<u32, LockedNode>,
     /// The scales of 16-bit storage (`None`: f32 storage).
     scales: Option<Scales<'a>>,
+    /// Chance nodes walk only the representatives and read the mirrors from them.
+    iso: bool,
 }
 
 impl Ctx<'_> {
@@ -1386,12 +1549,28 @@ impl Ctx<'_> {
         let nodes = self.tree.nodes();
         let kids = self.tree.children(node);
         let mut jobs = Vec::with_capacity(kids.len());
+        // Per child: its values' index in `parts` and, for a mirror, its permutation.
+        let mut source = Vec::with_capacity(kids.len());
         let mut rest = store;
         for &c in kids {
             let cn = &nodes[c as usize];
             let (mine, r) = rest.split((cn.slot_end - cn.slot) as usize);
             rest = r;
-            jobs.push((c as usize, mine));
+            match self.tree.mirror_of(c as usize).filter(|_| self.iso) {
+                Some((r, perm)) => {
+                    let j = source
+                        .iter()
+                        .zip(kids)
+                        .find(|&(_, &k)| k as usize == r)
+                        .map(|(&(j, _), _)| j)
+                        .expect("a mirror's representative is an earlier sibling");
+                    source.push((j, Some(perm)));
+                }
+                None => {
+                    source.push((jobs.len(), None));
+                    jobs.push((c as usize, mine));
+                }
+            }
         }
         let o = 1 - p;
         let parts: Vec<Vec<f32>> = jobs
@@ -1412,9 +1591,20 @@ impl Ctx<'_> {
             })
             .collect();
         out.fill(0.0);
-        for v in &parts {
-            for (o, x) in out.iter_mut().zip(v) {
-                *o += x;
+        for &(j, perm) in &source {
+            let v = &parts[j];
+            match perm {
+                None => {
+                    for (o, x) in out.iter_mut().zip(v) {
+                        *o += x;
+                    }
+                }
+                Some(perm) => {
+                    let pi = &self.tables.hand_perm[perm as usize][p];
+                    for (o, &i) in out.iter_mut().zip(pi) {
+                        *o += v[i as usize];
+                    }
+                }
             }
         }
         let d = 1.0 / chance_divisor(nodes[node].board);
@@ -1681,6 +1871,17 @@ impl SpotSolver {
         true
     }
 
+    /// Whether the mirrors' own slots are out of date (what a file saves and restores).
+    pub(super) fn mirrors_stale(&self) -> bool {
+        self.stale
+    }
+
+    /// Restores [`SpotSolver::mirrors_stale`] (a file's), and the isomorphism option.
+    pub(super) fn set_mirror_state(&mut self, isomorphism: bool, stale: bool) {
+        self.isomorphism = isomorphism;
+        self.stale = stale && self.tree.mirrors() > 0;
+    }
+
     /// The same to overwrite, and the iteration count.
     pub(super) fn state_mut(&mut self) -> ([&mut [f32]; 3], &mut u64) {
         (
@@ -1699,9 +1900,24 @@ impl SpotSolver {
         reach_p: &[f32],
         reach_o: &[f32],
     ) -> Vec<f32> {
+        if let Some((r, perm)) = self.mirror_source(node) {
+            // A mirror: its representative's values, hands permuted both ways.
+            let pi = &self.tables.hand_perm[perm as usize];
+            let (pp, po) = (pi[p].clone(), pi[1 - p].clone());
+            let to_rep = |reach: &[f32], pi: &[u32]| {
+                let mut v = vec![0f32; reach.len()];
+                for (i, &j) in pi.iter().enumerate() {
+                    v[j as usize] = reach[i];
+                }
+                v
+            };
+            let v = self.node_values(r, p, &to_rep(reach_p, &pp), &to_rep(reach_o, &po));
+            return pp.iter().map(|&j| v[j as usize]).collect();
+        }
         let nd = self.tree.nodes()[node];
         let (s, e) = (nd.slot as usize, nd.slot_end as usize);
-        let (ctx, store) = self.parts(s..e);
+        let iso = self.stale;
+        let (ctx, store) = self.parts(s..e, iso);
         let mut out = vec![0f32; reach_p.len()];
         ctx.walk(node, p, Mode::Average, reach_p, reach_o, store, &mut out);
         out

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use super::iso;
 use super::line::{self, LineUse};
 use super::{BetSize, Spot};
 use crate::core::{CardSet64, Error, Result};
@@ -82,6 +83,12 @@ pub struct SpotNode {
     pub(super) slot_end: u64,
     /// A showdown's board, an index into [`SpotTree::boards`].
     pub(super) showdown: u32,
+    /// The node this one mirrors under suit isomorphism (its own index when it is not a
+    /// mirror; see the `iso` module): always a node that is not a mirror itself.
+    pub(super) rep: u32,
+    /// The index (into `iso::all_perms`) of the suit permutation mapping this node's cards
+    /// and hands onto `rep`'s.
+    pub(super) perm: u8,
 }
 
 /// The node counts and the memory a solve needs (see [`SpotTree::memory`]).
@@ -115,6 +122,7 @@ pub struct SpotTree {
     boards: Vec<CardSet64>,
     num_hands: [usize; 2],
     slots: u64,
+    mirrors: u64,
 }
 
 /// The betting state at a node, as the builder (and a line followed down the tree) moves it.
@@ -165,6 +173,9 @@ struct Builder<'a> {
     boards: Vec<CardSet64>,
     board_index: HashMap<u64, u32>,
     slots: u64,
+    /// Which suit swaps leave both ranges as they are (`iso::range_symmetry`).
+    swappable: [[bool; 4]; 4],
+    mirrors: u64,
 }
 
 impl SpotTree {
@@ -179,6 +190,8 @@ impl SpotTree {
             boards: Vec::new(),
             board_index: HashMap::new(),
             slots: 0,
+            swappable: iso::range_symmetry(spot),
+            mirrors: 0,
         };
         let st = State::root(spot);
         if spot.stack() == 0 {
@@ -192,7 +205,23 @@ impl SpotTree {
             boards: b.boards,
             num_hands: [spot.hands(0).len(), spot.hands(1).len()],
             slots: b.slots,
+            mirrors: b.mirrors,
         })
+    }
+
+    /// The number of nodes that mirror another under suit isomorphism (see the `iso`
+    /// module): subtrees of a turn or river card whose values the solver reads from the
+    /// card of the same rank in an interchangeable suit. 0 when no two suits are
+    /// interchangeable (the board, or a range that is not suit-symmetric).
+    pub fn mirrors(&self) -> u64 {
+        self.mirrors
+    }
+
+    /// The node `n` mirrors and the index of the suit permutation mapping `n`'s cards onto
+    /// it (`None` when `n` is not a mirror).
+    pub(super) fn mirror_of(&self, n: usize) -> Option<(usize, u8)> {
+        let node = &self.nodes[n];
+        (node.rep as usize != n).then_some((node.rep as usize, node.perm))
     }
 
     /// The nodes, depth first; node 0 is the root.
@@ -289,8 +318,49 @@ impl Builder<'_> {
             slot: self.slots,
             slot_end: self.slots,
             showdown: u32::MAX,
+            rep: self.nodes.len() as u32,
+            perm: 0,
         });
         Ok(self.nodes.len() - 1)
+    }
+
+    /// Marks the subtree of `n` as the mirror of the subtree of `r` under `sigma` (which
+    /// maps `n`'s cards onto `r`'s): node for node, a chance child of card `d` matched with
+    /// `r`'s child of card `sigma(d)`, other children in order.
+    fn mirror(&mut self, n: u32, r: u32, sigma: iso::SuitPerm) {
+        let rn = self.nodes[r as usize];
+        debug_assert_eq!(rn.kind, self.nodes[n as usize].kind);
+        let to_rep = iso::all_perms()[rn.perm as usize];
+        let node = &mut self.nodes[n as usize];
+        // A node already a mirror inside its own subtree (a river card) is counted once.
+        let counted = node.rep != n;
+        node.rep = rn.rep;
+        node.perm = iso::perm_id(iso::compose(to_rep, sigma));
+        self.mirrors += u64::from(!counted);
+        let (nn, rn) = (self.nodes[n as usize], rn);
+        let kids = |b: &Builder, x: &SpotNode| {
+            b.children[x.first_child as usize..][..x.num_children as usize].to_vec()
+        };
+        let (kn, kr) = (kids(self, &nn), kids(self, &rn));
+        if nn.kind == NodeKind::Chance {
+            for x in kn {
+                let Action::Deal(d) = self.nodes[x as usize].action else {
+                    unreachable!("a chance node's children are deals")
+                };
+                let target = iso::map_card(sigma, d.id());
+                let y = *kr
+                    .iter()
+                    .find(|&&y| {
+                        matches!(self.nodes[y as usize].action, Action::Deal(c) if c.id() == target)
+                    })
+                    .expect("the mirror card is dealt at the representative's chance node");
+                self.mirror(x, y, sigma);
+            }
+        } else {
+            for (x, y) in kn.into_iter().zip(kr) {
+                self.mirror(x, y, sigma);
+            }
+        }
     }
 
     fn set_children(&mut self, n: usize, kids: &[u32]) {
@@ -315,6 +385,8 @@ impl Builder<'_> {
         }
         let n = self.push(NodeKind::Chance, action, &st)?;
         let all_in = self.spot.stack() == st.spent[0];
+        let reps = iso::representatives(&self.swappable, st.board);
+        let mut by_card = [u32::MAX; 52];
         let mut kids = Vec::new();
         for id in 0..52u8 {
             if st.board.0 >> id & 1 == 1 {
@@ -332,11 +404,20 @@ impl Builder<'_> {
                 aggressor: None,
                 previous_aggressor: st.aggressor,
             };
-            kids.push(if all_in {
+            let child = if all_in {
                 self.close_street(next, Action::Deal(card))?
             } else {
                 self.decision(next, Action::Deal(card))?
-            });
+            };
+            by_card[id as usize] = child;
+            kids.push(child);
+            // A card of a suit interchangeable with a lower one mirrors the card of the same
+            // rank in the lowest such suit (built before it: its id is lower).
+            let (s, m) = (id / 13, reps[(id / 13) as usize]);
+            if m != s {
+                let rep = by_card[(13 * m + id % 13) as usize];
+                self.mirror(child, rep, iso::swap(s, m));
+            }
         }
         self.set_children(n, &kids);
         Ok(n as u32)

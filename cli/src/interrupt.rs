@@ -1,9 +1,11 @@
 //! Ctrl-C for the long solves (`cardvec solve`, `cardvec spot solve`): the handler raises a
 //! [`StopFlag`] that the solve reads, so the run stops at the next iteration with the
 //! solution reached, prints its summary and writes its files as at the end of a full run,
-//! then exits with [`STATUS`].
+//! then exits with [`STATUS`]. Also what those solves check before they start: the
+//! output paths ([`check_writable`]) and `--time-limit` ([`time_limit`]).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use cardvec::core::{Error, Result, StopFlag};
 
@@ -20,4 +22,37 @@ pub fn ctrl_c_flag() -> Result<Arc<StopFlag>> {
         reason: e.to_string(),
     })?;
     Ok(flag)
+}
+
+/// Checks that `path` can be written, before any work: opens it for writing (creating it
+/// when absent, then removing it again) without touching an existing file's contents.
+pub fn check_writable(what: &'static str, path: &std::path::Path) -> Result<()> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| Error::Invalid {
+            what,
+            reason: format!("cannot write {}: {e}", path.display()),
+        })?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// A `--time-limit` value: finite seconds > 0.
+pub fn time_limit(seconds: f64) -> Result<Duration> {
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(Error::Invalid {
+            what: "--time-limit",
+            reason: format!("must be a number of seconds > 0, got {seconds}"),
+        });
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| Error::Invalid {
+        what: "--time-limit",
+        reason: format!("must be a number of seconds > 0, got {seconds}"),
+    })
 }

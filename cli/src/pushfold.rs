@@ -1,5 +1,9 @@
 //! `cardvec pushfold`: heads-up push/fold hold'em solved by CFR+ at several stack depths,
-//! on the exact preflop equity table (built in, cached or computed now).
+//! on the exact preflop equity table (built in, cached or computed now). `--time-limit`
+//! stops each depth with the strategies reached; Ctrl-C stops the depth under way with its
+//! strategies, prints its line, writes `--out` and `--save` and exits with 130; `--save`
+//! writes every depth's solver state and `--resume` continues them exactly. Output paths
+//! are checked before anything is solved.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -7,7 +11,8 @@ use std::time::Instant;
 use cardvec::core::{Error, Result};
 use cardvec::poker::preflop::{class_names, EquityTable, HandClass, CLASSES};
 use cardvec::solve::pushfold::{
-    check_depth, check_options, PushFoldAlgorithm, PushFoldGame, PushFoldOptions, PushFoldSolution,
+    check_depth, check_options, load_states, save_states, PushFoldAlgorithm, PushFoldGame,
+    PushFoldOptions, PushFoldSolution, PushFoldState, PushFoldStop,
 };
 use serde::Serialize;
 
@@ -28,18 +33,31 @@ pub enum TableSource {
 #[derive(clap::Args, Debug)]
 pub struct PushFoldArgs {
     /// Stack depths in big blinds: a range of whole numbers ("1-20"), a list ("5,7.5,10")
-    /// or both ("1-5,10,15").
-    #[arg(long, default_value = "1-20")]
-    depths: String,
+    /// or both ("1-5,10,15") [default: 1-20, or the resumed file's depths].
+    #[arg(long)]
+    depths: Option<String>,
     /// Target exploitability (NashConv / 2) in big blinds per hand.
     #[arg(long, default_value_t = 1e-3)]
     target: f64,
-    /// Most iterations per depth.
+    /// Most iterations per depth (in this run: a resumed depth counts on from the file's).
     #[arg(long, default_value_t = 1_000_000)]
     max_iterations: u64,
-    /// The solver: cfr+, dcfr or pcfr+.
-    #[arg(long, default_value = "cfr+")]
-    algorithm: String,
+    /// Stop each depth after this many seconds (wall time), keeping the strategies reached
+    /// (`stop` = `time-limit`).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// The solver: cfr+, dcfr or pcfr+ [default: cfr+, or the resumed file's].
+    #[arg(long)]
+    algorithm: Option<String>,
+    /// Write every depth's solver state (regrets, averages) to this file when the run
+    /// stops, whatever the reason (the target, the iterations, the time limit, Ctrl-C), to
+    /// continue with `--resume`; checked before the run starts.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Continue the depths saved in this file (`--save`) exactly where they stopped (same
+    /// algorithm and equity table); depths not in the file start from scratch.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
     /// The equity table to use.
     #[arg(long, value_enum, default_value = "builtin")]
     table: TableSource,
@@ -104,10 +122,15 @@ fn parse_depths(text: &str) -> Result<Vec<f64>> {
 #[derive(Serialize)]
 struct DepthRecord {
     depth_bb: f64,
+    /// Iterations in all, a resumed depth's included.
     iterations: u64,
+    /// The iterations of the resumed state (0 without one).
+    resumed_from: u64,
     seconds: f64,
     exploitability: f64,
     converged: bool,
+    /// Why the depth stopped: `target`, `iterations`, `time-limit` or `interrupted`.
+    stop: &'static str,
     sb_value: f64,
     /// Share of the 1,326 holes the small blind shoves.
     push_share: f64,
@@ -167,9 +190,11 @@ fn record(
     Ok(DepthRecord {
         depth_bb: s.depth_bb,
         iterations: s.iterations,
+        resumed_from: s.resumed_from,
         seconds: (seconds * 1e4).round() / 1e4,
         exploitability: s.exploitability,
         converged: s.converged,
+        stop: s.stop.name(),
         sb_value: s.sb_value,
         push_share: share(&push),
         call_share: share(&call),
@@ -221,15 +246,73 @@ fn get_table(args: &PushFoldArgs) -> Result<EquityTable> {
 
 /// Runs `cardvec pushfold`.
 pub fn run(args: PushFoldArgs) -> Result<()> {
-    let depths = parse_depths(&args.depths)?;
+    // Everything is checked before the table step and the solves: the options, the
+    // resumed file, the output paths.
+    let mut resumed = match &args.resume {
+        Some(path) => load_states(path).map_err(|e| Error::Invalid {
+            what: "--resume",
+            reason: e.to_string(),
+        })?,
+        None => Vec::new(),
+    };
+    let depths = match (&args.depths, &args.resume) {
+        (Some(text), _) => parse_depths(text)?,
+        (None, Some(_)) => resumed.iter().map(|s| s.depth_bb()).collect(),
+        (None, None) => parse_depths("1-20")?,
+    };
+    let algorithm = match (&args.algorithm, resumed.first()) {
+        (Some(name), _) => PushFoldAlgorithm::parse(name)?,
+        (None, Some(s)) => s.algorithm(),
+        (None, None) => PushFoldAlgorithm::CfrPlus,
+    };
+    if let Some(s) = resumed.iter().find(|s| s.algorithm() != algorithm) {
+        return Err(Error::Invalid {
+            what: "--resume",
+            reason: format!(
+                "depth {} in {} was solved with {}, not {}: a resumed solve keeps its algorithm",
+                s.depth_bb(),
+                args.resume.as_ref().expect("given").display(),
+                s.algorithm().name(),
+                algorithm.name()
+            ),
+        });
+    }
     let options = PushFoldOptions {
         target: args.target,
         max_iterations: args.max_iterations,
-        algorithm: PushFoldAlgorithm::parse(&args.algorithm)?,
+        algorithm,
+        time_limit: args
+            .time_limit
+            .map(crate::interrupt::time_limit)
+            .transpose()?
+            .map(|d| d.as_secs_f64()),
     };
-    // Checks the options before the long table step.
     check_options(&options)?;
+    // `--out`'s folder is created if need be.
+    if let Some(dir) = args
+        .out
+        .as_ref()
+        .and_then(|p| p.parent())
+        .filter(|d| !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir).map_err(|e| Error::Invalid {
+            what: "--out",
+            reason: format!("cannot create {}: {e}", dir.display()),
+        })?;
+    }
+    for (what, path) in [
+        ("--out", &args.out),
+        ("--save", &args.save),
+        ("--table-out", &args.table_out),
+    ] {
+        if let Some(path) = path {
+            crate::interrupt::check_writable(what, path)?;
+        }
+    }
     let table = get_table(&args)?;
+    // Ctrl-C stops the depth under way after its iteration: its line is printed, `--out`
+    // and `--save` written as at the end of a full run, then the status is 130.
+    let interrupted = crate::interrupt::ctrl_c_flag()?;
     let bar = Bar::new(args.quiet || args.json);
     use cardvec::core::progress::Progress;
     bar.start(depths.len() as u64, "depths");
@@ -253,17 +336,37 @@ pub fn run(args: PushFoldArgs) -> Result<()> {
             )
         });
     }
+    // The states to save: those of the depths solved now, then the resumed file's others.
+    let mut states: Vec<PushFoldState> = Vec::new();
+    let mut stopped = false;
     for &d in &depths {
         let started = Instant::now();
         let game = PushFoldGame::new(d, &table)?;
-        let s = game.solve(&options)?;
+        let found = resumed
+            .iter()
+            .position(|s| s.depth_bb().to_bits() == d.to_bits());
+        let mut state = match found {
+            Some(i) => resumed.remove(i),
+            None => game.start(algorithm),
+        };
+        let s = game
+            .solve_from(&mut state, &options, &*interrupted)
+            .map_err(|e| match found {
+                // A resumed state of another equity table (`--table`).
+                Some(_) => Error::Invalid {
+                    what: "--resume",
+                    reason: e.to_string(),
+                },
+                None => e,
+            })?;
+        states.push(state);
         let r = record(&game, &s, started.elapsed().as_secs_f64(), args.purify)?;
         bar.suspend(|| {
             if args.json {
                 println!("{}", serde_json::to_string(&r).unwrap_or_default());
             } else {
                 println!(
-                    "{:>6} {:>10} {:>9.3} {:>14.3e} {:>10.5} {:>7.2} {:>7.2}{}",
+                    "{:>6} {:>10} {:>9.3} {:>14.3e} {:>10.5} {:>7.2} {:>7.2}{}{}",
                     d,
                     r.iterations,
                     r.seconds,
@@ -272,14 +375,36 @@ pub fn run(args: PushFoldArgs) -> Result<()> {
                     100.0 * r.push_share,
                     100.0 * r.call_share,
                     r.purified_exploitability
-                        .map_or_else(String::new, |e| format!("  {e:>12.3e}"))
+                        .map_or_else(String::new, |e| format!("  {e:>12.3e}")),
+                    match s.stop {
+                        PushFoldStop::TimeLimit | PushFoldStop::Interrupted =>
+                            format!("  (stopped: {})", r.stop),
+                        _ => String::new(),
+                    }
                 )
             }
         });
         bar.advance(1);
         records.push(r);
+        if s.stop == PushFoldStop::Interrupted {
+            stopped = true;
+            break;
+        }
     }
     bar.finish();
+    // The state first: it is what the solving is worth.
+    if let Some(path) = &args.save {
+        states.append(&mut resumed);
+        let bytes = save_states(path, &states).map_err(|e| Error::Invalid {
+            what: "--save",
+            reason: e.to_string(),
+        })?;
+        eprintln!(
+            "saved {} depths to {} ({bytes} bytes)",
+            states.len(),
+            path.display()
+        );
+    }
     if let Some(path) = &args.out {
         let file = OutFile {
             format: "cardvec-pushfold",
@@ -288,7 +413,7 @@ pub fn run(args: PushFoldArgs) -> Result<()> {
                     push[i] = small blind's shove probability, call[i] = big blind's call probability for class classes[i] \
                     (purified = true: 1 where the average is above 1/2, else 0, with purified_exploitability); \
                     exploitability = NashConv/2 in big blinds per hand; sb_value = small blind's expected result in big blinds per hand; \
-                    seconds = solve time on the machine that wrote the file",
+                    seconds = solve time on the machine that wrote the file; stop = why the depth stopped",
             classes: class_names(),
             equity_table_checksum: format!("fnv1a64:{:016x}", table.checksum()),
             target: args.target,
@@ -299,16 +424,13 @@ pub fn run(args: PushFoldArgs) -> Result<()> {
             what: "--out",
             reason: e.to_string(),
         })?;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| Error::Invalid {
-                what: "--out",
-                reason: format!("cannot create {}: {e}", dir.display()),
-            })?;
-        }
         std::fs::write(path, text + "\n").map_err(|e| Error::Invalid {
             what: "--out",
             reason: format!("cannot write {}: {e}", path.display()),
         })?;
+    }
+    if stopped {
+        std::process::exit(crate::interrupt::STATUS);
     }
     Ok(())
 }

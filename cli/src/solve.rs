@@ -7,7 +7,6 @@
 
 use cardvec::core::spec::OptionValue;
 use std::sync::Arc;
-use std::time::Duration;
 
 use cardvec::core::progress::Progress;
 use cardvec::core::{Error, Result, StopFlag};
@@ -18,6 +17,7 @@ use cardvec::solve::state::RunState;
 use serde::Serialize;
 
 use crate::game_args::{check_count, options};
+use crate::interrupt::{check_writable, time_limit};
 
 /// Options of `cardvec solve`.
 #[derive(clap::Args, Debug)]
@@ -131,39 +131,6 @@ impl Progress for Interruptible<'_> {
     fn should_stop(&self) -> bool {
         self.interrupted.is_stopped()
     }
-}
-
-/// Checks that `path` can be written, before any work: opens it for writing (creating it
-/// when absent, then removing it again) without touching an existing file's contents.
-fn check_writable(what: &'static str, path: &std::path::Path) -> Result<()> {
-    let existed = path.exists();
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| Error::Invalid {
-            what,
-            reason: format!("cannot write {}: {e}", path.display()),
-        })?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
-}
-
-/// A `--time-limit` value: finite seconds > 0.
-fn time_limit(seconds: f64) -> Result<Duration> {
-    if seconds.is_nan() || seconds <= 0.0 {
-        return Err(Error::Invalid {
-            what: "--time-limit",
-            reason: format!("must be a number of seconds > 0, got {seconds}"),
-        });
-    }
-    Duration::try_from_secs_f64(seconds).map_err(|_| Error::Invalid {
-        what: "--time-limit",
-        reason: format!("must be a number of seconds > 0, got {seconds}"),
-    })
 }
 
 /// Runs `cardvec solve`.

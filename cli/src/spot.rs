@@ -245,6 +245,7 @@ fn check_writable(path: &std::path::Path) -> Result<()> {
 
 fn solve(a: SolveArgs) -> Result<()> {
     let mut loaded = None;
+    let mut fresh_locks = None;
     let (spot, options) = if let Some(path) = &a.resume {
         let (solver, saved) = SpotSolver::load(path)?;
         if let Some(name) = &a.algorithm {
@@ -284,37 +285,10 @@ fn solve(a: SolveArgs) -> Result<()> {
         loaded = Some(solver);
         (spot, options)
     } else {
-        let mut tree = TreeConfig::from_specs(&SizeSpecs {
-            bets: &a.bets,
-            raises: &a.raises,
-            oop_bets: a.oop_bets.as_deref(),
-            ip_bets: a.ip_bets.as_deref(),
-            oop_raises: a.oop_raises.as_deref(),
-            ip_raises: a.ip_raises.as_deref(),
-            donk: a.donk.as_deref(),
-        })?;
-        tree.raise_cap = a.raise_cap;
-        tree.add_allin_threshold = a.add_allin;
-        tree.force_allin_threshold = a.force_allin;
-        let options = SolveOptions {
-            algorithm: Algorithm::parse(a.algorithm.as_deref().unwrap_or("dcfr"))?,
-            target_pct: a.target.unwrap_or(0.5),
-            max_iterations: a.iterations.unwrap_or(1000),
-            time_limit: a.time_limit,
-            check_every: a.check_every.unwrap_or(10),
-            max_memory: parse_memory(a.max_memory.as_deref().unwrap_or("4GB"))?,
-            compress: a.compress,
-            ..SolveOptions::default()
-        };
-        let need = |v: &Option<String>| v.clone().unwrap_or_default();
-        let spot = Spot::parse(
-            &need(&a.board),
-            a.pot.unwrap_or_default(),
-            a.stack.unwrap_or_default(),
-            &need(&a.oop_range),
-            &need(&a.ip_range),
-            tree,
-        )?;
+        // The flags as a batch line: one path builds and checks the tree, the options and
+        // the locks (the flags clap requires without --resume are there).
+        let (spot, options, locks) = SpotParams::from_flags(&a).prepare()?;
+        fresh_locks = Some(locks);
         (spot, options)
     };
     options.check()?;
@@ -325,8 +299,9 @@ fn solve(a: SolveArgs) -> Result<()> {
     let board: String = spot.board().iter().map(|c| c.to_string()).collect();
     // The locks: `--lock`, else a resumed file's own (unless `--unlock`). Bad locks are
     // refused before the solve (and in a dry run).
-    let locks = match &loaded {
-        Some(s) if a.locks.is_empty() && !a.unlock => s.locks().to_vec(),
+    let locks = match (&loaded, fresh_locks) {
+        (Some(s), _) if a.locks.is_empty() && !a.unlock => s.locks().to_vec(),
+        (_, Some(locks)) => locks,
         _ => parse_locks(&a.locks)?,
     };
     let (spot_tree, memory) = SpotSolver::plan(&spot, &options)?;
@@ -858,6 +833,38 @@ fn io_error(path: &std::path::Path, e: std::io::Error) -> Error {
 }
 
 impl SpotParams {
+    /// The spot of `cardvec spot solve`'s flags (without `--resume`: clap has required
+    /// the board, pot, stack and ranges; a flag absent stands as empty and is refused by
+    /// [`SpotParams::prepare`]).
+    fn from_flags(a: &SolveArgs) -> SpotParams {
+        SpotParams {
+            id: serde_json::Value::Null,
+            board: a.board.clone().unwrap_or_default(),
+            pot: a.pot.unwrap_or_default(),
+            stack: a.stack.unwrap_or_default(),
+            oop_range: a.oop_range.clone().unwrap_or_default(),
+            ip_range: a.ip_range.clone().unwrap_or_default(),
+            bets: a.bets.clone(),
+            raises: a.raises.clone(),
+            oop_bets: a.oop_bets.clone(),
+            ip_bets: a.ip_bets.clone(),
+            oop_raises: a.oop_raises.clone(),
+            ip_raises: a.ip_raises.clone(),
+            donk: a.donk.clone(),
+            raise_cap: a.raise_cap,
+            add_allin: a.add_allin,
+            force_allin: a.force_allin,
+            target: a.target.unwrap_or_else(default_target),
+            iterations: a.iterations.unwrap_or_else(default_iterations),
+            time_limit: a.time_limit,
+            check_every: a.check_every.unwrap_or_else(default_check_every),
+            algorithm: a.algorithm.clone().unwrap_or_else(default_algorithm),
+            max_memory: a.max_memory.clone().unwrap_or_else(default_max_memory),
+            locks: a.locks.clone(),
+            compress: a.compress,
+        }
+    }
+
     /// The spot, the solve options and the locks, each checked (the locks against the
     /// spot's tree only once a solver is built).
     pub(crate) fn prepare(&self) -> Result<(Spot, SolveOptions, Vec<NodeLock>)> {

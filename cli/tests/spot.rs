@@ -117,6 +117,52 @@ fn bad_input_is_refused_with_the_value_named() {
     }
 }
 
+/// The flags go through the batch line's path (`SpotParams::prepare`): a spot flag left out
+/// is clap's "required" error naming it, bad solve options and locks are refused with the
+/// value named, before anything is solved or written; the same options in a batch line
+/// are refused with the same words.
+#[test]
+fn missing_flags_and_bad_solve_options_are_refused_first() {
+    for missing in ["--board", "--pot", "--stack", "--oop-range", "--ip-range"] {
+        let i = SPOT.iter().position(|a| *a == missing).unwrap();
+        let args: Vec<&str> = SPOT
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != i && *k != i + 1)
+            .map(|(_, a)| *a)
+            .collect();
+        let out = cardvec(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{missing}: {err}");
+        assert!(
+            err.contains("required arguments were not provided") && err.contains(missing),
+            "{missing}: {err}"
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-flags-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let saved = dir.join("s.cvspot");
+    for (extra, expect) in [
+        (vec!["--target=-1"], "target"),
+        (vec!["--iterations", "0"], "iterations"),
+        (vec!["--check-every", "0"], "check"),
+        (vec!["--time-limit", "0"], "time"),
+        (vec!["--algorithm", "magic"], "magic"),
+        (vec!["--lock", "bet:999=call:1"], "bet:999"),
+    ] {
+        let mut args = SPOT.to_vec();
+        args.extend(extra.iter().copied());
+        args.extend(["--quiet", "--save", saved.to_str().unwrap()]);
+        let out = cardvec(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?}");
+        assert!(err.to_lowercase().contains(expect), "{extra:?}: {err}");
+        assert!(out.stdout.is_empty(), "{extra:?}");
+        assert!(!saved.exists(), "{extra:?} wrote the spot file");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A batch file of river spots: two good ones (one by default sizes), one bad.
 fn batch_file(dir: &std::path::Path) -> std::path::PathBuf {
     let spots = dir.join("spots.jsonl");

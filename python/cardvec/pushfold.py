@@ -13,10 +13,14 @@ row, ace first; pairs on the diagonal, suited hands above it, offsuit below it),
   ``equity_counts()`` -> its integer win/tie/deal counts and checksum;
   ``compute_equity_table(time_limit=None)`` computes it again (about 10 s on 2 cores,
   Ctrl-C stops it).
-- ``solve(depth_bb, target=0.001, max_iterations=1000000, algorithm="cfr+")`` (or
-  ``"dcfr"``, ``"pcfr+"``) -> dict (``push``, ``call``,
-  ``exploitability``, ``sb_value``, ``iterations``, ``converged``, ``depth_bb``): CFR+ until
-  the exploitability (NashConv / 2, big blinds per hand) is below ``target``.
+- ``solve(depth_bb, target=0.001, max_iterations=1000000, algorithm="cfr+", *,
+  time_limit=None, save=None, resume=None)`` (or ``"dcfr"``, ``"pcfr+"``) -> dict (``push``,
+  ``call``, ``exploitability``, ``sb_value``, ``iterations``, ``resumed_from``,
+  ``converged``, ``stop``, ``depth_bb``): CFR+ until the exploitability (NashConv / 2, big
+  blinds per hand) is below ``target``. ``time_limit`` (seconds) returns the strategies
+  reached (``stop == "time-limit"``); Ctrl-C raises ``KeyboardInterrupt`` after ``save`` is
+  written; ``save`` (a path, checked first) keeps the solver's state, ``resume`` continues
+  it exactly (N + M iterations in two calls are the bits of N + M in one).
 - ``exploitability(depth_bb, push, call)`` -> float for any strategy pair.
 - ``purify(strategy)`` -> float64 (169,): 1.0 where ``strategy`` plays with probability
   above 1/2, else 0.0 (the form of published charts; ``solve`` returns the raw averages).

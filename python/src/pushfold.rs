@@ -1,7 +1,7 @@
 //! Python bindings of heads-up push/fold hold'em: the submodule `cardvec._cardvec.pushfold`
 //! (the hand classes, the exact preflop equity table, the CFR+ solver and the exploitability
-//! of any strategy pair). The long calls run without the GIL; the table computation stops
-//! on Ctrl-C.
+//! of any strategy pair). The long calls run without the GIL; the table computation and the
+//! solver stop on Ctrl-C.
 
 use cardvec::core::{Error as CoreError, ForkSafePool};
 use cardvec::poker::preflop::{class_names, EquityTable, HandClass, CLASSES};
@@ -157,21 +157,52 @@ fn compute_equity_table<'py>(
     counts(py, &t)
 }
 
-/// `solve(depth_bb, target=0.001, max_iterations=1000000, algorithm="cfr+")`: the
-/// push/fold equilibrium at `depth_bb` big blinds (a number >= 1) by CFR+ (or `dcfr`,
-/// `pcfr+`) until the exploitability is below `target` (big blinds per hand, > 0). Returns a dict: `push`, `call` (float64 arrays of
-/// 169, class order), `exploitability`, `sb_value`, `iterations`, `converged`, `depth_bb`.
-/// Runs without the GIL.
+/// `solve(depth_bb, target=0.001, max_iterations=1000000, algorithm="cfr+", *,
+/// time_limit=None, save=None, resume=None)`: the push/fold equilibrium at `depth_bb` big
+/// blinds (a number >= 1) by CFR+ (or `dcfr`, `pcfr+`) until the exploitability is below
+/// `target` (big blinds per hand, > 0). Returns a dict: `push`, `call` (float64 arrays of
+/// 169, class order), `exploitability`, `sb_value`, `iterations`, `resumed_from`,
+/// `converged`, `stop` (`"target"`, `"iterations"`, `"time-limit"`), `depth_bb`. At
+/// `time_limit` seconds the solve stops and returns the strategies reached; Ctrl-C raises
+/// `KeyboardInterrupt`. `resume` (a path saved by `save=` or `cardvec pushfold --save`)
+/// continues the state of this depth saved there exactly (`max_iterations` more; the
+/// algorithm is the file's unless given); `save` (a path, checked before the solve) is
+/// written with this depth's state when the solve stops, whatever the reason (Ctrl-C
+/// included, before `KeyboardInterrupt` is raised). Runs without the GIL.
 #[pyfunction]
-#[pyo3(signature = (depth_bb, target=None, max_iterations=None, algorithm="cfr+"))]
+#[pyo3(signature = (depth_bb, target=None, max_iterations=None, algorithm=None, *,
+    time_limit=None, save=None, resume=None))]
+#[allow(clippy::too_many_arguments)]
 fn solve<'py>(
     py: Python<'py>,
     depth_bb: &Bound<'py, PyAny>,
     target: Option<&Bound<'py, PyAny>>,
     max_iterations: Option<&Bound<'py, PyAny>>,
-    algorithm: &str,
+    algorithm: Option<&str>,
+    time_limit: Option<&Bound<'py, PyAny>>,
+    save: Option<std::path::PathBuf>,
+    resume: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let depth = number(depth_bb, "depth_bb")?;
+    pushfold::check_depth(depth).map_err(err)?;
+    let state = match &resume {
+        Some(path) => {
+            let states = py.detach(|| pushfold::load_states(path)).map_err(err)?;
+            let depths: Vec<String> = states.iter().map(|s| s.depth_bb().to_string()).collect();
+            let state = states
+                .into_iter()
+                .find(|s| s.depth_bb().to_bits() == depth.to_bits())
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "resume: {} holds no state of depth {depth} (its depths: {})",
+                        path.display(),
+                        depths.join(", ")
+                    ))
+                })?;
+            Some(state)
+        }
+        None => None,
+    };
     let defaults = PushFoldOptions::default();
     let options = PushFoldOptions {
         target: match target.filter(|t| !t.is_none()) {
@@ -184,11 +215,29 @@ fn solve<'py>(
             }
             None => defaults.max_iterations,
         },
-        algorithm: pushfold::PushFoldAlgorithm::parse(algorithm).map_err(err)?,
+        algorithm: match (algorithm, &state) {
+            (Some(name), _) => pushfold::PushFoldAlgorithm::parse(name).map_err(err)?,
+            (None, Some(s)) => s.algorithm(),
+            (None, None) => defaults.algorithm,
+        },
+        // The solver's own limit, so that a timed-out solve returns what it reached.
+        time_limit: interrupt::time_limit_arg(time_limit)?.map(|d| d.as_secs_f64()),
     };
-    let s = py
-        .detach(|| pushfold::solve_pushfold(depth, &options))
-        .map_err(err)?;
+    pushfold::check_options(&options).map_err(err)?;
+    if let Some(path) = &save {
+        crate::solve::check_writable(path)?;
+    }
+    let result = interrupt::on_thread(py, None, "pushfold.solve", |stop| {
+        let game = pushfold::PushFoldGame::new(depth, EquityTable::builtin()?)?;
+        let mut state = state.unwrap_or_else(|| game.start(options.algorithm));
+        let s = game.solve_from(&mut state, &options, stop)?;
+        // Written here, so that a Ctrl-C'd solve is saved before KeyboardInterrupt.
+        if let Some(path) = &save {
+            pushfold::save_states(path, std::slice::from_ref(&state))?;
+        }
+        Ok::<_, CoreError>(s)
+    })?;
+    let s = result.map_err(err)?;
     let d = PyDict::new(py);
     d.set_item("depth_bb", s.depth_bb)?;
     d.set_item("push", PyArray1::from_slice(py, &s.push))?;
@@ -196,7 +245,9 @@ fn solve<'py>(
     d.set_item("exploitability", s.exploitability)?;
     d.set_item("sb_value", s.sb_value)?;
     d.set_item("iterations", s.iterations)?;
+    d.set_item("resumed_from", s.resumed_from)?;
     d.set_item("converged", s.converged)?;
+    d.set_item("stop", s.stop.name())?;
     Ok(d)
 }
 

@@ -158,7 +158,7 @@ fn solve<'py>(
 
 /// A `save=` path that cannot be written is a `ValueError` before the solve starts (an
 /// existing file is opened for writing without being truncated; a new one is removed again).
-fn check_writable(path: &std::path::Path) -> PyResult<()> {
+pub(crate) fn check_writable(path: &std::path::Path) -> PyResult<()> {
     let existed = path.exists();
     std::fs::OpenOptions::new()
         .write(true)

@@ -163,3 +163,93 @@ def test_dcfr_and_pcfr_plus_reach_the_same_equilibrium():
         assert np.max(np.abs(s["push"] - plus["push"])) < 0.05
     with pytest.raises(ValueError, match="pcfr"):
         pf.solve(10, algorithm="pcfr")
+
+
+def test_a_saved_solve_resumes_bit_for_bit(tmp_path):
+    """40 iterations saved, resumed for 30 more (the file's algorithm), equal 70 at once,
+    bit for bit; the run files are the same bytes."""
+    for algorithm in ("cfr+", "dcfr"):
+        a, b, c = (tmp_path / f"{n}-{algorithm}.cvpush" for n in "abc")
+        first = pf.solve(7.5, target=1e-12, max_iterations=40, algorithm=algorithm, save=a)
+        assert (first["iterations"], first["stop"], first["resumed_from"]) == (40, "iterations", 0)
+        more = pf.solve(7.5, target=1e-12, max_iterations=30, resume=a, save=b)
+        whole = pf.solve(7.5, target=1e-12, max_iterations=70, algorithm=algorithm, save=c)
+        assert (more["iterations"], more["resumed_from"]) == (70, 40)
+        assert more["push"].tobytes() == whole["push"].tobytes()
+        assert more["call"].tobytes() == whole["call"].tobytes()
+        assert more["exploitability"] == whole["exploitability"]
+        assert b.read_bytes() == c.read_bytes()
+        alone = pf.solve(7.5, target=1e-12, max_iterations=30, algorithm=algorithm)
+        assert alone["push"].tobytes() != whole["push"].tobytes()
+
+
+def test_a_time_limit_returns_the_strategies_reached():
+    s = pf.solve(10, target=1e-15, max_iterations=10_000_000, time_limit=0.2)
+    assert s["stop"] == "time-limit" and not s["converged"]
+    assert s["iterations"] > 10 and s["exploitability"] < 1e-3
+    assert pf.exploitability(10, s["push"], s["call"]) == s["exploitability"]
+    assert pf.solve(10)["stop"] == "target"
+
+
+def test_bad_resume_files_and_save_paths_are_refused_first(tmp_path):
+    good = tmp_path / "good.cvpush"
+    pf.solve(5, max_iterations=10, target=1e-12, save=good)
+    data = good.read_bytes()
+    (tmp_path / "text").write_text("{}")
+    corrupt = bytearray(data)
+    corrupt[len(corrupt) // 2] ^= 0x55
+    (tmp_path / "corrupt").write_bytes(bytes(corrupt))
+    (tmp_path / "short").write_bytes(data[:-3])
+    for path, text in [
+        ("text", "not a cardvec push/fold run file"),
+        ("corrupt", "corrupt"),
+        ("short", "truncated"),
+        ("absent", "absent"),
+    ]:
+        with pytest.raises(ValueError, match=text):
+            pf.solve(5, resume=tmp_path / path)
+    with pytest.raises(ValueError, match="holds no state of depth 6"):
+        pf.solve(6, resume=good)
+    with pytest.raises(ValueError, match="solved with cfr\\+, not dcfr"):
+        pf.solve(5, resume=good, algorithm="dcfr")
+    missing = tmp_path / "no" / "dir" / "x.cvpush"
+    with pytest.raises(ValueError, match="save: cannot write"):
+        pf.solve(5, save=missing)
+    for bad in (0, -1.0, float("nan"), True):
+        with pytest.raises(ValueError, match="time_limit"):
+            pf.solve(5, time_limit=bad)
+    assert good.read_bytes() == data and not (tmp_path / "no").exists()
+
+
+def test_ctrl_c_saves_the_state_reached_then_raises_keyboard_interrupt(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+    import time
+
+    saved = tmp_path / "run.cvpush"
+    script = textwrap.dedent(
+        f"""
+        import signal
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        from cardvec import pushfold as pf
+        print("started", flush=True)
+        pf.solve(10, target=1e-15, max_iterations=10_000_000, save={str(saved)!r})
+        print("finished", flush=True)
+        """
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "started", child.stderr.read()
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode != 0 and "finished" not in out
+    assert err.rstrip().splitlines()[-1] == "KeyboardInterrupt", err
+    more = pf.solve(10, target=1e-15, max_iterations=5, resume=saved)
+    assert more["resumed_from"] > 0 and more["iterations"] == more["resumed_from"] + 5

@@ -510,3 +510,88 @@ def test_a_river_spot_solved_through_the_spot_page_reads_as_the_api(server, brow
     page.wait_for_function("document.getElementById('spot-error').textContent.length > 0")
     assert not errors, errors
     page.close()
+
+
+def test_the_spot_grid_works_by_keyboard_and_locks_come_from_the_form(server, browser):
+    """/spot: node locks typed in the form (the syntax of ``--lock``, one per line) solve a
+    locked spot (the locked node plays call with every hand; a bad lock is the server's
+    400 message and creates nothing); the 13 x 13 grid is one tab stop whose cells the
+    arrow keys move between and Enter or Space select, with grid, row and gridcell roles
+    and labels."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/spot")
+    page.select_option("#example", "river")
+    page.fill("input[name=oop_range]", "AQ,KJs,88,A5s:0.5,JTs,T9s")
+    page.fill("input[name=ip_range]", "T9s,JTs,QQ,AK,KQs,A5s")
+    page.fill("input[name=iterations]", "200")
+    before = len(api(server, "/api/spot")["spots"])
+    # A bad lock: the server's words, nothing created.
+    page.fill("textarea[name=locks]", "ip:bet:60%=call:1\nip:bet:999=call:1")
+    page.click("#solve")
+    page.wait_for_function("document.getElementById('spot-error').textContent.length > 0")
+    assert "bet:999" in page.inner_text("#spot-error")
+    assert len(api(server, "/api/spot")["spots"]) == before
+    # A good one: IP always calls OOP's 60% bet.
+    page.fill("textarea[name=locks]", "ip:bet:60%=call:1\n")
+    page.click("#solve")
+    page.wait_for_selector("#progress[data-status=done]", timeout=60_000)
+    assert page.inner_text("#spot-error") == ""
+    spot_id = page.eval_on_selector("#download", "a => a.getAttribute('href')").split("/")[3]
+    assert api(server, f"/api/spot/{spot_id}")["locks"] == ["ip:bet:60%=call:1"]
+    page.wait_for_selector("#explorer:not([hidden]) #grid .cell")
+    page.click("#actions button[data-word='bet:60']")
+    page.wait_for_selector("#line .crumb[data-depth='1'][aria-current]")
+    words = [b.get_attribute("data-word") for b in page.query_selector_all("#actions button")]
+    live = page.query_selector_all("#grid .cell[data-freq]")
+    assert live
+    for cell in live:
+        freq = json.loads(cell.get_attribute("data-freq"))
+        assert freq == [1.0 if w == "call" else 0.0 for w in words], cell.get_attribute("data-class")
+
+    # The grid's roles: a grid of 13 rows of 13 gridcells, each labelled, one tab stop.
+    assert page.get_attribute("#grid", "role") == "grid"
+    assert len(page.query_selector_all("#grid > [role=row]")) == 13
+    assert len(page.query_selector_all("#grid [role=row] > [role=gridcell]")) == 169
+    assert all(c.get_attribute("aria-label") for c in page.query_selector_all("#grid .cell"))
+    assert len(page.query_selector_all("#grid .cell[tabindex='0']")) == 1
+    active = "() => document.activeElement.dataset.class || document.activeElement.id"
+    # Tab from the IP button reaches the grid at its first cell.
+    page.focus(".tab[data-player='1']")
+    page.keyboard.press("Tab")
+    assert page.evaluate(active) == "AA"
+    for key, name in [("ArrowRight", "AKs"), ("ArrowDown", "KK"), ("ArrowDown", "KQo"),
+                      ("ArrowRight", "QQ"), ("ArrowLeft", "KQo"), ("ArrowRight", "QQ"),
+                      ("End", "Q2s"), ("Home", "AQo"), ("ArrowUp", "AKo"), ("ArrowRight", "KK")]:
+        page.keyboard.press(key)
+        assert page.evaluate(active) == name, key
+    for _ in range(13):
+        page.keyboard.press("ArrowLeft")
+    assert page.evaluate(active) == "AKo"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(active) == "KQo"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(active) == "QQ"
+    assert len(page.query_selector_all("#grid .cell[tabindex='0']")) == 1
+    assert page.get_attribute("#grid .cell[data-class=QQ]", "tabindex") == "0"
+    # Enter selects QQ and shows its hands; Space on it deselects, Enter again selects.
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#detail[data-class=QQ]")
+    assert page.get_attribute("#grid .cell[data-class=QQ]", "aria-selected") == "true"
+    assert "sel" in page.get_attribute("#grid .cell[data-class=QQ]", "class").split()
+    rows = page.query_selector_all("#detail tr[data-hand]:not(.sum)")
+    assert rows and all(r.get_attribute("data-hand")[0] == "Q" for r in rows)
+    page.keyboard.press("Space")
+    assert page.get_attribute("#grid .cell[data-class=QQ]", "aria-selected") == "false"
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#detail[data-class=KQs]")
+    assert page.get_attribute("#grid .cell[data-class=KQs]", "aria-selected") == "true"
+    assert page.get_attribute("#grid .cell[data-class=QQ]", "aria-selected") == "false"
+    # Tab leaves the grid: it is one tab stop.
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => !document.activeElement.closest('#grid')")
+    assert not errors, errors
+    page.close()

@@ -32,6 +32,17 @@
 //! exploitability, NashConv / 2 in big blinds per hand; the solver stops at the first
 //! iteration where it is below the target.
 //!
+//! # Stopping, saving, resuming
+//!
+//! [`PushFoldGame::solve_from`] runs from a [`PushFoldState`] (the regrets, PCFR+'s
+//! predictions, the summed strategies and their weights) and leaves the state reached in it:
+//! a time limit ([`PushFoldOptions::time_limit`]) or a stop request (a
+//! [`crate::core::StopFlag`] raised by Ctrl-C) ends the solve after the iteration under way
+//! with the average strategies reached ([`PushFoldStop`]), and N iterations then M more
+//! from the state give the same bits as N + M at once. [`save_states`] and [`load_states`]
+//! keep the states of one or more depths in a run file (the framed format of the other
+//! solvers' files, `src/solve/frame.rs`).
+//!
 //! ```
 //! use cardvec::solve::pushfold::{solve_pushfold, PushFoldOptions};
 //! let s = solve_pushfold(10.0, &PushFoldOptions::default()).unwrap();
@@ -40,6 +51,12 @@
 //! assert!(solve_pushfold(0.25, &PushFoldOptions::default()).is_err());
 //! ```
 
+use std::io::{Read, Write};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::frame::{self, Format, FrameReader, FrameWriter};
 use crate::core::{Error, Result};
 use crate::poker::preflop::{EquityTable, HandClass, CLASSES};
 
@@ -129,6 +146,9 @@ pub struct PushFoldOptions {
     pub max_iterations: u64,
     /// The variant. Default CFR+.
     pub algorithm: PushFoldAlgorithm,
+    /// Stop after this many seconds (wall time; finite and > 0), keeping the strategies
+    /// reached ([`PushFoldStop::TimeLimit`]). Default none.
+    pub time_limit: Option<f64>,
 }
 
 impl Default for PushFoldOptions {
@@ -137,6 +157,32 @@ impl Default for PushFoldOptions {
             target: 1e-3,
             max_iterations: 1_000_000,
             algorithm: PushFoldAlgorithm::CfrPlus,
+            time_limit: None,
+        }
+    }
+}
+
+/// Why a solve stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PushFoldStop {
+    /// The exploitability fell below the target.
+    Target,
+    /// `max_iterations` ran.
+    Iterations,
+    /// The time limit passed.
+    TimeLimit,
+    /// The caller asked it to stop ([`crate::core::Progress::should_stop`]: Ctrl-C).
+    Interrupted,
+}
+
+impl PushFoldStop {
+    /// `target`, `iterations`, `time-limit` or `interrupted`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PushFoldStop::Target => "target",
+            PushFoldStop::Iterations => "iterations",
+            PushFoldStop::TimeLimit => "time-limit",
+            PushFoldStop::Interrupted => "interrupted",
         }
     }
 }
@@ -159,10 +205,228 @@ pub struct PushFoldSolution {
     pub exploitability: f64,
     /// The small blind's expected result under (`push`, `call`), in big blinds per hand.
     pub sb_value: f64,
-    /// CFR+ iterations run.
+    /// Iterations run in all (a resumed state's included).
     pub iterations: u64,
-    /// Whether `exploitability` is below the target (false: `max_iterations` ran out).
+    /// The iterations the state had when this solve started (0 for a fresh solve).
+    pub resumed_from: u64,
+    /// Whether `exploitability` is below the target (false: stopped before it).
     pub converged: bool,
+    /// Why the solve stopped.
+    pub stop: PushFoldStop,
+}
+
+/// The solver's arrays in a [`PushFoldState`]: the regrets of (push, fold), (call, fold),
+/// their predictions (PCFR+'s last instantaneous regrets), the summed push and call
+/// strategies.
+const ARRAYS: usize = 10;
+
+/// A push/fold solve at one depth as it stopped, to continue exactly
+/// ([`PushFoldGame::solve_from`]) in this process or from a run file ([`save_states`],
+/// [`load_states`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PushFoldState {
+    depth_bb: f64,
+    algorithm: PushFoldAlgorithm,
+    table_checksum: u64,
+    iterations: u64,
+    /// The sum of the iterations' weights in the average.
+    weights: f64,
+    arrays: Box<[[f64; CLASSES]; ARRAYS]>,
+}
+
+impl PushFoldState {
+    /// The stack depth in big blinds.
+    pub fn depth_bb(&self) -> f64 {
+        self.depth_bb
+    }
+
+    /// The variant the state belongs to.
+    pub fn algorithm(&self) -> PushFoldAlgorithm {
+        self.algorithm
+    }
+
+    /// The iterations done.
+    pub fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// The checksum of the equity table it was solved on ([`EquityTable::checksum`]).
+    pub fn table_checksum(&self) -> u64 {
+        self.table_checksum
+    }
+
+    /// Refuses a state of another game or variant than `game` and `algorithm`.
+    fn check_fits(&self, game: &PushFoldGame, algorithm: PushFoldAlgorithm) -> Result<()> {
+        let bad = |reason: String| {
+            Err(Error::Invalid {
+                what: "push/fold state",
+                reason,
+            })
+        };
+        if self.depth_bb.to_bits() != game.depth_bb.to_bits() {
+            return bad(format!(
+                "the state is of depth {} BB, not of the game's {} BB",
+                self.depth_bb, game.depth_bb
+            ));
+        }
+        if self.algorithm != algorithm {
+            return bad(format!(
+                "the state was solved with {}, not {}: a resumed solve keeps its algorithm",
+                self.algorithm.name(),
+                algorithm.name()
+            ));
+        }
+        if self.table_checksum != game.table_checksum {
+            return bad(format!(
+                "the state was solved on the equity table fnv1a64:{:016x}, not on this game's \
+                 fnv1a64:{:016x}",
+                self.table_checksum, game.table_checksum
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The first 8 bytes of a push/fold run file.
+pub const RUN_FILE_MAGIC: [u8; 8] = *b"\x89CVPUSH\n";
+/// The push/fold run file format version this cardvec writes and reads.
+pub const RUN_FILE_VERSION: u32 = 1;
+/// The most depths a run file holds.
+pub const MAX_STATES: usize = 100_000;
+
+const FORMAT: Format = Format {
+    what: "push/fold run file",
+    magic: RUN_FILE_MAGIC,
+    version: RUN_FILE_VERSION,
+    oldest_version: RUN_FILE_VERSION,
+    not_this: "not a cardvec push/fold run file (it does not start with its magic; save one \
+               with `cardvec pushfold --save` or cardvec.pushfold.solve(..., save=...))",
+    other_version: "solve the depths again with this version",
+    max_meta: 1 << 24,
+};
+
+#[derive(Serialize, Deserialize)]
+struct StateMeta {
+    depth_bb: f64,
+    algorithm: String,
+    table_checksum: u64,
+    iterations: u64,
+    weights: f64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct FileMeta {
+    cardvec_version: String,
+    states: Vec<StateMeta>,
+}
+
+/// Writes `states` (at most [`MAX_STATES`], distinct depths) to `w` in the push/fold run
+/// file format: the framed format of the solvers' files (`src/solve/frame.rs`: magic
+/// `\x89CVPUSH\n`, version, one zstd frame with its checksum) holding the metadata (the
+/// cardvec version; per state its depth, algorithm, equity table checksum, iterations and
+/// summed weights) and each state's ten arrays of 169 `f64`s (every bit kept).
+pub fn write_states(w: impl Write, states: &[PushFoldState]) -> Result<()> {
+    check_states(states)?;
+    let meta = FileMeta {
+        cardvec_version: env!("CARGO_PKG_VERSION").into(),
+        states: states
+            .iter()
+            .map(|s| StateMeta {
+                depth_bb: s.depth_bb,
+                algorithm: s.algorithm.name().into(),
+                table_checksum: s.table_checksum,
+                iterations: s.iterations,
+                weights: s.weights,
+            })
+            .collect(),
+    };
+    let meta = postcard::to_stdvec(&meta).map_err(|e| Error::Invalid {
+        what: FORMAT.what,
+        reason: format!("the metadata could not be written: {e}"),
+    })?;
+    let mut frame = FrameWriter::new(w, &FORMAT, &meta)?;
+    for s in states {
+        for a in s.arrays.iter() {
+            frame.f64s(a)?;
+        }
+    }
+    frame.finish()
+}
+
+fn check_states(states: &[PushFoldState]) -> Result<()> {
+    Error::check_range("push/fold states", 0, MAX_STATES, states.len())?;
+    for (i, s) in states.iter().enumerate() {
+        if states[..i]
+            .iter()
+            .any(|o| o.depth_bb.to_bits() == s.depth_bb.to_bits())
+        {
+            return Err(Error::Invalid {
+                what: "push/fold states",
+                reason: format!("depth {} BB appears twice", s.depth_bb),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Reads states written by [`write_states`]. Errors: not a push/fold run file (the magic;
+/// a run file of `cardvec solve` or a spot file included), another format version, a
+/// truncated or corrupt file (hash, metadata, checksum, trailing bytes, an unknown
+/// algorithm, a bad depth, a repeated depth, a value that is not finite or out of its
+/// range).
+pub fn read_states(r: impl Read) -> Result<Vec<PushFoldState>> {
+    let (_, meta, mut z) = FrameReader::open(r, &FORMAT)?;
+    let meta: FileMeta =
+        postcard::from_bytes(&meta).map_err(|e| FORMAT.corrupt(format!("metadata: {e}")))?;
+    if meta.states.len() > MAX_STATES {
+        return Err(FORMAT.corrupt(format!("{} states", meta.states.len())));
+    }
+    let mut states = Vec::with_capacity(meta.states.len());
+    for m in meta.states {
+        let algorithm = PushFoldAlgorithm::parse(&m.algorithm)
+            .map_err(|_| FORMAT.corrupt(format!("unknown algorithm {:?}", m.algorithm)))?;
+        check_depth(m.depth_bb).map_err(|e| FORMAT.corrupt(e))?;
+        if m.iterations > u64::MAX / 2
+            || !(m.weights.is_finite() && m.weights >= 0.0)
+            || (m.iterations == 0) != (m.weights == 0.0)
+        {
+            return Err(FORMAT.corrupt(format!(
+                "{} iterations with summed weights {} at depth {}",
+                m.iterations, m.weights, m.depth_bb
+            )));
+        }
+        let mut arrays = Box::new([[0.0; CLASSES]; ARRAYS]);
+        for (k, a) in arrays.iter_mut().enumerate() {
+            z.f64s(a)?;
+            // Summed strategies are >= 0; every value is finite.
+            if let Some(x) = a.iter().find(|x| !x.is_finite() || (k >= 8 && **x < 0.0)) {
+                return Err(FORMAT.corrupt(format!("the value {x} at depth {}", m.depth_bb)));
+            }
+        }
+        states.push(PushFoldState {
+            depth_bb: m.depth_bb,
+            algorithm,
+            table_checksum: m.table_checksum,
+            iterations: m.iterations,
+            weights: m.weights,
+            arrays,
+        });
+    }
+    z.finish()?;
+    check_states(&states).map_err(|e| FORMAT.corrupt(e))?;
+    Ok(states)
+}
+
+/// Writes `states` to the file `path` ([`write_states`]) through a temporary file renamed
+/// at the end; returns the file's size in bytes. Errors name the path.
+pub fn save_states(path: &Path, states: &[PushFoldState]) -> Result<u64> {
+    check_states(states)?;
+    frame::save(path, &FORMAT, |w| write_states(w, states))
+}
+
+/// Reads the states in the file `path` ([`read_states`]). Errors name the path.
+pub fn load_states(path: &Path) -> Result<Vec<PushFoldState>> {
+    frame::load(path, &FORMAT, read_states)
 }
 
 /// The push/fold game at one depth: the payoff matrices built from an equity table.
@@ -177,6 +441,8 @@ pub struct PushFoldGame {
     d: Vec<f64>,
     /// Probability of each small-blind class.
     m_sb: Vec<f64>,
+    /// The equity table's checksum ([`EquityTable::checksum`]).
+    table_checksum: u64,
 }
 
 /// Checks a depth: finite, at least 1 big blind (both blinds posted in full), at most
@@ -207,7 +473,16 @@ pub fn check_options(options: &PushFoldOptions) -> Result<()> {
             ),
         });
     }
-    Error::check_range("max_iterations", 1, MAX_ITERATIONS, options.max_iterations)
+    Error::check_range("max_iterations", 1, MAX_ITERATIONS, options.max_iterations)?;
+    if let Some(t) = options.time_limit {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(Error::Invalid {
+                what: "time_limit",
+                reason: format!("the time limit must be a finite number of seconds > 0, got {t}"),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn check_strategy(what: &'static str, s: &[f64]) -> Result<()> {
@@ -265,6 +540,7 @@ impl PushFoldGame {
             g_t,
             d,
             m_sb,
+            table_checksum: table.checksum(),
         })
     }
 
@@ -345,26 +621,62 @@ impl PushFoldGame {
     }
 
     /// Runs CFR+ (or `options.algorithm`) until the average strategies' exploitability is
-    /// below `options.target` or `options.max_iterations` ran (see the module
-    /// documentation).
+    /// below `options.target`, `options.max_iterations` ran or `options.time_limit` passed
+    /// (see the module documentation).
     pub fn solve(&self, options: &PushFoldOptions) -> Result<PushFoldSolution> {
         check_options(options)?;
+        let mut state = self.start(options.algorithm);
+        self.solve_from(&mut state, options, &crate::core::progress::Silent)
+    }
+
+    /// A solver state at iteration 0 for this game and `algorithm`, for
+    /// [`PushFoldGame::solve_from`].
+    pub fn start(&self, algorithm: PushFoldAlgorithm) -> PushFoldState {
+        PushFoldState {
+            depth_bb: self.depth_bb,
+            algorithm,
+            table_checksum: self.table_checksum,
+            iterations: 0,
+            weights: 0.0,
+            arrays: Box::new([[0.0; CLASSES]; ARRAYS]),
+        }
+    }
+
+    /// Runs the solver from `state` (fresh from [`PushFoldGame::start`], or saved and
+    /// loaded: [`save_states`], [`load_states`]) and leaves in it the state reached, so
+    /// that N iterations, then M more from the state, give the same bits as N + M at once.
+    /// `options.max_iterations` counts the iterations of this call; `stop` is asked after
+    /// every iteration ([`crate::core::Progress::should_stop`], e.g. a
+    /// [`crate::core::StopFlag`] raised by Ctrl-C: [`PushFoldStop::Interrupted`]). At
+    /// least one iteration runs, so the solution is always the average strategies of the
+    /// state reached. Errors (nothing run, `state` unchanged): bad options, a state of
+    /// another depth, algorithm or equity table.
+    pub fn solve_from(
+        &self,
+        state: &mut PushFoldState,
+        options: &PushFoldOptions,
+        stop: &dyn crate::core::Progress,
+    ) -> Result<PushFoldSolution> {
+        check_options(options)?;
+        state.check_fits(self, options.algorithm)?;
+        let started = std::time::Instant::now();
         let n = CLASSES;
         let alg = options.algorithm;
-        // Regrets of (push, fold) and (call, fold), their predictions (PCFR+), the current
-        // and summed strategies.
-        let (mut r_push, mut r_sfold) = (vec![0.0; n], vec![0.0; n]);
-        let (mut r_call, mut r_bfold) = (vec![0.0; n], vec![0.0; n]);
-        let (mut m_push, mut m_sfold) = (vec![0.0; n], vec![0.0; n]);
-        let (mut m_call, mut m_bfold) = (vec![0.0; n], vec![0.0; n]);
-        let (mut push, mut call) = ([0.5; CLASSES], [0.5; CLASSES]);
-        let (mut sum_push, mut sum_call) = ([0.0; CLASSES], [0.0; CLASSES]);
+        let resumed_from = state.iterations;
+        // Regrets of (push, fold) and (call, fold), their predictions (PCFR+), the summed
+        // strategies.
+        let [r_push, r_sfold, r_call, r_bfold, m_push, m_sfold, m_call, m_bfold, sum_push, sum_call] =
+            &mut *state.arrays;
+        // The current strategies: the big blind's from its regrets (0.5 everywhere at
+        // iteration 0); the small blind's is recomputed before use.
+        let mut push = [0.5; CLASSES];
+        let mut call: [f64; CLASSES] =
+            std::array::from_fn(|b| alg.strategy((r_call[b], r_bfold[b]), (m_call[b], m_bfold[b])));
         let (mut v1, mut v2) = ([0.0; CLASSES], [0.0; CLASSES]);
         let (mut avg_push, mut avg_call) = ([0.0; CLASSES], [0.0; CLASSES]);
-        let mut weights = 0.0;
-        let mut exploitability = f64::INFINITY;
-        let mut iterations = 0;
-        while iterations < options.max_iterations {
+        let mut weights = state.weights;
+        let mut iterations = state.iterations;
+        let (exploitability, why) = loop {
             iterations += 1;
             let t = iterations as f64;
             let w = alg.weight(t);
@@ -398,11 +710,25 @@ impl PushFoldGame {
                 avg_call[a] = sum_call[a] / weights;
             }
             let (sb, bb) = self.best_responses_unchecked(&avg_push, &avg_call);
-            exploitability = 0.5 * (sb + bb);
+            let exploitability = 0.5 * (sb + bb);
             if exploitability < options.target {
-                break;
+                break (exploitability, PushFoldStop::Target);
             }
-        }
+            if iterations - resumed_from >= options.max_iterations {
+                break (exploitability, PushFoldStop::Iterations);
+            }
+            if stop.should_stop() {
+                break (exploitability, PushFoldStop::Interrupted);
+            }
+            if options
+                .time_limit
+                .is_some_and(|l| started.elapsed().as_secs_f64() >= l)
+            {
+                break (exploitability, PushFoldStop::TimeLimit);
+            }
+        };
+        state.iterations = iterations;
+        state.weights = weights;
         Ok(PushFoldSolution {
             depth_bb: self.depth_bb,
             push: avg_push,
@@ -410,7 +736,9 @@ impl PushFoldGame {
             exploitability,
             sb_value: self.value_unchecked(&avg_push, &avg_call),
             iterations,
+            resumed_from,
             converged: exploitability < options.target,
+            stop: why,
         })
     }
 }
@@ -595,5 +923,211 @@ mod tests {
         );
         let e = PushFoldAlgorithm::parse("cfr").unwrap_err().to_string();
         assert!(e.contains("cfr+, dcfr, pcfr+"), "{e}");
+    }
+
+    fn bytes(states: &[PushFoldState]) -> Vec<u8> {
+        let mut v = Vec::new();
+        write_states(&mut v, states).unwrap();
+        v
+    }
+
+    /// N iterations, the states saved to a file and loaded, M more give the same bits as
+    /// N + M at once (strategies, values, exploitability, states, files byte for byte), for
+    /// every algorithm; without the state M iterations are another solution.
+    #[test]
+    fn a_saved_solve_resumes_bit_for_bit() {
+        let table = EquityTable::builtin().unwrap();
+        let dir = std::env::temp_dir().join(format!("cardvec-pushfold-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let options = |max_iterations| PushFoldOptions {
+            target: 1e-12,
+            max_iterations,
+            ..Default::default()
+        };
+        for algorithm in PushFoldAlgorithm::ALL {
+            let games = [7.0, 12.5].map(|d| PushFoldGame::new(d, table).unwrap());
+            let o = |m| PushFoldOptions {
+                algorithm,
+                ..options(m)
+            };
+            let silent = crate::core::progress::Silent;
+            let mut whole = Vec::new();
+            let mut first = Vec::new();
+            for g in &games {
+                let mut s = g.start(algorithm);
+                let sol = g.solve_from(&mut s, &o(90), &silent).unwrap();
+                assert_eq!((sol.iterations, sol.stop), (90, PushFoldStop::Iterations));
+                assert_eq!(sol, g.solve(&o(90)).unwrap());
+                whole.push((sol, s));
+                let mut s = g.start(algorithm);
+                g.solve_from(&mut s, &o(37), &silent).unwrap();
+                first.push(s);
+            }
+            let path = dir.join(format!("{}.cvpush", algorithm.name()));
+            assert!(save_states(&path, &first).unwrap() > 0);
+            let loaded = load_states(&path).unwrap();
+            assert_eq!(loaded, first);
+            for ((g, mut s), (sol, state)) in games.iter().zip(loaded).zip(&whole) {
+                assert_eq!(s.iterations(), 37);
+                let more = g.solve_from(&mut s, &o(53), &silent).unwrap();
+                assert_eq!((more.iterations, more.resumed_from), (90, 37));
+                for (a, b) in more
+                    .push
+                    .iter()
+                    .chain(&more.call)
+                    .zip(sol.push.iter().chain(&sol.call))
+                {
+                    assert_eq!(a.to_bits(), b.to_bits(), "{algorithm:?}");
+                }
+                assert_eq!(more.exploitability.to_bits(), sol.exploitability.to_bits());
+                assert_eq!(more.sb_value.to_bits(), sol.sb_value.to_bits());
+                assert_eq!(&s, state, "{algorithm:?}");
+                assert_eq!(bytes(&[s]), bytes(std::slice::from_ref(state)));
+                assert_ne!(g.solve(&o(53)).unwrap().push, sol.push);
+            }
+            std::fs::remove_file(&path).unwrap();
+        }
+        std::fs::remove_dir(&dir).unwrap();
+    }
+
+    /// A raised stop flag ends the solve after one iteration (`Interrupted`), a time limit
+    /// with `TimeLimit`, both keeping the strategies reached; a resume continues from them.
+    #[test]
+    fn a_stop_or_a_time_limit_keeps_the_strategies_reached() {
+        let table = EquityTable::builtin().unwrap();
+        let game = PushFoldGame::new(10.0, table).unwrap();
+        let flag = crate::core::StopFlag::new();
+        flag.stop();
+        let o = PushFoldOptions {
+            target: 1e-12,
+            ..Default::default()
+        };
+        let mut s = game.start(o.algorithm);
+        let sol = game.solve_from(&mut s, &o, &flag).unwrap();
+        assert_eq!((sol.iterations, sol.stop), (1, PushFoldStop::Interrupted));
+        assert!(!sol.converged && sol.exploitability > 0.0);
+        assert_eq!(s.iterations(), 1);
+        let timed = PushFoldOptions {
+            time_limit: Some(0.05),
+            ..o
+        };
+        let started = std::time::Instant::now();
+        let sol = game
+            .solve_from(&mut s, &timed, &crate::core::progress::Silent)
+            .unwrap();
+        assert_eq!(sol.stop, PushFoldStop::TimeLimit);
+        assert!(sol.iterations > 2 && sol.resumed_from == 1, "{sol:?}");
+        assert!(started.elapsed().as_secs_f64() < 5.0);
+        assert_eq!(
+            game.exploitability(&sol.push, &sol.call).unwrap(),
+            sol.exploitability
+        );
+        let sol = game.solve(&PushFoldOptions::default()).unwrap();
+        assert_eq!(sol.stop, PushFoldStop::Target);
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let o = PushFoldOptions {
+                time_limit: Some(bad),
+                ..Default::default()
+            };
+            let e = game.solve(&o).unwrap_err().to_string();
+            assert!(
+                e.contains("time limit") && e.contains(&format!("{bad}")),
+                "{e}"
+            );
+        }
+    }
+
+    /// A state of another depth, algorithm or equity table is refused, the state unchanged;
+    /// a file that is not a push/fold run file (a `cardvec solve` run file, a spot file,
+    /// text), of another version, truncated or corrupt is refused.
+    #[test]
+    fn a_run_file_of_another_solve_or_damaged_is_refused() {
+        let table = EquityTable::builtin().unwrap();
+        let game = PushFoldGame::new(10.0, table).unwrap();
+        let silent = crate::core::progress::Silent;
+        let o = PushFoldOptions {
+            target: 1e-12,
+            max_iterations: 20,
+            ..Default::default()
+        };
+        let mut state = game.start(o.algorithm);
+        game.solve_from(&mut state, &o, &silent).unwrap();
+        let kept = state.clone();
+        let other = PushFoldGame::new(11.0, table).unwrap();
+        let e = other
+            .solve_from(&mut state, &o, &silent)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("depth 10 BB, not of the game's 11 BB"), "{e}");
+        let dcfr = PushFoldOptions {
+            algorithm: PushFoldAlgorithm::Dcfr,
+            ..o
+        };
+        let e = game
+            .solve_from(&mut state, &dcfr, &silent)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("solved with cfr+, not dcfr"), "{e}");
+        let mut foreign = game.clone();
+        foreign.table_checksum ^= 1;
+        let e = foreign
+            .solve_from(&mut state, &o, &silent)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("equity table"), "{e}");
+        let bad = PushFoldOptions {
+            max_iterations: 0,
+            ..o
+        };
+        assert!(game.solve_from(&mut state, &bad, &silent).is_err());
+        assert_eq!(state, kept);
+
+        let good = bytes(&[state.clone()]);
+        assert!(good.starts_with(&RUN_FILE_MAGIC));
+        assert_eq!(read_states(good.as_slice()).unwrap(), vec![state.clone()]);
+        let err = |b: &[u8]| read_states(b).unwrap_err().to_string();
+        for b in [
+            &b"{}"[..],
+            b"",
+            b"\x89CVSOLV\n\x01\0\0\0",
+            b"\x89CVSPOT\n\x02\0\0\0",
+        ] {
+            let e = err(b);
+            assert!(e.contains("not a cardvec push/fold run file"), "{e}");
+        }
+        let mut other = good.clone();
+        other[8..12].copy_from_slice(&2u32.to_le_bytes());
+        let e = err(&other);
+        assert!(
+            e.contains("format version 2") && e.contains("reads version 1"),
+            "{e}"
+        );
+        for cut in [10, 12, 20, good.len() / 2, good.len() - 1] {
+            let e = err(&good[..cut]);
+            assert!(e.contains("truncated"), "cut at {cut}: {e}");
+        }
+        for at in [14, good.len() / 3, good.len() / 2, good.len() - 2] {
+            let mut bad = good.clone();
+            bad[at] ^= 0x55;
+            let e = err(&bad);
+            assert!(
+                e.contains("corrupt") || e.contains("truncated"),
+                "byte {at}: {e}"
+            );
+        }
+        let mut longer = good.clone();
+        longer.extend_from_slice(b"junk");
+        assert!(err(&longer).contains("corrupt"));
+        let e = write_states(Vec::new(), &[state.clone(), state.clone()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("twice"), "{e}");
+        let e = load_states(Path::new("/nonexistent/x.cvpush"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("push/fold run file") && e.contains("x.cvpush"),
+            "{e}"
+        );
     }
 }

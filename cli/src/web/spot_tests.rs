@@ -133,6 +133,17 @@ async fn bad_spot_requests_are_400s_that_create_nothing() {
         (with("iterations", json!(0)), "iterations"),
         (with("check_every", json!(0)), "check"),
         (with("locks", json!(["bet:999=call:1"])), "bet:999"),
+        // The form's lock field: each line a `--lock` text; a syntax error, a node of the
+        // other player, an action not at the node, a bad frequency, a lock not a string.
+        (with("locks", json!(["ip:bet:60%"])), "ip:bet:60%"),
+        (with("locks", json!(["oop:bet:60%=call:1"])), "oop"),
+        (with("locks", json!(["ip:bet:60%=check:1"])), "check"),
+        (with("locks", json!(["ip:bet:60%=call:1.5"])), "1.5"),
+        (
+            with("locks", json!(["ip:bet:60%=call:1", "check=bet:60%:2"])),
+            "2",
+        ),
+        (with("locks", json!([7])), "expected a string"),
         (with("max_memory", json!("lots")), "lots"),
     ];
     for (body, word) in bad {
@@ -237,6 +248,77 @@ async fn a_river_spot_solved_through_the_api_reads_as_the_library() {
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, _) = call(&app, "GET", &format!("/api/spot/{id}"), "").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+/// A lock from the form (`locks`, the syntax of `--lock`): the spot solved through HTTP with
+/// IP locked to call OOP's 60% bet equals the library's locked solve, the locked node plays
+/// call with every hand, the summary lists the lock.
+#[tokio::test]
+async fn a_locked_spot_solved_through_the_api_reads_as_the_library() {
+    let app = app(SpotLimits::default());
+    let mut params = river();
+    params["locks"] = json!(["ip:bet:60%=call:1"]);
+    let (status, v) = call(&app, "POST", "/api/spot", &params.to_string()).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let done = wait(&app, &id).await;
+    assert_eq!(done["status"], "done", "{done}");
+    assert_eq!(done["locks"], json!(["ip:bet:60%=call:1"]), "{done}");
+    let (spot, options) = library(&params);
+    let mut solver = SpotSolver::new(&spot, &options).unwrap();
+    solver
+        .set_locks(&[cardvec::solve::spot::NodeLock::parse("ip:bet:60%=call:1").unwrap()])
+        .unwrap();
+    let sol = solver.solve(&options, &mut |_| true).unwrap();
+    assert_eq!(done["summary"]["iterations"], json!(sol.iterations));
+    assert_eq!(
+        done["summary"]["exploitability_pct"],
+        json!(sol.exploitability_pct)
+    );
+    for line in ["", "bet:60%", "check"] {
+        let uri = format!("/api/spot/{id}/node?line={}", line.replace('%', "%25"));
+        let (status, v) = call(&app, "GET", &uri, "").await;
+        assert_eq!(status, StatusCode::OK, "{line}: {v}");
+        assert_eq!(v, node_json(&mut solver, line, ""), "{line}");
+    }
+    let (_, node) = call(
+        &app,
+        "GET",
+        &format!("/api/spot/{id}/node?line=bet:60%25"),
+        "",
+    )
+    .await;
+    assert_eq!(node["player"], 1);
+    let words: Vec<&str> = node["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["word"].as_str().unwrap())
+        .collect();
+    let call_at = words.iter().position(|w| *w == "call").unwrap();
+    for c in node["players"][1]["classes"].as_array().unwrap() {
+        for (k, f) in c["strategy"].as_array().unwrap().iter().enumerate() {
+            let want = if k == call_at { 1.0 } else { 0.0 };
+            assert_eq!(f.as_f64().unwrap(), want, "{c}");
+        }
+    }
+    // Unlocked, IP folds some hands there.
+    let (status, v) = call(&app, "POST", "/api/spot", &river().to_string()).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let free = v["id"].as_str().unwrap().to_string();
+    wait(&app, &free).await;
+    let (_, node) = call(
+        &app,
+        "GET",
+        &format!("/api/spot/{free}/node?line=bet:60%25"),
+        "",
+    )
+    .await;
+    assert!(node["players"][1]["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["strategy"][call_at].as_f64().unwrap() < 0.99));
 }
 
 #[tokio::test]

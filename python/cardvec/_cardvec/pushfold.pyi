@@ -1,5 +1,6 @@
 """Heads-up push/fold hold'em (``cardvec._cardvec.pushfold``; python/src/pushfold.rs)."""
 
+import os
 from typing import SupportsFloat, SupportsIndex, TypedDict, type_check_only
 
 import numpy as np
@@ -35,7 +36,9 @@ class _Solution(TypedDict):
     exploitability: float
     sb_value: float
     iterations: int
+    resumed_from: int
     converged: bool
+    stop: str
 
 def classes() -> list[str]: ...
 def combos() -> npt.NDArray[np.int64]: ...
@@ -46,6 +49,10 @@ def solve(
     depth_bb: SupportsFloat,
     target: SupportsFloat | None = None,
     max_iterations: SupportsIndex | None = None,
-    algorithm: str = "cfr+",
+    algorithm: str | None = None,
+    *,
+    time_limit: SupportsFloat | None = None,
+    save: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | None = None,
 ) -> _Solution: ...
 def exploitability(depth_bb: SupportsFloat, push: npt.ArrayLike, call: npt.ArrayLike) -> float: ...

@@ -1,7 +1,9 @@
 // The /spot page: a postflop spot solved in the background (progress polled), then read
 // node by node: the line as breadcrumbs, the node's actions (or a card picker at a chance
 // node), the 13x13 grid of the shown player's range coloured by action frequencies, and
-// each hand's strategy and EVs for the cell under the pointer.
+// each hand's strategy and EVs for the cell under the pointer. The grid is one tab stop
+// (a roving tabindex): arrow keys, Home and End move between its cells, Enter or Space
+// selects one and shows its hands.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -11,13 +13,13 @@
       board: "Td9d6hQc", pot: 200, stack: 900,
       oop_range: "66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s",
       ip_range: "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+",
-      bets: "60%,e,a", raises: "2.5x", algorithm: "dcfr", target: 0.5, iterations: 1000,
+      bets: "60%,e,a", raises: "2.5x", algorithm: "dcfr", target: 0.5, iterations: 1000, locks: "",
     },
     river: {
       board: "Td9d6hQc2s", pot: 100, stack: 300,
       oop_range: "66+,A8s+,AJo+,K9s+,KQo,QTs+,JTs,98s",
       ip_range: "QQ-22,AQs-A2s,ATo+,KJo+,T9s,87s",
-      bets: "60%,a", raises: "2.5x", algorithm: "dcfr", target: 0.5, iterations: 1000,
+      bets: "60%,a", raises: "2.5x", algorithm: "dcfr", target: 0.5, iterations: 1000, locks: "",
     },
   };
   const FOLD = "#5b8fd9", PASSIVE = "#5fb35f";
@@ -25,6 +27,8 @@
 
   const form = $("spot-form");
   let spotId = null, spot = null, line = [], node = null, shown = 0, selected = null, timer = null;
+  // The grid cell that takes the focus when the grid is tabbed to: [row, col].
+  let focusAt = [0, 0];
 
   function fill(ex) {
     for (const [k, v] of Object.entries(ex)) if (form.elements[k]) form.elements[k].value = v;
@@ -60,6 +64,9 @@
     }
     const t = form.elements.target.value.trim();
     if (t !== "") p.target = Number(t);
+    // Node locks in the syntax of `--lock`, one per line (a lock may hold commas).
+    const locks = form.elements.locks.value.split("\n").map((x) => x.trim()).filter((x) => x !== "");
+    if (locks.length) p.locks = locks;
     return p;
   }
 
@@ -323,15 +330,22 @@
     for (const c of pr.classes) byCell.set(c.row * 13 + c.col, c);
     const grid = $("grid");
     grid.replaceChildren();
+    if (selected) {
+      const s = pr.classes.find((x) => x.name === selected);
+      if (s) focusAt = [s.row, s.col];
+    }
     for (let r = 0; r < 13; r++) {
+      const row = el("div", { class: "grow", role: "row", "aria-rowindex": r + 1 });
       for (let c = 0; c < 13; c++) {
         const name = className(r, c);
         const agg = byCell.get(r * 13 + c);
-        const cell = el("div", { class: "cell", role: "gridcell", tabindex: "-1", "data-class": name, "data-row": r, "data-col": c });
+        const focus = focusAt[0] === r && focusAt[1] === c;
+        const cell = el("div", { class: "cell", role: "gridcell", tabindex: focus ? "0" : "-1", "aria-colindex": c + 1, "data-class": name, "data-row": r, "data-col": c });
         const live = agg && agg.combos > 0 && agg.weight > 0;
         if (!live) {
           cell.classList.add("out");
           cell.title = name + (agg ? ": no combo reaches this node" : ": not in the range");
+          cell.setAttribute("aria-disabled", "true");
         } else if (acting) {
           const bars = el("div", { class: "bars" });
           agg.strategy.forEach((f, k) => {
@@ -348,24 +362,61 @@
           cell.append(bars);
           cell.title = name + ": equity " + pct(eqv) + " · EV " + chips(agg.ev);
         }
-        cell.append(el("span", { class: "name", text: name }));
+        // Screen readers read the cell's label: its class and what the title shows.
+        cell.setAttribute("aria-label", cell.title);
+        cell.append(el("span", { class: "name", text: name, "aria-hidden": "true" }));
         if (live) {
+          cell.setAttribute("aria-selected", String(selected === name));
           cell.addEventListener("mouseenter", () => { if (!selected) detail(name, agg); });
+          cell.addEventListener("focus", () => { if (!selected) detail(name, agg); });
           cell.addEventListener("click", () => {
             selected = selected === name ? null : name;
             for (const x of grid.querySelectorAll(".cell.sel")) x.classList.remove("sel");
+            for (const x of grid.querySelectorAll(".cell[aria-selected]")) x.setAttribute("aria-selected", String(x.dataset.class === selected));
             if (selected) cell.classList.add("sel");
+            moveFocus(r, c, false);
             detail(name, agg);
           });
           if (selected === name) cell.classList.add("sel");
         }
-        grid.append(cell);
+        row.append(cell);
       }
+      grid.append(row);
     }
     const sel = selected && pr.classes.find((x) => x.name === selected);
     if (sel && sel.combos > 0) detail(selected, sel);
-    else { selected = null; $("detail").replaceChildren(el("p", { class: "muted", text: "Hover or click a cell for its hands." })); }
+    else { selected = null; $("detail").replaceChildren(el("p", { class: "muted", text: "Hover, click or select a cell (Tab to the grid, arrow keys, Enter) for its hands." })); }
   }
+
+  // The roving tab stop: cell (r, c) takes it (and the focus when `focus`).
+  function moveFocus(r, c, focus) {
+    const grid = $("grid");
+    const next = grid.querySelector('.cell[data-row="' + r + '"][data-col="' + c + '"]');
+    if (!next) return;
+    for (const x of grid.querySelectorAll('.cell[tabindex="0"]')) x.setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    focusAt = [r, c];
+    if (focus) next.focus();
+  }
+
+  // Arrow keys, Home and End move between the cells; Enter or Space selects (as a click).
+  $("grid").addEventListener("keydown", (e) => {
+    const cell = e.target.closest && e.target.closest(".cell");
+    if (!cell) return;
+    let r = Number(cell.dataset.row), c = Number(cell.dataset.col);
+    switch (e.key) {
+      case "ArrowUp": r = Math.max(0, r - 1); break;
+      case "ArrowDown": r = Math.min(12, r + 1); break;
+      case "ArrowLeft": c = Math.max(0, c - 1); break;
+      case "ArrowRight": c = Math.min(12, c + 1); break;
+      case "Home": c = 0; if (e.ctrlKey) r = 0; break;
+      case "End": c = 12; if (e.ctrlKey) r = 12; break;
+      case "Enter": case " ": e.preventDefault(); cell.click(); return;
+      default: return;
+    }
+    e.preventDefault();
+    moveFocus(r, c, true);
+  });
 
   // The hands of class `name` for the shown player: reach, EV, equity and, when it acts,
   // each action's frequency and EV.

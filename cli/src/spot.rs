@@ -120,6 +120,11 @@ pub struct SolveArgs {
     /// (about half the memory) [default: f32; a resumed file keeps its own].
     #[arg(long)]
     compress: bool,
+    /// Solve every turn and river card, without suit isomorphism (by default a card of a
+    /// suit interchangeable with another on the board and both ranges is solved through
+    /// its twin) [a resumed file keeps its own unless given].
+    #[arg(long)]
+    no_isomorphism: bool,
     /// Refuse a spot needing more memory than this (`4GB`, `512MB`, bytes) [default: 4GB,
     /// or the resumed file's].
     #[arg(long)]
@@ -203,6 +208,9 @@ struct Summary {
     memory_bytes: u64,
     /// `f32` or `16-bit`.
     storage: &'static str,
+    /// Whether training used suit isomorphism, and the tree's mirror nodes.
+    isomorphism: bool,
+    mirrors: u64,
     iterations: u64,
     seconds: f64,
     exploitability: f64,
@@ -279,6 +287,7 @@ fn solve(a: SolveArgs) -> Result<()> {
                 Some(m) => parse_memory(m)?,
                 None => saved.max_memory,
             },
+            isomorphism: saved.isomorphism && !a.no_isomorphism,
             ..saved
         };
         let spot = solver.spot().clone();
@@ -408,6 +417,8 @@ fn solve(a: SolveArgs) -> Result<()> {
         nodes: result.memory.nodes,
         memory_bytes: result.memory.total_bytes,
         storage: if options.compress { "16-bit" } else { "f32" },
+        isomorphism: result.isomorphism,
+        mirrors: result.memory.mirrors,
         iterations: result.iterations,
         seconds: result.seconds,
         exploitability: result.exploitability,
@@ -778,6 +789,13 @@ pub(crate) struct SpotParams {
     /// 16-bit storage (`--compress`).
     #[serde(default)]
     compress: bool,
+    /// Suit isomorphism (`--no-isomorphism` turns it off).
+    #[serde(default = "default_isomorphism")]
+    isomorphism: bool,
+}
+
+fn default_isomorphism() -> bool {
+    true
 }
 
 fn default_bets() -> String {
@@ -862,6 +880,7 @@ impl SpotParams {
             max_memory: a.max_memory.clone().unwrap_or_else(default_max_memory),
             locks: a.locks.clone(),
             compress: a.compress,
+            isomorphism: !a.no_isomorphism,
         }
     }
 
@@ -888,6 +907,7 @@ impl SpotParams {
             check_every: self.check_every,
             max_memory: parse_memory(&self.max_memory)?,
             compress: self.compress,
+            isomorphism: self.isomorphism,
             ..SolveOptions::default()
         };
         options.check()?;
@@ -937,6 +957,8 @@ fn solve_one(b: &SpotParams) -> Result<serde_json::Value> {
         "hands": [spot.hands(0).len(), spot.hands(1).len()],
         "nodes": sol.memory.nodes,
         "memory_bytes": sol.memory.total_bytes,
+        "isomorphism": sol.isomorphism,
+        "mirrors": sol.memory.mirrors,
         "iterations": sol.iterations,
         "seconds": sol.seconds,
         "exploitability": sol.exploitability,

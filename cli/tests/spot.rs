@@ -992,3 +992,95 @@ fn per_player_and_donk_sizes_from_the_command_line_and_a_batch_line() {
     assert!(e.contains("donk") && e.contains("flop"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Suit isomorphism on by default where two suits are interchangeable (the summary says so
+/// and counts the mirror nodes), `--no-isomorphism` and a batch line's `"isomorphism":
+/// false` turn it off with the same result up to rounding, and a resumed file keeps the
+/// choice unless `--no-isomorphism` is given.
+#[test]
+fn isomorphism_is_on_by_default_and_can_be_turned_off() {
+    let dir = std::env::temp_dir().join(format!("cardvec-spot-iso-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Diamonds and spades carry no board card: the 13 spade rivers mirror the diamonds.
+    let spot = [
+        "spot",
+        "solve",
+        "--board",
+        "AhKh7c4c",
+        "--pot",
+        "60",
+        "--stack",
+        "120",
+        "--oop-range",
+        "AK,77,QJs",
+        "--ip-range",
+        "AQs,44,T9s",
+        "--bets",
+        "75%",
+        "--target",
+        "0",
+        "--iterations",
+        "12",
+        "--check-every",
+        "6",
+        "--json",
+        "--quiet",
+    ];
+    let run = |extra: &[&str]| {
+        let mut args = spot.to_vec();
+        args.extend(extra);
+        summary(&args)
+    };
+    let on = run(&[]);
+    let off = run(&["--no-isomorphism"]);
+    assert_eq!(on["isomorphism"], true);
+    assert_eq!(off["isomorphism"], false);
+    assert!(on["mirrors"].as_u64().unwrap() > 0);
+    assert_eq!(on["mirrors"], off["mirrors"]);
+    let e = |v: &serde_json::Value| v["exploitability"].as_f64().unwrap();
+    assert!((e(&on) - e(&off)).abs() < 1e-3, "{on} vs {off}");
+    // A lock turns it off for the solve.
+    let locked = run(&["--lock", "=check:1"]);
+    assert_eq!(locked["isomorphism"], false);
+    // Saved without it, resumed: still without it, unless asked.
+    let file = dir.join("off.cvspot");
+    let file = file.to_str().unwrap();
+    run(&["--no-isomorphism", "--save", file]);
+    let resumed = summary(&["spot", "solve", "--resume", file, "--json", "--quiet"]);
+    assert_eq!(resumed["isomorphism"], false);
+    // A batch line.
+    let batch = dir.join("b.jsonl");
+    std::fs::write(
+        &batch,
+        "{\"board\":\"AhKh7c4c\",\"pot\":60,\"stack\":120,\"oop_range\":\"AK,77\",\
+         \"ip_range\":\"AQs,44\",\"bets\":\"75%\",\"iterations\":4,\"target\":0,\
+         \"isomorphism\":false}\n",
+    )
+    .unwrap();
+    let out = dir.join("out.jsonl");
+    let status = cardvec(&[
+        "spot",
+        "batch",
+        batch.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(line.get("error").is_none(), "{line}");
+    assert_eq!(line["isomorphism"], false, "{line}");
+    assert!(line["mirrors"].as_u64().unwrap() > 0, "{line}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

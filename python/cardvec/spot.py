@@ -176,6 +176,18 @@ class Solution:
         return self._summary["storage"]
 
     @property
+    def isomorphism(self) -> bool:
+        """Whether the last solve's training went through suit isomorphism (asked for, mirror
+        nodes in the tree, no node locks)."""
+        return self._summary["isomorphism"]
+
+    @property
+    def mirrors(self) -> int:
+        """Nodes of the tree that mirror another under suit isomorphism (0 when no two suits
+        are interchangeable on the board and in both ranges)."""
+        return self._summary["mirrors"]
+
+    @property
     def nodes(self) -> int:
         """Nodes of the public tree."""
         return self._summary["nodes"]
@@ -322,6 +334,7 @@ def solve(
     ip_raises: str | None = None,
     donk: str | None = None,
     compress: bool = False,
+    isomorphism: bool = True,
 ) -> Solution:
     """Solves a spot (see the module documentation); ``max_memory`` defaults to the
     library's limit; ``locks`` are node locks in the CLI's ``--lock`` form. Ctrl-C raises
@@ -337,7 +350,9 @@ def solve(
     word, a street twice, ``2.5x`` as a bet, donk sizes on the flop) is a ``ValueError``.
 
     ``compress=True`` keeps 16-bit storage: about half the memory, a strategy a little less
-    precise (docs/spot.md, "16-bit storage")."""
+    precise (docs/spot.md, "16-bit storage"). ``isomorphism=False`` solves every turn and
+    river card instead of solving a card of a suit interchangeable with another (on the
+    board and in both ranges) through its twin (docs/spot.md, "Suit isomorphism")."""
     solver = _spot._Solver(
         board,
         pot,
@@ -359,6 +374,7 @@ def solve(
         ip_raises=ip_raises,
         donk=donk,
         compress=compress,
+        isomorphism=isomorphism,
     )
     try:
         summary = solver.solve()

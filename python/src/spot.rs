@@ -227,6 +227,8 @@ fn result<'py>(
     d.set_item("seconds", s.seconds)?;
     d.set_item("memory_bytes", s.memory.total_bytes)?;
     d.set_item("storage", s.storage)?;
+    d.set_item("isomorphism", s.isomorphism)?;
+    d.set_item("mirrors", s.memory.mirrors)?;
     d.set_item("nodes", s.memory.nodes)?;
     d.set_item("stop", stop)?;
     d.set_item(
@@ -265,13 +267,13 @@ fn result<'py>(
 impl PySolver {
     /// `_Solver(board, pot, stack, oop_range, ip_range, bets, raises, target,
     /// max_iterations, time_limit, algorithm, check_every, max_memory, locks, *, oop_bets,
-    /// ip_bets, oop_raises, ip_raises, donk, compress)`: a solver at iteration 0 (see
+    /// ip_bets, oop_raises, ip_raises, donk, compress, isomorphism)`: a solver at iteration 0 (see
     /// `cardvec.spot.solve`; the size specs are `TreeConfig::from_specs`').
     #[new]
     #[pyo3(signature = (board, pot, stack, oop_range, ip_range, bets="60%,e,a", raises="2.5x",
         target=None, max_iterations=None, time_limit=None, algorithm="dcfr", check_every=None,
         max_memory=None, locks=None, *, oop_bets=None, ip_bets=None, oop_raises=None,
-        ip_raises=None, donk=None, compress=false))]
+        ip_raises=None, donk=None, compress=false, isomorphism=true))]
     #[allow(clippy::too_many_arguments)]
     fn new<'py>(
         board: &str,
@@ -294,10 +296,12 @@ impl PySolver {
         ip_raises: Option<&str>,
         donk: Option<&str>,
         compress: bool,
+        isomorphism: bool,
     ) -> PyResult<PySolver> {
         let base = SolveOptions {
             algorithm: Algorithm::parse(algorithm).map_err(core_err)?,
             compress,
+            isomorphism,
             ..SolveOptions::default()
         };
         let options = options_of(
@@ -407,6 +411,7 @@ impl PySolver {
             },
             stop: StopReason::Iterations,
             history: Vec::new(),
+            isomorphism: self.solver.use_isomorphism(),
         };
         result(py, &s, "loaded", root)
     }

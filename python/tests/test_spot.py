@@ -366,3 +366,18 @@ def test_per_player_per_street_and_donk_sizes():
             spot.solve("Td9d6hQc", 100, 1000, "AA,KQs", "JJ,T9s", max_iterations=1, **kwargs)
     with pytest.raises(TypeError):
         spot.solve("Td9d6hQc", 100, 1000, "AA,KQs", "JJ,T9s", donk=0.5)  # type: ignore[arg-type]
+
+
+def test_isomorphism_is_on_by_default_and_agrees_with_solving_every_card():
+    # Diamonds and spades carry no board card: the spade rivers mirror the diamonds.
+    args = dict(board="AhKh7c4c", pot=60, stack=120, oop_range="AK,77,QJs",
+                ip_range="AQs,44,T9s", bets="75%", target=0, max_iterations=12)
+    on = spot.solve(**args)
+    off = spot.solve(**args, isomorphism=False)
+    assert on.isomorphism and not off.isomorphism
+    assert on.mirrors == off.mirrors > 0
+    assert abs(on.exploitability - off.exploitability) < 1e-3
+    assert np.allclose(on.root_ev, off.root_ev, atol=1e-3)
+    # No two suits interchangeable on this board: nothing to mirror.
+    plain = spot.solve(**{**args, "board": "AhKd7c4s"})
+    assert plain.mirrors == 0 and not plain.isomorphism

@@ -19,6 +19,8 @@ class _Summary(TypedDict):
     seconds: float
     memory_bytes: int
     storage: str
+    isomorphism: bool
+    mirrors: int
     nodes: int
     stop: str
     history: list[tuple[int, float]]
@@ -91,6 +93,7 @@ class _Solver:
         ip_raises: str | None = None,
         donk: str | None = None,
         compress: bool = False,
+        isomorphism: bool = True,
     ) -> _Solver: ...
     def set_locks(self, locks: Iterable[str] | None) -> None: ...
     def solve(

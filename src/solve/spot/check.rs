@@ -192,7 +192,8 @@ const FUZZ_MAX_NODES: usize = 20_000;
 /// board; one to four combos per player with weights in (0, 1], the players' ranges
 /// possibly sharing cards; pot 1 to 400, stack 0 to 799; per player one or two bet and
 /// raise sizes, a raise cap of 0 to 3 and the two all-in thresholds), an algorithm, f32 or
-/// 16-bit storage (bit 6 of the first byte), maybe a
+/// 16-bit storage (bit 6 of the first byte), with bit 7 a spot where suit isomorphism
+/// applies (a board in two suits, ranges closed under the suit permutations), maybe a
 /// node lock at a random decision node (a random distribution, all hands or one, the cards
 /// of its line maybe `*`), then one to eight iterations under
 /// [`check_solve_invariants`]. A spot or tree the library refuses must be refused with an
@@ -214,6 +215,29 @@ pub fn fuzz_check_spot(data: &[u8]) -> Result<(), String> {
         deck.swap(i, j);
     }
     let (board, rest) = deck.split_at(board_len);
+    // Bit 7: a spot where suit isomorphism applies: the board in hearts and spades only
+    // (clubs and diamonds interchangeable), each range closed under the suit permutations
+    // (a hand's images at its weight, those meeting the board left out).
+    let symmetric = flags >> 7 & 1 == 1;
+    let (board, rest): (Vec<Card>, Vec<Card>) = if symmetric {
+        let board: Vec<Card> = board
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Card::from_id(13 * (2 + (i as u8 & 1)) + c.id() % 13).expect("a card id"))
+            .collect();
+        let mut seen = 0u64;
+        for c in &board {
+            if seen >> c.id() & 1 == 1 {
+                return Ok(());
+            }
+            seen |= 1 << c.id();
+        }
+        let rest = Card::all().filter(|c| seen >> c.id() & 1 == 0).collect();
+        (board, rest)
+    } else {
+        (board.to_vec(), rest.to_vec())
+    };
+    let board_set: u64 = board.iter().map(|c| 1u64 << c.id()).sum();
     let mut ranges = Vec::new();
     for _ in 0..2 {
         let n = 1 + b.below(4);
@@ -223,8 +247,23 @@ pub fn fuzz_check_spot(data: &[u8]) -> Result<(), String> {
             let y = (x + 1 + b.below(rest.len() - 1)) % rest.len();
             let h = HoleCards::new(rest[x], rest[y]).map_err(|e| e.to_string())?;
             let w = (1 + b.below(4)) as f64 / 4.0;
-            if !entries.iter().any(|(g, _)| *g == h) {
+            if entries.iter().any(|(g, _)| *g == h) {
+                continue;
+            }
+            if !symmetric {
                 entries.push((h, w));
+                continue;
+            }
+            for &perm in super::iso::all_perms() {
+                let [x, y] = h.cards().map(|c| super::iso::map_card(perm, c.id()));
+                let image = HoleCards::new(
+                    Card::from_id(x).expect("a card id"),
+                    Card::from_id(y).expect("a card id"),
+                )
+                .map_err(|e| e.to_string())?;
+                if image.set().0 & board_set == 0 && !entries.iter().any(|(g, _)| *g == image) {
+                    entries.push((image, w));
+                }
             }
         }
         ranges.push(WeightedRange::from_entries(entries).map_err(|e| e.to_string())?);
@@ -255,7 +294,7 @@ pub fn fuzz_check_spot(data: &[u8]) -> Result<(), String> {
             [None, None, None]
         },
     };
-    let spot = match Spot::new(board, pot, stack, &ranges[0], &ranges[1], tree) {
+    let spot = match Spot::new(&board, pot, stack, &ranges[0], &ranges[1], tree) {
         Ok(spot) => spot,
         // Every pair of hands sharing a card: refused, as documented.
         Err(e) if e.to_string().contains("can be dealt") => return Ok(()),

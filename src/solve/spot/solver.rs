@@ -285,6 +285,9 @@ pub struct SpotSolution {
     pub stop: StopReason,
     /// The exploitability (% of the pot) at each check: (iterations, %).
     pub history: Vec<(u64, f64)>,
+    /// Whether training walked only the representatives of mirrored cards (suit
+    /// isomorphism asked for, mirrors in the tree, no node locks).
+    pub isomorphism: bool,
 }
 
 /// A progress report, passed to the callback of [`SpotSolver::solve`] at each check.
@@ -772,9 +775,9 @@ impl SpotSolver {
         }
     }
 
-    /// Whether training walks use suit isomorphism now: asked for, no locks, and mirrors
-    /// in the tree.
-    fn use_isomorphism(&self) -> bool {
+    /// Whether training walks use suit isomorphism now ([`SolveOptions::isomorphism`]): asked
+    /// for, no node locks, and mirrors in the tree ([`SpotTree::mirrors`]).
+    pub fn use_isomorphism(&self) -> bool {
         self.isomorphism && self.locked.is_empty() && self.tree.mirrors() > 0
     }
 
@@ -1171,6 +1174,7 @@ impl SpotSolver {
             storage: if self.compressed() { "16-bit" } else { "f32" },
             stop,
             history,
+            isomorphism: self.use_isomorphism(),
         })
     }
 }

@@ -110,6 +110,9 @@ pub struct MemoryEstimate {
     pub storage_bytes: u64,
     /// The showdown tables (hand ranks sorted per river board).
     pub showdown_bytes: u64,
+    /// Nodes that mirror another under suit isomorphism ([`SpotTree::mirrors`]): their
+    /// slots are allocated (counted above) and not walked while training.
+    pub mirrors: u64,
     /// The sum.
     pub total_bytes: u64,
 }
@@ -281,6 +284,7 @@ impl SpotTree {
             showdown_bytes: self.boards.len() as u64
                 * (self.num_hands[0] + self.num_hands[1]) as u64
                 * 8,
+            mirrors: self.mirrors,
             total_bytes: 0,
         };
         for n in &self.nodes {

@@ -10,7 +10,10 @@ CFR+ and PCFR+ for `--plot-iterations` iterations and plots exploitability again
 iterations (matplotlib).
 
     python scripts/spot_table.py --bin target/release/cardvec [--spots river,turn,flop]
-        [--threads 1,2] [--storage f32,16] [--time-limit 900] [--plot docs/img/spot-convergence.png]
+        [--threads 1,2] [--storage f32,16] [--isomorphism on,off] [--time-limit 900]
+        [--plot docs/img/spot-convergence.png]
+
+`--isomorphism on,off` adds a row per setting (`--no-isomorphism` for off; default: on only).
 
 Prints a Markdown table; timings on a shared machine are noisy (say so where quoted).
 """
@@ -83,6 +86,7 @@ def main() -> None:
     ap.add_argument("--spots", default="river,turn,flop")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--storage", default="f32,16")
+    ap.add_argument("--isomorphism", default="on")
     ap.add_argument("--check-every", type=int, default=10)
     ap.add_argument("--time-limit", type=float, default=900.0)
     ap.add_argument("--plot")
@@ -94,26 +98,27 @@ def main() -> None:
         for storage in a.storage.split(","):
             comp = ["--compress"] if storage == "16" else []
             _, dry = run(a.bin, spot, ["--dry-run", *comp])
-            for threads in a.threads.split(","):
+            for threads, iso in [(t, i) for t in a.threads.split(",") for i in a.isomorphism.split(",")]:
                 progress, last = run(a.bin, spot, [
                     "--target", str(min(TARGETS)), "--iterations", "100000",
                     "--check-every", str(a.check_every), "--time-limit", str(a.time_limit),
-                    "--threads", threads, *comp,
+                    "--threads", threads, *comp, *(["--no-isomorphism"] if iso == "off" else []),
                 ])
                 cells = []
                 for t in TARGETS:
                     hit = next((p for p in progress if p["exploitability_pct"] <= t), None)
                     cells.append(f"{hit['iterations']} / {hit['seconds']:.2f} s" if hit else "not reached")
                 rows.append((name, dry["hands"], dry["memory"]["nodes"], storage,
-                             dry["memory_bytes"] / 1e6, threads, cells, last))
-                print(f"{name} {storage} {threads}t: {cells} "
+                             dry["memory_bytes"] / 1e6, threads, iso, cells, last))
+                print(f"{name} {storage} {threads}t iso {iso}: {cells} "
                       f"(last {last['iterations']} it, {last['exploitability_pct']:.3f}%, {last['seconds']:.1f} s)",
                       file=sys.stderr, flush=True)
-    print("| spot | hands | nodes | storage | memory | threads | to 1% | to 0.5% | to 0.3% | OOP EV |")
-    print("| --- | --- | ---: | --- | ---: | ---: | --- | --- | --- | ---: |")
-    for name, hands, nodes, storage, mb, threads, cells, last in rows:
+    print("| spot | hands | nodes | storage | memory | threads | isomorphism | to 1% | to 0.5% | to 0.3% | OOP EV |")
+    print("| --- | --- | ---: | --- | ---: | ---: | --- | --- | --- | --- | ---: |")
+    for name, hands, nodes, storage, mb, threads, iso, cells, last in rows:
         st = "16-bit" if storage == "16" else "f32"
-        print(f"| {name} | {hands[0]} + {hands[1]} | {nodes:,} | {st} | {mb:,.1f} MB | {threads} | "
+        iso = f"{iso} ({last['mirrors']:,} mirrors)" if iso == "on" and last.get("isomorphism") else iso
+        print(f"| {name} | {hands[0]} + {hands[1]} | {nodes:,} | {st} | {mb:,.1f} MB | {threads} | {iso} | "
               + " | ".join(cells) + f" | {last['root_ev'][0]:.3f} |")
     if a.plot:
         import matplotlib

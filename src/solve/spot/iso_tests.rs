@@ -295,3 +295,47 @@ fn the_fuzz_checks_symmetric_spots_hold_their_invariants() {
         fuzz_check_spot(&data).unwrap();
     }
 }
+
+/// A mirror node reads as the same node solved over every card: reach, EVs, equities, the
+/// strategy and the action EVs of every hand (up to f32 rounding).
+#[test]
+fn a_mirror_node_reads_as_when_every_card_is_solved() {
+    let s = symmetric_turn();
+    let solved = |on: bool| {
+        let o = iso(on, false);
+        let mut solver = SpotSolver::new(&s, &o).unwrap();
+        solver.solve(&o, &mut |_| true).unwrap();
+        solver
+    };
+    let (mut with, mut without) = (solved(true), solved(false));
+    let close = |a: f64, b: f64| (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-3 * (1.0 + b.abs());
+    // 9s mirrors 9d: the river decisions after a checked and a called turn.
+    for line in ["check,check,9s", "check,check,9s,check", "check,bet:45,call,9s"] {
+        let n = with.tree().find(line).unwrap();
+        assert!(with.tree().mirror_of(n).is_some(), "{line}");
+        let (a, b) = (
+            with.node_report(line, &[]).unwrap(),
+            without.node_report(line, &[]).unwrap(),
+        );
+        assert_eq!(a.node, b.node);
+        for p in 0..2 {
+            let (x, y) = (&a.players[p], &b.players[p]);
+            assert_eq!(x.hands, y.hands);
+            for i in 0..x.hands.len() {
+                assert!(close(x.reach[i] as f64, y.reach[i] as f64), "{line} {p} reach {i}");
+                assert!(close(x.ev[i], y.ev[i]), "{line} {p} ev {i}: {} {}", x.ev[i], y.ev[i]);
+                assert!(close(x.equity[i], y.equity[i]), "{line} {p} equity {i}");
+            }
+            match (&x.strategy, &y.strategy) {
+                (Some(u), Some(v)) => {
+                    assert!(u.iter().zip(v).all(|(u, v)| (u - v).abs() < 1e-3), "{line}")
+                }
+                (None, None) => {}
+                _ => panic!("{line}: a strategy on one side only"),
+            }
+            if let (Some(u), Some(v)) = (&x.action_ev, &y.action_ev) {
+                assert!(u.iter().zip(v).all(|(&u, &v)| close(u, v)), "{line}");
+            }
+        }
+    }
+}

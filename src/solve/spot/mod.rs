@@ -44,8 +44,13 @@
 //! solves the rest against it; what exploitability means then is in
 //! [`SpotSolver::set_locks`].
 //!
-//! Not done here (see `docs/spot.md`): donk sizes distinct from bets, suit isomorphism,
-//! 16-bit storage.
+//! # Suit isomorphism
+//!
+//! Where two suits are interchangeable (the same board ranks, both ranges symmetric in
+//! them), a turn or river card of one is solved through the same rank of the other: the
+//! tree marks mirror subtrees ([`SpotTree::mirrors`]) and the solver walks only their
+//! representatives ([`SolveOptions::isomorphism`], on by default; not used while node
+//! locks are in force).
 
 mod check;
 mod io;

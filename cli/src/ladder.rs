@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use cardvec::core::{Error, Result};
-use cardvec::ladder::{play, read_log, LadderReport, LadderSpec};
+use cardvec::ladder::{play, play_timed, read_log, LadderReport, LadderSpec};
 use cardvec::registry;
 
 use crate::game_args::{check_count, options, parse_list, players_option};
@@ -46,6 +46,11 @@ pub struct LadderArgs {
     /// Worker threads (default: one per core); results never depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Also measure each bot's wall-clock time per decision over the games this run plays
+    /// (not those resumed from the log): a figure of the machine, its load and `--threads`,
+    /// never of the standings.
+    #[arg(long)]
+    timing: bool,
     /// Print the standings as one JSON line instead of text.
     #[arg(long)]
     json: bool,
@@ -144,6 +149,21 @@ pub fn report_text(r: &LadderReport) -> String {
             p.difference.high
         );
     }
+    if let Some(timing) = &r.timing {
+        let _ = writeln!(
+            out,
+            "time per decision (wall clock, this run's games; not reproducible)"
+        );
+        for t in timing {
+            let _ = writeln!(
+                out,
+                "  {:<width$} {:>12.3} ms  over {} decisions",
+                t.bot,
+                t.seconds * 1e3,
+                t.decisions
+            );
+        }
+    }
     out
 }
 
@@ -213,8 +233,9 @@ pub fn run(args: LadderArgs) -> Result<()> {
         log = Some((f, path.clone()));
     }
     let bar = Bar::new(args.quiet || args.json);
+    let run = if args.timing { play_timed } else { play };
     let report = pool.install(|| {
-        play(&spec, done, &bar, &mut |unit| match &mut log {
+        run(&spec, done, &bar, &mut |unit| match &mut log {
             Some((f, path)) => writeln!(f, "{}", unit.to_json()).map_err(|e| io_error(path, e)),
             None => Ok(()),
         })

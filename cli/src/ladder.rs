@@ -26,7 +26,9 @@ pub struct LadderArgs {
     #[arg(long)]
     players: Option<usize>,
     /// The bots, comma separated, at least two and at least as many as the seats (any
-    /// name `cardvec match` takes); the first is the ratings' anchor (1000).
+    /// name `cardvec match` takes); the first is the ratings' anchor (1000). A piece
+    /// `key=value` after a bot with options continues its options:
+    /// `random,pimc:sims=10,playout=greedy` is `random` and `pimc:sims=10,playout=greedy`.
     #[arg(long)]
     bots: String,
     /// Games per pair (two seats) or in all (more seats), rounded up to whole deals (one
@@ -64,6 +66,24 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
         what: "ladder log",
         reason: format!("{}: {e}", path.display()),
     }
+}
+
+/// The bot names of `--bots`: split at commas, a piece `key=value` (an `=` and no `:`)
+/// after a name with options (`family:...`) joined back to it.
+pub fn split_bots(list: &str) -> Result<Vec<String>> {
+    let mut bots: Vec<String> = Vec::new();
+    for piece in parse_list::<String>("--bots", list)? {
+        let piece = piece.trim().to_string();
+        let continues = piece.contains('=') && !piece.contains(':');
+        match bots.last_mut() {
+            Some(last) if continues && last.contains(':') => {
+                last.push(',');
+                last.push_str(&piece);
+            }
+            _ => bots.push(piece),
+        }
+    }
+    Ok(bots)
 }
 
 /// The standings as text: the bots (rating, win share, mean reward), then every pair.
@@ -171,7 +191,7 @@ pub fn report_text(r: &LadderReport) -> String {
 pub fn run(args: LadderArgs) -> Result<()> {
     check_count("--games", args.games)?;
     let info = registry::info(&args.game)?;
-    let bots: Vec<String> = parse_list("--bots", &args.bots)?;
+    let bots = split_bots(&args.bots)?;
     let options = options(
         &args.game,
         &args.options,

@@ -167,12 +167,13 @@ fn timing_adds_the_time_per_decision_and_nothing_else() {
         "ladder",
         "kuhn",
         "--bots",
-        "random,pimc:ms=1",
+        "random,pimc:ms=1,playout=always-bet,ismcts:iters=5,c=1",
         "--games",
         "4",
         "-q",
         "--timing",
     ]);
     assert!(text.contains("time per decision"), "{text}");
-    assert!(text.contains("pimc:ms=1"), "{text}");
+    assert!(text.contains("pimc:ms=1,playout=always-bet "), "{text}");
+    assert!(text.contains("ismcts:iters=5,c=1 "), "{text}");
 }

@@ -542,7 +542,7 @@ class Ladder(JobKind):
 
     def units(self, games: int, options: dict[str, Any]) -> int:
         """Units of the ladder (``cardvec::ladder::LadderSpec::units``)."""
-        seats, n = options["seats"], len(options["bots"])
+        seats, n = int(options["seats"]), len(options["bots"])
         if seats == 2:
             return n * (n - 1) // 2 * -(-games // 2)
         return -(-games // seats)

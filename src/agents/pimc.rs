@@ -4,7 +4,10 @@
 //! At each decision the bot deals `sims` worlds for its seat (the hidden cards dealt afresh,
 //! uniformly among those consistent with what the seat has seen), and for every legal
 //! action plays each world to the end with a playout bot: `legal × sims` rollouts, run
-//! together as the lanes of one batch environment ([`rollout_returns`]). It plays the
+//! together as the lanes of one batch environment on `threads` workers
+//! ([`rollout_returns`]), or with `threads=1` one state at a time
+//! ([`rollout_returns_serial`]: the same returns, and faster on one core, since building a
+//! batch environment for each decision costs more than it saves, docs/search.md). It plays the
 //! action whose rollouts return the seat the most on average (the first such in action
 //! order). Every action is tried on the same worlds (common random numbers), as
 //! OpenSpiel's PIMC bot evaluates each world for every move. A decision with one legal
@@ -24,7 +27,7 @@
 //! | `ms` | none | instead of `sims`: milliseconds per decision (wall clock, not reproducible) |
 //! | `playout` | `random` | the game's built-in bot that plays every seat in the rollouts |
 //! | `halving` | 0 | 1: sequential halving (the same budget spent in rounds, the worse half of the actions dropped after each) |
-//! | `threads` | 1 | workers of the rollouts' batch environment (never changes the action) |
+//! | `threads` | 1 | workers of the rollouts' batch environment; 1: the rollouts one state at a time (never changes the action) |
 //!
 //! With `ms=M` (exclusive with `sims`, and with `halving`, whose rounds need a known budget)
 //! the bot deals worlds in rounds, every legal action rolled out in each round's worlds,
@@ -44,7 +47,7 @@ use std::time::Instant;
 
 use super::Budget;
 use crate::core::policy::random_legal;
-use crate::core::rollout::rollout_returns;
+use crate::core::rollout::{rollout_returns, rollout_returns_serial};
 use crate::core::{Bot, DeterminizeFn, Error, Game, GameSpec, LaneRng, Result, MAX_THREADS};
 
 /// The family prefix of the name.
@@ -168,7 +171,14 @@ impl<G: GameSpec> Pimc<G> {
                     worlds.iter().map(move |&w| (w, a))
                 })
                 .collect();
-            let returns = rollout_returns(game, &starts, &*self.playout, seed, Some(self.threads))?;
+            // One worker: one state at a time (the same returns, and faster on one core than
+            // a batch environment built for the decision: docs/search.md); more: the lanes
+            // of a batch environment on `threads` workers.
+            let returns = if self.threads > 1 && starts.len() > 1 {
+                rollout_returns(game, &starts, &*self.playout, seed, Some(self.threads))?
+            } else {
+                rollout_returns_serial(game, &starts, &*self.playout, seed)?
+            };
             Ok(returns
                 .chunks_exact(per as usize * p)
                 .map(|rows| rows.chunks_exact(p).map(|r| r[seat] as f64).sum::<f64>())

@@ -1066,6 +1066,8 @@ def run(
     options = job.check(game_id, options)
     if kind == "rollouts" and out is None:
         raise ValueError("rollouts writes .npz shards: give out=<directory>")
+    if kind == "ladder" and first != 0:
+        raise ValueError(f"ladder shards split the ladder's own units: first must be 0, got {first}")
     if out is not None:
         out = os.path.abspath(out)  # the workers' working directory is not the driver's
     plan = [(label, first + f, c) for label, f, c in job.plan(games, shard, options)]

@@ -228,6 +228,7 @@ def test_resume_skips_finished_shards_and_refuses_another_campaign(tmp_path):
         (lambda: local("ladder", "kuhn", 10, 5, bots="random,pimc:ms=0"), "ms must be"),
         (lambda: local("ladder", "kuhn", 10, 5, bots="random,random"), "random"),
         (lambda: local("ladder", "kuhn", 10, 5, bots="random,pimc", seats=2), "seats"),
+        (lambda: local("ladder", "kuhn", 10, 5, bots="random,pimc", first=3), "first must be 0"),
     ],
 )
 def test_bad_input_is_a_value_error_naming_the_value(call, match, tmp_path):

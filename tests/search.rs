@@ -8,7 +8,10 @@
 //! - the batched rollouts return what the same rollouts played one state at a time return;
 //! - its name works where bot names work (`registry::bot_actions` on a batch environment),
 //!   and bad names are errors naming what is accepted;
-//! - it is a search: on Lost Cities it beats the random bot it plays out with.
+//! - it is a search: on Lost Cities it beats the random bot it plays out with;
+//! - a millisecond budget (`ms=`) returns a legal action in every game (how many
+//!   simulations fit is the machine's business: no assertion on speed), and a name with
+//!   two budgets or a zero budget is an error.
 
 use cardvec::agents::{self, ismcts::Ismcts, pimc::Pimc};
 use cardvec::core::matches::head_to_head;
@@ -207,7 +210,7 @@ fn bad_ismcts_names_are_errors() {
     for (bad, says) in [
         ("ismcts:iters=0", "iters"),
         ("ismcts:iters=x", "iters"),
-        ("ismcts:depth=3", "iters, playout, c"),
+        ("ismcts:depth=3", "iters, ms, playout, c"),
         ("ismcts:playout=nobody", "nobody"),
         ("ismcts:iters=2,iters=3", "twice"),
         ("ismcts:threads=0", "threads"),
@@ -298,5 +301,94 @@ fn duplicate_matches_replay_each_deal_with_the_seats_swapped() {
         plain.reward_a.mean().abs() > 1e-3,
         "{}",
         plain.reward_a.mean()
+    );
+}
+
+/// The `ms=` budget in every game: each bot returns a legal action of a few decision
+/// states, having searched (at least one round: every legal action has rollouts, the root
+/// has a visit). The only bound on time is a generous one that catches a search that
+/// never stops.
+struct TimedChecks;
+
+impl Visitor for TimedChecks {
+    type Output = String;
+    fn visit<G: GameSpec>(&mut self) -> String {
+        use cardvec::core::Bot;
+        let id = G::INFO.id;
+        let options = Options::parse(G::INFO.options, G::INFO.configurations[0]).unwrap();
+        let game = G::configure(&options).unwrap();
+        let pimc = Pimc::parse(&game, "pimc:ms=2").unwrap();
+        let ismcts = Ismcts::parse(&game, "ismcts:ms=2,batch=4").unwrap();
+        let mut mask = vec![0u8; game.num_actions()];
+        for (i, state) in decision_states(&game, 3).iter().enumerate() {
+            game.legal_mask(state, &mut mask);
+            let legal = mask.iter().filter(|&&m| m != 0).count();
+            let rng = LaneRng::for_lane(13, i as u64, 0);
+            let began = std::time::Instant::now();
+            let values = pimc
+                .evaluate(&game, state, &mask, &mut rng.clone())
+                .unwrap();
+            assert_eq!(values.len(), legal, "{id} state {i}");
+            assert!(
+                values.iter().all(|v| v.2 >= 1),
+                "{id} state {i}: {values:?}"
+            );
+            let root = ismcts.evaluate(&game, state, &mut rng.clone()).unwrap();
+            assert!(!root.is_empty(), "{id} state {i}");
+            for bot in [&pimc as &dyn Bot<G>, &ismcts] {
+                let action = bot.act(&game, state, &mask, &mut rng.clone());
+                assert_eq!(mask[action as usize], 1, "{id} state {i} {}", bot.name());
+            }
+            assert!(
+                began.elapsed() < std::time::Duration::from_secs(60),
+                "{id} state {i}: a 2 ms budget did not stop"
+            );
+        }
+        format!("{id}: ms budgets return legal actions")
+    }
+}
+
+#[test]
+fn ms_budgets_return_legal_actions_in_every_game() {
+    let notes = registry::visit_all(&mut TimedChecks);
+    eprintln!("{}", notes.join("\n"));
+}
+
+#[test]
+fn budgets_parse_one_at_a_time() {
+    use agents::Budget;
+    let game = LostCities::default();
+    for (bad, says) in [
+        ("pimc:sims=10,ms=50", "two budgets"),
+        ("pimc:ms=50,sims=10", "two budgets"),
+        ("ismcts:iters=10,ms=50", "two budgets"),
+        ("pimc:ms=0", "ms must be"),
+        ("ismcts:ms=0", "ms must be"),
+        ("pimc:ms=-5", "ms must be"),
+        ("ismcts:ms=1.5", "ms must be"),
+        ("pimc:ms=600001", "ms must be"),
+        ("pimc:ms=50,halving=1", "halving"),
+        ("pimc:ms=5,ms=6", "twice"),
+    ] {
+        let err = agents::bot(&game, bad)
+            .err()
+            .unwrap_or_else(|| panic!("{bad} accepted"))
+            .to_string();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+    let pimc = Pimc::parse(&game, "pimc:playout=safe-heuristic,ms=50").unwrap();
+    assert_eq!(pimc.budget(), Budget::Millis(50));
+    use cardvec::core::Bot;
+    assert_eq!(pimc.name(), "pimc:ms=50,playout=safe-heuristic");
+    assert_eq!(
+        Pimc::parse(&game, "pimc").unwrap().budget(),
+        Budget::Count(100)
+    );
+    let ismcts = Ismcts::parse(&game, "ismcts:ms=20,batch=8").unwrap();
+    assert_eq!(ismcts.budget(), Budget::Millis(20));
+    assert_eq!(ismcts.name(), "ismcts:ms=20,playout=random,c=0.7,batch=8");
+    assert_eq!(
+        Ismcts::parse(&game, "ismcts:iters=9").unwrap().budget(),
+        Budget::Count(9)
     );
 }

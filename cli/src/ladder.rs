@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use cardvec::core::{Error, Result};
-use cardvec::ladder::{play, read_log, LadderReport, LadderSpec};
+use cardvec::ladder::{play, play_timed, read_log, LadderReport, LadderSpec};
 use cardvec::registry;
 
 use crate::game_args::{check_count, options, parse_list, players_option};
@@ -26,7 +26,9 @@ pub struct LadderArgs {
     #[arg(long)]
     players: Option<usize>,
     /// The bots, comma separated, at least two and at least as many as the seats (any
-    /// name `cardvec match` takes); the first is the ratings' anchor (1000).
+    /// name `cardvec match` takes); the first is the ratings' anchor (1000). A piece
+    /// `key=value` after a bot with options continues its options:
+    /// `random,pimc:sims=10,playout=greedy` is `random` and `pimc:sims=10,playout=greedy`.
     #[arg(long)]
     bots: String,
     /// Games per pair (two seats) or in all (more seats), rounded up to whole deals (one
@@ -46,6 +48,11 @@ pub struct LadderArgs {
     /// Worker threads (default: one per core); results never depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Also measure each bot's wall-clock time per decision over the games this run plays
+    /// (not those resumed from the log): a figure of the machine, its load and `--threads`,
+    /// never of the standings.
+    #[arg(long)]
+    timing: bool,
     /// Print the standings as one JSON line instead of text.
     #[arg(long)]
     json: bool,
@@ -59,6 +66,24 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
         what: "ladder log",
         reason: format!("{}: {e}", path.display()),
     }
+}
+
+/// The bot names of `--bots`: split at commas, a piece `key=value` (an `=` and no `:`)
+/// after a name with options (`family:...`) joined back to it.
+pub fn split_bots(list: &str) -> Result<Vec<String>> {
+    let mut bots: Vec<String> = Vec::new();
+    for piece in parse_list::<String>("--bots", list)? {
+        let piece = piece.trim().to_string();
+        let continues = piece.contains('=') && !piece.contains(':');
+        match bots.last_mut() {
+            Some(last) if continues && last.contains(':') => {
+                last.push(',');
+                last.push_str(&piece);
+            }
+            _ => bots.push(piece),
+        }
+    }
+    Ok(bots)
 }
 
 /// The standings as text: the bots (rating, win share, mean reward), then every pair.
@@ -144,6 +169,21 @@ pub fn report_text(r: &LadderReport) -> String {
             p.difference.high
         );
     }
+    if let Some(timing) = &r.timing {
+        let _ = writeln!(
+            out,
+            "time per decision (wall clock, this run's games; not reproducible)"
+        );
+        for t in timing {
+            let _ = writeln!(
+                out,
+                "  {:<width$} {:>12.3} ms  over {} decisions",
+                t.bot,
+                t.seconds * 1e3,
+                t.decisions
+            );
+        }
+    }
     out
 }
 
@@ -151,7 +191,7 @@ pub fn report_text(r: &LadderReport) -> String {
 pub fn run(args: LadderArgs) -> Result<()> {
     check_count("--games", args.games)?;
     let info = registry::info(&args.game)?;
-    let bots: Vec<String> = parse_list("--bots", &args.bots)?;
+    let bots = split_bots(&args.bots)?;
     let options = options(
         &args.game,
         &args.options,
@@ -213,8 +253,9 @@ pub fn run(args: LadderArgs) -> Result<()> {
         log = Some((f, path.clone()));
     }
     let bar = Bar::new(args.quiet || args.json);
+    let run = if args.timing { play_timed } else { play };
     let report = pool.install(|| {
-        play(&spec, done, &bar, &mut |unit| match &mut log {
+        run(&spec, done, &bar, &mut |unit| match &mut log {
             Some((f, path)) => writeln!(f, "{}", unit.to_json()).map_err(|e| io_error(path, e)),
             None => Ok(()),
         })

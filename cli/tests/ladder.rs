@@ -139,3 +139,41 @@ fn a_multi_seat_ladder_rates_by_plackett_luce() {
     assert_eq!(r["games"], 12);
     assert_eq!(r["spec"]["seats"], 3);
 }
+
+/// `--timing` adds each bot's time per decision and changes nothing else of the report;
+/// a search bot's budget in milliseconds works in a ladder.
+#[test]
+fn timing_adds_the_time_per_decision_and_nothing_else() {
+    let plain: serde_json::Value =
+        serde_json::from_str(ok(&[&BASE[..], &["--threads", "1"]].concat()).trim()).unwrap();
+    let timed: serde_json::Value =
+        serde_json::from_str(ok(&[&BASE[..], &["--threads", "1", "--timing"]].concat()).trim())
+            .unwrap();
+    assert!(plain.get("timing").is_none());
+    let timing = timed["timing"].as_array().unwrap().clone();
+    assert_eq!(timing.len(), 3);
+    for (t, bot) in timing
+        .iter()
+        .zip(["random", "discard-only", "safe-heuristic"])
+    {
+        assert_eq!(t["bot"], bot);
+        assert!(t["decisions"].as_u64().unwrap() > 0, "{t}");
+        assert!(t["seconds"].as_f64().unwrap() >= 0.0, "{t}");
+    }
+    let mut without = timed.clone();
+    without.as_object_mut().unwrap().remove("timing");
+    assert_eq!(without, plain);
+    let text = ok(&[
+        "ladder",
+        "kuhn",
+        "--bots",
+        "random,pimc:ms=1,playout=always-bet,ismcts:iters=5,c=1",
+        "--games",
+        "4",
+        "-q",
+        "--timing",
+    ]);
+    assert!(text.contains("time per decision"), "{text}");
+    assert!(text.contains("pimc:ms=1,playout=always-bet "), "{text}");
+    assert!(text.contains("ismcts:iters=5,c=1 "), "{text}");
+}

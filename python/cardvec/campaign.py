@@ -3,7 +3,7 @@ ladder, rollouts) split into shards by game index and run as Ray tasks on a lapt
 cluster, merged exactly.
 
 A campaign is a registered job kind (``KINDS``: ``diff``, ``oracle``, ``match``,
-``arena-ladder``, ``rollouts``) x a game configuration x the games ``0..games`` of a seed.
+``arena-ladder``, ``ladder``, ``rollouts``) x a game configuration x the games ``0..games`` of a seed.
 Shard ``[first, first + count)`` plays each of its games exactly as the whole run would (the
 Rust engine's ``*_shard`` functions, ``cardvec._cardvec.campaign``), so the merged summary
 is the same for any shard size, any number of nodes and any order of completion (every key
@@ -255,7 +255,17 @@ def _bots_list(bots: Any) -> Any:
     if bots is None:
         return None
     if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",") if b.strip()]
+        # As `cardvec ladder --bots`: a piece `key=value` after a name with options
+        # (`pimc:sims=10`) continues them.
+        names: list[str] = []
+        for piece in (b.strip() for b in bots.split(",")):
+            if not piece:
+                continue
+            if names and "=" in piece and ":" not in piece and ":" in names[-1]:
+                names[-1] += "," + piece
+            else:
+                names.append(piece)
+        bots = names
     bots = list(bots)
     if not bots or not all(isinstance(b, str) for b in bots):
         raise ValueError(f"bots must be a non-empty list of bot names, got {bots!r}")
@@ -489,6 +499,109 @@ class ArenaLadder(JobKind):
                        f"forfeit={p['forfeit']} timeout={p['timeout']} max_steps={p['max_steps']}")
         for bot, e in sorted(summary["elo"].items(), key=lambda x: -x[1]):
             out.append(f"  {bot:<20} {e:>7.0f}")
+        return out
+
+
+class Ladder(JobKind):
+    """``cardvec ladder``: any game's bots (any name ``cardvec match`` takes, search bots
+    included) over duplicate deals (docs/ladder.md). ``games`` is the ladder's ``--games``
+    (per pair for two seats, in all for more); the ladder's *units* (a deal played at every
+    seat rotation) are what the shards split, so ``shard`` counts units and the label of
+    every shard is the ladder's ``games``. Merged, ``report`` is exactly what
+    ``cardvec ladder GAME --bots ... --games N --seed S --json`` prints (any shard size, any
+    order of completion). Options: ``bots`` (required, two or more), ``max_steps``, and the
+    game's options (``num_players=3``...); ``first`` must be 0."""
+
+    name = "ladder"
+    unit = "deals"
+    own_options = ("bots", "max_steps")
+
+    @staticmethod
+    def _spec(game_id: str, options: dict[str, Any], games: int, seed: int) -> tuple[str, int]:
+        game = {k: v for k, v in options.items() if k not in ("bots", "max_steps", "seats")}
+        return _native.ladder_spec(game_id, options["bots"], games, seed, options=game or None,
+                                   max_steps=options.get("max_steps"))
+
+    def check(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
+        _check_game(game_id)
+        out = dict(options)
+        bots = _bots_list(options.get("bots"))
+        if bots is None:
+            raise ValueError("ladder: give bots=[...] (two or more bot names)")
+        out["bots"] = bots
+        if "seats" in options:
+            raise ValueError("ladder: seats follow from the game's options (num_players=...), "
+                             "not an option of their own")
+        if out.get("max_steps") is not None:
+            _check_count("max_steps", out["max_steps"])
+        # The engine checks the rest (every bot name, the game's options) on a one-game
+        # ladder; the seats it reports decide the schedule's size.
+        spec, _ = self._spec(game_id, out, 1, 0)
+        out["seats"] = json.loads(spec)["seats"]
+        return out
+
+    def units(self, games: int, options: dict[str, Any]) -> int:
+        """Units of the ladder (``cardvec::ladder::LadderSpec::units``)."""
+        seats, n = int(options["seats"]), len(options["bots"])
+        if seats == 2:
+            return n * (n - 1) // 2 * -(-games // 2)
+        return -(-games // seats)
+
+    def plan(self, games: int, shard: int, options: dict[str, Any]) -> list[tuple[str, int, int]]:
+        units = self.units(games, options)
+        return [(str(games), f, min(shard, units - f)) for f in range(0, units, shard)]
+
+    def run_shard(
+        self,
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+        threads: int | None,
+        out: str | os.PathLike[str] | None,
+    ) -> Any:
+        spec, _ = self._spec(game_id, options, int(label), seed)
+        return _native.ladder_shard(spec, first, count, threads=threads)
+
+    def reproduce(
+        self,
+        game_id: str,
+        seed: int,
+        label: str,
+        first: int,
+        count: int,
+        options: dict[str, Any],
+    ) -> str:
+        spec, _ = self._spec(game_id, options, int(label), seed)
+        return (f"python -c \"from cardvec._cardvec import campaign; print(campaign.ladder_shard("
+                f"{spec!r}, {first}, {count}))\"")
+
+    def merge(
+        self,
+        game_id: str,
+        seed: int,
+        games: int,
+        options: dict[str, Any],
+        shards: list[tuple[str, int, int, Any]],
+    ) -> dict[str, Any]:
+        spec, units = self._spec(game_id, options, games, seed)
+        records = [line for _, _, _, r in shards for line in r]
+        return {"units": units, "report": json.loads(_native.ladder_report(spec, records))}
+
+    def lines(self, summary: dict[str, Any]) -> list[str]:
+        r = summary["report"]
+        out = [f"game={summary['game_id']} seed={summary['seed']} deals={r['units_done']}/"
+               f"{r['units']} games={r['games']} ratings: {r['model']}, Elo scale, "
+               f"{r['spec']['bots'][0]} = 1000"]
+        ranked = sorted(r["bots"], key=lambda b: -(b["rating"] or {"rating": 0})["rating"])
+        for b in ranked:
+            rating = b["rating"]
+            text = (f"{rating['rating']:.0f} [{rating['low']:.0f}, {rating['high']:.0f}]"
+                    if rating else "-")
+            out.append(f"  {b['bot']:<24} games={b['games']:<7} rating={text} "
+                       f"win={b['win_share']['value']:.4f}")
         return out
 
 
@@ -727,7 +840,9 @@ class Rollouts(JobKind):
 
 
 #: The registered job kinds by name.
-KINDS: dict[str, JobKind] = {k.name: k for k in (Diff(), Oracle(), Match(), ArenaLadder(), Rollouts())}
+KINDS: dict[str, JobKind] = {
+    k.name: k for k in (Diff(), Oracle(), Match(), ArenaLadder(), Ladder(), Rollouts())
+}
 
 
 def read_rollouts(
@@ -951,6 +1066,8 @@ def run(
     options = job.check(game_id, options)
     if kind == "rollouts" and out is None:
         raise ValueError("rollouts writes .npz shards: give out=<directory>")
+    if kind == "ladder" and first != 0:
+        raise ValueError(f"ladder shards split the ladder's own units: first must be 0, got {first}")
     if out is not None:
         out = os.path.abspath(out)  # the workers' working directory is not the driver's
     plan = [(label, first + f, c) for label, f, c in job.plan(games, shard, options)]

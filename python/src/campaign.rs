@@ -1,5 +1,5 @@
 //! `cardvec._cardvec.campaign`: the shards of `cardvec.campaign` (a differential run, a bot
-//! match, an arena series, an oracle trace over the games `first..first + count` of a run
+//! match, an arena series, the units of a ladder, an oracle trace over the games `first..first + count` of a run
 //! with seed `seed`, each game played exactly as in the whole run; `cardvec::campaign`).
 //! Each call runs without the GIL on a rayon pool of `threads` workers (None: one per core)
 //! and returns plain Python values (dicts of ints, floats, strings and lists) that pickle
@@ -9,7 +9,8 @@ use cardvec::arena::ladder::{play_pair_range, SeriesConfig};
 use cardvec::arena::runner::{Clock, MatchConfig};
 use cardvec::core::diff::DiffConfig;
 use cardvec::core::matches::REWARD_SCALE;
-use cardvec::core::spec::OptionValue;
+use cardvec::core::spec::{split_pairs, OptionValue, Options};
+use cardvec::ladder::{play_units, read_log, report, LadderSpec};
 use cardvec::registry;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -219,6 +220,71 @@ fn trace_shard<'py>(
     Ok((text, d))
 }
 
+/// `ladder_spec(game_id, bots, games, seed=0, options=None, max_steps=None) -> (str, int)`:
+/// the ladder `cardvec ladder GAME --bots ... --games GAMES --seed SEED` plays (the game's
+/// options as given, its match defaults filled in as the command fills them), checked: its
+/// log header (JSON) and its number of units.
+#[pyfunction]
+#[pyo3(signature = (game_id, bots, games, seed=None, options=None, max_steps=None))]
+fn ladder_spec<'py>(
+    game_id: &str,
+    bots: Vec<String>,
+    games: &Bound<'py, PyAny>,
+    seed: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
+    max_steps: Option<u32>,
+) -> PyResult<(String, u64)> {
+    let info = registry::info(game_id).map_err(core_err)?;
+    let games = args::int_in(games, "games", 1, u64::MAX as i128)? as u64;
+    let seed = seed.map(args::seed).transpose()?.unwrap_or(0);
+    let mut pairs = option_pairs(game_id, options)?;
+    for (k, v) in split_pairs(info.match_options).map_err(core_err)? {
+        if !pairs.iter().any(|(name, _)| *name == k) {
+            pairs.push((k, OptionValue::parse(&v)));
+        }
+    }
+    let options = Options::new(info.options, pairs).map_err(core_err)?;
+    let spec =
+        LadderSpec::new(game_id, &options, &bots, games, seed, max_steps).map_err(core_err)?;
+    let units = spec.units().map_err(core_err)?;
+    Ok((spec.to_json(), units))
+}
+
+/// `ladder_shard(spec, first, count, threads=None) -> list[str]`: units `first..first +
+/// count` of the ladder whose header is `spec` (JSON, as `ladder_spec` returns), played as
+/// `cardvec ladder` plays them: one log line (JSON) per unit.
+#[pyfunction]
+#[pyo3(signature = (spec, first, count, threads=None))]
+fn ladder_shard<'py>(
+    py: Python<'py>,
+    spec: &str,
+    first: &Bound<'py, PyAny>,
+    count: &Bound<'py, PyAny>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Vec<String>> {
+    let (spec, _) = read_log(spec).map_err(core_err)?;
+    let (first, count) = range(first, count)?;
+    let pool = pool(threads)?;
+    let records = py
+        .detach(|| pool.install(|| play_units(&spec, first, count)))
+        .map_err(core_err)?;
+    Ok(records.iter().map(|r| r.to_json()).collect())
+}
+
+/// `ladder_report(spec, records) -> str`: the standings (JSON, `cardvec ladder --json`'s)
+/// of the unit records `records` (log lines, any order, each unit once) of the ladder
+/// `spec`.
+#[pyfunction]
+fn ladder_report(spec: &str, records: Vec<String>) -> PyResult<String> {
+    let mut text = spec.trim_end().to_string();
+    for r in &records {
+        text.push('\n');
+        text.push_str(r.trim_end());
+    }
+    let (spec, records) = read_log(&text).map_err(core_err)?;
+    Ok(report(&spec, &records).map_err(core_err)?.to_json())
+}
+
 /// The submodule `cardvec._cardvec.campaign`.
 fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "campaign")?;
@@ -226,6 +292,9 @@ fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(match_shard, &m)?)?;
     m.add_function(wrap_pyfunction!(arena_shard, &m)?)?;
     m.add_function(wrap_pyfunction!(trace_shard, &m)?)?;
+    m.add_function(wrap_pyfunction!(ladder_spec, &m)?)?;
+    m.add_function(wrap_pyfunction!(ladder_shard, &m)?)?;
+    m.add_function(wrap_pyfunction!(ladder_report, &m)?)?;
     m.add("PLANTED", cardvec::campaign::PLANTED)?;
     Ok(m)
 }

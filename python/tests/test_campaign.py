@@ -89,6 +89,38 @@ def test_arena_ladder_merges_exactly():
     assert whole["elo"][bots[0]] == 1000.0
 
 
+def test_ladder_merges_exactly_and_is_cardvec_ladders_report():
+    bots = ["random", "pimc:sims=2", "ismcts:iters=4"]
+    whole = local("ladder", "kuhn", 8, 1000, bots=bots, seed=5)
+    report = whole["report"]
+    assert whole["units"] == 3 * 4 and report["units_done"] == 12 and report["games"] == 24
+    assert [b["bot"] for b in report["bots"]] == bots
+    assert report["model"] == "Bradley-Terry" and report["bots"][0]["rating"]["rating"] == 1000
+    assert "timing" not in report
+    for shard in (1, 5):
+        assert strip(local("ladder", "kuhn", 8, shard, bots=",".join(bots), seed=5)) == strip(whole)
+    # Three seats: tables drawn from the pool, Plackett-Luce; the engine's own shard and
+    # report give the same standings.
+    three = local("ladder", "flip7", 9, 2, bots=["random", "threshold-20", "expected-value"],
+                  num_players=3)
+    assert three["units"] == 3 and three["report"]["model"] == "Plackett-Luce"
+    spec, units = native.ladder_spec("flip7", ["random", "threshold-20", "expected-value"], 9,
+                                     options={"num_players": 3})
+    assert units == 3
+    lines = native.ladder_shard(spec, 0, 3)
+    assert json.loads(native.ladder_report(spec, lines[::-1])) == three["report"]
+    binary = os.environ.get("CARDVEC_BIN") or shutil.which("cardvec")
+    if binary:
+        out = subprocess.run([binary, "ladder", "kuhn", "--bots", ",".join(bots), "--games", "8",
+                              "--seed", "5", "--json", "-q"],
+                             capture_output=True, text=True, check=True).stdout
+        assert json.loads(out) == report
+    assert campaign.KINDS["ladder"].lines(whole)[0].startswith("game=kuhn seed=5 deals=12/12")
+    # A name with several options in a comma-separated list, as `cardvec ladder --bots`.
+    two = local("ladder", "kuhn", 2, 1, bots="random,pimc:sims=2,playout=always-bet")
+    assert two["report"]["spec"]["bots"] == ["random", "pimc:sims=2,playout=always-bet"]
+
+
 @pytest.mark.parametrize("game, games, count", [
     ("151", 12, "matches"), ("holdem", 60, "hands"), ("flip7", 20, "games")])
 def test_oracle_merges_exactly(game, games, count):
@@ -191,6 +223,12 @@ def test_resume_skips_finished_shards_and_refuses_another_campaign(tmp_path):
          "no oracle for game 'lost-cities'|unknown game 'lost-cities'"),
         (lambda: local("diff", "holdem-eval", 10, 5), "unknown game 'holdem-eval'"),
         (lambda: local("rollouts", "kuhn", 10, 5), "out="),
+        (lambda: local("ladder", "kuhn", 10, 5), "bots"),
+        (lambda: local("ladder", "kuhn", 10, 5, bots="random,nobot"), "nobot"),
+        (lambda: local("ladder", "kuhn", 10, 5, bots="random,pimc:ms=0"), "ms must be"),
+        (lambda: local("ladder", "kuhn", 10, 5, bots="random,random"), "random"),
+        (lambda: local("ladder", "kuhn", 10, 5, bots="random,pimc", seats=2), "seats"),
+        (lambda: local("ladder", "kuhn", 10, 5, bots="random,pimc", first=3), "first must be 0"),
     ],
 )
 def test_bad_input_is_a_value_error_naming_the_value(call, match, tmp_path):

@@ -301,6 +301,32 @@ def test_the_ladder_is_charted(server, browser):
     page.close()
 
 
+def test_a_game_ladder_log_is_charted_with_rating_intervals(server, browser, tmp_path):
+    """A `cardvec ladder --jsonl` log (any game; here Leduc), pasted in the watch page, is
+    charted: the score matrix, one rating bar and one interval whisker per bot."""
+    log = tmp_path / "leduc.jsonl"
+    bots = ["random", "always-call", "always-raise", "pimc:sims=2"]
+    subprocess.run([str(_binary()), "ladder", "leduc", "--bots", ",".join(bots), "--games", "8",
+                    "--jsonl", str(log), "-q"], check=True, capture_output=True)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server}/watch")
+    page.wait_for_selector("#elo svg")
+    page.click("#ladder-box summary")
+    page.fill("#ladder-text", log.read_text())
+    page.click("#ladder-load")
+    page.wait_for_function("document.querySelectorAll('#elo line.ci').length > 0")
+    n = len(bots)
+    assert len(page.query_selector_all("#heatmap rect.cell")) == n * n
+    assert len(page.query_selector_all("#elo rect.bar")) == n
+    assert len(page.query_selector_all("#elo line.ci")) == n
+    what = page.text_content("#ladder-what")
+    assert what.startswith("leduc") and "Bradley-Terry" in what, what
+    assert page.text_content("#watch-error") == ""
+    if os.environ.get("CARDVEC_WEB_SCREENSHOTS") == "1":
+        page.screenshot(path=str(SHOTS / "watch-game-ladder.png"), full_page=True)
+    page.close()
+
+
 def test_the_table_fits_a_phone_width_window(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(f"{server}/play/holdem?speed=0&seed=4")

@@ -40,16 +40,26 @@
 //! | option | default | meaning |
 //! | --- | --- | --- |
 //! | `iters` | 1000 | iterations (determinizations, playouts) per decision |
+//! | `ms` | none | instead of `iters`: milliseconds per decision (wall clock, not reproducible) |
 //! | `playout` | `random` | the game's built-in bot that plays every seat in the playouts |
 //! | `c` | 0.7 | UCB1's exploration constant (the paper's value for wins in 0..1) |
 //! | `value` | `win` | `win` or `reward` (above) |
 //! | `batch` | 1 | iterations per round whose playouts run together (above) |
 //! | `threads` | 1 | workers of a round's playouts (never changes the action) |
 //!
-//! The bot is deterministic: its action depends only on the stream it is given and on what
-//! its seat sees of the state (the worlds come from the game's determinization, which reads
-//! nothing hidden), whatever `threads` is. It keeps no tree between decisions.
+//! With `ms=M` (exclusive with `iters`) the rounds go on until `M` milliseconds have passed
+//! since the decision began (checked before each round, so with `batch=1` before each
+//! iteration): at least one iteration however long it takes, at most [`MAX_ITERS`].
+//!
+//! With an `iters` budget the bot is deterministic: its action depends only on the stream it
+//! is given and on what its seat sees of the state (the worlds come from the game's
+//! determinization, which reads nothing hidden), whatever `threads` is. With `ms` it still
+//! reads nothing hidden, but how many iterations it runs depends on the machine's speed, so
+//! its action is not reproducible. It keeps no tree between decisions.
 
+use std::time::Instant;
+
+use super::Budget;
 use crate::core::policy::{check_batchable, random_legal};
 use crate::core::rng::splitmix64;
 use crate::core::rollout::{rollouts, rollouts_serial};
@@ -84,7 +94,7 @@ pub enum Value {
 /// The `ismcts` search bot (see the module documentation).
 pub struct Ismcts<G: GameSpec> {
     name: String,
-    iters: u32,
+    budget: Budget,
     c: f64,
     value: Value,
     batch: u32,
@@ -128,18 +138,20 @@ impl<G: GameSpec> Ismcts<G> {
             name,
             PREFIX,
             WHAT,
-            "ismcts, ismcts:iters=N,playout=BOT,c=C,value=win|reward,batch=B,threads=T",
+            "ismcts, ismcts:iters=N,playout=BOT,c=C,value=win|reward,batch=B,threads=T (or ms=MS for iters)",
         )?;
         let determinize = G::determinizer().ok_or_else(|| Error::Invalid {
             what: "bot",
             reason: format!("{} has no determinization, which ismcts needs", G::INFO.id),
         })?;
-        let (mut iters, mut c, mut value) = (1000u32, 0.7f64, Value::Win);
+        let (mut iters, mut ms) = (None, None);
+        let (mut c, mut value) = (0.7f64, Value::Win);
         let (mut batch, mut threads, mut playout) = (1u32, 1usize, "random".to_string());
         for (key, text) in pairs {
             let int = |min: u64, max: u64| super::int_option(WHAT, &key, &text, min, max);
             match key.as_str() {
-                "iters" => iters = int(1, MAX_ITERS as u64)? as u32,
+                "iters" => iters = Some(text),
+                "ms" => ms = Some(text),
                 "batch" => batch = int(1, MAX_BATCH as u64)? as u32,
                 "threads" => threads = int(1, MAX_THREADS as u64)? as usize,
                 "c" => {
@@ -170,14 +182,22 @@ impl<G: GameSpec> Ismcts<G> {
                     return Err(Error::Unknown {
                         what: WHAT,
                         name: key,
-                        expected: "iters, playout, c, value, batch, threads".to_string(),
+                        expected: "iters, ms, playout, c, value, batch, threads".to_string(),
                     })
                 }
             }
         }
+        let budget = Budget::parse(
+            WHAT,
+            "iters",
+            iters.as_deref(),
+            ms.as_deref(),
+            MAX_ITERS,
+            1000,
+        )?;
         let bot = game.bot(&playout)?;
         check_batchable(&*bot)?;
-        let mut shown = format!("{PREFIX}:iters={iters},playout={playout},c={c}");
+        let mut shown = format!("{PREFIX}:{},playout={playout},c={c}", budget.shown("iters"));
         if value == Value::Reward {
             shown += ",value=reward";
         }
@@ -186,7 +206,7 @@ impl<G: GameSpec> Ismcts<G> {
         }
         Ok(Ismcts {
             name: shown,
-            iters,
+            budget,
             c,
             value,
             batch,
@@ -196,9 +216,9 @@ impl<G: GameSpec> Ismcts<G> {
         })
     }
 
-    /// Iterations per decision.
-    pub fn iters(&self) -> u32 {
-        self.iters
+    /// The budget per decision: iterations, or milliseconds.
+    pub fn budget(&self) -> Budget {
+        self.budget
     }
 
     /// The root's children after a search of `state` (a live state that passes
@@ -224,10 +244,18 @@ impl<G: GameSpec> Ismcts<G> {
             next_sibling: NONE,
         }];
         let mut scratch = vec![0u8; game.num_actions()];
+        let deadline = self.budget.deadline();
+        let limit = match self.budget {
+            Budget::Count(n) => n,
+            Budget::Millis(_) => MAX_ITERS,
+        };
         let mut done = 0u32;
         let mut round = 0u64;
-        while done < self.iters {
-            let size = self.batch.min(self.iters - done);
+        while done < limit {
+            if done > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let size = self.batch.min(limit - done);
             let descents: Vec<Descent<G::State>> = (done..done + size)
                 .map(|i| {
                     let mut stream = LaneRng::for_lane(base, i as u64, ITERATION_KEY);

@@ -12,9 +12,17 @@
 //! The families, for every game with a determinization: [`pimc`]
 //! (`pimc:sims=N,playout=BOT`, determinized rollouts of every action) and [`ismcts`]
 //! (`ismcts:iters=N,playout=BOT,c=C`, single-observer information-set MCTS).
+//!
+//! Each takes its per-decision budget ([`Budget`]) either as a count (`sims=`, `iters=`:
+//! deterministic, the action a function of the bot's stream whatever the thread count) or
+//! as wall-clock milliseconds (`ms=`: the arena's clock, searching until the time is
+//! spent; the action then depends on the machine's speed and load and is **not**
+//! reproducible). The two are exclusive: a name with both is an error.
 
 pub mod ismcts;
 pub mod pimc;
+
+use std::time::{Duration, Instant};
 
 use crate::core::spec::split_pairs;
 use crate::core::{Bot, EnvOptions, Error, GameSpec, LearnerEnv, LearnerSeat, Opponents, Result};
@@ -36,9 +44,70 @@ pub fn bot<G: GameSpec>(game: &G, name: &str) -> Result<Box<dyn Bot<G>>> {
 /// The names of the bot families above the games, as patterns (what `cardvec games` may
 /// list after a game's own bots).
 pub const FAMILIES: &[&str] = &[
-    "pimc:sims=<N>,playout=<bot>,halving=<0|1>,threads=<T>",
-    "ismcts:iters=<N>,playout=<bot>,c=<C>,value=<win|reward>,batch=<B>,threads=<T>",
+    "pimc:sims=<N>|ms=<MS>,playout=<bot>,halving=<0|1>,threads=<T>",
+    "ismcts:iters=<N>|ms=<MS>,playout=<bot>,c=<C>,value=<win|reward>,batch=<B>,threads=<T>",
 ];
+
+/// Most milliseconds per decision of a `ms=` budget (ten minutes).
+pub const MAX_MS: u32 = 600_000;
+
+/// A search bot's budget per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A number of simulations (pimc: worlds per legal action; ismcts: iterations):
+    /// deterministic and independent of the thread count.
+    Count(u32),
+    /// Wall-clock milliseconds per decision: the search runs until they are spent (at least
+    /// one round of simulations, however slow). Not reproducible: how many simulations fit
+    /// depends on the machine and its load.
+    Millis(u32),
+}
+
+impl Budget {
+    /// The budget of a family's options: `ms` (milliseconds, `1..=`[`MAX_MS`]) or the
+    /// count under `count_key` (`1..=max`), `default` when neither is given. Both given is
+    /// an error (`what` names the family's options).
+    fn parse(
+        what: &'static str,
+        count_key: &str,
+        count: Option<&str>,
+        ms: Option<&str>,
+        max: u32,
+        default: u32,
+    ) -> Result<Budget> {
+        match (count, ms) {
+            (Some(_), Some(_)) => Err(Error::Invalid {
+                what,
+                reason: format!(
+                    "{count_key} and ms are two budgets, give one ({count_key}: simulations, reproducible; ms: milliseconds per decision, not reproducible)"
+                ),
+            }),
+            (Some(n), None) => Ok(Budget::Count(
+                int_option(what, count_key, n, 1, max as u64)? as u32,
+            )),
+            (None, Some(ms)) => Ok(Budget::Millis(
+                int_option(what, "ms", ms, 1, MAX_MS as u64)? as u32,
+            )),
+            (None, None) => Ok(Budget::Count(default)),
+        }
+    }
+
+    /// The budget as a bot name shows it (`sims=100`, `ms=50`).
+    fn shown(self, count_key: &str) -> String {
+        match self {
+            Budget::Count(n) => format!("{count_key}={n}"),
+            Budget::Millis(ms) => format!("ms={ms}"),
+        }
+    }
+
+    /// When a decision that starts now must stop (`None` for a count budget).
+    fn deadline(self) -> Option<Instant> {
+        match self {
+            Budget::Count(_) => None,
+            Budget::Millis(ms) => Some(Instant::now() + Duration::from_millis(ms as u64)),
+        }
+    }
+}
 
 /// Whether `name` is `prefix` or `prefix:options`.
 fn is_family(name: &str, prefix: &str) -> bool {

@@ -4,7 +4,10 @@
 //! At each decision the bot deals `sims` worlds for its seat (the hidden cards dealt afresh,
 //! uniformly among those consistent with what the seat has seen), and for every legal
 //! action plays each world to the end with a playout bot: `legal × sims` rollouts, run
-//! together as the lanes of one batch environment ([`rollout_returns`]). It plays the
+//! together as the lanes of one batch environment on `threads` workers
+//! ([`rollout_returns`]), or with `threads=1` one state at a time
+//! ([`rollout_returns_serial`]: the same returns, and faster on one core, since building a
+//! batch environment for each decision costs more than it saves, docs/search.md). It plays the
 //! action whose rollouts return the seat the most on average (the first such in action
 //! order). Every action is tried on the same worlds (common random numbers), as
 //! OpenSpiel's PIMC bot evaluates each world for every move. A decision with one legal
@@ -21,17 +24,30 @@
 //! | option | default | meaning |
 //! | --- | --- | --- |
 //! | `sims` | 100 | worlds per legal action (the budget, in rollouts per action) |
+//! | `ms` | none | instead of `sims`: milliseconds per decision (wall clock, not reproducible) |
 //! | `playout` | `random` | the game's built-in bot that plays every seat in the rollouts |
 //! | `halving` | 0 | 1: sequential halving (the same budget spent in rounds, the worse half of the actions dropped after each) |
-//! | `threads` | 1 | workers of the rollouts' batch environment (never changes the action) |
+//! | `threads` | 1 | workers of the rollouts' batch environment; 1: the rollouts one state at a time (never changes the action) |
 //!
-//! The bot is deterministic: its action depends only on the stream it is given and on what
-//! its seat sees of the state (the worlds are dealt from the stream through the game's
-//! determinization, which reads nothing hidden), whatever `threads` is. It does not
-//! remember between decisions.
+//! With `ms=M` (exclusive with `sims`, and with `halving`, whose rounds need a known budget)
+//! the bot deals worlds in rounds, every legal action rolled out in each round's worlds,
+//! until `M` milliseconds have passed since the decision began: the first round has one
+//! world per action, each next round at most twice as many worlds as the last and sized to
+//! fit half the time left at the last round's speed. At least one round is played however
+//! long it takes, and at most [`MAX_SIMS`] worlds.
+//!
+//! With a `sims` budget the bot is deterministic: its action depends only on the stream it
+//! is given and on what its seat sees of the state (the worlds are dealt from the stream
+//! through the game's determinization, which reads nothing hidden), whatever `threads` is.
+//! With `ms` it still reads nothing hidden, but how many worlds it deals depends on the
+//! machine's speed, so its action is not reproducible. It does not remember between
+//! decisions.
 
+use std::time::Instant;
+
+use super::Budget;
 use crate::core::policy::random_legal;
-use crate::core::rollout::rollout_returns;
+use crate::core::rollout::{rollout_returns, rollout_returns_serial};
 use crate::core::{Bot, DeterminizeFn, Error, Game, GameSpec, LaneRng, Result, MAX_THREADS};
 
 /// The family prefix of the name.
@@ -46,7 +62,7 @@ const WORLD_KEY: u64 = 0x7069_6d63_776f_726c;
 /// The `pimc` search bot (see the module documentation).
 pub struct Pimc<G: Game> {
     name: String,
-    sims: u32,
+    budget: Budget,
     halving: bool,
     threads: usize,
     playout: Box<dyn Bot<G>>,
@@ -62,18 +78,20 @@ impl<G: GameSpec> Pimc<G> {
             name,
             PREFIX,
             "pimc option",
-            "pimc, pimc:sims=N,playout=BOT,halving=0|1,threads=T",
+            "pimc, pimc:sims=N,playout=BOT,halving=0|1,threads=T (or ms=MS for sims)",
         )?;
         let determinize = G::determinizer().ok_or_else(|| Error::Invalid {
             what: "bot",
             reason: format!("{} has no determinization, which pimc needs", G::INFO.id),
         })?;
-        let (mut sims, mut threads, mut playout) = (100u32, 1usize, "random".to_string());
+        let (mut sims, mut ms) = (None, None);
+        let (mut threads, mut playout) = (1usize, "random".to_string());
         let mut halving = false;
         for (key, value) in pairs {
             let int = |min: u64, max: u64| super::int_option("pimc option", &key, &value, min, max);
             match key.as_str() {
-                "sims" => sims = int(1, MAX_SIMS as u64)? as u32,
+                "sims" => sims = Some(value),
+                "ms" => ms = Some(value),
                 "threads" => threads = int(1, MAX_THREADS as u64)? as usize,
                 "halving" => halving = int(0, 1)? == 1,
                 "playout" => playout = value,
@@ -81,17 +99,31 @@ impl<G: GameSpec> Pimc<G> {
                     return Err(Error::Unknown {
                         what: "pimc option",
                         name: key,
-                        expected: "sims, playout, halving, threads".to_string(),
+                        expected: "sims, ms, playout, halving, threads".to_string(),
                     })
                 }
             }
+        }
+        let budget = Budget::parse(
+            "pimc option",
+            "sims",
+            sims.as_deref(),
+            ms.as_deref(),
+            MAX_SIMS,
+            100,
+        )?;
+        if halving && matches!(budget, Budget::Millis(_)) {
+            return Err(Error::Invalid {
+                what: "pimc option",
+                reason: "halving=1 needs a sims budget (its rounds split a known number of rollouts), not ms".to_string(),
+            });
         }
         let bot = game.bot(&playout)?;
         crate::core::policy::check_batchable(&*bot)?;
         let shown = if halving { ",halving=1" } else { "" };
         Ok(Pimc {
-            name: format!("{PREFIX}:sims={sims},playout={playout}{shown}"),
-            sims,
+            name: format!("{PREFIX}:{},playout={playout}{shown}", budget.shown("sims")),
+            budget,
             halving,
             threads,
             playout: bot,
@@ -99,9 +131,9 @@ impl<G: GameSpec> Pimc<G> {
         })
     }
 
-    /// Worlds per legal action.
-    pub fn sims(&self) -> u32 {
-        self.sims
+    /// The budget per decision: worlds per legal action, or milliseconds.
+    pub fn budget(&self) -> Budget {
+        self.budget
     }
 
     /// Each legal action of `state` (in action order) with the mean return of its rollouts
@@ -121,25 +153,17 @@ impl<G: GameSpec> Pimc<G> {
         let seat = game.current_player(state);
         let base = rng.next_u64();
         let p = game.num_players();
-        let budget = legal.len() as u64 * self.sims as u64;
-        let rounds = if self.halving {
-            (usize::BITS - (legal.len().max(2) - 1).leading_zeros()) as u64
-        } else {
-            1
-        };
         let mut sums = vec![0f64; legal.len()];
         let mut counts = vec![0u64; legal.len()];
-        let mut alive: Vec<usize> = (0..legal.len()).collect();
-        let mut next_world = 0u64;
-        for round in 0..rounds {
-            let per = (budget / (rounds * alive.len() as u64)).max(1);
-            let worlds: Vec<G::State> = (next_world..next_world + per)
+        // Rolls the actions `alive` (indices into `legal`) out in worlds `first..first + per`
+        // with rollout seed `seed`: the seat's summed return of each.
+        let round = |alive: &[usize], first: u64, per: u64, seed: u64| -> Result<Vec<f64>> {
+            let worlds: Vec<G::State> = (first..first + per)
                 .map(|w| {
                     let mut stream = LaneRng::for_lane(base, w, WORLD_KEY);
                     (self.determinize)(game, state, seat, &mut stream)
                 })
                 .collect();
-            next_world += per;
             let starts: Vec<(G::State, u32)> = alive
                 .iter()
                 .flat_map(|&i| {
@@ -147,18 +171,78 @@ impl<G: GameSpec> Pimc<G> {
                     worlds.iter().map(move |&w| (w, a))
                 })
                 .collect();
-            let seed = base.wrapping_add(round);
-            let returns = rollout_returns(game, &starts, &*self.playout, seed, Some(self.threads))?;
-            for (&i, rows) in alive.iter().zip(returns.chunks_exact(per as usize * p)) {
-                sums[i] += rows.chunks_exact(p).map(|r| r[seat] as f64).sum::<f64>();
+            // One worker: one state at a time (the same returns, and faster on one core than
+            // a batch environment built for the decision: docs/search.md); more: the lanes
+            // of a batch environment on `threads` workers.
+            let returns = if self.threads > 1 && starts.len() > 1 {
+                rollout_returns(game, &starts, &*self.playout, seed, Some(self.threads))?
+            } else {
+                rollout_returns_serial(game, &starts, &*self.playout, seed)?
+            };
+            Ok(returns
+                .chunks_exact(per as usize * p)
+                .map(|rows| rows.chunks_exact(p).map(|r| r[seat] as f64).sum::<f64>())
+                .collect())
+        };
+        let add = |sums: &mut [f64], counts: &mut [u64], alive: &[usize], per, summed: Vec<f64>| {
+            for (&i, s) in alive.iter().zip(summed) {
+                sums[i] += s;
                 counts[i] += per;
             }
-            if round + 1 < rounds {
-                // Keep the better half (ties: the first in action order).
-                let mean = |i: usize| sums[i] / counts[i] as f64;
-                alive.sort_by(|&x, &y| mean(y).total_cmp(&mean(x)).then(x.cmp(&y)));
-                alive.truncate(alive.len().div_ceil(2));
-                alive.sort_unstable();
+        };
+        let all: Vec<usize> = (0..legal.len()).collect();
+        match self.budget {
+            Budget::Count(sims) => {
+                let budget = legal.len() as u64 * sims as u64;
+                let rounds = if self.halving {
+                    (usize::BITS - (legal.len().max(2) - 1).leading_zeros()) as u64
+                } else {
+                    1
+                };
+                let mut alive = all;
+                let mut next_world = 0u64;
+                for r in 0..rounds {
+                    let per = (budget / (rounds * alive.len() as u64)).max(1);
+                    add(
+                        &mut sums,
+                        &mut counts,
+                        &alive,
+                        per,
+                        round(&alive, next_world, per, base.wrapping_add(r))?,
+                    );
+                    next_world += per;
+                    if r + 1 < rounds {
+                        // Keep the better half (ties: the first in action order).
+                        let mean = |i: usize| sums[i] / counts[i] as f64;
+                        alive.sort_by(|&x, &y| mean(y).total_cmp(&mean(x)).then(x.cmp(&y)));
+                        alive.truncate(alive.len().div_ceil(2));
+                        alive.sort_unstable();
+                    }
+                }
+            }
+            Budget::Millis(_) => {
+                let deadline = self.budget.deadline().expect("a time budget");
+                let (mut next_world, mut per, mut r) = (0u64, 1u64, 0u64);
+                loop {
+                    let began = Instant::now();
+                    add(
+                        &mut sums,
+                        &mut counts,
+                        &all,
+                        per,
+                        round(&all, next_world, per, base.wrapping_add(r))?,
+                    );
+                    next_world += per;
+                    r += 1;
+                    let now = Instant::now();
+                    if now >= deadline || next_world >= MAX_SIMS as u64 {
+                        break;
+                    }
+                    // Half the time left at this round's speed, at most twice this round.
+                    let per_world = (now - began).as_secs_f64() / per as f64;
+                    let fit = ((deadline - now).as_secs_f64() / 2.0 / per_world.max(1e-9)) as u64;
+                    per = fit.clamp(1, 2 * per).min(MAX_SIMS as u64 - next_world);
+                }
             }
         }
         Ok(legal

@@ -26,10 +26,16 @@
 //!
 //! A bot that remembers between its decisions ([`crate::core::Bot::remembers`]) is built
 //! afresh for every game it plays.
+//!
+//! [`play_timed`] also measures each bot's wall-clock time per decision over the games it
+//! plays ([`DecisionTime`]): a figure of the machine, its load and the thread count, never
+//! part of the log nor of what the standings depend on.
 
 pub mod ratings;
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -38,7 +44,7 @@ use crate::core::matches::play_deal;
 use crate::core::progress::Progress;
 use crate::core::spec::{GameSpec, Options};
 use crate::core::stats::{wilson, Summary};
-use crate::core::{Bot, Error, LaneRng, Result};
+use crate::core::{Bot, Error, Game, LaneRng, Result};
 use crate::registry::{self, Visitor};
 use ratings::{fit_plackett_luce, order_by_score, Rankings, Rating};
 
@@ -114,6 +120,45 @@ pub struct PlayedGame {
 struct Pool<G: GameSpec> {
     game: G,
     bots: Vec<Box<dyn Bot<G>>>,
+    /// Per bot, when timed: nanoseconds spent in its decisions and their number.
+    clocks: Option<Vec<(AtomicU64, AtomicU64)>>,
+}
+
+/// A bot whose decisions are timed into a pool's clock.
+struct Timed<'a, G: Game> {
+    bot: &'a dyn Bot<G>,
+    clock: &'a (AtomicU64, AtomicU64),
+}
+
+impl<G: Game> Bot<G> for Timed<'_, G> {
+    fn name(&self) -> &str {
+        self.bot.name()
+    }
+
+    fn act(&self, game: &G, state: &G::State, mask: &[u8], rng: &mut LaneRng) -> u32 {
+        let began = Instant::now();
+        let action = self.bot.act(game, state, mask, rng);
+        let nanos = began.elapsed().as_nanos().min(u64::MAX as u128) as u64;
+        self.clock.0.fetch_add(nanos, Ordering::Relaxed);
+        self.clock.1.fetch_add(1, Ordering::Relaxed);
+        action
+    }
+
+    fn remembers(&self) -> bool {
+        self.bot.remembers()
+    }
+}
+
+/// One bot's measured time per decision (wall clock, over the games a [`play_timed`] run
+/// played, not those resumed from a log).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DecisionTime {
+    /// The bot.
+    pub bot: String,
+    /// Decisions timed.
+    pub decisions: u64,
+    /// Mean seconds per decision (0 when none was timed).
+    pub seconds: f64,
 }
 
 fn configure<G: GameSpec>(options: &str) -> Result<G> {
@@ -121,14 +166,39 @@ fn configure<G: GameSpec>(options: &str) -> Result<G> {
 }
 
 impl<G: GameSpec> Pool<G> {
-    fn new(spec: &LadderSpec) -> Result<Pool<G>> {
+    fn new(spec: &LadderSpec, timed: bool) -> Result<Pool<G>> {
         let game = configure::<G>(&spec.options)?;
         let bots = spec
             .bots
             .iter()
             .map(|name| crate::agents::bot(&game, name))
             .collect::<Result<Vec<_>>>()?;
-        Ok(Pool { game, bots })
+        let clocks = timed.then(|| {
+            (0..bots.len())
+                .map(|_| (AtomicU64::new(0), AtomicU64::new(0)))
+                .collect()
+        });
+        Ok(Pool { game, bots, clocks })
+    }
+
+    /// Each bot's time per decision so far (`None` when the pool is not timed).
+    fn times(&self, spec: &LadderSpec) -> Option<Vec<DecisionTime>> {
+        self.clocks.as_ref().map(|clocks| {
+            clocks
+                .iter()
+                .zip(&spec.bots)
+                .map(|((nanos, count), bot)| {
+                    let decisions = count.load(Ordering::Relaxed);
+                    DecisionTime {
+                        bot: bot.clone(),
+                        decisions,
+                        seconds: nanos.load(Ordering::Relaxed) as f64
+                            / 1e9
+                            / decisions.max(1) as f64,
+                    }
+                })
+                .collect()
+        })
     }
 
     /// Game `rotation` of `unit` (its table `table`).
@@ -153,6 +223,22 @@ impl<G: GameSpec> Pool<G> {
             .zip(&fresh)
             .map(|(&b, f)| f.as_deref().unwrap_or(self.bots[b].as_ref()))
             .collect();
+        let timed: Vec<Timed<G>> = match &self.clocks {
+            Some(clocks) => table
+                .iter()
+                .zip(&bots)
+                .map(|(&b, &bot)| Timed {
+                    bot,
+                    clock: &clocks[b],
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let bots: Vec<&dyn Bot<G>> = if timed.is_empty() {
+            bots
+        } else {
+            timed.iter().map(|t| t as &dyn Bot<G>).collect()
+        };
         let played = play_deal(&self.game, &bots, spec.seed, deal, rotation, spec.max_steps);
         Ok(PlayedGame {
             rewards: played.rewards,
@@ -179,7 +265,7 @@ struct Check<'a>(&'a LadderSpec);
 impl Visitor for Check<'_> {
     type Output = Result<(String, usize)>;
     fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let pool = Pool::<G>::new(self.0)?;
+        let pool = Pool::<G>::new(self.0, false)?;
         Ok((pool.game.options().to_string(), pool.game.num_players()))
     }
 }
@@ -511,6 +597,17 @@ pub struct LadderReport {
     pub plies_per_game: f64,
     /// Games cut off rather than ended.
     pub truncated: u64,
+    /// Each bot's time per decision, in the spec's order, when measured ([`play_timed`]);
+    /// not reproducible, absent from the JSON when not measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Vec<DecisionTime>>,
+}
+
+impl LadderReport {
+    /// The report as one JSON line (without newline), `cardvec ladder --json`'s.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report always serializes")
+    }
 }
 
 /// The running totals of a ladder, fed unit records in unit order.
@@ -658,6 +755,7 @@ impl Tally {
             pairs,
             plies_per_game: self.plies.mean(),
             truncated: self.truncated,
+            timing: None,
         }
     }
 }
@@ -700,13 +798,14 @@ struct Play<'a> {
     done: BTreeMap<u64, UnitRecord>,
     progress: &'a dyn Progress,
     on_unit: &'a mut dyn FnMut(&UnitRecord) -> Result<()>,
+    timed: bool,
 }
 
 impl Visitor for Play<'_> {
     type Output = Result<LadderReport>;
     fn visit<G: GameSpec>(&mut self) -> Self::Output {
         let spec = self.spec;
-        let pool = Pool::<G>::new(spec)?;
+        let pool = Pool::<G>::new(spec, self.timed)?;
         let units = spec.units()?;
         let mut tally = Tally::new(spec.bots.len())?;
         let missing = units - self.done.len() as u64;
@@ -746,7 +845,10 @@ impl Visitor for Play<'_> {
             Ok(())
         })();
         self.progress.finish();
-        run.map(|()| tally.report(spec, units))
+        run.map(|()| LadderReport {
+            timing: pool.times(spec),
+            ..tally.report(spec, units)
+        })
     }
 }
 
@@ -761,6 +863,29 @@ pub fn play(
     progress: &dyn Progress,
     on_unit: &mut dyn FnMut(&UnitRecord) -> Result<()>,
 ) -> Result<LadderReport> {
+    play_with(spec, done, progress, on_unit, false)
+}
+
+/// [`play`], each bot's decisions also timed on the wall clock: the report's `timing`
+/// holds each bot's mean time per decision over the games played by this call (not those
+/// of `done`). Everything else in the report is what [`play`] returns; the times depend on
+/// the machine, its load and the thread count (the units run in parallel).
+pub fn play_timed(
+    spec: &LadderSpec,
+    done: Vec<UnitRecord>,
+    progress: &dyn Progress,
+    on_unit: &mut dyn FnMut(&UnitRecord) -> Result<()>,
+) -> Result<LadderReport> {
+    play_with(spec, done, progress, on_unit, true)
+}
+
+fn play_with(
+    spec: &LadderSpec,
+    done: Vec<UnitRecord>,
+    progress: &dyn Progress,
+    on_unit: &mut dyn FnMut(&UnitRecord) -> Result<()>,
+    timed: bool,
+) -> Result<LadderReport> {
     spec.check()?;
     let done = sorted_records(spec, done)?;
     registry::visit(
@@ -770,6 +895,7 @@ pub fn play(
             done,
             progress,
             on_unit,
+            timed,
         },
     )?
 }
@@ -783,7 +909,7 @@ struct PlayRange<'a> {
 impl Visitor for PlayRange<'_> {
     type Output = Result<Vec<UnitRecord>>;
     fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let pool = Pool::<G>::new(self.spec)?;
+        let pool = Pool::<G>::new(self.spec, false)?;
         (self.first..self.first + self.count)
             .into_par_iter()
             .map(|u| pool.play_unit(self.spec, u))

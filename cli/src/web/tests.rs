@@ -494,6 +494,101 @@ fn replays_hands_and_the_ladder_are_served_for_watching() {
     });
 }
 
+/// A `cardvec ladder --jsonl` log of `game` (its units played here), as the command writes it.
+fn game_ladder_log(game: &str, options: &[(&str, i64)], bots: &[&str], games: u64) -> String {
+    use cardvec::core::spec::Options;
+    use cardvec::ladder::{play_units, LadderSpec};
+    let info = registry::info(game).unwrap();
+    let pairs = options
+        .iter()
+        .map(|&(k, v)| (k.to_string(), OptionValue::Int(v)))
+        .collect::<Vec<_>>();
+    let options = Options::new(info.options, pairs).unwrap();
+    let bots: Vec<String> = bots.iter().map(|b| b.to_string()).collect();
+    let spec = LadderSpec::new(game, &options, &bots, games, 7, None).unwrap();
+    let units = play_units(&spec, 0, spec.units().unwrap()).unwrap();
+    let mut text = spec.to_json() + "\n";
+    for u in units {
+        text += &(u.to_json() + "\n");
+    }
+    text
+}
+
+/// `POST /api/ladder` charts the `cardvec ladder --jsonl` log of any game: its bots, the
+/// score of every pair both ways, the ratings with their intervals; a log without a unit,
+/// or another ladder's lines, is a 400.
+#[test]
+fn a_game_ladder_log_is_charted_with_rating_intervals() {
+    rt().block_on(async {
+        let app = app_with(1);
+        for (game, options, bots) in [
+            ("kuhn", vec![], vec!["random", "always-bet", "pimc:sims=3"]),
+            (
+                "flip7",
+                vec![("num_players", 3)],
+                vec!["random", "threshold-20", "expected-value", "threshold-25"],
+            ),
+        ] {
+            let log = game_ladder_log(game, &options, &bots, 12);
+            let (status, l, text) = call(&app, "POST", "/api/ladder", &log).await;
+            assert_eq!(status, StatusCode::OK, "{game}: {text}");
+            assert_eq!(l["kind"], json!("ladder"));
+            assert_eq!(l["game"], json!(game));
+            assert_eq!(l["ids"], json!(bots));
+            let n = bots.len();
+            let (elo, low, high) = (&l["elo"], &l["elo_low"], &l["elo_high"]);
+            assert_eq!(
+                elo[0].as_f64().unwrap(),
+                1000.0,
+                "{game}: the first bot anchors"
+            );
+            for i in 0..n {
+                let (r, a, b) = (
+                    elo[i].as_f64().unwrap(),
+                    low[i].as_f64().unwrap(),
+                    high[i].as_f64().unwrap(),
+                );
+                assert!(a <= r && r <= b, "{game} {i}: {a} {r} {b}");
+                assert!(i == 0 || a < b, "{game} {i}: an empty interval");
+            }
+            let mut met = 0;
+            for i in 0..n {
+                assert!(l["win_rate"][i][i].is_null());
+                for j in 0..n {
+                    let (w, v) = (&l["win_rate"][i][j], &l["win_rate"][j][i]);
+                    if i != j && !w.is_null() {
+                        met += 1;
+                        let sum = w["rate"].as_f64().unwrap() + v["rate"].as_f64().unwrap();
+                        assert!((sum - 1.0).abs() < 1e-9, "{game} {i} {j}: {w} {v}");
+                        assert_eq!(w["games"], v["games"]);
+                    }
+                }
+            }
+            assert!(met >= 2, "{game}: {met} pairs met");
+            let expected_model = if game == "kuhn" {
+                "Bradley-Terry"
+            } else {
+                "Plackett-Luce"
+            };
+            assert_eq!(l["model"], json!(expected_model));
+            // The header alone, and a unit line of another ladder, are refused.
+            let header = log.lines().next().unwrap().to_string() + "\n";
+            let (status, _, text) = call(&app, "POST", "/api/ladder", &header).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+            assert!(text.contains("no unit line"), "{text}");
+        }
+        let kuhn = game_ladder_log("kuhn", &[], &["random", "always-bet"], 4);
+        let leduc = game_ladder_log("leduc", &[], &["random", "always-call"], 4);
+        let mixed = format!(
+            "{}{}",
+            kuhn.lines().next().unwrap(),
+            &leduc[leduc.find('\n').unwrap()..]
+        );
+        let (status, _, text) = call(&app, "POST", "/api/ladder", &mixed).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    });
+}
+
 #[test]
 fn frames_show_the_table_after_each_bot_move_without_hidden_cards() {
     rt().block_on(async {

@@ -1,5 +1,6 @@
 //! Watching what others played: a 151 replay (the official recorder's JSON), a PHH hand
-//! history stepped action by action, and the arena ladder's standings for the charts.
+//! history stepped action by action, and a ladder's standings for the charts (the 151
+//! arena's log, or the `cardvec ladder --jsonl` log of any game).
 
 use serde_json::{json, Value};
 
@@ -8,6 +9,7 @@ use cardvec::arena::replay::Replay;
 use cardvec::arena::runner::{play_series_match, Clock, MatchConfig};
 use cardvec::core::{Error, LaneRng, Result};
 use cardvec::games::holdem::{hand_outcome, read_phh, write_phh, Action, NlHand, TableConfig};
+use cardvec::ladder::ratings::Rating;
 use cardvec::poker::cards::Card;
 
 /// The ladder log shipped in docs/ (what `GET /api/ladder` charts).
@@ -143,9 +145,78 @@ pub fn sample_phh(seed: u64, players: usize) -> Result<String> {
     Ok(write_phh(&hand, Some(seed)))
 }
 
-/// The standings of a ladder log (JSON lines as `cardvec arena ladder` writes): the bots,
-/// games and win rates of every pair (row against column), Elo ratings.
+/// Whether `text` is a `cardvec ladder --jsonl` log (its first line a [`LadderSpec`] header,
+/// with its `ladder` version field) rather than a `cardvec arena ladder` log.
+fn is_game_ladder_log(text: &str) -> bool {
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .and_then(|l| serde_json::from_str::<Value>(l).ok())
+        .is_some_and(|v| v.get("ladder").is_some() && v.get("bots").is_some())
+}
+
+/// The standings of a `cardvec ladder --jsonl` log of any game (complete or not), in the
+/// chart's shape: as [`ladder`], the win rates being each pair's score (games finished
+/// above the other, ties half) and the ratings the log's Bradley–Terry / Plackett–Luce fit
+/// with their 95% intervals.
+fn game_ladder(text: &str) -> Result<Value> {
+    let (spec, records) = cardvec::ladder::read_log(text)?;
+    if records.is_empty() {
+        return Err(Error::Invalid {
+            what: "ladder log",
+            reason: "no unit line".into(),
+        });
+    }
+    let report = cardvec::ladder::report(&spec, &records)?;
+    let fitted: Option<Vec<Rating>> = report.bots.iter().map(|b| b.rating).collect();
+    let ratings = match fitted {
+        Some(r) => r,
+        None => {
+            return Err(Error::Invalid {
+                what: "ladder log",
+                reason: format!(
+                    "no ratings: {}",
+                    report.ratings_error.as_deref().unwrap_or("not fitted")
+                ),
+            })
+        }
+    };
+    let n = spec.bots.len();
+    let mut rate = vec![vec![Value::Null; n]; n];
+    let index = |name: &str| spec.bots.iter().position(|b| b == name);
+    for p in &report.pairs {
+        let (Some(i), Some(j)) = (index(&p.a), index(&p.b)) else {
+            continue;
+        };
+        let s = p.score;
+        rate[i][j] = json!({ "rate": s.value, "low": s.low, "high": s.high, "games": p.games });
+        rate[j][i] = json!({ "rate": 1.0 - s.value, "low": 1.0 - s.high, "high": 1.0 - s.low, "games": p.games });
+    }
+    Ok(json!({
+        "kind": "ladder",
+        "game": spec.game,
+        "options": spec.options,
+        "seats": spec.seats,
+        "model": report.model,
+        "games": report.games,
+        "units": [report.units_done, report.units],
+        "ids": spec.bots,
+        "win_rate": rate,
+        "elo": ratings.iter().map(|r| r.rating).collect::<Vec<_>>(),
+        "elo_low": ratings.iter().map(|r| r.low).collect::<Vec<_>>(),
+        "elo_high": ratings.iter().map(|r| r.high).collect::<Vec<_>>(),
+    }))
+}
+
+/// The standings of a ladder log: a `cardvec arena ladder` log (151, one JSON line per
+/// pair) or a `cardvec ladder --jsonl` log of any game (a header, then one line per deal),
+/// told apart by the first line. The bots (`ids`), the win rates of every pair (row against
+/// column, `null` where they did not meet), the ratings on the Elo scale (`elo`, the first
+/// bot at 1000) and, for a game ladder, their 95% intervals (`elo_low`, `elo_high`), the
+/// game, its rating model, and the units tallied.
 pub fn ladder(text: &str) -> Result<Value> {
+    if is_game_ladder_log(text) {
+        return game_ladder(text);
+    }
     let pairs = read_log(text)?;
     if pairs.is_empty() {
         return Err(Error::Invalid {
@@ -165,5 +236,8 @@ pub fn ladder(text: &str) -> Result<Value> {
                 .collect()
         })
         .collect();
-    Ok(json!({ "ids": st.ids(), "win_rate": rate, "elo": st.elo() }))
+    Ok(json!({
+        "kind": "arena", "game": "151", "model": "Bradley-Terry (arena series)",
+        "ids": st.ids(), "win_rate": rate, "elo": st.elo(),
+    }))
 }

@@ -5,7 +5,16 @@ run), computed in Rust without the GIL on ``threads`` workers (None: one per cor
 from collections.abc import Sequence
 from typing import Any, SupportsIndex
 
-__all__ = ["diff_shard", "match_shard", "arena_shard", "trace_shard", "PLANTED"]
+__all__ = [
+    "diff_shard",
+    "match_shard",
+    "arena_shard",
+    "trace_shard",
+    "ladder_spec",
+    "ladder_shard",
+    "ladder_report",
+    "PLANTED",
+]
 
 PLANTED: str
 
@@ -58,3 +67,25 @@ def trace_shard(
 ) -> tuple[str, dict[str, int]]:
     """Games ``first..first + count`` of ``cardvec trace GAME``: the JSON lines and the
     trace's counts."""
+
+def ladder_spec(
+    game_id: str,
+    bots: Sequence[str],
+    games: SupportsIndex,
+    seed: SupportsIndex | None = None,
+    options: dict[str, Any] | None = None,
+    max_steps: int | None = None,
+) -> tuple[str, int]:
+    """The ladder ``cardvec ladder GAME --bots ... --games GAMES --seed SEED`` plays,
+    checked: its log header (JSON) and its number of units."""
+
+def ladder_shard(
+    spec: str,
+    first: SupportsIndex,
+    count: SupportsIndex,
+    threads: SupportsIndex | None = None,
+) -> list[str]:
+    """Units ``first..first + count`` of the ladder ``spec``: one log line per unit."""
+
+def ladder_report(spec: str, records: Sequence[str]) -> str:
+    """The standings (``cardvec ladder --json``'s JSON) of the unit lines ``records``."""

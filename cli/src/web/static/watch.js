@@ -1,5 +1,6 @@
 // The watch page: a 151 replay and a PHH hand stepped frame by frame (buttons, slider, arrow
-// keys), and the arena ladder drawn as SVG (win-rate heat map, Elo bars).
+// keys), and a ladder drawn as SVG (win-rate heat map, rating bars with their intervals):
+// the 151 arena's log or any game's `cardvec ladder --jsonl` log.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -141,16 +142,34 @@ function drawLadder(d) {
     }
   }
   $("heatmap").textContent = ""; $("heatmap").append(s);
-  const lo = Math.min(...d.elo), hi = Math.max(...d.elo), bw = 300, bh = 26;
-  const e = svg("svg", { viewBox: `0 0 ${left + bw + 70} ${n * bh + 20}`, role: "img", "aria-label": "Elo ratings" });
-  const base = Math.min(lo, 1000) - 100;
-  d.elo.forEach((r, i) => {
-    const w = Math.max(2, (bw * (r - base)) / (hi - base || 1));
-    e.append(svg("text", { x: left - 6, y: 10 + i * bh + 16, "text-anchor": "end", "font-size": 12 }, short[i]));
-    e.append(svg("rect", { x: left, y: 10 + i * bh + 3, width: w, height: bh - 8, fill: "#1d5e3a", class: "bar" }));
-    e.append(svg("text", { x: left + w + 4, y: 10 + i * bh + 16, "font-size": 12 }, Math.round(r)));
+  // Ratings as bars from a common base, with their 95% interval as a whisker when the log
+  // has one (a `cardvec ladder --jsonl` log); the best first.
+  const hasCi = Array.isArray(d.elo_low) && Array.isArray(d.elo_high);
+  const order = d.elo.map((_, i) => i).sort((a, b) => d.elo[b] - d.elo[a] || a - b);
+  const lows = hasCi ? d.elo_low : d.elo, highs = hasCi ? d.elo_high : d.elo;
+  const lo = Math.min(...lows, 1000), hi = Math.max(...highs), bw = 300, bh = 26;
+  const e = svg("svg", { viewBox: `0 0 ${left + bw + 160} ${n * bh + 20}`, role: "img", "aria-label": "ratings" });
+  const base = lo - 100, x = (r) => left + Math.max(2, (bw * (r - base)) / (hi - base || 1));
+  order.forEach((i, k) => {
+    const r = d.elo[i], y = 10 + k * bh;
+    e.append(svg("text", { x: left - 6, y: y + 16, "text-anchor": "end", "font-size": 12 }, short[i]));
+    const bar = svg("rect", { x: left, y: y + 3, width: x(r) - left, height: bh - 8, fill: "#1d5e3a", class: "bar" });
+    const label = hasCi ? `${Math.round(r)} [${Math.round(d.elo_low[i])}, ${Math.round(d.elo_high[i])}]` : `${Math.round(r)}`;
+    bar.append(svg("title", {}, `${short[i]}: ${label}`));
+    e.append(bar);
+    if (hasCi) {
+      const mid = y + 3 + (bh - 8) / 2, a = x(d.elo_low[i]), b = x(d.elo_high[i]);
+      e.append(svg("line", { x1: a, x2: b, y1: mid, y2: mid, stroke: "#c77d00", "stroke-width": 2, class: "ci" }));
+      e.append(svg("line", { x1: a, x2: a, y1: mid - 6, y2: mid + 6, stroke: "#c77d00", "stroke-width": 2 }));
+      e.append(svg("line", { x1: b, x2: b, y1: mid - 6, y2: mid + 6, stroke: "#c77d00", "stroke-width": 2 }));
+    }
+    e.append(svg("text", { x: Math.max(x(r), hasCi ? x(d.elo_high[i]) : 0) + 4, y: y + 16, "font-size": 12 }, label));
   });
   $("elo").textContent = ""; $("elo").append(e);
+  const what = d.kind === "ladder"
+    ? `${d.game}${d.options ? " (" + d.options + ")" : ""}, ${d.seats} seats: ${d.games} games, ${d.units[0]} of ${d.units[1]} deals; ${d.model} ratings, Elo scale, ${short[0]} = 1000, 95% intervals`
+    : `151 arena ladder: ${d.model}, ${short[0]} = 1000`;
+  $("ladder-what").textContent = what;
 }
 
 async function loadLadder(text) {

@@ -24,24 +24,7 @@ pub fn ctrl_c_flag() -> Result<Arc<StopFlag>> {
     Ok(flag)
 }
 
-/// Checks that `path` can be written, before any work: opens it for writing (creating it
-/// when absent, then removing it again) without touching an existing file's contents.
-pub fn check_writable(what: &'static str, path: &std::path::Path) -> Result<()> {
-    let existed = path.exists();
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| Error::Invalid {
-            what,
-            reason: format!("cannot write {}: {e}", path.display()),
-        })?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
-}
+pub use cardvec::solve::check_writable;
 
 /// A `--time-limit` value: finite seconds > 0.
 pub fn time_limit(seconds: f64) -> Result<Duration> {

@@ -237,20 +237,6 @@ pub fn run(args: SpotArgs) -> Result<()> {
     }
 }
 
-/// Checks that `path` can be written before a long solve: its folder exists and a file can
-/// be created beside it (the temporary file of [`SpotSolver::save`], removed at once).
-fn check_writable(path: &std::path::Path) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    File::create(&tmp).map_err(|e| Error::Invalid {
-        what: "--save",
-        reason: format!("{} cannot be written: {e}", path.display()),
-    })?;
-    let _ = std::fs::remove_file(&tmp);
-    Ok(())
-}
-
 fn solve(a: SolveArgs) -> Result<()> {
     let mut loaded = None;
     let mut fresh_locks = None;
@@ -302,7 +288,7 @@ fn solve(a: SolveArgs) -> Result<()> {
     };
     options.check()?;
     if let Some(path) = &a.save {
-        check_writable(path)?;
+        crate::interrupt::check_writable("--save", path)?;
     }
     let pool = crate::pool(a.threads)?;
     let board: String = spot.board().iter().map(|c| c.to_string()).collect();

@@ -159,19 +159,7 @@ fn solve<'py>(
 /// A `save=` path that cannot be written is a `ValueError` before the solve starts (an
 /// existing file is opened for writing without being truncated; a new one is removed again).
 pub(crate) fn check_writable(path: &std::path::Path) -> PyResult<()> {
-    let existed = path.exists();
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| {
-            PyValueError::new_err(format!("save: cannot write {}: {e}", path.display()))
-        })?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
+    cardvec::solve::check_writable("save", path).map_err(core_err)
 }
 
 struct NumActions;

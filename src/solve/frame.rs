@@ -309,6 +309,26 @@ pub(crate) fn save(
     Ok(bytes)
 }
 
+/// Checks that `path` can be written, before any work (a long solve whose output would be
+/// lost): opens it for writing (creating it when absent, then removing it again) without
+/// touching an existing file's contents. The error names `what` (the option) and the path.
+pub fn check_writable(what: &'static str, path: &Path) -> Result<()> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| Error::Invalid {
+            what,
+            reason: format!("cannot write {}: {e}", path.display()),
+        })?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 /// Reads the file at `path` with `read`; errors name the path.
 pub(crate) fn load<T>(
     path: &Path,
@@ -317,4 +337,47 @@ pub(crate) fn load<T>(
 ) -> Result<T> {
     let f = File::open(path).map_err(|e| format.file_error(path, e))?;
     read(BufReader::new(f)).map_err(|e| format.in_file(path, e))
+}
+
+/// The checks every framed file's reader must pass (tests of the run, spot and push/fold
+/// files): `read` on `good` with another format version (each of `versions`: its error
+/// names the version and says `reads`), cut at several points (truncated), a byte flipped
+/// at several places (corrupt or truncated), and junk after the frame (corrupt). `read`
+/// returns the error's text (it must fail).
+#[cfg(test)]
+pub(crate) fn check_damaged_files(
+    good: &[u8],
+    read: impl Fn(&[u8]) -> String,
+    versions: &[u32],
+    reads: &str,
+) {
+    let mut other = good.to_vec();
+    for &version in versions {
+        other[8..12].copy_from_slice(&version.to_le_bytes());
+        let e = read(&other);
+        assert!(
+            e.contains(&format!("format version {version}")) && e.contains(reads),
+            "{e}"
+        );
+    }
+    // Truncated: at several points, the header included.
+    for cut in [10, 12, 20, good.len() / 2, good.len() - 1] {
+        let e = read(&good[..cut]);
+        assert!(e.contains("truncated"), "cut at {cut}: {e}");
+    }
+    // Corrupt: any flipped byte of the frame is caught (a block, the checksum), and bytes
+    // after the frame.
+    for at in [14, good.len() / 3, good.len() / 2, good.len() - 2] {
+        let mut bad = good.to_vec();
+        bad[at] ^= 0x55;
+        let e = read(&bad);
+        assert!(
+            e.contains("corrupt") || e.contains("truncated"),
+            "byte {at}: {e}"
+        );
+    }
+    let mut longer = good.to_vec();
+    longer.extend_from_slice(b"junk");
+    let e = read(&longer);
+    assert!(e.contains("corrupt"), "{e}");
 }

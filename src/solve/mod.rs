@@ -16,6 +16,7 @@ pub mod cfr;
 pub mod exploit;
 pub mod flat;
 pub(crate) mod frame;
+pub use frame::check_writable;
 pub mod mccfr;
 pub mod policy;
 pub mod pushfold;

@@ -1095,29 +1095,7 @@ mod tests {
             let e = err(b);
             assert!(e.contains("not a cardvec push/fold run file"), "{e}");
         }
-        let mut other = good.clone();
-        other[8..12].copy_from_slice(&2u32.to_le_bytes());
-        let e = err(&other);
-        assert!(
-            e.contains("format version 2") && e.contains("reads version 1"),
-            "{e}"
-        );
-        for cut in [10, 12, 20, good.len() / 2, good.len() - 1] {
-            let e = err(&good[..cut]);
-            assert!(e.contains("truncated"), "cut at {cut}: {e}");
-        }
-        for at in [14, good.len() / 3, good.len() / 2, good.len() - 2] {
-            let mut bad = good.clone();
-            bad[at] ^= 0x55;
-            let e = err(&bad);
-            assert!(
-                e.contains("corrupt") || e.contains("truncated"),
-                "byte {at}: {e}"
-            );
-        }
-        let mut longer = good.clone();
-        longer.extend_from_slice(b"junk");
-        assert!(err(&longer).contains("corrupt"));
+        crate::solve::frame::check_damaged_files(&good, err, &[2], "reads version 1");
         let e = write_states(Vec::new(), &[state.clone(), state.clone()])
             .unwrap_err()
             .to_string();

@@ -169,37 +169,8 @@ fn a_bad_file_is_refused_with_a_clear_error() {
         let e = err(bytes);
         assert!(e.contains("not a cardvec spot file"), "{e}");
     }
-    // Another format version.
-    let mut other = good.clone();
-    for version in [1u32, 5] {
-        other[8..12].copy_from_slice(&version.to_le_bytes());
-        let e = err(&other);
-        assert!(
-            e.contains(&format!("format version {version}")) && e.contains("reads versions 2 to 4"),
-            "{e}"
-        );
-    }
-
-    // Truncated: at several points, the header included.
-    for cut in [10, 12, 20, good.len() / 2, good.len() - 1] {
-        let e = err(&good[..cut]);
-        assert!(e.contains("truncated"), "cut at {cut}: {e}");
-    }
-    // Corrupt: any flipped byte of the frame is caught (a block, the checksum), and
-    // bytes after the frame.
-    for at in [14, good.len() / 3, good.len() / 2, good.len() - 2] {
-        let mut bad = good.clone();
-        bad[at] ^= 0x55;
-        let e = err(&bad);
-        assert!(
-            e.contains("corrupt") || e.contains("truncated"),
-            "byte {at}: {e}"
-        );
-    }
-    let mut longer = good.clone();
-    longer.extend_from_slice(b"junk");
-    let e = err(&longer);
-    assert!(e.contains("corrupt"), "{e}");
+    // Another format version, truncated, corrupt.
+    crate::solve::frame::check_damaged_files(&good, err, &[1, 5], "reads versions 2 to 4");
     // A file error names the path.
     let missing = tmp("missing.cvspot");
     let e = SpotSolver::load(&missing).err().unwrap().to_string();

@@ -308,9 +308,14 @@ fn a_mirror_node_reads_as_when_every_card_is_solved() {
         solver
     };
     let (mut with, mut without) = (solved(true), solved(false));
-    let close = |a: f64, b: f64| (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-3 * (1.0 + b.abs());
+    let close =
+        |a: f64, b: f64| (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-3 * (1.0 + b.abs());
     // 9s mirrors 9d: the river decisions after a checked and a called turn.
-    for line in ["check,check,9s", "check,check,9s,check", "check,bet:45,call,9s"] {
+    for line in [
+        "check,check,9s",
+        "check,check,9s,check",
+        "check,bet:45,call,9s",
+    ] {
         let n = with.tree().find(line).unwrap();
         assert!(with.tree().mirror_of(n).is_some(), "{line}");
         let (a, b) = (
@@ -322,8 +327,16 @@ fn a_mirror_node_reads_as_when_every_card_is_solved() {
             let (x, y) = (&a.players[p], &b.players[p]);
             assert_eq!(x.hands, y.hands);
             for i in 0..x.hands.len() {
-                assert!(close(x.reach[i] as f64, y.reach[i] as f64), "{line} {p} reach {i}");
-                assert!(close(x.ev[i], y.ev[i]), "{line} {p} ev {i}: {} {}", x.ev[i], y.ev[i]);
+                assert!(
+                    close(x.reach[i] as f64, y.reach[i] as f64),
+                    "{line} {p} reach {i}"
+                );
+                assert!(
+                    close(x.ev[i], y.ev[i]),
+                    "{line} {p} ev {i}: {} {}",
+                    x.ev[i],
+                    y.ev[i]
+                );
                 assert!(close(x.equity[i], y.equity[i]), "{line} {p} equity {i}");
             }
             match (&x.strategy, &y.strategy) {

@@ -13,7 +13,9 @@ Options become OpenSpiel parameters by their registry type, one rule for every g
 ``int`` option is an int parameter; an ``optional int`` option, or an ``int`` whose registry
 default is a word (hold'em's ``stack="auto"``), is an int parameter whose default ``-1``
 means the registry's default; a ``choice`` is a string parameter; an ``int list`` /
-``float list`` is a string of comma-separated numbers (``""``: the registry's default).
+``float list`` is a string of numbers separated by ``;`` (OpenSpiel's game strings
+separate parameters by commas: ``cardvec_holdem(raise_fractions=0.5;1)``; ``""``: the
+registry's default).
 One more parameter, ``rng_seed`` (default 0), seeds the deals: a loaded game deals its
 states from the seeds ``rng_seed``, ``rng_seed + 1``, ... (the deal of lane 0 of
 ``cardvec.make(game_id, 1, seed=s)``; OpenSpiel's ``clone()`` takes a seed too).
@@ -93,7 +95,7 @@ def _parameter(option: OptionInfo) -> int | str:
     if kind == "choice":
         return str(default)
     if kind in ("int list", "float list"):
-        return "" if default is None else ",".join(str(v) for v in default)
+        return "" if default is None else ";".join(str(v) for v in default)
     raise ValueError(f"option {option['name']!r}: registry type {kind!r} has no OpenSpiel form")
 
 
@@ -123,11 +125,11 @@ def _options(info: GameInfo, params: dict[str, Any]) -> dict[str, Any]:
                 continue
             convert = int if kind == "int list" else float
             try:
-                options[name] = [convert(v) for v in text.split(",")]
+                options[name] = [convert(v) for v in text.replace(",", ";").split(";")]
             except ValueError:
                 raise ValueError(
-                    f"{game_name(info['id'])}: parameter {name!r} must be comma-separated "
-                    f"numbers, got {value!r}"
+                    f"{game_name(info['id'])}: parameter {name!r} must be numbers "
+                    f"separated by ';', got {value!r}"
                 ) from None
     return options
 

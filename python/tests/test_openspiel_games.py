@@ -242,3 +242,53 @@ def test_seeds_are_reproducible():
 def test_bad_parameters_raise_clear_errors(spec, message):
     with pytest.raises(Exception, match=message):
         pyspiel.load_game(spec)
+
+
+def _all_info_states(game):
+    """Every (information state string, tensor) of an OpenSpiel game with explicit chance."""
+    seen = set()
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            actions = [a for a, _ in state.chance_outcomes()]
+        else:
+            player = state.current_player()
+            seen.add(
+                (
+                    state.information_state_string(player),
+                    tuple(state.information_state_tensor(player)),
+                )
+            )
+            actions = state.legal_actions()
+        stack.extend(state.child(a) for a in actions)
+    return seen
+
+
+@pytest.mark.parametrize("name,reference,games,minimum", [
+    ("cardvec_kuhn", "kuhn_poker", 2000, 12),
+    ("cardvec_leduc", "leduc_poker", 4000, 750),
+])
+def test_information_states_are_openspiels(name, reference, games, minimum):
+    """The information states (strings and tensors) cardvec_kuhn / cardvec_leduc reach in
+    random play are those of OpenSpiel's kuhn_poker / leduc_poker (Kuhn: all 12; Leduc:
+    random play reaches most of the 936)."""
+    expected = _all_info_states(pyspiel.load_game(reference))
+    game = pyspiel.load_game(name)
+    rng = random.Random(1)
+    seen = set()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            seen.add(
+                (
+                    state.information_state_string(player),
+                    tuple(state.information_state_tensor(player)),
+                )
+            )
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen <= expected
+    assert len(seen) >= minimum

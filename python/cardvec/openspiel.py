@@ -1,0 +1,364 @@
+"""Every registered cardvec game as an OpenSpiel game (``pip install open-spiel``).
+
+Importing this module registers one pyspiel game per registered cardvec game, named
+``cardvec_`` + the game id with ``-`` turned into ``_`` (``cardvec_lost_cities``,
+``cardvec_flip7``, ``cardvec_151``, ``cardvec_holdem``, ``cardvec_kuhn``, ``cardvec_leduc``),
+whose parameters are the registry's options with their defaults::
+
+    import cardvec.openspiel, pyspiel
+    game = pyspiel.load_game("cardvec_flip7(num_players=5)")
+    state = game.new_initial_state()
+
+Options become OpenSpiel parameters by their registry type, one rule for every game: an
+``int`` option is an int parameter; an ``optional int`` option, or an ``int`` whose registry
+default is a word (hold'em's ``stack="auto"``), is an int parameter whose default ``-1``
+means the registry's default; a ``choice`` is a string parameter; an ``int list`` /
+``float list`` is a string of numbers separated by ``;`` (OpenSpiel's game strings
+separate parameters by commas: ``cardvec_holdem(raise_fractions=0.5;1)``; ``""``: the
+registry's default).
+One more parameter, ``rng_seed`` (default 0), seeds the deals: a loaded game deals its
+states from the seeds ``rng_seed``, ``rng_seed + 1``, ... (the deal of lane 0 of
+``cardvec.make(game_id, 1, seed=s)``; OpenSpiel's ``clone()`` takes a seed too).
+
+Each state is one lane of a one-lane cardvec environment. Chance is sampled inside the
+engine (``ChanceMode.SAMPLED_STOCHASTIC``: a state is never a chance node; the deal happens
+in ``new_initial_state`` and later chance events, Flip 7's reshuffles and 151's new rounds,
+inside ``apply_action``). ``clone()`` and ``serialize()`` / ``game.deserialize_state`` are
+exact: the copy deals the same seed and replays the actions (the engine is deterministic),
+so it has the same state and the same random stream; their cost grows with the number of
+actions played (a 151 match of thousands of steps clones slowly). ``apply_action`` of an
+illegal action raises ``ValueError``.
+
+Observation tensors are the game's own observation (``observe_as``, float32 ``[obs_dim]``);
+information-state tensors and strings are the engine's perfect-recall information states
+where the game has them (Kuhn, Leduc, hold'em: ``info_state_tensor``,
+``info_state_string``) and otherwise the seat's observation (Lost Cities, Flip 7, 151: not
+a perfect-recall history). ``action_to_string`` is the game's action name (two legal actions
+named alike get `` #<id>``), ``str(state)`` the game's state text (every card, the deck
+too), observation strings the seat's ``view`` as sorted JSON. Rewards are the engine's
+per-step rewards (``RewardModel.REWARDS``); ``returns()`` is their sum; the utility is
+zero-sum where the engine says so (``BatchEnv.zero_sum``), else general-sum. OpenSpiel asks
+for bounds the registry does not give: utilities within +-2**40, games of at most 2**30
+moves.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyspiel
+
+from ._games import games, make
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from ._cardvec import BatchEnv, GameInfo, OptionInfo
+
+__all__ = ["game_name", "registered_games"]
+
+#: The value of an int parameter that stands for the registry's default (optional ints).
+DEFAULT_SENTINEL = -1
+#: A bound on the length of a game that OpenSpiel asks for (the engine's games have no
+#: fixed one: Flip 7 and 151 play rounds until a target score).
+MAX_GAME_LENGTH = 1 << 30
+#: A bound on the utilities OpenSpiel asks for (the registry declares none).
+UTILITY_BOUND = float(1 << 40)
+
+_REGISTERED: dict[str, str] = {}
+
+
+def game_name(game_id: str) -> str:
+    """The OpenSpiel name of cardvec game ``game_id``: ``cardvec_`` + the id, ``-`` -> ``_``."""
+    return "cardvec_" + game_id.replace("-", "_")
+
+
+def registered_games() -> dict[str, str]:
+    """OpenSpiel name -> cardvec game id, for every game this module registered."""
+    return dict(_REGISTERED)
+
+
+def _int_param_default(option: OptionInfo) -> bool:
+    """True when an int option's OpenSpiel default is the sentinel (registry default not an int)."""
+    default = option["default"]
+    return option["type"] == "optional int" or not isinstance(default, int)
+
+
+def _parameter(option: OptionInfo) -> int | str:
+    """The OpenSpiel parameter default of a registry option."""
+    kind = option["type"]
+    default = option["default"]
+    if kind in ("int", "optional int"):
+        return DEFAULT_SENTINEL if _int_param_default(option) else int(default)
+    if kind == "choice":
+        return str(default)
+    if kind in ("int list", "float list"):
+        return "" if default is None else ";".join(str(v) for v in default)
+    raise ValueError(f"option {option['name']!r}: registry type {kind!r} has no OpenSpiel form")
+
+
+def _options(info: GameInfo, params: dict[str, Any]) -> dict[str, Any]:
+    """The cardvec options of OpenSpiel ``params`` (the registry checks their values)."""
+    known = {o["name"]: o for o in info["options"]}
+    options: dict[str, Any] = {}
+    for name, value in params.items():
+        if name == "rng_seed":
+            continue
+        option = known.get(name)
+        if option is None:  # pyspiel checks names first; kept for direct construction
+            accepted = ", ".join(sorted(known)) or "none"
+            raise ValueError(
+                f"{game_name(info['id'])}: unknown parameter {name!r} (accepted: {accepted}, rng_seed)"
+            )
+        kind = option["type"]
+        if kind in ("int", "optional int"):
+            if int(value) == DEFAULT_SENTINEL and _int_param_default(option):
+                continue
+            options[name] = int(value)
+        elif kind == "choice":
+            options[name] = str(value)
+        else:
+            text = str(value).strip()
+            if not text:
+                continue
+            convert = int if kind == "int list" else float
+            try:
+                options[name] = [convert(v) for v in text.replace(",", ";").split(";")]
+            except ValueError:
+                raise ValueError(
+                    f"{game_name(info['id'])}: parameter {name!r} must be numbers "
+                    f"separated by ';', got {value!r}"
+                ) from None
+    return options
+
+
+def _lane(game_id: str, options: dict[str, Any], seed: int) -> BatchEnv:
+    # One lane, one worker thread, observed on demand.
+    env: BatchEnv = make(game_id, 1, seed=seed, num_threads=1, observe=False, **options)
+    return env
+
+
+class CardvecGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no stubs
+    """A registered cardvec game as a ``pyspiel.Game`` (one subclass per game)."""
+
+    GAME_ID = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        info = _INFOS[self.GAME_ID]
+        params = dict(params or {})
+        self.options = _options(info, params)
+        self.rng_seed = int(params.get("rng_seed", 0))
+        self._next_seed = self.rng_seed
+        probe = _lane(self.GAME_ID, self.options, self.rng_seed)
+        self.num_players_ = probe.num_players
+        self.num_actions_ = probe.num_actions
+        self.obs_dim = probe.obs_dim
+        self.info_dim = probe.info_state_dim
+        self.zero_sum = probe.zero_sum
+        self.state_size = probe.state_size
+        game_info = pyspiel.GameInfo(
+            num_distinct_actions=self.num_actions_,
+            max_chance_outcomes=0,
+            num_players=self.num_players_,
+            min_utility=-UTILITY_BOUND,
+            max_utility=UTILITY_BOUND,
+            utility_sum=0.0 if self.zero_sum else None,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        game_type = _game_type(info, zero_sum=self.zero_sum)
+        super().__init__(game_type, game_info, params)
+
+    def new_initial_state(self) -> CardvecState:
+        seed = self._next_seed
+        self._next_seed += 1
+        return CardvecState(self, seed)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> CardvecObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        info_state = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
+        return CardvecObserver(self, info_state)
+
+
+class _Lane:
+    """The lane of a state: a one-lane environment, its seed and the actions applied since
+    the deal. ``clone()`` (``copy.deepcopy``) and ``serialize()`` (pickle) rebuild it by
+    dealing the same seed and replaying the actions: the engine is deterministic, so the
+    copy holds the same state and the same random stream (Flip 7 reshuffles, 151's new
+    rounds draw from it), which a copy of the state bytes alone would not."""
+
+    def __init__(self, game_id: str, options: dict[str, Any], seed: int) -> None:
+        self.game_id = game_id
+        self.options = options
+        self.seed = seed
+        self.actions: list[int] = []
+        self.env = _lane(game_id, options, seed)
+        self._action = np.zeros(1, dtype=np.int64)
+
+    def step(self, action: int) -> bool:
+        """Applies ``action``; False (nothing changed) when the engine refuses it."""
+        self._action[0] = action
+        self.env.step(self._action)
+        if int(self.env.illegal[0]) != 0:
+            return False
+        self.actions.append(action)
+        return True
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Lane:
+        return _restore_lane(self.game_id, self.options, self.seed, self.actions)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore_lane, (self.game_id, self.options, self.seed, list(self.actions)))
+
+
+def _restore_lane(game_id: str, options: dict[str, Any], seed: int, actions: list[int]) -> _Lane:
+    lane = _Lane(game_id, options, seed)
+    for action in actions:
+        if not lane.step(action):
+            raise ValueError(f"{game_name(game_id)}: cannot replay action {action}")
+    return lane
+
+
+class CardvecState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no stubs
+    """One cardvec lane as a ``pyspiel.State``."""
+
+    def __init__(self, game: CardvecGame, seed: int) -> None:
+        super().__init__(game)
+        # Every attribute is copied by clone() (deepcopy) and pickled by serialize().
+        self._lane = _Lane(game.GAME_ID, game.options, seed)
+        env = self._lane.env
+        self._returns = np.zeros(env.num_players, dtype=np.float64)
+        self._rewards = np.zeros(env.num_players, dtype=np.float64)
+        # A deal that ends the game (hold'em all-in from the blinds) shows its rewards.
+        if self._over():
+            self._rewards[:] = env.rewards[0]
+            self._returns += self._rewards
+
+    def _over(self) -> bool:
+        env = self._lane.env
+        return bool(env.terminated[0]) or bool(env.truncated[0])
+
+    def current_player(self) -> int:
+        if self._over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(self._lane.env.current_player[0])
+
+    def _legal_actions(self, player: int) -> list[int]:
+        env = self._lane.env
+        if self._over() or player != int(env.current_player[0]):
+            return []
+        return [int(a) for a in np.flatnonzero(env.legal_mask[0])]
+
+    def _apply_action(self, action: int) -> None:
+        env = self._lane.env
+        if self._over():
+            raise ValueError(f"{game_name(self._lane.game_id)}: the game is over; no action applies")
+        if not self._lane.step(action):
+            player = self.current_player()
+            raise ValueError(
+                f"{game_name(self._lane.game_id)}: illegal action {action} for player "
+                f"{player} (legal: {self._legal_actions(player)})"
+            )
+        self._rewards[:] = env.rewards[0]
+        self._returns += self._rewards
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        env = self._lane.env
+        if self._over() or player != int(env.current_player[0]):
+            return f"action {action}"
+        name = env.action_name(0, action)
+        # Two legal actions the game names alike (Lost Cities: two handshakes of a colour
+        # in different hand slots) are told apart by their ids: OpenSpiel wants distinct
+        # strings.
+        for other in self._legal_actions(player):
+            if other != action and env.action_name(0, other) == name:
+                return f"{name} #{action}"
+        return name
+
+    def is_terminal(self) -> bool:
+        return self._over()
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self._returns]
+
+    def rewards(self) -> list[float]:
+        return [float(r) for r in self._rewards]
+
+    def __str__(self) -> str:
+        return self._lane.env.state_text(0)
+
+
+class CardvecObserver:
+    """OpenSpiel's PyObserver over a cardvec state: the information state (perfect recall)
+    or the observation of a seat."""
+
+    def __init__(self, game: CardvecGame, info_state: bool) -> None:
+        self.engine_info_state = info_state and game.info_dim is not None
+        size = game.info_dim if self.engine_info_state and game.info_dim else game.obs_dim
+        self.tensor: NDArray[np.float32] = np.zeros(size, np.float32)
+        self.dict: dict[str, NDArray[np.float32]] = {"observation": self.tensor}
+
+    def set_from(self, state: CardvecState, player: int) -> None:
+        lane = state._lane.env
+        if self.engine_info_state:
+            self.tensor[:] = lane.info_state_tensor(player)[0]
+        else:
+            self.tensor[:] = lane.observe_as(0, player)
+
+    def string_from(self, state: CardvecState, player: int) -> str:
+        lane = state._lane.env
+        if self.engine_info_state:
+            return lane.info_state_string(0, player)
+        return json.dumps(lane.view(0, player), sort_keys=True, separators=(",", ":"))
+
+
+def _game_type(info: GameInfo, zero_sum: bool) -> Any:
+    utility = pyspiel.GameType.Utility
+    parameters: dict[str, int | str] = {o["name"]: _parameter(o) for o in info["options"]}
+    parameters["rng_seed"] = 0
+    low, high = info["players"]
+    return pyspiel.GameType(
+        short_name=game_name(info["id"]),
+        long_name=f"cardvec {info['title']}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility.ZERO_SUM if zero_sum else utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+_INFOS: dict[str, GameInfo] = {}
+
+
+def _register() -> None:
+    for info in games():
+        game_id = info["id"]
+        name = game_name(game_id)
+        if name in _REGISTERED:
+            continue
+        _INFOS[game_id] = info
+        cls = type(
+            f"CardvecGame_{game_id.replace('-', '_')}",
+            (CardvecGame,),
+            {"GAME_ID": game_id, "__module__": __name__},
+        )
+        # The registered type: the defaults' zero-sum flag (a game's utility does not depend
+        # on its options in the registry's games; each loaded game carries its own type).
+        probe = _lane(game_id, {}, 0)
+        pyspiel.register_game(_game_type(info, zero_sum=probe.zero_sum), cls)
+        _REGISTERED[name] = game_id
+
+
+_register()

@@ -409,8 +409,12 @@ impl PolicyFile {
                 (k.clone(), OptionValue::parse(&text))
             })
             .collect();
+        // Both sides as the game reads them: the file's options configure a game, whose
+        // options (defaults and computed values filled in) are compared with ours.
         let file = Options::new(G::INFO.options, pairs)
-            .map_err(|e| bad(format!("options of the file: {e}")))?;
+            .and_then(|o| G::configure(&o))
+            .map_err(|e| bad(format!("options of the file: {e}")))?
+            .options();
         let ours = game.options();
         for spec in G::INFO.options {
             let (theirs, mine) = (file.get(spec.name), ours.get(spec.name));
@@ -945,6 +949,23 @@ mod tests {
         check(
             refused_for(&lc, &lc_file(r#"{"colours": 6}"#)),
             "options of the file",
+        );
+        // Options the game computes (hold'em's stacks) compare as the game reads them.
+        use crate::games::holdem::NoLimitHoldem;
+        let h = NoLimitHoldem::configure(&Options::defaults(NoLimitHoldem::INFO.options)).unwrap();
+        let hw = [h.obs_dim(), 4, h.num_actions()];
+        let h_file = |options: &str| bytes(&mlp_tensors(&hw), metadata("holdem", options, "relu"));
+        PolicyFile::from_bytes(&h_file("{}"))
+            .unwrap()
+            .check_game(&h)
+            .unwrap();
+        PolicyFile::from_bytes(&h_file(r#"{"stacks": [200, 200]}"#))
+            .unwrap()
+            .check_game(&h)
+            .unwrap();
+        check(
+            refused_for(&h, &h_file(r#"{"stacks": [100, 100]}"#)),
+            "trained with stacks=[100,100]",
         );
         let mut md = metadata("lost-cities", "{}", "relu");
         md.insert("obs_layout".into(), "channel-major".into());

@@ -20,6 +20,7 @@ SLOW_MODULES = frozenset(
         "test_i151_oracle.py",
         "test_kuhn_leduc_openspiel.py",
         "test_openspiel_games.py",
+        "test_policy_file.py",
         "test_puffer.py",
         "test_solve_openspiel.py",
         "test_torch.py",

@@ -11,7 +11,8 @@
 //!
 //! The families, for every game with a determinization: [`pimc`]
 //! (`pimc:sims=N,playout=BOT`, determinized rollouts of every action) and [`ismcts`]
-//! (`ismcts:iters=N,playout=BOT,c=C`, single-observer information-set MCTS).
+//! (`ismcts:iters=N,playout=BOT,c=C`, single-observer information-set MCTS); and for every
+//! game, [`policy_file`] (`policy:<path>`, a trained network read from a policy file).
 //!
 //! Each takes its per-decision budget ([`Budget`]) either as a count (`sims=`, `iters=`:
 //! deterministic, the action a function of the bot's stream whatever the thread count) or
@@ -21,6 +22,7 @@
 
 pub mod ismcts;
 pub mod pimc;
+pub mod policy_file;
 
 use std::time::{Duration, Instant};
 
@@ -38,6 +40,9 @@ pub fn bot<G: GameSpec>(game: &G, name: &str) -> Result<Box<dyn Bot<G>>> {
     if is_family(name, ismcts::PREFIX) {
         return Ok(Box::new(ismcts::Ismcts::parse(game, name)?));
     }
+    if is_family(name, policy_file::PREFIX) {
+        return Ok(Box::new(policy_file::PolicyBot::parse(game, name)?));
+    }
     game.bot(name)
 }
 
@@ -46,6 +51,7 @@ pub fn bot<G: GameSpec>(game: &G, name: &str) -> Result<Box<dyn Bot<G>>> {
 pub const FAMILIES: &[&str] = &[
     "pimc:sims=<N>|ms=<MS>,playout=<bot>,halving=<0|1>,threads=<T>",
     "ismcts:iters=<N>|ms=<MS>,playout=<bot>,c=<C>,value=<win|reward>,batch=<B>,threads=<T>",
+    "policy:<path>,sample=<0|1>",
 ];
 
 /// Most milliseconds per decision of a `ms=` budget (ten minutes).

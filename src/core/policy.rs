@@ -28,6 +28,23 @@ pub trait Bot<G: Game>: Send + Sync {
     fn name(&self) -> &str;
     /// The action to play; must be legal in `mask`.
     fn act(&self, game: &G, state: &G::State, mask: &[u8], rng: &mut LaneRng) -> u32;
+    /// The actions for several states at once: `out[i]` is what [`Bot::act`] plays in
+    /// `states[i]` with `masks[i]` and `rngs[i]`. Batched play ([`act_lanes`]) calls it once
+    /// per chunk of lanes, so that a bot with a cheaper batch (a network's forward pass,
+    /// one matrix product per layer) can take it; its action for a state must not depend
+    /// on the other states of the batch. The default: [`Bot::act`] state by state.
+    fn act_batch(
+        &self,
+        game: &G,
+        states: &[&G::State],
+        masks: &[&[u8]],
+        rngs: &mut [LaneRng],
+        out: &mut [u32],
+    ) {
+        for (((state, mask), rng), o) in states.iter().zip(masks).zip(rngs).zip(out) {
+            *o = self.act(game, state, mask, rng);
+        }
+    }
     /// Whether the bot remembers between its decisions (a search bot tracking what an
     /// opponent revealed): such a bot follows one game at a time, so batched play
     /// ([`act_lanes`], the learner view) refuses it ([`check_batchable`]). The default: it
@@ -186,16 +203,32 @@ pub fn act_lanes<G: Game>(
     out.par_chunks_mut(chunk_size)
         .enumerate()
         .for_each(|(c, chunk)| {
+            let base = c * chunk_size;
+            let mut lanes_asked = Vec::with_capacity(chunk.len());
             for (j, slot) in chunk.iter_mut().enumerate() {
-                let l = c * chunk_size + j;
+                let l = base + j;
                 let asked = selected.is_none_or(|sel| sel[l]);
-                *slot = if !asked || lanes.terminated[l] || lanes.truncated[l] {
-                    NO_ACTION
-                } else {
-                    let state = &lanes.states[l];
-                    let mut rng = bot_stream(seed, l as u64, bytemuck::bytes_of(state));
-                    bot.act(game, state, &lanes.masks[l * a..(l + 1) * a], &mut rng) as i64
-                };
+                *slot = NO_ACTION;
+                if asked && !lanes.terminated[l] && !lanes.truncated[l] {
+                    lanes_asked.push(l);
+                }
+            }
+            if lanes_asked.is_empty() {
+                return;
+            }
+            let states: Vec<&G::State> = lanes_asked.iter().map(|&l| &lanes.states[l]).collect();
+            let masks: Vec<&[u8]> = lanes_asked
+                .iter()
+                .map(|&l| &lanes.masks[l * a..(l + 1) * a])
+                .collect();
+            let mut rngs: Vec<LaneRng> = lanes_asked
+                .iter()
+                .map(|&l| bot_stream(seed, l as u64, bytemuck::bytes_of(&lanes.states[l])))
+                .collect();
+            let mut actions = vec![0u32; lanes_asked.len()];
+            bot.act_batch(game, &states, &masks, &mut rngs, &mut actions);
+            for (&l, &action) in lanes_asked.iter().zip(&actions) {
+                chunk[l - base] = action as i64;
             }
         });
     Ok(())

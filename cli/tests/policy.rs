@@ -1,0 +1,74 @@
+//! `cardvec match` with a policy file as a bot (`policy:<path>`): a tiny network written by
+//! the test plays Kuhn poker; a bad file is refused before any game starts.
+
+use std::process::Command;
+
+use cardvec::agents::policy_file::testing::{bytes, metadata, mlp_tensors};
+
+fn cardvec(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cardvec"))
+        .args(args)
+        .output()
+        .expect("cardvec runs")
+}
+
+/// Kuhn poker: 11 observation values, 2 actions.
+fn write_policy(dir: &std::path::Path, name: &str, game: &str) -> String {
+    let path = dir.join(name);
+    let b = bytes(&mlp_tensors(&[11, 16, 2]), metadata(game, "{}", "relu"));
+    std::fs::write(&path, b).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn a_policy_file_plays_a_match_and_a_bad_one_is_refused() {
+    let dir = std::env::temp_dir().join(format!("cardvec-cli-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = write_policy(&dir, "kuhn.safetensors", "kuhn");
+    for bot in [format!("policy:{good}"), format!("policy:{good},sample=1")] {
+        let out = cardvec(&[
+            "match", "kuhn", "--a", &bot, "--b", "random", "--games", "20", "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let line: serde_json::Value = serde_json::from_str(
+            String::from_utf8(out.stdout)
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(line["games"], 20, "{line}");
+    }
+
+    let other = write_policy(&dir, "leduc.safetensors", "leduc");
+    let truncated = dir.join("truncated.safetensors");
+    let data = std::fs::read(&good).unwrap();
+    std::fs::write(&truncated, &data[..data.len() / 2]).unwrap();
+    for (path, want) in [
+        (other, "trained on leduc, not kuhn"),
+        (truncated.display().to_string(), "truncated"),
+        (dir.join("missing").display().to_string(), "cannot read"),
+    ] {
+        let out = cardvec(&[
+            "match",
+            "kuhn",
+            "--a",
+            &format!("policy:{path}"),
+            "--b",
+            "random",
+            "--games",
+            "20",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(want),
+            "{want:?} not in {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,81 @@
+"""Policy files (docs/policies.md) written from PyTorch by examples/export_policy.py and
+played by the Rust bot `policy:<path>`: the greedy action equals PyTorch's masked argmax on
+the same observations, for every game (and both Lost Cities layouts); sampled actions are
+legal; a file for another game or configuration is refused. Skipped without PyTorch."""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import cardvec
+from cardvec import bots
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+from export_policy import export_policy  # noqa: E402
+
+CASES = [
+    ("kuhn", {}, torch.nn.ReLU),
+    ("leduc", {}, torch.nn.Tanh),
+    ("lost-cities", {}, torch.nn.ReLU),
+    ("lost-cities", {"obs_layout": "channel-major"}, torch.nn.Tanh),
+    ("flip7", {}, torch.nn.ReLU),
+    ("151", {}, torch.nn.Tanh),
+    ("holdem", {}, torch.nn.ReLU),
+]
+
+
+def network(obs_dim, actions, activation, seed):
+    torch.manual_seed(seed)
+    return torch.nn.Sequential(
+        torch.nn.Linear(obs_dim, 32), activation(),
+        torch.nn.Linear(32, 16), activation(),
+        torch.nn.Linear(16, actions),
+    )
+
+
+@pytest.mark.parametrize("game_id,options,activation", CASES)
+def test_greedy_actions_equal_pytorchs_masked_argmax(tmp_path, game_id, options, activation):
+    env = cardvec.make(game_id, 64, seed=5, autoreset=True, **options)
+    net = network(env.obs_dim, env.num_actions, activation, seed=len(game_id))
+    mean = torch.linspace(-0.1, 0.1, env.obs_dim)
+    std = torch.linspace(0.5, 2.0, env.obs_dim)
+    path = str(tmp_path / "p.safetensors")
+    export_policy(net, path, game=game_id, options=options, obs_mean=mean, obs_std=std)
+    compared = 0
+    for t in range(20):
+        obs = torch.from_numpy(np.asarray(env.obs, dtype=np.float32).copy())
+        mask = torch.from_numpy(np.asarray(env.legal_mask).astype(bool))
+        with torch.no_grad():
+            logits = net((obs - mean) / std).masked_fill(~mask, float("-inf"))
+        live = ~(env.terminated | env.truncated)
+        got = bots.act(env, f"policy:{path}", seed=t)
+        top2 = torch.topk(logits, 2, dim=1).values
+        clear = (top2[:, 0] - top2[:, 1] > 1e-4) | torch.isinf(top2[:, 1])
+        for lane in np.nonzero(live)[0]:
+            if clear[lane]:
+                assert got[lane] == int(torch.argmax(logits[lane])), (t, lane)
+                compared += 1
+        sampled = bots.act(env, f"policy:{path},sample=1", seed=t)
+        rows = np.nonzero(live)[0]
+        assert env.legal_mask[rows, sampled[rows]].all()
+        env.step(np.where(sampled < 0, 0, sampled))
+    assert compared > 300
+
+
+def test_a_file_for_another_game_or_configuration_is_refused(tmp_path):
+    env = cardvec.make("lost-cities", 4)
+    path = str(tmp_path / "lc.safetensors")
+    net = network(env.obs_dim, env.num_actions, torch.nn.ReLU, seed=1)
+    export_policy(net, path, game="lost-cities", options={"obs_layout": "channel-major"})
+    with pytest.raises(ValueError, match="trained with obs_layout=channel-major"):
+        bots.act(env, f"policy:{path}")
+    kuhn = cardvec.make("kuhn", 4)
+    with pytest.raises(ValueError, match="trained on lost-cities, not kuhn"):
+        bots.act(kuhn, f"policy:{path}")
+    with pytest.raises(ValueError, match="cannot read"):
+        bots.act(kuhn, f"policy:{tmp_path / 'missing'}")

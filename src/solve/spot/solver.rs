@@ -913,7 +913,8 @@ impl SpotSolver {
             self.spot.weights(1 - p).to_vec(),
         );
         // Training with isomorphism leaves the mirrors out of date; the other walks read
-        // the mirrors' own slots unless they are.
+        // their representatives while they are (`fast_exploitability`, the solve's checks)
+        // or fill them first (the public EVs and best responses: see `exact`).
         let iso = match mode {
             Mode::Train(_) => {
                 let iso = self.use_isomorphism();
@@ -950,8 +951,27 @@ impl SpotSolver {
         total / self.spot.pair_weight()
     }
 
+    /// Fills the mirrors (if out of date), so that the walks that follow go over every card:
+    /// a mirror's value is its representative's with the hands permuted only when the reach
+    /// into their chance node is symmetric, which in f32 it is up to rounding. The public
+    /// EVs, best responses and exploitability are exact for the strategy as read; the
+    /// solve's periodic checks read through the mirrors instead (faster; the same to f32
+    /// rounding, tested).
+    fn exact(&mut self) {
+        self.fill_mirrors();
+    }
+
+    /// The exploitability as the solve's checks compute it: through the mirrors while they
+    /// are out of date (see [`SpotSolver::exploitability`] for the exact figure).
+    pub(super) fn fast_exploitability(&mut self) -> f64 {
+        let v0 = self.pass(0, Mode::Best);
+        let v1 = self.pass(1, Mode::Best);
+        (self.root_value(0, &v0) + self.root_value(1, &v1) - self.spot.pot() as f64) / 2.0
+    }
+
     /// Each player's EV in chips when both play the average strategy (they sum to the pot).
     pub fn root_ev(&mut self) -> [f64; 2] {
+        self.exact();
         let v0 = self.pass(0, Mode::Average);
         let v1 = self.pass(1, Mode::Average);
         [self.root_value(0, &v0), self.root_value(1, &v1)]
@@ -960,6 +980,7 @@ impl SpotSolver {
     /// Each player's best-response value in chips against the other's average strategy
     /// (a locked hand keeps its lock: see [`SpotSolver::set_locks`]).
     pub fn best_response_values(&mut self) -> [f64; 2] {
+        self.exact();
         let v0 = self.pass(0, Mode::Best);
         let v1 = self.pass(1, Mode::Best);
         [self.root_value(0, &v0), self.root_value(1, &v1)]
@@ -976,6 +997,7 @@ impl SpotSolver {
     /// that it holds the hand (aligned with [`Spot::hands`]; NaN for a hand no opponent
     /// hand can be dealt with).
     pub fn root_hand_ev(&mut self, p: usize) -> Vec<f64> {
+        self.exact();
         let v = self.pass(p, Mode::Average);
         let reach = compatible(&self.tables, p, self.spot.weights(1 - p));
         v.iter()
@@ -1006,8 +1028,8 @@ impl SpotSolver {
             self.spot.weights(1 - q).to_vec(),
         );
         let all = 0..self.tree.num_slots() as usize;
-        let iso = self.stale;
-        let (ctx, store) = self.parts(all, iso);
+        self.fill_mirrors();
+        let (ctx, store) = self.parts(all, false);
         // The root's own block comes first, then each child's subtree in order (the layout
         // `decision` walks).
         let (_, mut rest) = store.split(kids.len() * n);
@@ -1139,7 +1161,7 @@ impl SpotSolver {
             let timed_out = options.time_limit.is_some_and(|l| secs >= l);
             let last = done >= options.max_iterations;
             if done % options.check_every == 0 || timed_out || last {
-                exploit = self.exploitability();
+                exploit = self.fast_exploitability();
                 fresh = true;
                 let pct = 100.0 * exploit / pot;
                 history.push((self.iteration, pct));
@@ -1159,7 +1181,8 @@ impl SpotSolver {
                 break StopReason::TimeLimit;
             }
         };
-        if exploit.is_nan() {
+        if exploit.is_nan() || self.stale {
+            // The summary's figure is exact (the checks may have read through the mirrors).
             exploit = self.exploitability();
         }
         Ok(SpotSolution {
@@ -1904,24 +1927,11 @@ impl SpotSolver {
         reach_p: &[f32],
         reach_o: &[f32],
     ) -> Vec<f32> {
-        if let Some((r, perm)) = self.mirror_source(node) {
-            // A mirror: its representative's values, hands permuted both ways.
-            let pi = &self.tables.hand_perm[perm as usize];
-            let (pp, po) = (pi[p].clone(), pi[1 - p].clone());
-            let to_rep = |reach: &[f32], pi: &[u32]| {
-                let mut v = vec![0f32; reach.len()];
-                for (i, &j) in pi.iter().enumerate() {
-                    v[j as usize] = reach[i];
-                }
-                v
-            };
-            let v = self.node_values(r, p, &to_rep(reach_p, &pp), &to_rep(reach_o, &po));
-            return pp.iter().map(|&j| v[j as usize]).collect();
-        }
+        // A mirror's own slots, filled from its representative, are walked like any node.
+        self.fill_mirrors();
         let nd = self.tree.nodes()[node];
         let (s, e) = (nd.slot as usize, nd.slot_end as usize);
-        let iso = self.stale;
-        let (ctx, store) = self.parts(s..e, iso);
+        let (ctx, store) = self.parts(s..e, false);
         let mut out = vec![0f32; reach_p.len()];
         ctx.walk(node, p, Mode::Average, reach_p, reach_o, store, &mut out);
         out

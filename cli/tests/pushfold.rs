@@ -122,14 +122,8 @@ fn purified_charts_are_zero_or_one_with_their_exploitability() {
 /// CFR+; an unknown name is refused.
 #[test]
 fn dcfr_and_pcfr_plus_solve_push_fold() {
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_cardvec"))
-            .args(args)
-            .output()
-            .expect("the cardvec binary runs")
-    };
     let solve = |algorithm: &str| -> serde_json::Value {
-        let out = run(&[
+        common::summary(&[
             "pushfold",
             "--depths",
             "10",
@@ -139,13 +133,7 @@ fn dcfr_and_pcfr_plus_solve_push_fold() {
             algorithm,
             "--json",
             "--quiet",
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
+        ])
     };
     let plus = solve("cfr+");
     for algorithm in ["dcfr", "pcfr+"] {
@@ -158,7 +146,7 @@ fn dcfr_and_pcfr_plus_solve_push_fold() {
         );
         assert!(s["iterations"].as_u64().unwrap() < plus["iterations"].as_u64().unwrap());
     }
-    let out = run(&["pushfold", "--depths", "3", "--algorithm", "pcfr"]);
+    let out = cardvec(&["pushfold", "--depths", "3", "--algorithm", "pcfr"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(

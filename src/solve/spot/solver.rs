@@ -964,9 +964,16 @@ impl SpotSolver {
     /// The exploitability as the solve's checks compute it: through the mirrors while they
     /// are out of date (see [`SpotSolver::exploitability`] for the exact figure).
     pub(super) fn fast_exploitability(&mut self) -> f64 {
+        let [b0, b1] = self.best_response_passes();
+        (b0 + b1 - self.spot.pot() as f64) / 2.0
+    }
+
+    /// Both players' best-response values, walked as the mirrors stand (see
+    /// [`SpotSolver::best_response_values`]).
+    fn best_response_passes(&mut self) -> [f64; 2] {
         let v0 = self.pass(0, Mode::Best);
         let v1 = self.pass(1, Mode::Best);
-        (self.root_value(0, &v0) + self.root_value(1, &v1) - self.spot.pot() as f64) / 2.0
+        [self.root_value(0, &v0), self.root_value(1, &v1)]
     }
 
     /// Each player's EV in chips when both play the average strategy (they sum to the pot).
@@ -981,16 +988,14 @@ impl SpotSolver {
     /// (a locked hand keeps its lock: see [`SpotSolver::set_locks`]).
     pub fn best_response_values(&mut self) -> [f64; 2] {
         self.exact();
-        let v0 = self.pass(0, Mode::Best);
-        let v1 = self.pass(1, Mode::Best);
-        [self.root_value(0, &v0), self.root_value(1, &v1)]
+        self.best_response_passes()
     }
 
     /// The exploitability of the average strategy in chips: `(BR₀ + BR₁ − pot) / 2` (with
     /// node locks, of the locked game: see [`SpotSolver::set_locks`]).
     pub fn exploitability(&mut self) -> f64 {
-        let [b0, b1] = self.best_response_values();
-        (b0 + b1 - self.spot.pot() as f64) / 2.0
+        self.exact();
+        self.fast_exploitability()
     }
 
     /// Player `p`'s EV per hand at the root under the average strategy, in chips, given

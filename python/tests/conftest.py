@@ -19,6 +19,7 @@ SLOW_MODULES = frozenset(
         "test_holdem_pokerkit.py",
         "test_i151_oracle.py",
         "test_kuhn_leduc_openspiel.py",
+        "test_openspiel_algorithms.py",
         "test_openspiel_games.py",
         "test_policy_file.py",
         "test_puffer.py",

@@ -23,6 +23,7 @@ SLOW_MODULES = frozenset(
         "test_openspiel_games.py",
         "test_policy_file.py",
         "test_puffer.py",
+        "test_race_script.py",
         "test_solve_openspiel.py",
         "test_torch.py",
         "test_web_table.py",

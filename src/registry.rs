@@ -331,7 +331,7 @@ impl Visitor for ErasedNode<'_> {
     }
 }
 
-/// Game `id` configured by `options` as a [`GameTree`] and its [`Words`], their state type
+/// Game `id` configured by `options` as a [`GameTree`] and its [`Words`](crate::core::Words), their state type
 /// erased ([`DynTree`], [`DynWords`]: states are the bytes of the game's `State`, the same
 /// for both): what a binding holding one tree node at a time uses (the OpenSpiel adapter's
 /// explicit chance nodes). An unknown id, a bad option or a game without the capability is

@@ -20,26 +20,39 @@ One more parameter, ``rng_seed`` (default 0), seeds the deals: a loaded game dea
 states from the seeds ``rng_seed``, ``rng_seed + 1``, ... (the deal of lane 0 of
 ``cardvec.make(game_id, 1, seed=s)``; OpenSpiel's ``clone()`` takes a seed too).
 
-Each state is one lane of a one-lane cardvec environment. Chance is sampled inside the
-engine (``ChanceMode.SAMPLED_STOCHASTIC``: a state is never a chance node; the deal happens
-in ``new_initial_state`` and later chance events, Flip 7's reshuffles and 151's new rounds,
-inside ``apply_action``). ``clone()`` and ``serialize()`` / ``game.deserialize_state`` are
-exact: the copy deals the same seed and replays the actions (the engine is deterministic),
-so it has the same state and the same random stream; their cost grows with the number of
-actions played (a 151 match of thousands of steps clones slowly). ``apply_action`` of an
-illegal action raises ``ValueError``.
+Games with a game tree (the registry's capability, ``cardvec.solve.tree_ids()``: Kuhn,
+Leduc) have explicit chance nodes (``ChanceMode.EXPLICIT_STOCHASTIC``): a state is a node
+of the tree held in Rust (``cardvec._cardvec.solve.TreeNode``), chance acts at the deals
+(``current_player()`` is OpenSpiel's chance id, ``chance_outcomes()`` the cards left),
+``returns()`` are the tree's exact float64 returns (``RewardModel.TERMINAL``) and the
+game's bounds (chance outcomes, utilities, length) are read off the whole tree. OpenSpiel's
+CFR and exploitability give on them the figures of ``kuhn_poker`` / ``leduc_poker``.
+
+Every other game samples its chance inside the engine (``ChanceMode.SAMPLED_STOCHASTIC``):
+each state is one lane of a one-lane cardvec environment and never a chance node; the deal
+happens in ``new_initial_state`` and later chance events, Flip 7's reshuffles and 151's new
+rounds, inside ``apply_action``. ``clone()`` and ``serialize()`` / ``game.deserialize_state``
+are exact: the copy deals the same seed (or sets the same determinized state) and replays
+the actions (the engine is deterministic), so it has the same state and the same random
+stream; their cost grows with the number of actions played (a 151 match of thousands of
+steps clones slowly). ``resample_from_infostate`` is the engine's determinization (what
+OpenSpiel's IS-MCTS bot samples worlds with). ``apply_action`` of an illegal action raises
+``ValueError`` in both kinds.
 
 Observation tensors are the game's own observation (``observe_as``, float32 ``[obs_dim]``);
 information-state tensors and strings are the engine's perfect-recall information states
 where the game has them (Kuhn, Leduc, hold'em: ``info_state_tensor``,
 ``info_state_string``) and otherwise the seat's observation (Lost Cities, Flip 7, 151: not
-a perfect-recall history). ``action_to_string`` is the game's action name (two legal actions
+a perfect-recall history; the string is the observation tensor's nonzero entries, which
+fix the legal actions). ``action_to_string`` is the game's action name (two legal actions
 named alike get `` #<id>``), ``str(state)`` the game's state text (every card, the deck
-too), observation strings the seat's ``view`` as sorted JSON. Rewards are the engine's
-per-step rewards (``RewardModel.REWARDS``); ``returns()`` is their sum; the utility is
-zero-sum where the engine says so (``BatchEnv.zero_sum``), else general-sum. OpenSpiel asks
-for bounds the registry does not give: utilities within +-2**40, games of at most 2**30
-moves.
+too), observation strings the seat's ``view`` as sorted JSON. Rewards of a sampled game are
+the engine's per-step rewards (``RewardModel.REWARDS``); ``returns()`` is their sum; the
+utility is zero-sum where the engine says so (``BatchEnv.zero_sum``), else general-sum.
+OpenSpiel asks the sampled games for bounds the registry does not give: utilities within
++-2**40, games of at most 2**30 moves.
+
+``bot(name, game, player, seed=0)`` wraps any cardvec bot as a ``pyspiel.Bot``.
 """
 
 from __future__ import annotations
@@ -353,17 +366,44 @@ class _TreeLane:
         self.options = options
         self.node = node
         self.moves: list[int] = []
+        #: Per move, whether chance made it.
+        self.chance: list[bool] = []
 
     def apply(self, move: int) -> bool:
+        chance = self.node.is_chance()
         if not self.node.apply(move):
             return False
         self.moves.append(move)
+        self.chance.append(chance)
         return True
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _TreeLane:
         copy = _TreeLane(self.game_id, self.options, self.node.clone())
         copy.moves = list(self.moves)
+        copy.chance = list(self.chance)
         return copy
+
+    def worlds(self, player: int) -> list[tuple[float, list[int]]]:
+        """Every way chance could have played this lane's moves that ``player`` cannot tell
+        from it (the same actions, the same information state at the end), with its chance
+        probability: the moves of each, chance outcomes replaced."""
+        key = self.node.info_state_string(player)
+        found: list[tuple[float, list[int]]] = []
+        stack = [(TreeNode(self.game_id, self.options), 0, 1.0, list[int]())]
+        while stack:
+            node, i, weight, moves = stack.pop()
+            if i == len(self.moves):
+                if node.info_state_string(player) == key:
+                    found.append((weight, moves))
+                continue
+            if node.is_chance() != self.chance[i]:
+                continue
+            branches = node.chance_outcomes() if self.chance[i] else [(self.moves[i], 1.0)]
+            for move, p in branches:
+                child = node.clone()
+                if child.apply(move):
+                    stack.append((child, i + 1, weight * p, moves + [move]))
+        return found
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_restore_tree_lane, (self.game_id, self.options, list(self.moves)))
@@ -436,6 +476,31 @@ class CardvecTreeState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no s
 
     def __str__(self) -> str:
         return self._lane.node.text()
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> CardvecTreeState:
+        """A state ``player`` cannot tell from this one: the chance outcomes replaced by any
+        consistent with ``player``'s information state (the same actions), drawn with their
+        chance probabilities by one draw of ``sampler`` (a callable returning a float in
+        [0, 1), as OpenSpiel's ``UniformProbabilitySampler``); found by enumerating the
+        chance outcomes along the moves (small trees only). Its history is its own moves."""
+        node = self._lane.node
+        if not 0 <= player < node.num_players:
+            raise ValueError(f"player must be in 0..{node.num_players - 1}, got {player}")
+        if node.is_chance():
+            raise ValueError("resample_from_infostate: a chance node has no information state")
+        worlds = self._lane.worlds(player)
+        total = sum(w for w, _ in worlds)
+        target = float(sampler()) * total
+        moves = worlds[-1][1]
+        for weight, candidate in worlds:
+            target -= weight
+            if target < 0:
+                moves = candidate
+                break
+        state: CardvecTreeState = self.get_game().new_initial_state()
+        for move in moves:
+            state.apply_action(move)
+        return state
 
 
 class CardvecObserver:

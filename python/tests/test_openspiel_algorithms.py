@@ -266,3 +266,32 @@ def test_nfsp_runs_on_cardvec_leduc():
         episodes += 1
     assert episodes == 40
     assert all(len(agent._reservoir_buffer) > 0 for agent in agents)
+
+
+@pytest.mark.parametrize("name,reference,moves,player", [
+    ("cardvec_leduc", "leduc_poker", [4, 0, 2, 1, 3], 1),
+    ("cardvec_leduc", "leduc_poker", [4, 0, 1, 2], 0),
+    ("cardvec_kuhn", "kuhn_poker", [2, 0, 0], 1),
+])
+def test_explicit_chance_resampling_is_openspiels(name, reference, moves, player):
+    """``resample_from_infostate`` on an explicit-chance state: the worlds OpenSpiel's own
+    game resamples to (the same set of histories over 200 draws), each keeping
+    the seat's information state; IS-MCTS plays on it."""
+    worlds = {}
+    for spec in (name, reference):
+        state = pyspiel.load_game(spec).new_initial_state()
+        for move in moves:
+            state.apply_action(move)
+        found = set()
+        draw = random.Random(5).random  # (OpenSpiel's Kuhn redraws until a card fits)
+        for _ in range(200):
+            sample = state.resample_from_infostate(player, draw)
+            assert sample.information_state_string(player) == state.information_state_string(player)
+            found.add(tuple(sample.history()))
+        worlds[spec] = found
+    assert worlds[name] == worlds[reference] and len(worlds[name]) > 1
+    game = pyspiel.load_game(name)
+    returns = pyspiel.evaluate_bots(
+        game.new_initial_state(), [_ismcts(game, 10, 1), openspiel.bot("random", game, 1)], 3
+    )
+    assert sum(returns) == 0.0

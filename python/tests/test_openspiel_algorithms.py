@@ -6,8 +6,8 @@ states; OpenSpiel's IS-MCTS bot (on the engine's determinization,
 ``cardvec_151`` against cardvec's bots wrapped as ``pyspiel.Bot``s; a short NFSP run
 (OpenSpiel's PyTorch NFSP) and outcome-sampling MCCFR on ``cardvec_leduc`` go through.
 
-Needs OpenSpiel (``pip install open-spiel``); NFSP needs PyTorch and dm-tree (skipped
-without them; the test venv has no dm-tree). Budgets are tiny (the file runs in
+Needs OpenSpiel (``pip install open-spiel``); NFSP needs PyTorch and dm-tree (the test
+extra has both; skipped without them, saying so). Budgets are tiny (the file runs in
 about 40 s on 2 shared cores: Python walks of Leduc's tree; marked slow).
 """
 
@@ -237,7 +237,10 @@ def test_nfsp_runs_on_cardvec_leduc():
     from open_spiel.python.pytorch import nfsp
 
     torch.manual_seed(0)
-    env = rl_environment.Environment("cardvec_leduc", seed=0)
+    env = rl_environment.Environment(
+        pyspiel.load_game("cardvec_leduc"),
+        chance_event_sampler=rl_environment.ChanceEventSampler(seed=0),
+    )
     size = env.observation_spec()["info_state"][0]
     assert size == 30
     agents = [

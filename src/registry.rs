@@ -17,7 +17,8 @@ use crate::core::error::{Error, Result};
 use crate::core::fuzz::StateCheckReport;
 use crate::core::learner::{DynLearner, LearnerEnv, LearnerSeat, Opponents};
 use crate::core::spec::{GameInfo, GameSpec, OptionValue, Options};
-use crate::core::tree::{GameTree, TreeVisitor};
+use crate::core::tree::{DynTree, Erase, GameTree, TreeVisitor};
+use crate::core::words::{DynWords, ErasedWords};
 
 /// A computation over one registered game, generic in the game's type.
 pub trait Visitor {
@@ -309,6 +310,40 @@ pub fn visit_tree_with<V: TreeVisitor>(
     visit(id, &mut VisitTree { options, visitor })?
 }
 
+struct ErasedNode<'a> {
+    options: &'a Options,
+}
+
+impl Visitor for ErasedNode<'_> {
+    type Output = Result<(Box<dyn DynTree>, Box<dyn DynWords>)>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let game = configured::<G>(self.options)?;
+        let tree = game.visit_tree(&mut Erase).ok_or_else(|| Error::Invalid {
+            what: "game",
+            reason: format!(
+                "{} has no game tree (games with one: {})",
+                G::INFO.id,
+                tree_ids().join(", ")
+            ),
+        })?;
+        // The same configured game, so the words read the tree's state bytes.
+        Ok((tree, Box::new(ErasedWords(game))))
+    }
+}
+
+/// Game `id` configured by `options` as a [`GameTree`] and its [`Words`](crate::core::Words), their state type
+/// erased ([`DynTree`], [`DynWords`]: states are the bytes of the game's `State`, the same
+/// for both): what a binding holding one tree node at a time uses (the OpenSpiel adapter's
+/// explicit chance nodes). An unknown id, a bad option or a game without the capability is
+/// an error.
+pub fn erased_tree(
+    id: &str,
+    options: Vec<(String, OptionValue)>,
+) -> Result<(Box<dyn DynTree>, Box<dyn DynWords>)> {
+    let options = self::options(id, options)?;
+    visit(id, &mut ErasedNode { options: &options })?
+}
+
 struct HasTree;
 
 impl TreeVisitor for HasTree {
@@ -444,6 +479,44 @@ pub fn state_check_any(data: &[u8]) -> std::result::Result<StateCheckReport, Str
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn erased_trees_walk_as_openspiels_kuhn_and_leduc() {
+        // OpenSpiel: kuhn_poker's and leduc_poker's max chance outcomes, utilities and
+        // game lengths.
+        for (id, chance, utility, length) in [("kuhn", 3, 2.0, 3), ("leduc", 6, 13.0, 8)] {
+            let (tree, words) = erased_tree(id, vec![]).unwrap();
+            let stats = tree.stats(1_000_000).unwrap();
+            assert_eq!(stats.max_chance_outcomes, chance);
+            assert_eq!((stats.min_utility, stats.max_utility), (-utility, utility));
+            assert_eq!(stats.max_game_length, length);
+            assert!(tree.stats(10).is_err());
+            // Every decision node of a path names its actions through the words (its
+            // batch state passes the game's checks); a chance node has no batch state.
+            let mut s = tree.root();
+            assert!(tree.is_chance(&s) && tree.batch_state(&s).is_none());
+            assert!(!tree.apply(&mut s, 99));
+            while !tree.is_terminal(&s) {
+                if tree.is_chance(&s) {
+                    let o = tree.chance_outcomes(&s)[0].0;
+                    assert!(tree.apply(&mut s, o));
+                    continue;
+                }
+                let legal = tree.legal_actions(&s);
+                let batch = tree.batch_state(&s).unwrap();
+                for &a in &legal {
+                    assert!(words.action_name(&batch, a).is_some());
+                }
+                assert!(words.view(&batch, 1).is_some() && words.view(&batch, 2).is_none());
+                let before = s.clone();
+                assert!(!tree.apply(&mut s, 99) && s == before);
+                assert!(tree.apply(&mut s, *legal.last().unwrap()));
+            }
+            assert_eq!(tree.returns(&s).iter().sum::<f64>(), 0.0);
+            assert!(!tree.apply(&mut s[..1], 0), "bytes of another length");
+        }
+        assert!(erased_tree("flip7", vec![]).is_err());
+    }
+
     use super::*;
     use crate::core::{OptionKind, OptionSpec};
 

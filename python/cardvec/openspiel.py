@@ -20,26 +20,39 @@ One more parameter, ``rng_seed`` (default 0), seeds the deals: a loaded game dea
 states from the seeds ``rng_seed``, ``rng_seed + 1``, ... (the deal of lane 0 of
 ``cardvec.make(game_id, 1, seed=s)``; OpenSpiel's ``clone()`` takes a seed too).
 
-Each state is one lane of a one-lane cardvec environment. Chance is sampled inside the
-engine (``ChanceMode.SAMPLED_STOCHASTIC``: a state is never a chance node; the deal happens
-in ``new_initial_state`` and later chance events, Flip 7's reshuffles and 151's new rounds,
-inside ``apply_action``). ``clone()`` and ``serialize()`` / ``game.deserialize_state`` are
-exact: the copy deals the same seed and replays the actions (the engine is deterministic),
-so it has the same state and the same random stream; their cost grows with the number of
-actions played (a 151 match of thousands of steps clones slowly). ``apply_action`` of an
-illegal action raises ``ValueError``.
+Games with a game tree (the registry's capability, ``cardvec.solve.tree_ids()``: Kuhn,
+Leduc) have explicit chance nodes (``ChanceMode.EXPLICIT_STOCHASTIC``): a state is a node
+of the tree held in Rust (``cardvec._cardvec.solve.TreeNode``), chance acts at the deals
+(``current_player()`` is OpenSpiel's chance id, ``chance_outcomes()`` the cards left),
+``returns()`` are the tree's exact float64 returns (``RewardModel.TERMINAL``) and the
+game's bounds (chance outcomes, utilities, length) are read off the whole tree. OpenSpiel's
+CFR and exploitability give on them the figures of ``kuhn_poker`` / ``leduc_poker``.
+
+Every other game samples its chance inside the engine (``ChanceMode.SAMPLED_STOCHASTIC``):
+each state is one lane of a one-lane cardvec environment and never a chance node; the deal
+happens in ``new_initial_state`` and later chance events, Flip 7's reshuffles and 151's new
+rounds, inside ``apply_action``. ``clone()`` and ``serialize()`` / ``game.deserialize_state``
+are exact: the copy deals the same seed (or sets the same determinized state) and replays
+the actions (the engine is deterministic), so it has the same state and the same random
+stream; their cost grows with the number of actions played (a 151 match of thousands of
+steps clones slowly). ``resample_from_infostate`` is the engine's determinization (what
+OpenSpiel's IS-MCTS bot samples worlds with). ``apply_action`` of an illegal action raises
+``ValueError`` in both kinds.
 
 Observation tensors are the game's own observation (``observe_as``, float32 ``[obs_dim]``);
 information-state tensors and strings are the engine's perfect-recall information states
 where the game has them (Kuhn, Leduc, hold'em: ``info_state_tensor``,
 ``info_state_string``) and otherwise the seat's observation (Lost Cities, Flip 7, 151: not
-a perfect-recall history). ``action_to_string`` is the game's action name (two legal actions
+a perfect-recall history; the string is the observation tensor's nonzero entries, which
+fix the legal actions). ``action_to_string`` is the game's action name (two legal actions
 named alike get `` #<id>``), ``str(state)`` the game's state text (every card, the deck
-too), observation strings the seat's ``view`` as sorted JSON. Rewards are the engine's
-per-step rewards (``RewardModel.REWARDS``); ``returns()`` is their sum; the utility is
-zero-sum where the engine says so (``BatchEnv.zero_sum``), else general-sum. OpenSpiel asks
-for bounds the registry does not give: utilities within +-2**40, games of at most 2**30
-moves.
+too), observation strings the seat's ``view`` as sorted JSON. Rewards of a sampled game are
+the engine's per-step rewards (``RewardModel.REWARDS``); ``returns()`` is their sum; the
+utility is zero-sum where the engine says so (``BatchEnv.zero_sum``), else general-sum.
+OpenSpiel asks the sampled games for bounds the registry does not give: utilities within
++-2**40, games of at most 2**30 moves.
+
+``bot(name, game, player, seed=0)`` wraps any cardvec bot as a ``pyspiel.Bot``.
 """
 
 from __future__ import annotations
@@ -50,6 +63,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyspiel
 
+from ._cardvec.solve import TreeNode, tree_ids
+from . import bots
 from ._games import games, make
 
 if TYPE_CHECKING:
@@ -57,7 +72,7 @@ if TYPE_CHECKING:
 
     from ._cardvec import BatchEnv, GameInfo, OptionInfo
 
-__all__ = ["game_name", "registered_games"]
+__all__ = ["CardvecBot", "bot", "game_name", "registered_games"]
 
 #: The value of an int parameter that stands for the registry's default (optional ints).
 DEFAULT_SENTINEL = -1
@@ -158,19 +173,28 @@ class CardvecGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no stubs
         self.info_dim = probe.info_state_dim
         self.zero_sum = probe.zero_sum
         self.state_size = probe.state_size
+        # A game with a game tree: explicit chance nodes, its bounds read off the tree.
+        self.tree: TreeNode | None = None
+        bounds = (0, -UTILITY_BOUND, UTILITY_BOUND, MAX_GAME_LENGTH)
+        if self.GAME_ID in _TREE_IDS:
+            self.tree = TreeNode(self.GAME_ID, self.options)
+            bounds = _tree_bounds(self.tree)
+        chance, low, high, length = bounds
         game_info = pyspiel.GameInfo(
             num_distinct_actions=self.num_actions_,
-            max_chance_outcomes=0,
+            max_chance_outcomes=chance,
             num_players=self.num_players_,
-            min_utility=-UTILITY_BOUND,
-            max_utility=UTILITY_BOUND,
+            min_utility=low,
+            max_utility=high,
             utility_sum=0.0 if self.zero_sum else None,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=length,
         )
-        game_type = _game_type(info, zero_sum=self.zero_sum)
+        game_type = _game_type(info, zero_sum=self.zero_sum, tree=self.tree is not None)
         super().__init__(game_type, game_info, params)
 
-    def new_initial_state(self) -> CardvecState:
+    def new_initial_state(self) -> CardvecState | CardvecTreeState:
+        if self.tree is not None:
+            return CardvecTreeState(self, self.tree)
         seed = self._next_seed
         self._next_seed += 1
         return CardvecState(self, seed)
@@ -191,12 +215,19 @@ class _Lane:
     copy holds the same state and the same random stream (Flip 7 reshuffles, 151's new
     rounds draw from it), which a copy of the state bytes alone would not."""
 
-    def __init__(self, game_id: str, options: dict[str, Any], seed: int) -> None:
+    def __init__(
+        self, game_id: str, options: dict[str, Any], seed: int, base: bytes | None = None
+    ) -> None:
         self.game_id = game_id
         self.options = options
         self.seed = seed
+        # A resampled state (resample_from_infostate) starts from its determinized state's
+        # bytes, with the random stream of ``seed``; None: the deal of ``seed``.
+        self.base = base
         self.actions: list[int] = []
         self.env = _lane(game_id, options, seed)
+        if base is not None:
+            self.env.set_state(0, base)
         self._action = np.zeros(1, dtype=np.int64)
 
     def step(self, action: int) -> bool:
@@ -209,14 +240,21 @@ class _Lane:
         return True
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Lane:
-        return _restore_lane(self.game_id, self.options, self.seed, self.actions)
+        return _restore_lane(self.game_id, self.options, self.seed, self.actions, self.base)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore_lane, (self.game_id, self.options, self.seed, list(self.actions)))
+        args = (self.game_id, self.options, self.seed, list(self.actions), self.base)
+        return (_restore_lane, args)
 
 
-def _restore_lane(game_id: str, options: dict[str, Any], seed: int, actions: list[int]) -> _Lane:
-    lane = _Lane(game_id, options, seed)
+def _restore_lane(
+    game_id: str,
+    options: dict[str, Any],
+    seed: int,
+    actions: list[int],
+    base: bytes | None = None,
+) -> _Lane:
+    lane = _Lane(game_id, options, seed, base)
     for action in actions:
         if not lane.step(action):
             raise ValueError(f"{game_name(game_id)}: cannot replay action {action}")
@@ -291,33 +329,287 @@ class CardvecState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no stubs
     def __str__(self) -> str:
         return self._lane.env.state_text(0)
 
+    def resample_from_infostate(self, player: int, sampler: Any) -> CardvecState:
+        """A state ``player`` cannot tell from this one: the engine's determinization (the
+        cards ``player`` cannot see dealt afresh, uniformly among the deals consistent with
+        what it has seen), seeded by a draw of ``sampler`` (OpenSpiel's
+        ``UniformProbabilitySampler``, or any callable returning a float in [0, 1)). What
+        OpenSpiel's IS-MCTS bot samples its worlds with. Its later chance events draw from
+        the stream of that seed."""
+        env = self._lane.env
+        if not 0 <= player < env.num_players:
+            raise ValueError(f"player must be in 0..{env.num_players - 1}, got {player}")
+        seed = int(float(sampler()) * 2.0**63) & ((1 << 64) - 1)
+        sample = env.determinize(0, player, seed)
+        copy: CardvecState = self.clone()
+        copy._lane = _Lane(self._lane.game_id, self._lane.options, seed, sample)
+        return copy
+
+
+def _tree_bounds(tree: TreeNode) -> tuple[int, float, float, int]:
+    """(max_chance_outcomes, min_utility, max_utility, max_game_length) of a whole tree."""
+    stats = tree.stats()
+    return (
+        int(stats["max_chance_outcomes"]),
+        float(stats["min_utility"]),
+        float(stats["max_utility"]),
+        int(stats["max_game_length"]),
+    )
+
+
+class _TreeLane:
+    """The node of an explicit-chance state and the moves (chance outcomes and actions)
+    since the root: ``clone()`` copies the node, ``serialize()`` replays the moves."""
+
+    def __init__(self, game_id: str, options: dict[str, Any], node: TreeNode) -> None:
+        self.game_id = game_id
+        self.options = options
+        self.node = node
+        self.moves: list[int] = []
+        #: Per move, whether chance made it.
+        self.chance: list[bool] = []
+
+    def apply(self, move: int) -> bool:
+        chance = self.node.is_chance()
+        if not self.node.apply(move):
+            return False
+        self.moves.append(move)
+        self.chance.append(chance)
+        return True
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _TreeLane:
+        copy = _TreeLane(self.game_id, self.options, self.node.clone())
+        copy.moves = list(self.moves)
+        copy.chance = list(self.chance)
+        return copy
+
+    def worlds(self, player: int) -> list[tuple[float, list[int]]]:
+        """Every way chance could have played this lane's moves that ``player`` cannot tell
+        from it (the same actions, the same information state at the end), with its chance
+        probability: the moves of each, chance outcomes replaced."""
+        key = self.node.info_state_string(player)
+        found: list[tuple[float, list[int]]] = []
+        stack = [(TreeNode(self.game_id, self.options), 0, 1.0, list[int]())]
+        while stack:
+            node, i, weight, moves = stack.pop()
+            if i == len(self.moves):
+                if node.info_state_string(player) == key:
+                    found.append((weight, moves))
+                continue
+            if node.is_chance() != self.chance[i]:
+                continue
+            branches = node.chance_outcomes() if self.chance[i] else [(self.moves[i], 1.0)]
+            for move, p in branches:
+                child = node.clone()
+                if child.apply(move):
+                    stack.append((child, i + 1, weight * p, moves + [move]))
+        return found
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore_tree_lane, (self.game_id, self.options, list(self.moves)))
+
+
+def _restore_tree_lane(game_id: str, options: dict[str, Any], moves: list[int]) -> _TreeLane:
+    lane = _TreeLane(game_id, options, TreeNode(game_id, options))
+    for move in moves:
+        if not lane.apply(move):
+            raise ValueError(f"{game_name(game_id)}: cannot replay move {move}")
+    return lane
+
+
+class CardvecTreeState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no stubs
+    """A node of a cardvec game tree as a ``pyspiel.State`` with explicit chance nodes
+    (the games of ``cardvec.solve.tree_ids()``)."""
+
+    def __init__(self, game: CardvecGame, root: TreeNode) -> None:
+        super().__init__(game)
+        self._lane = _TreeLane(game.GAME_ID, game.options, root.clone())
+
+    def current_player(self) -> int:
+        node = self._lane.node
+        if node.is_chance():
+            return int(pyspiel.PlayerId.CHANCE)
+        player = node.current_player()
+        if player is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        node = self._lane.node
+        if node.is_chance():
+            return sorted(o for o, _ in node.chance_outcomes())
+        if player != node.current_player():
+            return []
+        return node.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return sorted(self._lane.node.chance_outcomes())
+
+    def _apply_action(self, action: int) -> None:
+        if self._lane.node.is_terminal():
+            raise ValueError(f"{game_name(self._lane.game_id)}: the game is over; no action applies")
+        if not self._lane.apply(action):
+            player = self.current_player()
+            raise ValueError(
+                f"{game_name(self._lane.game_id)}: illegal action {action} for player "
+                f"{player} (legal: {self._legal_actions(player)})"
+            )
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        node = self._lane.node
+        if player == int(pyspiel.PlayerId.CHANCE) or node.is_chance():
+            return f"chance outcome {action}"
+        if player != node.current_player():
+            return f"action {action}"
+        return node.action_name(action) or f"action {action}"
+
+    def is_terminal(self) -> bool:
+        return self._lane.node.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self._lane.node.returns()
+
+    def rewards(self) -> list[float]:
+        # RewardModel.TERMINAL: the returns at the end, zeros before.
+        node = self._lane.node
+        return node.returns() if node.is_terminal() else [0.0] * node.num_players
+
+    def __str__(self) -> str:
+        return self._lane.node.text()
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> CardvecTreeState:
+        """A state ``player`` cannot tell from this one: the chance outcomes replaced by any
+        consistent with ``player``'s information state (the same actions), drawn with their
+        chance probabilities by one draw of ``sampler`` (a callable returning a float in
+        [0, 1), as OpenSpiel's ``UniformProbabilitySampler``); found by enumerating the
+        chance outcomes along the moves (small trees only). Its history is its own moves."""
+        node = self._lane.node
+        if not 0 <= player < node.num_players:
+            raise ValueError(f"player must be in 0..{node.num_players - 1}, got {player}")
+        if node.is_chance():
+            raise ValueError("resample_from_infostate: a chance node has no information state")
+        worlds = self._lane.worlds(player)
+        total = sum(w for w, _ in worlds)
+        target = float(sampler()) * total
+        moves = worlds[-1][1]
+        for weight, candidate in worlds:
+            target -= weight
+            if target < 0:
+                moves = candidate
+                break
+        state: CardvecTreeState = self.get_game().new_initial_state()
+        for move in moves:
+            state.apply_action(move)
+        return state
+
 
 class CardvecObserver:
     """OpenSpiel's PyObserver over a cardvec state: the information state (perfect recall)
     or the observation of a seat."""
 
     def __init__(self, game: CardvecGame, info_state: bool) -> None:
+        self.info_state = info_state
         self.engine_info_state = info_state and game.info_dim is not None
         size = game.info_dim if self.engine_info_state and game.info_dim else game.obs_dim
         self.tensor: NDArray[np.float32] = np.zeros(size, np.float32)
         self.dict: dict[str, NDArray[np.float32]] = {"observation": self.tensor}
 
-    def set_from(self, state: CardvecState, player: int) -> None:
+    def set_from(self, state: CardvecState | CardvecTreeState, player: int) -> None:
+        if isinstance(state, CardvecTreeState):
+            node = state._lane.node
+            if node.is_chance():
+                # A chance node shows nothing (pyspiel reads the tensors' shapes there).
+                self.tensor[:] = 0.0
+            elif self.engine_info_state:
+                self.tensor[:] = node.info_state_tensor(player)
+            else:
+                self.tensor[:] = node.observation(player)
+            return
         lane = state._lane.env
         if self.engine_info_state:
             self.tensor[:] = lane.info_state_tensor(player)[0]
         else:
             self.tensor[:] = lane.observe_as(0, player)
 
-    def string_from(self, state: CardvecState, player: int) -> str:
+    def string_from(self, state: CardvecState | CardvecTreeState, player: int) -> str:
+        if isinstance(state, CardvecTreeState):
+            node = state._lane.node
+            if self.engine_info_state:
+                return node.info_state_string(player)
+            view = node.view(player)
+            if view is None:
+                raise ValueError("a chance node has no observation")
+            return json.dumps(json.loads(view), sort_keys=True, separators=(",", ":"))
         lane = state._lane.env
         if self.engine_info_state:
             return lane.info_state_string(0, player)
+        if self.info_state:
+            # No perfect-recall information state: the seat's observation tensor, which
+            # (unlike the view) determines the legal actions, as text.
+            return _tensor_text(lane.observe_as(0, player))
         return json.dumps(lane.view(0, player), sort_keys=True, separators=(",", ":"))
 
 
-def _game_type(info: GameInfo, zero_sum: bool) -> Any:
+def _tensor_text(tensor: NDArray[np.float32]) -> str:
+    """A tensor as text: its nonzero entries, ``index:value`` separated by spaces."""
+    return " ".join(f"{i}:{float(tensor[i])!r}" for i in np.flatnonzero(tensor))
+
+
+class CardvecBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no stubs
+    """A cardvec built-in bot (``cardvec.bots``) as a ``pyspiel.Bot``: made by :func:`bot`."""
+
+    def __init__(self, name: str, game: CardvecGame, player: int, seed: int) -> None:
+        pyspiel.Bot.__init__(self)
+        self.name = name
+        self.player = player
+        self.seed = seed
+        # A one-lane environment that holds the states of a game tree (explicit chance),
+        # whose nodes are not lanes; the name is checked on it now (an unknown bot is a
+        # ValueError listing the game's bots).
+        self._env = _lane(game.GAME_ID, game.options, 0)
+        bots.act(self._env, name, seed=seed)
+
+    def restart_at(self, state: Any) -> None:
+        pass
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        pass
+
+    def step(self, state: Any) -> int:
+        if state.current_player() != self.player:
+            raise ValueError(
+                f"bot {self.name!r} plays seat {self.player}; seat {state.current_player()} "
+                "is to act"
+            )
+        if isinstance(state, CardvecTreeState):
+            env = self._env
+            held = state._lane.node.batch_state_bytes()
+            assert held is not None  # a decision node (the seat to act is the bot's)
+            env.set_state(0, held)
+        else:
+            env = state._lane.env
+        return int(bots.act(env, self.name, seed=self.seed)[0])
+
+
+def bot(name: str, game: Any, player: int, seed: int = 0) -> CardvecBot:
+    """Built-in bot ``name`` of a cardvec game (any name ``cardvec.bots.act`` takes: the
+    registry's bots, search bots, ``policy:<path>``) as a ``pyspiel.Bot`` playing seat
+    ``player`` of ``game`` (a game loaded from this module), for OpenSpiel's
+    ``evaluate_bots`` and the like. Its choice in a state depends only on ``seed`` and the
+    state (``cardvec.bots.act``'s random stream). An unknown name, a game not of this module
+    or a seat out of range is a ``ValueError``. Bots that remember between decisions
+    (151's tracking search bots) are refused, as by ``bots.act``."""
+    if not isinstance(game, CardvecGame):
+        raise ValueError(f"{game} is not a cardvec game (load one named cardvec_...)")
+    if not 0 <= int(player) < game.num_players():
+        raise ValueError(f"player must be in 0..{game.num_players() - 1}, got {player}")
+    return CardvecBot(name, game, int(player), int(seed))
+
+
+def _game_type(info: GameInfo, zero_sum: bool, tree: bool) -> Any:
     utility = pyspiel.GameType.Utility
+    chance = pyspiel.GameType.ChanceMode
+    reward = pyspiel.GameType.RewardModel
     parameters: dict[str, int | str] = {o["name"]: _parameter(o) for o in info["options"]}
     parameters["rng_seed"] = 0
     low, high = info["players"]
@@ -325,10 +617,10 @@ def _game_type(info: GameInfo, zero_sum: bool) -> Any:
         short_name=game_name(info["id"]),
         long_name=f"cardvec {info['title']}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=chance.EXPLICIT_STOCHASTIC if tree else chance.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=utility.ZERO_SUM if zero_sum else utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        reward_model=reward.TERMINAL if tree else reward.REWARDS,
         max_num_players=high,
         min_num_players=low,
         provides_information_state_string=True,
@@ -340,6 +632,8 @@ def _game_type(info: GameInfo, zero_sum: bool) -> Any:
 
 
 _INFOS: dict[str, GameInfo] = {}
+#: The games with a game tree (explicit chance nodes).
+_TREE_IDS = frozenset(tree_ids())
 
 
 def _register() -> None:
@@ -357,7 +651,8 @@ def _register() -> None:
         # The registered type: the defaults' zero-sum flag (a game's utility does not depend
         # on its options in the registry's games; each loaded game carries its own type).
         probe = _lane(game_id, {}, 0)
-        pyspiel.register_game(_game_type(info, zero_sum=probe.zero_sum), cls)
+        game_type = _game_type(info, zero_sum=probe.zero_sum, tree=game_id in _TREE_IDS)
+        pyspiel.register_game(game_type, cls)
         _REGISTERED[name] = game_id
 
 

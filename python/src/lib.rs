@@ -16,7 +16,7 @@
 //! The features: [`batch`] (`BatchEnv`, one class for every registered game, and
 //! `ObsFormat`), [`learner`] (`LearnerEnv`), [`bots`] (the batched bots), [`constants`]
 //! (per-game constants submodules), [`flip7`], [`holdem`] (evaluator, equity, no-limit
-//! tables), [`arena`], [`pushfold`], [`campaign`], [`solve`], [`spot`].
+//! tables), [`arena`], [`pushfold`], [`campaign`], [`solve`] (and [`tree`], its `TreeNode`), [`spot`].
 
 use cardvec::core::ActionStatus;
 use pyo3::prelude::*;
@@ -41,6 +41,7 @@ mod obs_format;
 mod pushfold;
 mod solve;
 mod spot;
+mod tree;
 
 /// The compiled part of the `cardvec` package.
 #[pymodule]

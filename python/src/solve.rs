@@ -322,6 +322,7 @@ fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(tree_ids, &m)?)?;
     m.add_function(wrap_pyfunction!(load_policy, &m)?)?;
     m.add("DEFAULT_MAX_NODES", DEFAULT_MAX_NODES)?;
+    crate::tree::register(&m)?;
     Ok(m)
 }
 

@@ -148,3 +148,27 @@ def test_i151_deprecated_spellings_warn_and_build_num_players():
 def test_positional_arguments_keep_their_order():
     env = cardvec.Flip7(4, 9, 1, True, False, 2, num_players=6)
     assert (env.seed, env.autoreset, env.observe_on_step, env.num_players) == (9, True, False, 6)
+
+
+def test_determinize_deals_the_hidden_cards_afresh_and_changes_nothing():
+    """``BatchEnv.determinize(lane, seat, seed)``: a state the seat cannot tell from the
+    lane's (its observation, mask and seat to act kept), as bytes for ``set_state``; the same
+    seed gives the same bytes, the lane does not change, bad arguments are ValueErrors."""
+    for info in cardvec.games():
+        env = cardvec.make(info["id"], 2, seed=1)
+        before = env.get_state(1)
+        seat = int(env.current_player[1])
+        obs = env.observe_as(1, seat).copy()
+        mask = env.legal_mask[1].copy()
+        samples = [env.determinize(1, seat, s) for s in (3, 3, 4)]
+        assert samples[0] == samples[1] and len(samples[0]) == env.state_size
+        assert env.get_state(1) == before
+        other = cardvec.make(info["id"], 1, seed=9)
+        for sample in samples:
+            other.set_state(0, sample)
+            assert np.array_equal(other.observe_as(0, seat), obs)
+            assert np.array_equal(other.legal_mask[0], mask)
+    env = cardvec.make("lost-cities", 2, seed=1)
+    for args, message in [((2, 0, 1), "lane"), ((0, 2, 1), "seat"), ((0, 0, -1), "seed")]:
+        with pytest.raises(ValueError, match=message):
+            env.determinize(*args)

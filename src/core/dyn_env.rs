@@ -5,7 +5,7 @@
 use std::any::Any;
 
 use super::env::{EnvOptions, VecEnv};
-use super::error::Result;
+use super::error::{Error, Result};
 use super::obs::ObsFormat;
 use super::spec::{GameInfo, GameSpec, Options};
 use super::tree::InfoSeats;
@@ -105,6 +105,11 @@ pub trait DynEnv: Send + Sync {
     /// Sets lane `lane` from a state text ([`crate::core::Words::parse_state`], then as
     /// [`VecEnv::set_state`]); a bad text is an error that changes nothing.
     fn set_state_text(&mut self, lane: usize, text: &str) -> Result<()>;
+    /// Lane `lane`'s state determinized for `seat` ([`crate::core::Determinize`]: the cards
+    /// `seat` cannot see dealt afresh from a stream seeded by `seed`), as state bytes for
+    /// [`DynEnv::set_state_bytes`]; the lane does not change. A game without the capability
+    /// or a seat out of range is an error.
+    fn determinize(&self, lane: usize, seat: usize, seed: u64) -> Result<Vec<u8>>;
     /// The environment itself, to downcast to its [`VecEnv`] type.
     fn as_any(&self) -> &dyn Any;
     /// The environment itself, mutably, to downcast to its [`VecEnv`] type.
@@ -257,6 +262,17 @@ impl<G: GameSpec> DynEnv for VecEnv<G> {
         self.state(lane)?;
         let state = self.game().parse_state(text)?;
         VecEnv::set_state(self, lane, state)
+    }
+    fn determinize(&self, lane: usize, seat: usize, seed: u64) -> Result<Vec<u8>> {
+        let state = self.state(lane)?;
+        let determinize = G::determinizer().ok_or_else(|| Error::Invalid {
+            what: "game",
+            reason: format!("{} has no determinization", G::INFO.id),
+        })?;
+        Error::check_range("seat", 0, self.game().num_players() - 1, seat)?;
+        let mut rng = crate::core::LaneRng::from_seed(seed);
+        let sample = determinize(self.game(), state, seat, &mut rng);
+        Ok(bytemuck::bytes_of(&sample).to_vec())
     }
     fn as_any(&self) -> &dyn Any {
         self

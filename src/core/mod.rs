@@ -53,5 +53,8 @@ pub use pool::{resolve_threads, ForkSafePool, MAX_THREADS};
 pub use progress::{Progress, StopFlag};
 pub use rng::LaneRng;
 pub use spec::{GameChecks, GameInfo, GameSpec, OptionKind, OptionSpec, OptionValue, Options};
-pub use tree::{GameTree, InfoSeats, InfoStateFns, InfoStates, TreeVisitor};
-pub use words::{Outcome, Words};
+pub use tree::{
+    DynTree, Erase, ErasedTree, GameTree, InfoSeats, InfoStateFns, InfoStates, TreeStats,
+    TreeVisitor,
+};
+pub use words::{DynWords, ErasedWords, Outcome, Words};

@@ -66,6 +66,268 @@ pub trait GameTree: InfoStates {
     /// Each seat's return for the whole game at a terminal `state` (`num_players` long);
     /// zeros elsewhere.
     fn returns(&self, state: &Self::State, out: &mut [f64]);
+    /// `state`, a decision or terminal node, as a state the batch engine can hold (one that
+    /// passes [`Game::check_state`]): the cards chance has not dealt yet, on which nothing
+    /// a seat sees depends, dealt in some fixed way. What names the actions and shows the
+    /// views of tree states (a chance node has neither). The default: `state` itself.
+    fn batch_state(&self, state: &Self::State) -> Self::State {
+        *state
+    }
+}
+
+/// The size and bounds of a game tree, found by walking all of it ([`DynTree::stats`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TreeStats {
+    /// Nodes (chance, decision and terminal).
+    pub nodes: usize,
+    /// One more than the largest chance outcome id (0 without chance nodes).
+    pub max_chance_outcomes: usize,
+    /// The most decisions (actions of the seats, chance not counted) on a path.
+    pub max_game_length: usize,
+    /// The smallest return of any seat at any terminal node.
+    pub min_utility: f64,
+    /// The largest return of any seat at any terminal node.
+    pub max_utility: f64,
+}
+
+/// A [`GameTree`] with its state type erased, for bindings that hold one node at a time
+/// (the OpenSpiel adapter): a state is the bytes of the game's `State` (`state_size`
+/// long), made by [`DynTree::root`] and changed only by the methods below. Built from a
+/// configured game by [`ErasedTree`] (through a [`TreeVisitor`], [`Erase`]). A byte string
+/// of another length is refused (`false`, empty answers), never a panic.
+pub trait DynTree: Send + Sync {
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+    /// Size of the action space.
+    fn num_actions(&self) -> usize;
+    /// Length of one observation row ([`Game::observe`]).
+    fn obs_dim(&self) -> usize;
+    /// Length of one information-state tensor.
+    fn info_state_dim(&self) -> usize;
+    /// Length of a state's bytes.
+    fn state_size(&self) -> usize;
+    /// The root's bytes.
+    fn root(&self) -> Vec<u8>;
+    /// Whether chance acts at `state`.
+    fn is_chance(&self, state: &[u8]) -> bool;
+    /// Whether the game is over at `state` (terminated or truncated).
+    fn is_terminal(&self, state: &[u8]) -> bool;
+    /// The seat to act at a decision node.
+    fn current_player(&self, state: &[u8]) -> usize;
+    /// The chance outcomes and their probabilities at a chance node (empty elsewhere).
+    fn chance_outcomes(&self, state: &[u8]) -> Vec<(u32, f64)>;
+    /// The legal actions at a decision node, ascending (empty elsewhere).
+    fn legal_actions(&self, state: &[u8]) -> Vec<u32>;
+    /// Applies a chance outcome at a chance node, or an action at a decision node; `false`,
+    /// with nothing changed, for anything the node does not accept.
+    fn apply(&self, state: &mut [u8], action: u32) -> bool;
+    /// Each seat's return for the whole game (zeros before the end).
+    fn returns(&self, state: &[u8]) -> Vec<f64>;
+    /// `player`'s information-state string at a decision or terminal node.
+    fn info_state_string(&self, state: &[u8], player: usize) -> String;
+    /// `player`'s information-state tensor at a decision or terminal node.
+    fn info_state_tensor(&self, state: &[u8], player: usize) -> Vec<f32>;
+    /// `player`'s observation ([`Game::observe`]) at a decision or terminal node.
+    fn observe(&self, state: &[u8], player: usize) -> Vec<f32>;
+    /// [`GameTree::batch_state`] of a decision or terminal node (`None` at a chance node).
+    fn batch_state(&self, state: &[u8]) -> Option<Vec<u8>>;
+    /// The state's fields as Rust's `Debug` shows them.
+    fn debug(&self, state: &[u8]) -> String;
+    /// Walks the whole tree: its size and bounds, or an error naming the limit if it has
+    /// more than `max_nodes` nodes.
+    fn stats(&self, max_nodes: usize) -> Result<TreeStats>;
+}
+
+/// A game with the [`GameTree`] capability behind [`DynTree`].
+pub struct ErasedTree<G: GameTree>(pub G);
+
+impl<G: GameTree> ErasedTree<G> {
+    fn read(&self, state: &[u8]) -> Option<G::State> {
+        (state.len() == std::mem::size_of::<G::State>())
+            .then(|| bytemuck::pod_read_unaligned(state))
+    }
+
+    /// A decision or terminal node (not a chance node) read from `state`.
+    fn node(&self, state: &[u8]) -> Option<G::State> {
+        self.read(state).filter(|s| !self.0.is_chance(s))
+    }
+}
+
+impl<G: GameTree> DynTree for ErasedTree<G> {
+    fn num_players(&self) -> usize {
+        self.0.num_players()
+    }
+    fn num_actions(&self) -> usize {
+        self.0.num_actions()
+    }
+    fn obs_dim(&self) -> usize {
+        self.0.obs_dim()
+    }
+    fn info_state_dim(&self) -> usize {
+        self.0.info_state_dim()
+    }
+    fn state_size(&self) -> usize {
+        std::mem::size_of::<G::State>()
+    }
+    fn root(&self) -> Vec<u8> {
+        bytemuck::bytes_of(&self.0.root()).to_vec()
+    }
+    fn is_chance(&self, state: &[u8]) -> bool {
+        self.read(state).is_some_and(|s| self.0.is_chance(&s))
+    }
+    fn is_terminal(&self, state: &[u8]) -> bool {
+        self.node(state).is_some_and(|s| {
+            let (terminated, truncated) = self.0.finished(&s);
+            terminated || truncated
+        })
+    }
+    fn current_player(&self, state: &[u8]) -> usize {
+        self.node(state).map_or(0, |s| self.0.current_player(&s))
+    }
+    fn chance_outcomes(&self, state: &[u8]) -> Vec<(u32, f64)> {
+        let mut out = Vec::new();
+        if let Some(s) = self.read(state).filter(|s| self.0.is_chance(s)) {
+            self.0.chance_outcomes(&s, &mut out);
+        }
+        out
+    }
+    fn legal_actions(&self, state: &[u8]) -> Vec<u32> {
+        match self.node(state) {
+            Some(s) if !self.is_terminal(state) => {
+                let mut mask = vec![0u8; self.0.num_actions()];
+                self.0.legal_mask(&s, &mut mask);
+                (0..mask.len() as u32)
+                    .filter(|&a| mask[a as usize] != 0)
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+    fn apply(&self, state: &mut [u8], action: u32) -> bool {
+        let Some(mut s) = self.read(state) else {
+            return false;
+        };
+        let applied = if self.0.is_chance(&s) {
+            self.0.apply_chance(&mut s, action)
+        } else {
+            // A tree's decision step draws nothing from the stream (every random event is
+            // a chance node).
+            let mut rewards = vec![0f32; self.0.num_players()];
+            let mut rng = super::rng::LaneRng::from_seed(0);
+            self.0.step(&mut s, action, &mut rng, &mut rewards).applied
+        };
+        if applied {
+            state.copy_from_slice(bytemuck::bytes_of(&s));
+        }
+        applied
+    }
+    fn returns(&self, state: &[u8]) -> Vec<f64> {
+        let mut out = vec![0f64; self.0.num_players()];
+        if let Some(s) = self.node(state) {
+            self.0.returns(&s, &mut out);
+        }
+        out
+    }
+    fn info_state_string(&self, state: &[u8], player: usize) -> String {
+        match self.node(state) {
+            Some(s) if player < self.0.num_players() => self.0.info_state_string(&s, player),
+            _ => String::new(),
+        }
+    }
+    fn info_state_tensor(&self, state: &[u8], player: usize) -> Vec<f32> {
+        let mut out = vec![0f32; self.0.info_state_dim()];
+        if let Some(s) = self.node(state).filter(|_| player < self.0.num_players()) {
+            self.0.info_state_tensor(&s, player, &mut out);
+        }
+        out
+    }
+    fn observe(&self, state: &[u8], player: usize) -> Vec<f32> {
+        let mut out = vec![0f32; self.0.obs_dim()];
+        if let Some(s) = self.node(state).filter(|_| player < self.0.num_players()) {
+            self.0.observe(&self.0.batch_state(&s), player, &mut out);
+        }
+        out
+    }
+    fn batch_state(&self, state: &[u8]) -> Option<Vec<u8>> {
+        self.node(state)
+            .map(|s| bytemuck::bytes_of(&self.0.batch_state(&s)).to_vec())
+    }
+    fn debug(&self, state: &[u8]) -> String {
+        self.read(state)
+            .map_or_else(String::new, |s| format!("{s:?}"))
+    }
+    fn stats(&self, max_nodes: usize) -> Result<TreeStats> {
+        let game = &self.0;
+        let mut stats = TreeStats {
+            nodes: 0,
+            max_chance_outcomes: 0,
+            max_game_length: 0,
+            min_utility: f64::INFINITY,
+            max_utility: f64::NEG_INFINITY,
+        };
+        let n = game.num_players();
+        let mut mask = vec![0u8; game.num_actions()];
+        let mut outcomes = Vec::new();
+        let mut returns = vec![0f64; n];
+        let mut rewards = vec![0f32; n];
+        let mut rng = super::rng::LaneRng::from_seed(0);
+        // Depth-first, (node, decisions on the way there).
+        let mut stack = vec![(game.root(), 0usize)];
+        while let Some((s, depth)) = stack.pop() {
+            stats.nodes += 1;
+            if stats.nodes > max_nodes {
+                return Err(Error::Invalid {
+                    what: "game tree",
+                    reason: format!("more than {max_nodes} nodes"),
+                });
+            }
+            if game.is_chance(&s) {
+                outcomes.clear();
+                game.chance_outcomes(&s, &mut outcomes);
+                for &(o, _) in &outcomes {
+                    stats.max_chance_outcomes = stats.max_chance_outcomes.max(o as usize + 1);
+                    let mut t = s;
+                    if game.apply_chance(&mut t, o) {
+                        stack.push((t, depth));
+                    }
+                }
+                continue;
+            }
+            let (terminated, truncated) = game.finished(&s);
+            if terminated || truncated {
+                game.returns(&s, &mut returns);
+                for &r in &returns {
+                    stats.min_utility = stats.min_utility.min(r);
+                    stats.max_utility = stats.max_utility.max(r);
+                }
+                stats.max_game_length = stats.max_game_length.max(depth);
+                continue;
+            }
+            mask.fill(0);
+            game.legal_mask(&s, &mut mask);
+            for a in (0..mask.len() as u32).filter(|&a| mask[a as usize] != 0) {
+                let mut t = s;
+                rewards.fill(0.0);
+                if game.step(&mut t, a, &mut rng, &mut rewards).applied {
+                    stack.push((t, depth + 1));
+                }
+            }
+        }
+        if !stats.min_utility.is_finite() {
+            (stats.min_utility, stats.max_utility) = (0.0, 0.0);
+        }
+        Ok(stats)
+    }
+}
+
+/// The [`TreeVisitor`] that erases a game's type: a clone of the game behind [`DynTree`].
+pub struct Erase;
+
+impl TreeVisitor for Erase {
+    type Output = Box<dyn DynTree>;
+    fn visit<G: GameTree>(&mut self, game: &G) -> Box<dyn DynTree> {
+        Box::new(ErasedTree(game.clone()))
+    }
 }
 
 /// Batch access to a game's information states without its [`InfoStates`] bound: the

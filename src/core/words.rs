@@ -155,6 +155,42 @@ pub trait Words: Game {
     }
 }
 
+/// A game's [`Words`] with its state type erased: a state is the bytes of the game's
+/// `State`. Each method answers only for a state the game accepts ([`Game::check_state`]);
+/// anything else (other bytes, a tree state the batch engine cannot hold) is `None`.
+pub trait DynWords: Send + Sync {
+    /// [`Words::action_name`].
+    fn action_name(&self, state: &[u8], action: u32) -> Option<String>;
+    /// [`Words::state_text`].
+    fn state_text(&self, state: &[u8]) -> Option<String>;
+    /// [`Words::view`] for `seat`, hidden cards hidden (`None` also for a seat out of range).
+    fn view(&self, state: &[u8], seat: usize) -> Option<Value>;
+}
+
+/// A game behind [`DynWords`].
+pub struct ErasedWords<G: Words>(pub G);
+
+impl<G: Words> ErasedWords<G> {
+    fn read(&self, state: &[u8]) -> Option<G::State> {
+        (state.len() == std::mem::size_of::<G::State>())
+            .then(|| bytemuck::pod_read_unaligned::<G::State>(state))
+            .filter(|s| self.0.check_state(s).is_ok())
+    }
+}
+
+impl<G: Words> DynWords for ErasedWords<G> {
+    fn action_name(&self, state: &[u8], action: u32) -> Option<String> {
+        self.read(state).map(|s| self.0.action_name(&s, action))
+    }
+    fn state_text(&self, state: &[u8]) -> Option<String> {
+        self.read(state).map(|s| self.0.state_text(&s))
+    }
+    fn view(&self, state: &[u8], seat: usize) -> Option<Value> {
+        let s = self.read(state)?;
+        (seat < self.0.num_players()).then(|| self.0.view(&s, seat, false))
+    }
+}
+
 /// A state set from a text, checked by the game: an error `state text: <why>` if the game
 /// refuses it.
 pub fn checked<G: Game>(game: &G, state: G::State) -> Result<G::State> {

@@ -227,6 +227,9 @@ class BatchEnv:
         """The state of lane ``lane`` (``state_size`` bytes)."""
     def set_state(self, lane: SupportsIndex, state: bytes | bytearray) -> None:
         """Replaces the state of lane ``lane`` (bytes from ``get_state``)."""
+    def determinize(self, lane: SupportsIndex, seat: SupportsIndex, seed: SupportsIndex) -> bytes:
+        """Lane ``lane``'s state with the cards ``seat`` cannot see dealt afresh (from a stream
+        seeded by ``seed``), as bytes for ``set_state``; the lane does not change."""
     def action_name(self, lane: SupportsIndex, action: SupportsIndex) -> str:
         """The name of ``action`` for the seat to act in lane ``lane`` (the game's words)."""
     def view(self, lane: SupportsIndex, seat: SupportsIndex, reveal: bool = False) -> dict[str, Any]:

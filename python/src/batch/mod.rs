@@ -475,6 +475,29 @@ impl BatchEnv {
         self.engine(py)?.env.state_text(lane).map_err(core_err)
     }
 
+    /// `determinize(lane, seat, seed) -> bytes`: lane `lane`'s state with the cards `seat`
+    /// cannot see dealt afresh (uniformly among the deals consistent with what `seat` has
+    /// seen, from a stream seeded by `seed`), as bytes for `set_state`; the lane does not
+    /// change. A game without the capability (`ValueError`), a bad lane, seat or seed is
+    /// an error.
+    fn determinize<'py>(
+        &self,
+        py: Python<'py>,
+        lane: &Bound<'py, PyAny>,
+        seat: &Bound<'py, PyAny>,
+        seed: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let lane = self.lane(lane)?;
+        let seat = args::size_in(seat, "seat", 0, self.num_players - 1)?;
+        let seed = args::seed(seed)?;
+        let bytes = self
+            .engine(py)?
+            .env
+            .determinize(lane, seat, seed)
+            .map_err(core_err)?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
     /// Sets lane `lane` from a state text (as `set_state`): a malformed text or a state
     /// the game cannot reach is a `ValueError` naming the problem, and changes nothing.
     fn set_state_text(&self, py: Python<'_>, lane: &Bound<'_, PyAny>, text: &str) -> PyResult<()> {

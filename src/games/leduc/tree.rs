@@ -159,6 +159,18 @@ impl GameTree for LeducHoldem {
             out[1] = -v as f64;
         }
     }
+
+    /// A first-round node (or a hand folded in it) holds no public card yet: it gets the
+    /// lowest card left, which nothing a seat sees in the first round depends on.
+    fn batch_state(&self, s: &LeducHoldemState) -> LeducHoldemState {
+        let mut t = *s;
+        if t.public == NO_CARD && !t.cards.contains(&NO_CARD) {
+            t.public = (0..DECK_SIZE as u8)
+                .find(|c| !t.cards.contains(c))
+                .unwrap_or(NO_CARD);
+        }
+        t
+    }
 }
 
 #[cfg(test)]

@@ -72,3 +72,46 @@ fn a_policy_file_plays_a_match_and_a_bad_one_is_refused() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `cardvec ladder --bots` takes policy files with their options (`policy:<path>,sample=1`
+/// stays one bot), and a path with a comma in it.
+#[test]
+fn a_ladder_rates_policy_files_among_the_bots() {
+    let dir =
+        std::env::temp_dir().join(format!("cardvec-cli-ladder-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = write_policy(&dir, "kuhn.safetensors", "kuhn");
+    let list = format!("random,policy:{path},sample=1,policy:{path}");
+    let out = cardvec(&[
+        "ladder", "kuhn", "--bots", &list, "--games", "40", "--json", "-q",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_str(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .last()
+            .unwrap(),
+    )
+    .unwrap();
+    let names: Vec<String> = report["spec"]["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "random".to_string(),
+            format!("policy:{path},sample=1"),
+            format!("policy:{path}")
+        ]
+    );
+    assert_eq!(report["bots"].as_array().unwrap().len(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

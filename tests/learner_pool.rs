@@ -50,7 +50,6 @@ fn swap_every_step<G: GameSpec>(
     pools: &[Vec<(Opponents, f64)>],
     steps: usize,
 ) -> (Vec<Vec<i64>>, usize) {
-    let n = env.num_envs();
     let mut rng = LaneRng::from_seed(7);
     let mut current: Vec<i64> = env.opponent_ids().to_vec();
     let mut history = vec![current.clone()];
@@ -61,16 +60,16 @@ fn swap_every_step<G: GameSpec>(
         let actions = actions_for(env, &mut rng);
         env.step(&actions).unwrap();
         let pool_ids: Vec<u32> = env.pool().iter().map(|p| p.0).collect();
-        for l in 0..n {
+        for (l, cur) in current.iter_mut().enumerate() {
             let id = env.opponent_ids()[l];
             if env.illegal()[l] == ActionStatus::Reset as u8 {
                 // A new game: drawn from the pool set before this step.
                 assert!(pool_ids.contains(&(id as u32)), "step {t} lane {l}: {id}");
-                current[l] = id;
+                *cur = id;
                 starts += 1;
             } else {
                 assert_eq!(
-                    id, current[l],
+                    id, *cur,
                     "step {t} lane {l}: the opponent changed in a game in progress"
                 );
             }
@@ -311,14 +310,9 @@ fn batched_opponent_plies_play_the_games_of_one_at_a_time() {
             } else {
                 bot
             };
-            let mut env = LearnerEnv::new(
-                game.clone(),
-                vec![bot],
-                vec![name.clone()],
-                LearnerSeat::Rotate,
-                o,
-            )
-            .unwrap();
+            let mut env =
+                LearnerEnv::new(game, vec![bot], vec![name.clone()], LearnerSeat::Rotate, o)
+                    .unwrap();
             let mut rng = LaneRng::from_seed(5);
             let mut seen = Vec::new();
             for _ in 0..120 {

@@ -1230,7 +1230,7 @@ fn a_policy_named_at_start_up_plays_at_the_table() {
         bytes(&mlp_tensors(&[11, 8, 2]), metadata("kuhn", "{}", "relu")),
     )
     .unwrap();
-    let mut tables = Tables::new(8, Duration::from_secs(3600));
+    let mut tables = Tables::new(64, Duration::from_secs(3600));
     tables
         .policies
         .push(NamedPolicy::parse(&format!("net-1={}", path.display())).unwrap());

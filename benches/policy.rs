@@ -46,7 +46,7 @@ fn inference(c: &mut Criterion) {
     let mut o = EnvOptions::new(lanes);
     o.num_threads = Some(1);
     o.chunk_size = lanes;
-    let mut env = VecEnv::new(game.clone(), o).unwrap();
+    let mut env = VecEnv::new(game, o).unwrap();
     env.reset(3);
     let bot = PolicyBot::<LostCities>::new(Arc::new(p), false, "bench");
     let mut out = vec![0i64; lanes];

@@ -96,7 +96,7 @@ def test_probabilities_equal_pytorchs_masked_softmax(tmp_path, game_id, options,
                   obs_mean=mean, obs_std=std)
     rng = np.random.default_rng(0)
     rows = 0
-    for t in range(12):
+    for t in range(6):
         obs = env.obs_f32() if obs_dtype == "u8" else np.asarray(env.obs, dtype=np.float32)
         mask = torch.from_numpy(np.asarray(env.legal_mask).astype(bool))
         with torch.no_grad():
@@ -121,7 +121,7 @@ def test_probabilities_equal_pytorchs_masked_softmax(tmp_path, game_id, options,
         rows += int(live.sum())
         actions = bots.act(env, "random", seed=t)
         env.step(np.where(actions < 0, 0, actions))
-    assert rows > 200
+    assert rows > 100
 
 
 def test_probabilities_of_the_learner_view_and_bad_files(tmp_path):

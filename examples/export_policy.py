@@ -58,9 +58,12 @@ def export_policy(
     obs_layout: str | None = None,
     obs_mean: torch.Tensor | None = None,
     obs_std: torch.Tensor | None = None,
+    obs_clip: float | None = None,
 ) -> None:
     """Writes `net` (Linear layers, ReLU or Tanh between them) as a policy file for `game`
-    configured with `options` (the registry id and the options it was trained with)."""
+    configured with `options` (the registry id and the options it was trained with). With
+    `obs_mean` and `obs_std` the network reads `(obs - obs_mean) / obs_std`, clamped to
+    `[-obs_clip, obs_clip]` when `obs_clip` is given."""
     linears = [m for m in net if isinstance(m, torch.nn.Linear)]
     kinds = {type(m) for m in net if not isinstance(m, torch.nn.Linear)}
     if kinds - {torch.nn.ReLU, torch.nn.Tanh} or len(kinds) > 1:
@@ -85,6 +88,10 @@ def export_policy(
     }
     if obs_layout is not None:
         metadata["obs_layout"] = obs_layout
+    if obs_clip is not None:
+        if obs_mean is None or not obs_clip > 0:
+            raise ValueError("obs_clip is a positive bound of the normalized input (with obs_mean)")
+        metadata["obs_clip"] = repr(float(obs_clip))
     try:
         from safetensors.torch import save_file
     except ImportError:

@@ -428,6 +428,19 @@ class Trainer:
         )
 
 
+def export(agent: Agent, norm: ObsNorm, path: str, game_id: str, options=None) -> None:
+    """Writes the actor of ``agent`` (its trunk and policy head) with the observation
+    normalizer ``norm`` as a policy file (docs/policies.md, examples/export_policy.py):
+    ``policy:<path>`` then plays it greedily in Rust, wherever a bot name is taken."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from export_policy import export_policy
+
+    net = nn.Sequential(*agent.trunk, agent.pi)
+    export_policy(net, path, game=game_id, options=dict(options or {}),
+                  obs_mean=norm.mean.float(), obs_std=torch.sqrt(norm.var + 1e-8).float(),
+                  obs_clip=10.0)
+
+
 def train(trainer: Trainer, minutes: float, max_updates: int | None, evaluate,
           eval_every: float, eval_every_updates: int | None = None, log=print) -> None:
     """Runs ``trainer`` for ``minutes`` of training time (periodic evaluations excluded) or
@@ -574,7 +587,8 @@ def run(args, *, game_id: str, title: str, eval_sets: list, evaluator, options=N
         result_note: str = "") -> dict:
     """Trains, evaluates against every set of ``eval_sets`` (``evaluator`` is
     ``evaluate_learner`` or ``evaluate_table``), prints the figures and writes
-    ``summary.json``, ``curve.png`` and ``model.pt`` to ``args.out``."""
+    ``summary.json``, ``curve.png``, ``model.pt`` and ``policy.safetensors`` (the policy
+    file of the actor, ``export``) to ``args.out``."""
     os.makedirs(args.out, exist_ok=True)
     cfg = Config(
         envs=args.envs, steps=args.steps, lr=args.lr, ent_coef=args.ent_coef,
@@ -635,7 +649,10 @@ def run(args, *, game_id: str, title: str, eval_sets: list, evaluator, options=N
                f"{title} vs {'; '.join(_label(o) for o in train_sets)}", train_label,
                train_key=train_key, final=final)
     trainer.save(os.path.join(args.out, "model.pt"))
-    print(f"  wrote {args.out}/summary.json, curve.png, model.pt")
+    export(trainer.agent, trainer.norm, os.path.join(args.out, "policy.safetensors"), game_id,
+           options)
+    print(f"  wrote {args.out}/summary.json, curve.png, model.pt, policy.safetensors "
+          f"(play it: policy:{args.out}/policy.safetensors)")
     return summary
 
 
@@ -672,6 +689,7 @@ __all__ = [
     "Trainer",
     "evaluate_learner",
     "evaluate_table",
+    "export",
     "machine",
     "plot_curve",
     "sample",

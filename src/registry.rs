@@ -271,6 +271,96 @@ pub fn learner_bot_actions(
     )?
 }
 
+/// What [`policy_probs`] and [`learner_policy_probs`] do with the environment's game type.
+struct PolicyProbs<'a, E: ?Sized> {
+    env: &'a E,
+    path: &'a std::path::Path,
+    selected: Option<&'a [bool]>,
+    out: &'a mut [f32],
+}
+
+impl Visitor for PolicyProbs<'_, dyn DynEnv + '_> {
+    type Output = Result<()>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let env = self
+            .env
+            .as_any()
+            .downcast_ref::<VecEnv<G>>()
+            .ok_or_else(|| wrong_type(G::INFO.id))?;
+        let bot = crate::agents::policy_file::PolicyBot::from_path(env.game(), self.path, false)?;
+        let lanes = crate::core::policy::LaneBatch {
+            states: env.states(),
+            masks: env.legal_mask(),
+            terminated: env.terminated(),
+            truncated: env.truncated(),
+        };
+        let cs = env.options().chunk_size;
+        let (selected, out) = (self.selected, &mut *self.out);
+        env.install(|| bot.lane_probabilities(env.game(), &lanes, selected, cs, out))
+    }
+}
+
+impl Visitor for PolicyProbs<'_, dyn DynLearner + '_> {
+    type Output = Result<()>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let env = self
+            .env
+            .as_any()
+            .downcast_ref::<LearnerEnv<G>>()
+            .ok_or_else(|| wrong_type(G::INFO.id))?;
+        let bot = crate::agents::policy_file::PolicyBot::from_path(env.game(), self.path, false)?;
+        let lanes = crate::core::policy::LaneBatch {
+            states: env.states(),
+            masks: env.legal_mask(),
+            terminated: env.terminated(),
+            truncated: env.truncated(),
+        };
+        let cs = env.options().chunk_size;
+        let (selected, out) = (self.selected, &mut *self.out);
+        env.install(|| bot.lane_probabilities(env.game(), &lanes, selected, cs, out))
+    }
+}
+
+/// The action probabilities of the policy file at `path` (read and checked against the
+/// game, see [`crate::agents::policy_file`]) for the seat to act in every lane of `env`
+/// selected by `selected` (`None`: every lane) whose game is not over, into `out`
+/// (`[N, num_actions]`: the softmax over the legal actions; zero rows elsewhere). Errors
+/// (nothing written): a bad or mismatched file, buffers of the wrong length.
+pub fn policy_probs(
+    env: &dyn DynEnv,
+    path: &std::path::Path,
+    selected: Option<&[bool]>,
+    out: &mut [f32],
+) -> Result<()> {
+    visit(
+        env.info().id,
+        &mut PolicyProbs {
+            env,
+            path,
+            selected,
+            out,
+        },
+    )?
+}
+
+/// [`policy_probs`] for the learner's seat of a learner view.
+pub fn learner_policy_probs(
+    env: &dyn DynLearner,
+    path: &std::path::Path,
+    selected: Option<&[bool]>,
+    out: &mut [f32],
+) -> Result<()> {
+    visit(
+        env.info().id,
+        &mut PolicyProbs {
+            env,
+            path,
+            selected,
+            out,
+        },
+    )?
+}
+
 struct VisitTree<'a, V> {
     options: &'a Options,
     visitor: &'a mut V,

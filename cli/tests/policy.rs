@@ -72,3 +72,83 @@ fn a_policy_file_plays_a_match_and_a_bad_one_is_refused() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `cardvec ladder --bots` takes policy files with their options (`policy:<path>,sample=1`
+/// stays one bot), and a path with a comma in it.
+#[test]
+fn a_ladder_rates_policy_files_among_the_bots() {
+    let dir =
+        std::env::temp_dir().join(format!("cardvec-cli-ladder-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = write_policy(&dir, "kuhn.safetensors", "kuhn");
+    let list = format!("random,policy:{path},sample=1,policy:{path}");
+    let out = cardvec(&[
+        "ladder", "kuhn", "--bots", &list, "--games", "40", "--json", "-q",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_str(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .last()
+            .unwrap(),
+    )
+    .unwrap();
+    let names: Vec<String> = report["spec"]["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "random".to_string(),
+            format!("policy:{path},sample=1"),
+            format!("policy:{path}")
+        ]
+    );
+    assert_eq!(report["bots"].as_array().unwrap().len(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `cardvec serve --policy NAME=PATH` checks every file and name before it listens: a
+/// missing or truncated file, a name of the game's own bots, a name given twice are errors.
+#[test]
+fn serve_refuses_a_bad_policy_before_it_starts() {
+    let dir = std::env::temp_dir().join(format!("cardvec-cli-serve-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = write_policy(&dir, "kuhn.safetensors", "kuhn");
+    let truncated = dir.join("truncated.safetensors");
+    let data = std::fs::read(&good).unwrap();
+    std::fs::write(&truncated, &data[..data.len() / 2]).unwrap();
+    let missing = dir.join("missing.safetensors");
+    for (policies, want) in [
+        (vec![format!("net={}", missing.display())], "cannot read"),
+        (vec![format!("net={}", truncated.display())], "truncated"),
+        (vec![format!("random={good}")], "one of kuhn's own bots"),
+        (
+            vec![format!("net={good}"), format!("net={good}")],
+            "given twice",
+        ),
+        (vec!["net".to_string()], "expected NAME=PATH"),
+    ] {
+        let mut args = vec!["serve".to_string(), "--port".into(), "0".into()];
+        for p in &policies {
+            args.push("--policy".into());
+            args.push(p.clone());
+        }
+        let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        let out = cardvec(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(want),
+            "{want:?} not in {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

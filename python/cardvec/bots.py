@@ -17,6 +17,7 @@ same actions).
 """
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,7 +28,7 @@ from ._games import game_class, games
 if TYPE_CHECKING:
     from typing import SupportsIndex
 
-    from numpy import int64
+    from numpy import float32, int64
     from numpy.typing import ArrayLike, NDArray
 
 
@@ -69,4 +70,29 @@ def act(
     return env._bot_actions(bot, lanes, seed)
 
 
-__all__ = ["act", "names"]
+def policy_probs(
+    env: BatchEnv | LearnerEnv,
+    path: str | os.PathLike[str],
+    lanes: ArrayLike | None = None,
+) -> NDArray[float32]:
+    """The action probabilities of the policy file ``path`` (docs/policies.md) for the
+    seat to act in every lane of ``env``, as the ``policy:<path>`` bot computes them in
+    Rust: the softmax of the network's logits over the legal actions (0 for the illegal
+    ones; ``policy:<path>`` plays the argmax, ``policy:<path>,sample=1`` draws from them).
+
+    ``env`` is a ``BatchEnv`` (the seat to act) or a ``LearnerEnv`` (the learner's seat).
+    ``lanes`` is ``None`` (every lane) or a bool array with one entry per lane. Returns a
+    new float32 array [num_envs, num_actions], all zero in the lanes not selected or whose
+    game is over. A missing, truncated or invalid file, or one trained on another game or
+    configuration, is a ``ValueError`` naming the problem. Nothing changes in ``env``.
+    """
+    if not isinstance(env, (BatchEnv, LearnerEnv)):
+        raise TypeError(
+            f"env must be a cardvec BatchEnv or LearnerEnv, got {type(env).__name__}"
+        )
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a path (str or os.PathLike), got {path!r}")
+    return env._policy_probs(os.fspath(path), lanes)
+
+
+__all__ = ["act", "names", "policy_probs"]

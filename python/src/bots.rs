@@ -51,3 +51,19 @@ pub(crate) fn bot_actions<'py>(
         .map_err(core_err)?;
     Ok(PyArray1::from_vec(py, out))
 }
+
+/// Runs a policy's probabilities over `n` lanes of `a` actions without the GIL (`run` gets
+/// the lane mask and the output) and returns them as a new float32 array `[n, a]`.
+pub(crate) fn policy_probs<'py>(
+    py: Python<'py>,
+    n: usize,
+    a: usize,
+    lanes: Option<&Bound<'py, PyAny>>,
+    run: impl FnOnce(Option<&[bool]>, &mut [f32]) -> Result<(), CoreError> + Send,
+) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+    let mask = lanes_mask(lanes, n)?;
+    let mut out = try_buffer(n * a, 0f32, "probabilities")?;
+    py.detach(|| run(mask.as_deref(), &mut out))
+        .map_err(core_err)?;
+    PyArray1::from_vec(py, out).reshape([n, a])
+}

@@ -39,6 +39,7 @@ struct LearnerViews {
     truncated: Py<PyArray1<bool>>,
     illegal: Py<PyArray1<u8>>,
     seat: Py<PyArray1<i32>>,
+    opponent_id: Py<PyArray1<i64>>,
     episode_return: Py<PyArray1<f32>>,
     episode_length: Py<PyArray1<i32>>,
     episodes: Py<PyArray1<u64>>,
@@ -86,6 +87,7 @@ impl LearnerViews {
                 truncated: view(owner, env.truncated())?.unbind(),
                 illegal: view(owner, env.illegal())?.unbind(),
                 seat: view(owner, env.seat())?.unbind(),
+                opponent_id: view(owner, env.opponent_ids())?.unbind(),
                 episode_return: view(owner, env.episode_return())?.unbind(),
                 episode_length: view(owner, env.episode_length())?.unbind(),
                 episodes: view(owner, env.episodes())?.unbind(),
@@ -206,6 +208,45 @@ fn opponent_names(opponents: &Bound<'_, PyAny>) -> PyResult<Opponents> {
         "opponents must be a bot name or a list of bot names, got {}",
         opponents.repr()?
     )))
+}
+
+/// The `entries` of `set_pool`: a list of entries, each a bot name (every other seat) or a
+/// list of `num_players - 1` names; `weights` one float per entry (`None`: 1 each).
+fn pool_entries(
+    entries: &Bound<'_, PyAny>,
+    weights: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<(Opponents, f64)>> {
+    if entries.is_instance_of::<PyString>()
+        || !(entries.is_instance_of::<PyList>() || entries.is_instance_of::<PyTuple>())
+    {
+        return Err(PyTypeError::new_err(format!(
+            "entries must be a list of bot names (or of lists of names), got {}",
+            entries.repr()?
+        )));
+    }
+    let mut out = Vec::new();
+    for item in entries.try_iter()? {
+        out.push((opponent_names(&item?)?, 1.0));
+    }
+    if let Some(w) = weights.filter(|w| !w.is_none()) {
+        let w: Vec<f64> = w.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "weights must be a list of floats, got {}",
+                w.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        })?;
+        if w.len() != out.len() {
+            return Err(value_err(format!(
+                "weights: {} weights for {} entries",
+                w.len(),
+                out.len()
+            )));
+        }
+        for (entry, w) in out.iter_mut().zip(w) {
+            entry.1 = w;
+        }
+    }
+    Ok(out)
 }
 
 /// The learner view of a registered game: `num_envs` lanes in which the learner plays one
@@ -490,6 +531,73 @@ impl LearnerEnv {
         bot_actions(py, self.num_envs, lanes, seed, |mask, seed, out| {
             cardvec::registry::learner_bot_actions(env, bot, mask, seed, out)
         })
+    }
+
+    /// The action probabilities of the policy file `path` in the learner's place (what
+    /// `cardvec.bots.policy_probs(env, path, lanes)` returns): float32 [num_envs,
+    /// num_actions], zero rows where not selected or finished.
+    #[pyo3(signature = (path, lanes=None))]
+    fn _policy_probs<'py>(
+        &self,
+        py: Python<'py>,
+        path: std::path::PathBuf,
+        lanes: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let engine = self.engine(py)?;
+        let env = &*engine.env;
+        crate::bots::policy_probs(py, self.num_envs, self.num_actions, lanes, |mask, out| {
+            cardvec::registry::learner_policy_probs(env, &path, mask, out)
+        })
+    }
+
+    /// Replaces the opponent pool (self-play): `entries` is a list of opponents, each a bot
+    /// name (every other seat; `"policy:<path>"` included) or a list of `num_players - 1`
+    /// names, `weights` one weight per entry (finite, at least 0, adding up to more than 0;
+    /// `None`: equal). A lane draws its entry when its next game starts (from its own
+    /// stream) and keeps it for the whole game: games in progress keep their opponents.
+    /// The same names keep their id in `opponent_id`; `opponent_names[id]` names it. An
+    /// empty pool, a bad weight, an unknown bot, a policy file for another game is a
+    /// `ValueError` that changes nothing.
+    #[pyo3(signature = (entries, weights=None))]
+    fn set_pool(
+        &self,
+        py: Python<'_>,
+        entries: &Bound<'_, PyAny>,
+        weights: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let pool = pool_entries(entries, weights)?;
+        let mut engine = self.engine(py)?;
+        let env = &mut engine.env;
+        py.detach(|| env.set_pool(&pool)).map_err(core_err)
+    }
+
+    /// The opponent pool: a new list of `(id, name, weight)`, in the order given to
+    /// `set_pool` (at construction, `[(0, opponents, 1.0)]`).
+    #[getter]
+    fn pool(&self, py: Python<'_>) -> PyResult<Vec<(u32, String, f64)>> {
+        let engine = self.engine(py)?;
+        let labels = engine.env.entry_labels();
+        Ok(engine
+            .env
+            .pool()
+            .iter()
+            .map(|&(id, w)| (id, labels[id as usize].clone(), w))
+            .collect())
+    }
+
+    /// The name of every opponent entry ever in the pool, indexed by id (a new list): the
+    /// bot name, or the names of the seats joined by `" | "`.
+    #[getter]
+    fn opponent_names(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        Ok(self.engine(py)?.env.entry_labels())
+    }
+
+    /// The id of the opponent entry playing the other seats of each lane's current game,
+    /// int64 [num_envs] (read-only view; drawn when the game started, the same until it
+    /// ends; `opponent_names[id]` names it).
+    #[getter]
+    fn opponent_id(&self, py: Python<'_>) -> Py<PyArray1<i64>> {
+        self.views.opponent_id.clone_ref(py)
     }
 
     /// The outputs as torch tensors sharing the views' memory (no copy, no warning):

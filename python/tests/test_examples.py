@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
@@ -48,3 +49,68 @@ def test_example_runs_and_writes_its_outputs(tmp_path, script, opponents):
     assert (out / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     saved = torch.load(out / "model.pt", weights_only=False)
     assert saved["game_id"] == summary["game"] and "agent" in saved and "norm" in saved
+    assert_policy_file_plays_as_the_agent(out, summary["game"], summary["options"])
+
+
+def assert_policy_file_plays_as_the_agent(out, game_id, options):
+    """The exported ``policy.safetensors`` (ppo_common.export) plays in Rust as the saved
+    agent plays in PyTorch: its probabilities equal the agent's masked softmax (the
+    observation normalization and its clip at 10 included)."""
+    sys.path.insert(0, EXAMPLES)
+    import ppo_common as kit
+
+    import cardvec
+    from cardvec import bots
+
+    saved = torch.load(out / "model.pt", weights_only=False)
+    cfg = saved["config"]
+    env = cardvec.make(game_id, 32, seed=9, autoreset=True, **(options or {}))
+    agent = kit.Agent(env.obs_dim, env.num_actions, cfg["hidden"], cfg["layers"])
+    agent.load_state_dict(saved["agent"])
+    norm = kit.ObsNorm(env.obs_dim)
+    norm.mean, norm.var = saved["norm"]["mean"], saved["norm"]["var"]
+    path = out / "policy.safetensors"
+    for t in range(10):
+        obs = torch.from_numpy(np.asarray(env.obs).copy())
+        mask = torch.from_numpy(np.asarray(env.legal_mask).astype(bool))
+        with torch.no_grad():
+            logits, _ = agent(norm(obs), mask)
+            want = torch.softmax(logits, 1).numpy()
+        live = ~(env.terminated | env.truncated)
+        got = bots.policy_probs(env, path)
+        assert np.abs(got[live] - want[live]).max() < 1e-4, t
+        actions = bots.act(env, f"policy:{path}")
+        env.step(np.where(actions < 0, 0, actions))
+
+
+def test_selfplay_example_runs_with_its_pool_and_ratings(tmp_path):
+    out = tmp_path / "run"
+    args = ["--minutes", "30", "--max-updates", "4", "--envs", "12", "--steps", "32",
+            "--eval-games", "24", "--curve-games", "6", "--eval-every-updates", "2",
+            "--snapshot-every", "2", "--ladder-games", "4", "--seed", "3"]
+    proc = subprocess.run(
+        [sys.executable, os.path.join(EXAMPLES, "selfplay_lost_cities.py"), *args,
+         "--out", str(out)],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert list(summary["final"]) == ["random", "safe-heuristic"]
+    assert summary["throughput"]["updates"] == 4
+    ckpts = sorted(os.listdir(out / "checkpoints"))
+    assert ckpts == ["ckpt_00002.safetensors", "ckpt_00004.safetensors"]
+    assert len(summary["checkpoints"]) == 2
+    # The pool grew with the checkpoints; every weight positive.
+    last = summary["pool_log"][-1]["pool"]
+    assert set(last) == {"random", "discard-only", "safe-heuristic", *summary["checkpoints"]}
+    assert all(w > 0 for w in last.values())
+    # Whole games were played and tallied per opponent (12 lanes x 128 steps: a Lost
+    # Cities game takes about 45 decisions).
+    assert sum(summary["games_vs"].values()) >= 12
+    assert set(summary["games_vs"]) <= set(last)
+    report = json.loads((out / "ratings.json").read_text())
+    assert len(report["bots"]) == 3 + 2 + 1
+    assert "| bot | rating |" in (out / "ratings.txt").read_text()
+    assert (out / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert_policy_file_plays_as_the_agent(out, "lost-cities", {})

@@ -79,3 +79,70 @@ def test_a_file_for_another_game_or_configuration_is_refused(tmp_path):
         bots.act(kuhn, f"policy:{path}")
     with pytest.raises(ValueError, match="cannot read"):
         bots.act(kuhn, f"policy:{tmp_path / 'missing'}")
+
+
+@pytest.mark.parametrize("obs_dtype", ["f32", "u8"])
+@pytest.mark.parametrize("game_id,options,activation", CASES)
+def test_probabilities_equal_pytorchs_masked_softmax(tmp_path, game_id, options, activation, obs_dtype):
+    """cardvec.bots.policy_probs (the Rust forward pass and masked softmax that the
+    policy bot plays) against PyTorch on the rows Python sees: the f32 rows, or the u8
+    compact rows expanded (obs_f32), for each layout; to 1e-5."""
+    env = cardvec.make(game_id, 48, seed=3, autoreset=True, obs_dtype=obs_dtype, **options)
+    net = network(env.obs_dim, env.num_actions, activation, seed=7 + len(game_id))
+    mean = torch.linspace(-0.2, 0.3, env.obs_dim)
+    std = torch.linspace(0.4, 1.5, env.obs_dim)
+    path = tmp_path / "p.safetensors"
+    export_policy(net, str(path), game=game_id, options=options, obs_dtype=obs_dtype,
+                  obs_mean=mean, obs_std=std)
+    rng = np.random.default_rng(0)
+    rows = 0
+    for t in range(6):
+        obs = env.obs_f32() if obs_dtype == "u8" else np.asarray(env.obs, dtype=np.float32)
+        mask = torch.from_numpy(np.asarray(env.legal_mask).astype(bool))
+        with torch.no_grad():
+            logits = net((torch.from_numpy(obs.copy()) - mean) / std)
+            want = torch.softmax(logits.masked_fill(~mask, float("-inf")), dim=1)
+        got = bots.policy_probs(env, path)
+        assert got.dtype == np.float32 and got.shape == (env.num_envs, env.num_actions)
+        live = ~(np.asarray(env.terminated) | np.asarray(env.truncated))
+        assert np.abs(got[live] - want.numpy()[live]).max() <= 1e-5, (game_id, t)
+        assert not got[~live].any()
+        assert not got[~mask.numpy()].any(), "an illegal action has probability"
+        # Greedy is the argmax of the probabilities.
+        greedy = bots.act(env, f"policy:{path}")
+        top2 = np.sort(got, axis=1)[:, -2:]
+        clear = live & (top2[:, 1] - top2[:, 0] > 1e-4)
+        assert (greedy[clear] == got[clear].argmax(axis=1)).all()
+        # A subset of lanes: the others all zero.
+        lanes = rng.random(env.num_envs) < 0.5
+        sub = bots.policy_probs(env, str(path), lanes=lanes)
+        np.testing.assert_array_equal(sub[lanes], got[lanes])
+        assert not sub[~lanes].any()
+        rows += int(live.sum())
+        actions = bots.act(env, "random", seed=t)
+        env.step(np.where(actions < 0, 0, actions))
+    assert rows > 100
+
+
+def test_probabilities_of_the_learner_view_and_bad_files(tmp_path):
+    env = cardvec.LearnerEnv("lost-cities", 16, opponents="random", seat="rotate", seed=2)
+    net = network(env.obs_dim, env.num_actions, torch.nn.ReLU, seed=3)
+    path = str(tmp_path / "lc.safetensors")
+    export_policy(net, path, game="lost-cities")
+    with torch.no_grad():
+        logits = net(torch.from_numpy(np.asarray(env.obs).copy()))
+        mask = torch.from_numpy(np.asarray(env.legal_mask).astype(bool))
+        want = torch.softmax(logits.masked_fill(~mask, float("-inf")), dim=1).numpy()
+    got = bots.policy_probs(env, path)
+    assert np.abs(got - want).max() <= 1e-5
+    kuhn = cardvec.make("kuhn", 4)
+    with pytest.raises(ValueError, match="trained on lost-cities, not kuhn"):
+        bots.policy_probs(kuhn, path)
+    data = open(path, "rb").read()
+    (tmp_path / "t.safetensors").write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="truncated"):
+        bots.policy_probs(env, tmp_path / "t.safetensors")
+    with pytest.raises(ValueError, match="cannot read"):
+        bots.policy_probs(env, tmp_path / "missing.safetensors")
+    with pytest.raises(TypeError):
+        bots.policy_probs(env, 3)  # type: ignore[arg-type]

@@ -10,7 +10,8 @@
 //!   first reads the game's observation row ([`crate::core::Game::observe`], `obs_dim` values) and the
 //!   last writes one logit per action (`num_actions`);
 //! - optionally `obs_mean` and `obs_std` `[obs_dim]`: the input is `(obs - mean) / std`
-//!   (both or neither; every `std` positive).
+//!   (both or neither; every `std` positive), clamped to `[-obs_clip, obs_clip]` when the
+//!   metadata gives `obs_clip`.
 //!
 //! The header's `__metadata__` (a map of strings) says what the network was trained on:
 //!
@@ -23,8 +24,10 @@
 //! | `obs_dtype` | `f32` or `u8`: the dtype of the rows it was trained on (the `u8` rows expand to the f32 row bit for bit, so both read the f32 row here) |
 //! | `obs_layout` | optional: the game's `obs_layout` option (Lost Cities' `card-major` / `channel-major`); checked against the game's when given |
 //! | `activation` | `relu` or `tanh`, after every layer but the last |
+//! | `obs_clip` | optional, with `obs_mean`/`obs_std` only: a positive number; the normalized input is clamped to `[-obs_clip, obs_clip]` (the PPO examples' running normalization clips at 10) |
 //!
-//! Anything else is refused with an error naming the problem before any game starts
+//! Any other metadata key is refused (a file written for a newer reader is not read
+//! differently), and anything else wrong with an error naming the problem before any game starts
 //! ([`PolicyFile::read`], [`PolicyFile::check_game`]).
 //!
 //! # Inference
@@ -44,8 +47,10 @@ use std::marker::PhantomData;
 use std::path::Path;
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use safetensors::{Dtype, SafeTensors};
 
+use crate::core::policy::LaneBatch;
 use crate::core::spec::OptionValue;
 use crate::core::{Bot, Error, GameSpec, LaneRng, ObsDtype, Options, Result};
 
@@ -57,6 +62,18 @@ pub const FORMAT: &str = "cardvec-policy";
 
 /// The `version` a policy file's metadata must hold.
 pub const VERSION: &str = "1";
+
+/// The metadata keys a policy file may hold (any other is refused).
+pub const METADATA_KEYS: &[&str] = &[
+    "format",
+    "version",
+    "game",
+    "options",
+    "obs_dtype",
+    "obs_layout",
+    "activation",
+    "obs_clip",
+];
 
 /// Most layers a policy file may hold.
 pub const MAX_LAYERS: usize = 64;
@@ -109,6 +126,8 @@ pub struct Mlp {
     pub activation: Activation,
     /// `(mean, std)` of the input normalization, if any.
     pub normalization: Option<(Vec<f32>, Vec<f32>)>,
+    /// The bound the normalized input is clamped to (`[-clip, clip]`), if any.
+    pub obs_clip: Option<f32>,
 }
 
 impl Mlp {
@@ -138,6 +157,9 @@ impl Mlp {
             for row in x.chunks_exact_mut(self.input_dim()) {
                 for ((v, m), s) in row.iter_mut().zip(mean).zip(std) {
                     *v = (*v - m) / s;
+                    if let Some(c) = self.obs_clip {
+                        *v = v.clamp(-c, c);
+                    }
                 }
             }
         }
@@ -244,6 +266,13 @@ impl PolicyFile {
             md.get(k)
                 .ok_or_else(|| bad(format!("the metadata has no {k:?} (format {FORMAT})")))
         };
+        if let Some(extra) = md.keys().find(|k| !METADATA_KEYS.contains(&k.as_str())) {
+            return Err(bad(format!(
+                "unknown metadata key {extra:?} (this build reads {}): a file written for a \
+                 newer reader is refused rather than read differently",
+                METADATA_KEYS.join(", ")
+            )));
+        }
         let format = key("format")?;
         if format != FORMAT {
             return Err(bad(format!("format is {format:?}, expected {FORMAT:?}")));
@@ -372,6 +401,16 @@ impl PolicyFile {
             }
             _ => return Err(bad("obs_mean and obs_std go together".into())),
         };
+        let obs_clip = match md.get("obs_clip") {
+            None => None,
+            Some(text) => match text.parse::<f32>() {
+                Ok(c) if c.is_finite() && c > 0.0 && normalization.is_some() => Some(c),
+                Ok(c) if c.is_finite() && c > 0.0 => {
+                    return Err(bad("obs_clip without obs_mean and obs_std".into()))
+                }
+                _ => return Err(bad(format!("obs_clip {text:?} is not a positive number"))),
+            },
+        };
         Ok(PolicyFile {
             meta: PolicyMeta {
                 game,
@@ -383,6 +422,7 @@ impl PolicyFile {
                 layers,
                 activation,
                 normalization,
+                obs_clip,
             },
         })
     }
@@ -545,12 +585,75 @@ impl<G: GameSpec> PolicyBot<G> {
                 _ => break,
             }
         }
-        let policy = PolicyFile::read(Path::new(rest))?;
+        PolicyBot::from_path(game, Path::new(rest), sample)
+    }
+
+    /// The bot playing the policy file at `path` (read and checked against `game`:
+    /// [`PolicyFile::read`], [`PolicyFile::check_game`]), greedy or sampling.
+    pub fn from_path(game: &G, path: &Path, sample: bool) -> Result<PolicyBot<G>> {
+        let shown = path.display().to_string();
+        let policy = PolicyFile::read(path)?;
         policy.check_game(game).map_err(|e| match e {
-            Error::Invalid { reason, .. } => bad(format!("{rest}: {reason}")),
+            Error::Invalid { reason, .. } => bad(format!("{shown}: {reason}")),
             other => other,
         })?;
-        Ok(PolicyBot::new(policy.into(), sample, rest))
+        Ok(PolicyBot::new(policy.into(), sample, &shown))
+    }
+
+    /// The policy's action probabilities for the seat to act in every lane of `lanes`
+    /// selected by `selected` (`None`: every lane) whose game is not over, into `out`
+    /// (rows of `num_actions`: the softmax over the legal actions, 0 for the illegal ones;
+    /// all zero for the other lanes). One forward pass per chunk of `chunk_size` lanes, in
+    /// parallel on the current rayon pool; a row does not depend on its chunk.
+    ///
+    /// Errors (nothing written): buffers of the wrong length, a `chunk_size` of zero.
+    pub fn lane_probabilities(
+        &self,
+        game: &G,
+        lanes: &LaneBatch<'_, G>,
+        selected: Option<&[bool]>,
+        chunk_size: usize,
+        out: &mut [f32],
+    ) -> Result<()> {
+        let n = lanes.states.len();
+        let a = game.num_actions();
+        Error::check_len("probabilities", n * a, out.len())?;
+        Error::check_len("legal masks", n * a, lanes.masks.len())?;
+        Error::check_len("terminated flags", n, lanes.terminated.len())?;
+        Error::check_len("truncated flags", n, lanes.truncated.len())?;
+        if let Some(sel) = selected {
+            Error::check_len("lanes", n, sel.len())?;
+        }
+        Error::check_range("chunk_size", 1, 1 << 20, chunk_size)?;
+        if a == 0 {
+            return Ok(());
+        }
+        out.par_chunks_mut(chunk_size * a)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                chunk.fill(0.0);
+                let base = c * chunk_size;
+                let asked: Vec<usize> = (base..base + chunk.len() / a)
+                    .filter(|&l| {
+                        selected.is_none_or(|sel| sel[l])
+                            && !lanes.terminated[l]
+                            && !lanes.truncated[l]
+                    })
+                    .collect();
+                if asked.is_empty() {
+                    return;
+                }
+                let states: Vec<&G::State> = asked.iter().map(|&l| &lanes.states[l]).collect();
+                let masks: Vec<&[u8]> = asked
+                    .iter()
+                    .map(|&l| &lanes.masks[l * a..(l + 1) * a])
+                    .collect();
+                let probs = self.probabilities(game, &states, &masks);
+                for (&l, row) in asked.iter().zip(probs.chunks_exact(a)) {
+                    chunk[(l - base) * a..(l - base + 1) * a].copy_from_slice(row);
+                }
+            });
+        Ok(())
     }
 
     /// The bot playing `policy` (already checked against the game), greedy or sampling;
@@ -723,6 +826,9 @@ mod tests {
         if let Some((m, s)) = &p.mlp.normalization {
             for i in 0..v.len() {
                 v[i] = (v[i] - m[i] as f64) / s[i] as f64;
+                if let Some(c) = p.mlp.obs_clip {
+                    v[i] = v[i].clamp(-c as f64, c as f64);
+                }
             }
         }
         let last = p.mlp.layers.len() - 1;
@@ -749,7 +855,7 @@ mod tests {
 
     #[test]
     fn the_batched_forward_pass_equals_a_scalar_computation() {
-        for activation in ["relu", "tanh"] {
+        for (activation, clip) in [("relu", None), ("tanh", None), ("relu", Some("0.75"))] {
             let mut tensors = mlp_tensors(&[7, 33, 5, 4]);
             tensors.push((
                 "obs_mean".into(),
@@ -761,8 +867,12 @@ mod tests {
                 vec![7],
                 (0..7).map(|i| 0.5 + i as f32).collect(),
             ));
-            let p = PolicyFile::from_bytes(&bytes(&tensors, metadata("kuhn", "{}", activation)))
-                .unwrap();
+            let mut md = metadata("kuhn", "{}", activation);
+            if let Some(c) = clip {
+                md.insert("obs_clip".into(), c.into());
+            }
+            let p = PolicyFile::from_bytes(&bytes(&tensors, md)).unwrap();
+            assert_eq!(p.mlp.obs_clip, clip.map(|c| c.parse().unwrap()));
             let rows = 37;
             let x: Vec<f32> = (0..rows * 7)
                 .map(|i| testing::value(99, i as u64, 3.0))
@@ -916,6 +1026,12 @@ mod tests {
             check(refused(&bytes(&mlp_tensors(&w), md)), want);
         }
         let mut md = metadata("kuhn", "{}", "relu");
+        md.insert("obs_scale".into(), "2".into());
+        check(
+            refused(&bytes(&mlp_tensors(&w), md)),
+            "unknown metadata key \"obs_scale\"",
+        );
+        let mut md = metadata("kuhn", "{}", "relu");
         md.remove("game");
         check(refused(&bytes(&mlp_tensors(&w), md)), "no \"game\"");
         check(
@@ -1042,6 +1158,14 @@ mod tests {
             refused(&bytes(&t, metadata("kuhn", "{}", "relu"))),
             "obs_mean and obs_std go together",
         );
+        let mut md = metadata("kuhn", "{}", "relu");
+        md.insert("obs_clip".into(), "10".into());
+        check(
+            refused(&bytes(&mlp_tensors(&w), md.clone())),
+            "obs_clip without obs_mean and obs_std",
+        );
+        md.insert("obs_clip".into(), "-1".into());
+        check(refused(&bytes(&mlp_tensors(&w), md)), "obs_clip \"-1\"");
         t.push(("obs_std".into(), vec![w[0]], vec![0.0; w[0]]));
         check(
             refused(&bytes(&t, metadata("kuhn", "{}", "relu"))),

@@ -59,6 +59,25 @@
 //! `(seeds[l], 0, k)`: the games lane 0 of a view reset with `seeds[l]` plays.
 //! With `seat` [`LearnerSeat::Rotate`] the learner's seat in game `k` of lane `l` is
 //! `(l + k) % num_players`. Nothing depends on the thread count or the chunk size.
+//!
+//! # Opponent pools (self-play)
+//!
+//! The other seats are played by an *entry* of the opponent pool: a set of bots (one
+//! name for every other seat, or one per seat), each entry with a weight. At construction
+//! the pool is the one entry the view was built with. [`LearnerEnv::set_pool`] replaces it
+//! between steps (a new checkpoint, `policy:<path>`, added; weights changed): a lane draws
+//! its entry when its game starts, from a stream of its own keyed by `(seed, l, k)`, and
+//! keeps it for the whole game, so games in progress never change opponents.
+//! [`LearnerEnv::opponent_ids`] tells each lane's entry (ids are stable: the same names
+//! keep their id), so results can be tallied per opponent.
+//!
+//! # Batched bot plies
+//!
+//! Inside a call, the bots of a chunk's lanes play in rounds: every lane that waits for a
+//! bot ply is grouped with the lanes that wait for the same bot (pool entry and seat), and
+//! each group is one [`Bot::act_batch`] call (a policy network: one forward pass over the
+//! group). Each lane draws from its own bot stream and a bot's action for a state does not
+//! depend on the other states of its batch, so the games are those of one lane at a time.
 
 use std::any::Any;
 
@@ -84,6 +103,36 @@ pub const MAX_BOT_PLIES: u32 = 1 << 16;
 
 /// Key that keeps the bots' streams apart from the games' streams.
 const BOT_STREAM_KEY: u64 = 0x6c65_6172_6e65_7221;
+
+/// Key that keeps the opponent draws' streams apart from the bots' streams.
+const POOL_STREAM_KEY: u64 = 0x706f_6f6c_6472_6177;
+
+/// Most entries an opponent pool may hold.
+pub const MAX_POOL: usize = 1 << 16;
+
+/// Resolves a bot name into a bot for the game (what [`LearnerEnv::set_pool`] calls; the
+/// view built by [`LearnerEnv::with_bots`] keeps the resolver it was given).
+pub type Resolver<G> = fn(&G, &str) -> Result<Box<dyn Bot<G>>>;
+
+/// One set of opponents a lane can draw: the bots of the seats other than the learner's.
+struct Entry<G: Game> {
+    /// Their names, one per other seat in seat order (skipping the learner's).
+    names: Vec<String>,
+    /// The bots, `None` once the entry is neither in the pool nor playing in any lane.
+    bots: Option<Vec<Box<dyn Bot<G>>>>,
+}
+
+impl<G: Game> Entry<G> {
+    /// The entry's name: the bot name when every other seat has the same bot, else the
+    /// names joined by `" | "`.
+    fn label(&self) -> String {
+        if self.names.iter().all(|n| *n == self.names[0]) {
+            self.names[0].clone()
+        } else {
+            self.names.join(" | ")
+        }
+    }
+}
 
 /// Which seat the learner plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,6 +174,8 @@ struct LaneCtl {
     /// Plies (learner's attempted steps and bots' applied actions) of the current game, for
     /// `max_steps`.
     plies: u32,
+    /// The id of the pool entry playing the other seats in the current game.
+    entry: u32,
 }
 
 /// The learner view of `num_envs` lanes of a game (see the module documentation).
@@ -142,7 +193,11 @@ struct LaneCtl {
 /// [`skipped`](LearnerEnv::skipped) and [`skipped_return`](LearnerEnv::skipped_return).
 pub struct LearnerEnv<G: Game> {
     game: G,
-    bots: Vec<Box<dyn Bot<G>>>,
+    /// Every opponent entry ever added, by id (an id is never reused).
+    entries: Vec<Entry<G>>,
+    /// The opponent pool: `(entry id, weight)`, what a lane draws from when a game starts.
+    opponent_pool: Vec<(u32, f64)>,
+    resolve: Option<Resolver<G>>,
     opponents: Vec<String>,
     seat_rule: LearnerSeat,
     options: EnvOptions,
@@ -158,6 +213,7 @@ pub struct LearnerEnv<G: Game> {
     truncated: Vec<bool>,
     illegal: Vec<u8>,
     seat: Vec<i32>,
+    opponent: Vec<i64>,
     episode_return: Vec<f32>,
     episode_length: Vec<i32>,
     episodes: Vec<u64>,
@@ -178,6 +234,7 @@ struct Lane<'a, G: Game> {
     truncated: &'a mut bool,
     illegal: &'a mut u8,
     seat: &'a mut i32,
+    opponent: &'a mut i64,
     episode_return: &'a mut f32,
     episode_length: &'a mut i32,
     episodes: &'a mut u64,
@@ -188,7 +245,9 @@ struct Lane<'a, G: Game> {
 /// What every lane of a call shares.
 struct Ctx<'g, G: Game> {
     game: &'g G,
-    bots: &'g [Box<dyn Bot<G>>],
+    entries: &'g [Entry<G>],
+    /// The pool as `(entry id, cumulative weight)`.
+    draws: Vec<(u32, f64)>,
     seat_rule: LearnerSeat,
     /// [`EnvOptions::max_steps`], 0 when off.
     max_steps: u32,
@@ -198,51 +257,177 @@ struct Ctx<'g, G: Game> {
 }
 
 impl<G: Game> Ctx<'_, G> {
-    /// The bot of `seat` when the learner sits at `learner` (the bots fill the other seats
-    /// in seat order).
-    fn bot_of(&self, seat: usize, learner: usize) -> &dyn Bot<G> {
-        &*self.bots[if seat < learner { seat } else { seat - 1 }]
+    /// The bot of `seat` in entry `entry` when the learner sits at `learner` (the bots fill
+    /// the other seats in seat order).
+    fn bot_of(&self, entry: u32, seat: usize, learner: usize) -> &dyn Bot<G> {
+        let bots = self.entries[entry as usize]
+            .bots
+            .as_ref()
+            .expect("a lane's entry keeps its bots");
+        &*bots[if seat < learner { seat } else { seat - 1 }]
     }
 
-    /// Plays bot plies until the learner is to act or the game is over. Returns the
-    /// learner seat's rewards over them and whether the game was cut off (the bot ply
-    /// limit or `max_steps` reached, or a bot's action refused).
-    fn play_bots(&self, lane: &mut Lane<'_, G>) -> (f32, bool) {
+    /// The pool entry drawn with `rng`: entry `i` with probability `weight_i / total`.
+    fn draw(&self, rng: &mut LaneRng) -> u32 {
+        let total = self.draws.last().map_or(0.0, |d| d.1);
+        let u = rng.unit_f64() * total;
+        self.draws
+            .iter()
+            .find(|&&(_, cum)| u < cum)
+            .or(self.draws.iter().rev().find(|d| d.1 > 0.0))
+            .map_or(0, |d| d.0)
+    }
+
+    /// Whether the lane's bots have a ply to play, as the learner waits: `Ok(seat)` the
+    /// seat of the bot to act, or `Err(cut)` when they are done: the learner is to act or
+    /// the game is over (`false`), or the game is cut off (`true`: `max_steps` reached, or
+    /// `plies` bot plies already played in this call, [`MAX_BOT_PLIES`]).
+    fn bot_turn(&self, lane: &Lane<'_, G>, plies: u32) -> std::result::Result<usize, bool> {
         let game = self.game;
-        let learner = *lane.seat as usize;
-        let mut total = 0.0;
-        for plies in 0..=MAX_BOT_PLIES {
-            let (terminated, truncated) = game.finished(lane.state);
-            if terminated || truncated {
-                return (total, false);
-            }
-            if self.max_steps != 0 && lane.ctl.plies >= self.max_steps {
-                return (total, true);
-            }
-            let to_act = game.current_player(lane.state);
-            if to_act == learner {
-                return (total, false);
-            }
-            if plies == MAX_BOT_PLIES {
-                break;
-            }
-            // The mask row serves as scratch: it is rewritten for the learner afterwards.
-            game.legal_mask(lane.state, lane.mask);
-            let action = self.bot_of(to_act, learner).act(
-                game,
-                lane.state,
-                lane.mask,
-                &mut lane.ctl.bot_rng,
-            );
-            lane.ply_rewards.fill(0.0);
-            let outcome = game.step(lane.state, action, &mut lane.ctl.rng, lane.ply_rewards);
-            if !outcome.applied {
-                return (total, true);
-            }
-            lane.ctl.plies += 1;
-            total += lane.ply_rewards[learner];
+        let (terminated, truncated) = game.finished(lane.state);
+        if terminated || truncated {
+            return Err(false);
         }
-        (total, true)
+        if self.max_steps != 0 && lane.ctl.plies >= self.max_steps {
+            return Err(true);
+        }
+        let to_act = game.current_player(lane.state);
+        if to_act == *lane.seat as usize {
+            return Err(false);
+        }
+        if plies == MAX_BOT_PLIES {
+            return Err(true);
+        }
+        Ok(to_act)
+    }
+
+    /// Plays the bots of every lane of `lanes` whose [`Pending`] waits for them, until none
+    /// does, and runs each lane's continuation when its bots are done ([`Ctx::resume`],
+    /// which may deal a game whose bots play in turn). At each round the lanes that need a
+    /// bot ply are grouped by bot and each group is one [`Bot::act_batch`] call (a policy
+    /// network: one forward pass over the group); each lane draws from its own bot stream,
+    /// so the actions are the ones the lanes would get one by one.
+    fn play_all(&self, lanes: &mut [Lane<'_, G>], pending: &mut [Pending]) {
+        let learner_of = |lane: &Lane<'_, G>| *lane.seat as usize;
+        let mut need: Vec<(usize, usize)> = Vec::new();
+        loop {
+            need.clear();
+            for (j, lane) in lanes.iter_mut().enumerate() {
+                // A lane whose bots are done continues (maybe dealing a game whose bots
+                // play), until it needs a bot ply or is finished with.
+                while !matches!(pending[j].cont, Cont::Done) {
+                    match self.bot_turn(lane, pending[j].plies) {
+                        Ok(seat) => {
+                            need.push((j, seat));
+                            break;
+                        }
+                        Err(cut) => {
+                            let done = std::mem::replace(&mut pending[j], Pending::done());
+                            pending[j] = self.resume(lane, done, cut);
+                        }
+                    }
+                }
+            }
+            if need.is_empty() {
+                return;
+            }
+            // Group by bot: (entry, index of the seat among the bots).
+            let key = |(j, seat): (usize, usize)| {
+                let learner = learner_of(&lanes[j]);
+                let index = if seat < learner { seat } else { seat - 1 };
+                (lanes[j].ctl.entry, index)
+            };
+            let mut keys: Vec<((u32, usize), usize, usize)> = need
+                .iter()
+                .map(|&(j, seat)| (key((j, seat)), j, seat))
+                .collect();
+            keys.sort_unstable();
+            let mut g = 0;
+            while g < keys.len() {
+                let k = keys[g].0;
+                let end = g + keys[g..].iter().take_while(|x| x.0 == k).count();
+                let group = &keys[g..end];
+                for &(_, j, _) in group {
+                    let lane = &mut lanes[j];
+                    // The mask row serves as scratch: it is rewritten for the learner later.
+                    self.game.legal_mask(lane.state, lane.mask);
+                }
+                let (j0, seat0) = (group[0].1, group[0].2);
+                let bot = self.bot_of(k.0, seat0, learner_of(&lanes[j0]));
+                let mut rngs: Vec<LaneRng> = group
+                    .iter()
+                    .map(|&(_, j, _)| lanes[j].ctl.bot_rng.clone())
+                    .collect();
+                let mut actions = vec![0u32; group.len()];
+                {
+                    let states: Vec<&G::State> =
+                        group.iter().map(|&(_, j, _)| &*lanes[j].state).collect();
+                    let masks: Vec<&[u8]> =
+                        group.iter().map(|&(_, j, _)| &*lanes[j].mask).collect();
+                    bot.act_batch(self.game, &states, &masks, &mut rngs, &mut actions);
+                }
+                for ((&(_, j, _), rng), action) in group.iter().zip(rngs).zip(actions) {
+                    let lane = &mut lanes[j];
+                    lane.ctl.bot_rng = rng;
+                    let learner = learner_of(lane);
+                    lane.ply_rewards.fill(0.0);
+                    let outcome =
+                        self.game
+                            .step(lane.state, action, &mut lane.ctl.rng, lane.ply_rewards);
+                    if !outcome.applied {
+                        // A refused bot action cuts the game off.
+                        let done = std::mem::replace(&mut pending[j], Pending::done());
+                        pending[j] = self.resume(lane, done, true);
+                        continue;
+                    }
+                    lane.ctl.plies += 1;
+                    pending[j].plies += 1;
+                    pending[j].total += lane.ply_rewards[learner];
+                }
+                g = end;
+            }
+        }
+    }
+
+    /// What a lane does once its bots are done (`cut`: the game was cut off), given what
+    /// it was waiting for: the end of a learner step, or of a deal. Returns what it waits
+    /// for next.
+    fn resume(&self, lane: &mut Lane<'_, G>, pending: Pending, cut: bool) -> Pending {
+        let Pending { cont, total, .. } = pending;
+        match cont {
+            Cont::Done => Pending::done(),
+            Cont::AfterStep { mine } => {
+                let reward = mine + total;
+                *lane.reward = reward;
+                *lane.episode_return += reward;
+                *lane.episode_length += 1;
+                self.show(lane, cut);
+                Pending::done()
+            }
+            Cont::AfterDeal { carry, dealt } => {
+                let game = self.game;
+                let carry = carry + total;
+                let dealt = dealt + 1;
+                let (terminated, truncated) = game.finished(lane.state);
+                if !(terminated || truncated || cut) {
+                    lane.ctl.carry = carry;
+                    self.show(lane, false);
+                    return Pending::done();
+                }
+                if cut || dealt == MAX_REDEALS {
+                    lane.ctl.carry = 0.0;
+                    *lane.reward += carry;
+                    *lane.episode_return = carry;
+                    self.show(lane, true);
+                    return Pending::done();
+                }
+                *lane.episodes += 1;
+                *lane.skipped += 1;
+                *lane.skipped_return += carry as f64;
+                lane.ctl.game += 1;
+                self.deal(lane, dealt)
+            }
+        }
     }
 
     /// Writes the lane's flags, mask and observation (as seen by the learner's seat);
@@ -270,56 +455,43 @@ impl<G: Game> Ctx<'_, G> {
         game.observe(lane.state, *lane.seat as usize, lane.obs);
     }
 
-    /// Deals game `lane.ctl.game` and the ones after it until the learner has a decision
-    /// (or [`MAX_REDEALS`] games ended without one), and shows the lane.
-    fn start_episode(&self, lane: &mut Lane<'_, G>) {
+    /// Deals game `lane.ctl.game` (its streams, its opponents drawn from the pool, the
+    /// learner's seat, the deal's rewards); `dealt` games were dealt before it in this
+    /// call. Returns the wait for its bots to reach the learner's first decision.
+    fn deal(&self, lane: &mut Lane<'_, G>, dealt: u32) -> Pending {
         let game = self.game;
-        let p = game.num_players();
-        let mut dealt = 0;
-        loop {
-            let k = lane.ctl.game;
-            lane.ctl.rng = LaneRng::for_key(lane.ctl.keys.0, k);
-            lane.ctl.bot_rng = LaneRng::for_key(lane.ctl.keys.1, k);
-            *lane.state = game.reset(&mut lane.ctl.rng);
-            lane.ctl.plies = 0;
-            let seat = self.seat_rule.seat(lane.index, k, p);
-            *lane.seat = seat as i32;
-            *lane.episode_return = 0.0;
-            *lane.episode_length = 0;
-            lane.ply_rewards.fill(0.0);
-            game.deal_rewards(lane.state, lane.ply_rewards);
-            let mut carry = lane.ply_rewards[seat];
-            let (before, cut) = self.play_bots(lane);
-            carry += before;
-            dealt += 1;
-            let (terminated, truncated) = game.finished(lane.state);
-            if !(terminated || truncated || cut) {
-                lane.ctl.carry = carry;
-                self.show(lane, false);
-                return;
-            }
-            if cut || dealt == MAX_REDEALS {
-                lane.ctl.carry = 0.0;
-                *lane.reward += carry;
-                *lane.episode_return = carry;
-                self.show(lane, true);
-                return;
-            }
-            *lane.episodes += 1;
-            *lane.skipped += 1;
-            *lane.skipped_return += carry as f64;
-            lane.ctl.game += 1;
-        }
+        let k = lane.ctl.game;
+        lane.ctl.rng = LaneRng::for_key(lane.ctl.keys.0, k);
+        lane.ctl.bot_rng = LaneRng::for_key(lane.ctl.keys.1, k);
+        lane.ctl.entry = if self.draws.len() == 1 {
+            self.draws[0].0
+        } else {
+            self.draw(&mut LaneRng::for_key(lane.ctl.keys.1 ^ POOL_STREAM_KEY, k))
+        };
+        *lane.opponent = lane.ctl.entry as i64;
+        *lane.state = game.reset(&mut lane.ctl.rng);
+        lane.ctl.plies = 0;
+        let seat = self.seat_rule.seat(lane.index, k, game.num_players());
+        *lane.seat = seat as i32;
+        *lane.episode_return = 0.0;
+        *lane.episode_length = 0;
+        lane.ply_rewards.fill(0.0);
+        game.deal_rewards(lane.state, lane.ply_rewards);
+        Pending::waiting(Cont::AfterDeal {
+            carry: lane.ply_rewards[seat],
+            dealt,
+        })
     }
 
-    /// One lane's step (see the module documentation).
-    fn step(&self, lane: &mut Lane<'_, G>, action: u32) {
+    /// One lane's step up to its bots (see the module documentation): the learner's
+    /// action applied, or the next game dealt after a finished one. Returns what the lane
+    /// waits for.
+    fn step(&self, lane: &mut Lane<'_, G>, action: u32) -> Pending {
         *lane.reward = 0.0;
         if *lane.terminated || *lane.truncated {
             *lane.illegal = ActionStatus::Reset as u8;
             lane.ctl.game += 1;
-            self.start_episode(lane);
-            return;
+            return self.deal(lane, 0);
         }
         let learner = *lane.seat as usize;
         lane.ply_rewards.fill(0.0);
@@ -336,23 +508,59 @@ impl<G: Game> Ctx<'_, G> {
                 *lane.reward = reward;
                 *lane.episode_return += reward;
                 self.show_as(lane, (true, false));
-                return;
+                return Pending::done();
             }
             lane.ctl.plies += 1;
             if self.max_steps != 0 && lane.ctl.plies >= self.max_steps {
                 self.show(lane, true);
             }
-            return;
+            return Pending::done();
         }
         *lane.illegal = ActionStatus::Applied as u8;
         lane.ctl.plies += 1;
         let mine = std::mem::take(&mut lane.ctl.carry) + lane.ply_rewards[learner];
-        let (theirs, cut) = self.play_bots(lane);
-        let reward = mine + theirs;
-        *lane.reward = reward;
-        *lane.episode_return += reward;
-        *lane.episode_length += 1;
-        self.show(lane, cut);
+        Pending::waiting(Cont::AfterStep { mine })
+    }
+}
+
+/// The first `n` items of `rest`, which keeps the others.
+fn take_row<'a, T>(rest: &mut &'a mut [T], n: usize) -> &'a mut [T] {
+    let (row, tail) = std::mem::take(rest).split_at_mut(n);
+    *rest = tail;
+    row
+}
+
+/// What a lane waits for while its bots play (see [`Ctx::play_all`]).
+enum Cont {
+    /// Nothing: the lane is done for this call.
+    Done,
+    /// The end of the learner's step: `mine` is the learner's reward of its own ply.
+    AfterStep { mine: f32 },
+    /// The learner's first decision of a game just dealt: `carry` the learner's rewards
+    /// so far (the deal's), `dealt` the games dealt before it in this call.
+    AfterDeal { carry: f32, dealt: u32 },
+}
+
+/// A lane's wait, with the bot plies played in it so far.
+struct Pending {
+    cont: Cont,
+    /// The learner seat's rewards over the bot plies.
+    total: f32,
+    /// Bot plies played.
+    plies: u32,
+}
+
+impl Pending {
+    fn done() -> Pending {
+        Pending::waiting(Cont::Done)
+    }
+
+    fn waiting(cont: Cont) -> Pending {
+        Pending {
+            cont,
+            total: 0.0,
+            plies: 0,
+        }
     }
 }
 
@@ -424,6 +632,7 @@ impl<G: Game> LearnerEnv<G> {
             game: 0,
             carry: 0.0,
             plies: 0,
+            entry: 0,
         };
         Ok(LearnerEnv {
             obs: HugeBuf::try_filled(lane_rows::<f32>(n, d, "observations")?, 0.0, "observations")?,
@@ -436,13 +645,19 @@ impl<G: Game> LearnerEnv<G> {
             truncated: try_vec(n, false, "truncated flags")?,
             illegal: try_vec(n, 0, "action status codes")?,
             seat: try_vec(n, 0, "learner seats")?,
+            opponent: try_vec(n, 0, "opponent ids")?,
             episode_return: try_vec(n, 0.0, "episode returns")?,
             episode_length: try_vec(n, 0, "episode lengths")?,
             episodes: try_vec(n, 0, "episode counters")?,
             skipped: try_vec(n, 0, "episode counters")?,
             skipped_return: try_vec(n, 0.0, "episode returns")?,
             game,
-            bots,
+            entries: vec![Entry {
+                names: opponents.clone(),
+                bots: Some(bots),
+            }],
+            opponent_pool: vec![(0, 1.0)],
+            resolve: None,
             opponents,
             seat_rule,
             options,
@@ -451,11 +666,12 @@ impl<G: Game> LearnerEnv<G> {
     }
 
     /// Runs `f` on every lane, in parallel over chunks of `chunk_size` lanes, with the
-    /// lane's action (`0` when `actions` is empty).
+    /// lane's action (`0` when `actions` is empty), then plays the bots of every lane of the
+    /// chunk that waits for them, batched over the chunk ([`Ctx::play_all`]).
     fn for_each_lane(
         &mut self,
         actions: &[u32],
-        f: impl Fn(&Ctx<'_, G>, &mut Lane<'_, G>, u32) + Sync,
+        f: impl Fn(&Ctx<'_, G>, &mut Lane<'_, G>, u32) -> Pending + Sync,
     ) {
         let cs = self.options.chunk_size;
         let (p, a, d) = (
@@ -463,9 +679,19 @@ impl<G: Game> LearnerEnv<G> {
             self.game.num_actions(),
             self.game.obs_dim(),
         );
+        let mut cumulative = 0.0;
+        let draws = self
+            .opponent_pool
+            .iter()
+            .map(|&(id, w)| {
+                cumulative += w;
+                (id, cumulative)
+            })
+            .collect();
         let ctx = Ctx {
             game: &self.game,
-            bots: &self.bots,
+            entries: &self.entries,
+            draws,
             seat_rule: self.seat_rule,
             max_steps: self.options.max_steps.unwrap_or(0),
             on_illegal: self.options.on_illegal,
@@ -483,6 +709,7 @@ impl<G: Game> LearnerEnv<G> {
             self.truncated.par_chunks_mut(cs),
             self.illegal.par_chunks_mut(cs),
             self.seat.par_chunks_mut(cs),
+            self.opponent.par_chunks_mut(cs),
         );
         let stats = (
             self.episode_return.par_chunks_mut(cs),
@@ -498,29 +725,41 @@ impl<G: Game> LearnerEnv<G> {
         );
         self.pool.install(|| {
             work.into_par_iter().enumerate().for_each(
-                |(c, ((st, ct, pr, ob, ma, re), (te, tr, il, se), (er, el, ep, sk, sr)))| {
-                    for j in 0..st.len() {
-                        let index = c * cs + j;
-                        let mut lane = Lane {
-                            index,
-                            state: &mut st[j],
-                            ctl: &mut ct[j],
-                            ply_rewards: &mut pr[j * p..(j + 1) * p],
-                            obs: &mut ob[j * d..(j + 1) * d],
-                            mask: &mut ma[j * a..(j + 1) * a],
-                            reward: &mut re[j],
-                            terminated: &mut te[j],
-                            truncated: &mut tr[j],
-                            illegal: &mut il[j],
-                            seat: &mut se[j],
-                            episode_return: &mut er[j],
-                            episode_length: &mut el[j],
-                            episodes: &mut ep[j],
-                            skipped: &mut sk[j],
-                            skipped_return: &mut sr[j],
-                        };
-                        f(&ctx, &mut lane, actions.get(index).copied().unwrap_or(0));
+                |(c, ((st, ct, pr, ob, ma, re), (te, tr, il, se, op), (er, el, ep, sk, sr)))| {
+                    let n = st.len();
+                    let (mut st, mut ct, mut pr, mut ob, mut ma, mut re) = (st, ct, pr, ob, ma, re);
+                    let (mut te, mut tr, mut il, mut se, mut op) = (te, tr, il, se, op);
+                    let (mut er, mut el, mut ep, mut sk, mut sr) = (er, el, ep, sk, sr);
+                    let mut chunk = Vec::with_capacity(n);
+                    for j in 0..n {
+                        chunk.push(Lane {
+                            index: c * cs + j,
+                            state: &mut take_row(&mut st, 1)[0],
+                            ctl: &mut take_row(&mut ct, 1)[0],
+                            ply_rewards: take_row(&mut pr, p),
+                            obs: take_row(&mut ob, d),
+                            mask: take_row(&mut ma, a),
+                            reward: &mut take_row(&mut re, 1)[0],
+                            terminated: &mut take_row(&mut te, 1)[0],
+                            truncated: &mut take_row(&mut tr, 1)[0],
+                            illegal: &mut take_row(&mut il, 1)[0],
+                            seat: &mut take_row(&mut se, 1)[0],
+                            opponent: &mut take_row(&mut op, 1)[0],
+                            episode_return: &mut take_row(&mut er, 1)[0],
+                            episode_length: &mut take_row(&mut el, 1)[0],
+                            episodes: &mut take_row(&mut ep, 1)[0],
+                            skipped: &mut take_row(&mut sk, 1)[0],
+                            skipped_return: &mut take_row(&mut sr, 1)[0],
+                        });
                     }
+                    let mut pending: Vec<Pending> = chunk
+                        .iter_mut()
+                        .map(|lane| {
+                            let action = actions.get(lane.index).copied().unwrap_or(0);
+                            f(&ctx, lane, action)
+                        })
+                        .collect();
+                    ctx.play_all(&mut chunk, &mut pending);
                 },
             )
         });
@@ -559,7 +798,7 @@ impl<G: Game> LearnerEnv<G> {
             *lane.episodes = 0;
             *lane.skipped = 0;
             *lane.skipped_return = 0.0;
-            ctx.start_episode(lane);
+            ctx.deal(lane, 0)
         });
     }
 
@@ -599,6 +838,12 @@ impl<G: Game> LearnerEnv<G> {
             .install(|| act_lanes(&self.game, bot, &lanes, selected, seed, cs, out))
     }
 
+    /// Runs `f` on the view's thread pool (for callers that add their own parallel work,
+    /// such as batched policies, with the same thread count).
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
+    }
+
     /// [`OnIllegal::Raise`]: an [`Error::IllegalAction`] naming every live lane whose
     /// learner action the game would refuse, or nothing (reads only).
     fn check_actions(&self, actions: &[u32]) -> Result<()> {
@@ -628,9 +873,149 @@ impl<G: Game> LearnerEnv<G> {
     pub fn num_envs(&self) -> usize {
         self.options.num_envs
     }
-    /// The names of the bots of the other seats, in seat order (skipping the learner's).
+    /// The names of the bots of the other seats the view was built with, in seat order
+    /// (skipping the learner's): entry 0 of the opponents (see [`LearnerEnv::set_pool`]).
     pub fn opponents(&self) -> &[String] {
         &self.opponents
+    }
+
+    /// Replaces the opponent pool: `entries` are `(opponents, weight)`, the bots of the
+    /// other seats (one name for all of them, or one per other seat) and a weight (finite,
+    /// at least 0; the weights add up to more than 0). From the next game a lane starts
+    /// (in a later step, or at a reset), it plays against entry `i` with probability
+    /// `weight_i / total`, drawn from a stream of its own keyed by `(seed, lane, game)`
+    /// (apart from the game's and the bots' streams; no draw when the pool has one entry)
+    /// and kept for the whole game: games in progress keep their opponents. An entry whose
+    /// names are those of an entry added before keeps that entry's id (and its bots, if
+    /// it still has them); new names get the next id. Entries neither in the new pool nor
+    /// playing in a lane free their bots (their ids and names stay).
+    ///
+    /// Errors (nothing changes): an empty pool or one of more than [`MAX_POOL`] entries, a
+    /// weight that is negative, not finite, or weights that add up to 0, the same opponents
+    /// twice, a list of names of another length than `num_players - 1`, a name the
+    /// resolver refuses (an unknown bot, a policy file for another game), a bot that
+    /// remembers, a view built from bots without a resolver ([`LearnerEnv::new`]; see
+    /// [`LearnerEnv::with_bots`] and [`LearnerEnv::with_resolver`]).
+    pub fn set_pool(&mut self, entries: &[(Opponents, f64)]) -> Result<()> {
+        let invalid = |reason: String| Error::Invalid {
+            what: "opponent pool",
+            reason,
+        };
+        let Some(resolve) = self.resolve else {
+            return Err(invalid(
+                "this learner view was built from bots, not names: it has no resolver".into(),
+            ));
+        };
+        if entries.is_empty() || entries.len() > MAX_POOL {
+            return Err(invalid(format!(
+                "give 1..={MAX_POOL} entries, got {}",
+                entries.len()
+            )));
+        }
+        let others = self.game.num_players() - 1;
+        let mut named: Vec<(Vec<String>, f64)> = Vec::with_capacity(entries.len());
+        let mut total = 0.0;
+        for (i, (opponents, weight)) in entries.iter().enumerate() {
+            if !(weight.is_finite() && *weight >= 0.0) {
+                return Err(invalid(format!(
+                    "entry {i}: the weight must be finite and at least 0, got {weight}"
+                )));
+            }
+            total += weight;
+            let names = opponents.names(others)?;
+            if named.iter().any(|(n, _)| *n == names) {
+                return Err(invalid(format!("entry {i}: {names:?} is given twice")));
+            }
+            named.push((names, *weight));
+        }
+        if !(total > 0.0 && total.is_finite()) {
+            return Err(invalid(format!(
+                "the weights add up to {total}: give at least one positive weight"
+            )));
+        }
+        // Resolve every new bot before changing anything.
+        let mut fresh: Vec<Option<Vec<Box<dyn Bot<G>>>>> = Vec::with_capacity(named.len());
+        for (names, _) in &named {
+            let live = self
+                .entries
+                .iter()
+                .any(|e| e.names == *names && e.bots.is_some());
+            if live {
+                fresh.push(None);
+                continue;
+            }
+            let bots = names
+                .iter()
+                .map(|name| resolve(&self.game, name))
+                .collect::<Result<Vec<_>>>()?;
+            for bot in &bots {
+                check_batchable(&**bot)?;
+            }
+            fresh.push(Some(bots));
+        }
+        let mut pool = Vec::with_capacity(named.len());
+        for ((names, weight), bots) in named.into_iter().zip(fresh) {
+            let id = match self.entries.iter().position(|e| e.names == names) {
+                Some(id) => {
+                    if let Some(bots) = bots {
+                        self.entries[id].bots = Some(bots);
+                    }
+                    id
+                }
+                None => {
+                    self.entries.push(Entry {
+                        names,
+                        bots: Some(bots.expect("new names were resolved")),
+                    });
+                    self.entries.len() - 1
+                }
+            };
+            pool.push((id as u32, weight));
+        }
+        self.opponent_pool = pool;
+        let mut used = vec![false; self.entries.len()];
+        for &(id, _) in &self.opponent_pool {
+            used[id as usize] = true;
+        }
+        for ctl in &self.ctl {
+            used[ctl.entry as usize] = true;
+        }
+        for (entry, used) in self.entries.iter_mut().zip(used) {
+            if !used {
+                entry.bots = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// The view with `resolve` as the resolver [`LearnerEnv::set_pool`] makes bots with.
+    pub fn with_resolver(mut self, resolve: Resolver<G>) -> Self {
+        self.resolve = Some(resolve);
+        self
+    }
+
+    /// The opponent pool: `(entry id, weight)` in the order given to
+    /// [`LearnerEnv::set_pool`] (at construction, entry 0 with weight 1).
+    pub fn pool(&self) -> &[(u32, f64)] {
+        &self.opponent_pool
+    }
+
+    /// The bot names of entry `id` (one per other seat), `None` for an id never given.
+    pub fn entry_names(&self, id: u32) -> Option<&[String]> {
+        self.entries.get(id as usize).map(|e| &e.names[..])
+    }
+
+    /// The name of every entry ever added, by id: the bot name when every other seat has
+    /// the same bot, else the names joined by `" | "`.
+    pub fn entry_labels(&self) -> Vec<String> {
+        self.entries.iter().map(Entry::label).collect()
+    }
+
+    /// The id of the opponent entry playing the other seats of each lane's current game
+    /// `[N]` (an index into [`LearnerEnv::entry_labels`]): drawn when the game started,
+    /// the same until it ends.
+    pub fn opponent_ids(&self) -> &[i64] {
+        &self.opponent
     }
     /// The step limit per game ([`EnvOptions::max_steps`]: plies of every seat).
     pub fn max_steps(&self) -> Option<u32> {
@@ -711,9 +1096,29 @@ pub enum Opponents {
     Each(Vec<String>),
 }
 
+impl Opponents {
+    /// The names, one per other seat (`others` of them). A list of another length is an
+    /// error.
+    pub fn names(&self, others: usize) -> Result<Vec<String>> {
+        match self {
+            Opponents::Every(name) => Ok(vec![name.clone(); others]),
+            Opponents::Each(names) if names.len() == others => Ok(names.clone()),
+            Opponents::Each(names) => Err(Error::Invalid {
+                what: "opponents",
+                reason: format!(
+                    "the game has {} seats: give one bot name for every other seat, or a \
+                     list of {others}, got a list of {}",
+                    others + 1,
+                    names.len()
+                ),
+            }),
+        }
+    }
+}
+
 impl<G: GameSpec> LearnerEnv<G> {
     /// A learner view whose other seats are played by the bots `opponents` names, each name
-    /// made a bot by `resolve` (`crate::agents::bot` knows every name: the game's own bots
+    /// made a bot by `resolve` (kept for [`LearnerEnv::set_pool`]; `crate::agents::bot` knows every name: the game's own bots
     /// and the families above the games; `crate::agents::learner` passes it). A list
     /// ([`Opponents::Each`]) of another length than `num_players - 1`, or a name `resolve`
     /// refuses, is an error. See [`LearnerEnv::new`] for the rest.
@@ -722,29 +1127,14 @@ impl<G: GameSpec> LearnerEnv<G> {
         opponents: &Opponents,
         seat: LearnerSeat,
         options: EnvOptions,
-        resolve: impl Fn(&G, &str) -> Result<Box<dyn Bot<G>>>,
+        resolve: Resolver<G>,
     ) -> Result<Self> {
-        let others = game.num_players() - 1;
-        let names: Vec<String> = match opponents {
-            Opponents::Every(name) => vec![name.clone(); others],
-            Opponents::Each(names) if names.len() == others => names.clone(),
-            Opponents::Each(names) => {
-                return Err(Error::Invalid {
-                    what: "opponents",
-                    reason: format!(
-                        "the game has {} seats: give one bot name for every other seat, or a \
-                         list of {others}, got a list of {}",
-                        others + 1,
-                        names.len()
-                    ),
-                })
-            }
-        };
+        let names = opponents.names(game.num_players() - 1)?;
         let bots = names
             .iter()
             .map(|name| resolve(&game, name))
             .collect::<Result<Vec<_>>>()?;
-        LearnerEnv::new(game, bots, names, seat, options)
+        Ok(LearnerEnv::new(game, bots, names, seat, options)?.with_resolver(resolve))
     }
 }
 
@@ -768,6 +1158,14 @@ pub trait DynLearner: Send + Sync {
     fn opponents(&self) -> &[String];
     /// See [`LearnerEnv::seat_rule`].
     fn seat_rule(&self) -> LearnerSeat;
+    /// See [`LearnerEnv::set_pool`].
+    fn set_pool(&mut self, entries: &[(Opponents, f64)]) -> Result<()>;
+    /// See [`LearnerEnv::pool`].
+    fn pool(&self) -> &[(u32, f64)];
+    /// See [`LearnerEnv::entry_labels`].
+    fn entry_labels(&self) -> Vec<String>;
+    /// See [`LearnerEnv::opponent_ids`].
+    fn opponent_ids(&self) -> &[i64];
     /// See [`LearnerEnv::reset`].
     fn reset(&mut self, seed: u64);
     /// See [`LearnerEnv::reset_seeds`].
@@ -835,6 +1233,18 @@ impl<G: GameSpec> DynLearner for LearnerEnv<G> {
     }
     fn seat_rule(&self) -> LearnerSeat {
         self.seat_rule
+    }
+    fn set_pool(&mut self, entries: &[(Opponents, f64)]) -> Result<()> {
+        LearnerEnv::set_pool(self, entries)
+    }
+    fn pool(&self) -> &[(u32, f64)] {
+        LearnerEnv::pool(self)
+    }
+    fn entry_labels(&self) -> Vec<String> {
+        LearnerEnv::entry_labels(self)
+    }
+    fn opponent_ids(&self) -> &[i64] {
+        LearnerEnv::opponent_ids(self)
     }
     fn reset(&mut self, seed: u64) {
         LearnerEnv::reset(self, seed)

@@ -63,6 +63,11 @@ pub struct ServeArgs {
     /// dropped to make room.
     #[arg(long, default_value_t = 16)]
     spot_keep: usize,
+    /// A policy file people can play, `NAME=PATH` (repeatable): listed among the bots of
+    /// the game it was trained on, under NAME (docs/policies.md). Each file is read and
+    /// checked at start-up.
+    #[arg(long, value_name = "NAME=PATH")]
+    policy: Vec<String>,
 }
 
 /// An API error: a status and a message, sent as `{"error": message}`.
@@ -303,10 +308,21 @@ pub fn run(args: ServeArgs) -> Result<()> {
             what: "address",
             reason: format!("{}:{} is not a host:port address", args.host, args.port),
         })?;
-    let tables = Arc::new(Tables::new(
+    let mut tables = Tables::new(
         args.max_tables.max(1),
         Duration::from_secs(args.idle_minutes.saturating_mul(60)),
-    ));
+    );
+    for spec in &args.policy {
+        let p = tables::NamedPolicy::parse(spec)?;
+        if tables.policies.iter().any(|q| q.name == p.name) {
+            return Err(Error::Invalid {
+                what: "--policy",
+                reason: format!("the name {:?} is given twice", p.name),
+            });
+        }
+        tables.policies.push(p);
+    }
+    let tables = Arc::new(tables);
     let spots = Arc::new(Spots::new(SpotLimits {
         max_memory: crate::spot::parse_memory(&args.spot_max_memory).map_err(|_| {
             Error::Invalid {
@@ -433,10 +449,18 @@ fn option_json(spec: &cardvec::core::OptionSpec, engine: bool) -> Value {
             "default": spec.default, "doc": spec.doc, "engine": engine })
 }
 
-async fn games() -> Json<Value> {
+async fn games(State(tables): State<AppState>) -> Json<Value> {
     let list: Vec<Value> = registry::GAMES
         .iter()
         .map(|g| {
+            let mut bots: Vec<String> = g.bots.iter().map(|b| b.to_string()).collect();
+            bots.extend(
+                tables
+                    .policies
+                    .iter()
+                    .filter(|p| p.game == g.id)
+                    .map(|p| p.name.clone()),
+            );
             json!({
                 "id": g.id, "title": g.title, "summary": g.summary, "docs": g.docs,
                 "players": [g.num_players.0, g.num_players.1],
@@ -444,7 +468,7 @@ async fn games() -> Json<Value> {
                 "options": g.options.iter()
                     .map(|o| option_json(o, g.engine_options.contains(&o.name)))
                     .collect::<Vec<_>>(),
-                "bots": g.bots, "default_bot": g.match_bots.first(),
+                "bots": bots, "default_bot": g.match_bots.first(),
                 "reward_unit": g.reward_unit, "result_unit": g.result_unit,
             })
         })
@@ -459,7 +483,7 @@ async fn create_table(
 ) -> ApiResult {
     let req: CreateTable = parse_json(&body)?;
     blocking(move || {
-        let table = Table::new(&req)?;
+        let table = Table::with_policies(&req, &tables.policies)?;
         let view = table.to_json("", 0, q.frames);
         let id = tables.insert(table)?;
         let mut view = view;

@@ -164,8 +164,16 @@ fn option_pairs(options: &Option<Value>) -> Result<Vec<(String, OptionValue)>> {
 }
 
 impl Table {
-    /// A new table as `req` asks, the bots played up to the human seat's first decision.
+    /// A new table as `req` asks, the bots played up to the human seat's first decision
+    /// (no policy files named: see [`Table::with_policies`]).
+    #[cfg(test)]
     pub fn new(req: &CreateTable) -> Result<Table> {
+        Table::with_policies(req, &[])
+    }
+
+    /// [`Table::new`] with the policy files named at start-up playable by their names
+    /// ([`resolve_name`]).
+    pub fn with_policies(req: &CreateTable, policies: &[NamedPolicy]) -> Result<Table> {
         let info = registry::info(&req.game)?;
         let pairs = option_pairs(&req.options)?;
         let mut env = registry::make(&req.game, pairs, EnvOptions::new(1))?;
@@ -229,7 +237,10 @@ impl Table {
             .iter()
             .map(|b| {
                 b.as_deref()
-                    .map(|name| registry::visit(info.id, &mut MakeBot { env: &*env, name })?)
+                    .map(|name| {
+                        let name = &resolve_name(policies, info.id, name)?;
+                        registry::visit(info.id, &mut MakeBot { env: &*env, name })?
+                    })
                     .transpose()
             })
             .collect::<Result<Vec<_>>>()?;
@@ -450,6 +461,8 @@ impl Table {
 /// Every table, by id, with a cap and an idle expiry.
 pub struct Tables {
     map: Mutex<HashMap<String, Arc<Mutex<Table>>>>,
+    /// The policy files named at start-up (`cardvec serve --policy NAME=PATH`).
+    pub policies: Vec<NamedPolicy>,
     counter: Mutex<u64>,
     /// Most tables kept at once.
     pub cap: usize,
@@ -465,6 +478,85 @@ pub enum TableError {
     Full(usize),
 }
 
+/// A policy file the server was started with: people play it by its name.
+#[derive(Clone, Debug)]
+pub struct NamedPolicy {
+    /// The bot name the page shows and a table request gives.
+    pub name: String,
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// The registry id of the game it was trained on.
+    pub game: &'static str,
+}
+
+impl NamedPolicy {
+    /// `NAME=PATH` of `--policy`: the file read and checked in itself
+    /// ([`cardvec::agents::policy_file::PolicyFile::read`]), its game registered, the name
+    /// a word (letters, digits, `-`, `_`, `.`) that is not one of the game's own bots.
+    pub fn parse(spec: &str) -> Result<NamedPolicy> {
+        let invalid = |reason: String| Error::Invalid {
+            what: "--policy",
+            reason,
+        };
+        let Some((name, path)) = spec.split_once('=') else {
+            return Err(invalid(format!("{spec:?}: expected NAME=PATH")));
+        };
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        {
+            return Err(invalid(format!(
+                "{name:?}: a name is letters, digits, '-', '_' and '.'"
+            )));
+        }
+        let path = std::path::PathBuf::from(path);
+        let file = cardvec::agents::policy_file::PolicyFile::read(&path)?;
+        let info = registry::info(&file.meta.game)
+            .map_err(|e| invalid(format!("{}: {e}", path.display())))?;
+        if info.bots.contains(&name) {
+            return Err(invalid(format!(
+                "{name:?} is one of {}'s own bots: give the policy another name",
+                info.id
+            )));
+        }
+        Ok(NamedPolicy {
+            name: name.to_string(),
+            path,
+            game: info.id,
+        })
+    }
+}
+
+/// The bot name a table plays for `name`: a policy named at start-up becomes
+/// `policy:<path>`; a `policy:` name given by a request is refused (the server reads only
+/// the files it was started with); any other name is the game's or a family's.
+pub fn resolve_name(policies: &[NamedPolicy], game: &str, name: &str) -> Result<String> {
+    if let Some(p) = policies.iter().find(|p| p.name == name && p.game == game) {
+        return Ok(format!("policy:{}", p.path.display()));
+    }
+    if name == "policy" || name.starts_with("policy:") {
+        let named: Vec<&str> = policies
+            .iter()
+            .filter(|p| p.game == game)
+            .map(|p| p.name.as_str())
+            .collect();
+        return Err(Error::Invalid {
+            what: "bot",
+            reason: format!(
+                "the web table plays the policy files named at start-up (cardvec serve \
+                 --policy NAME=PATH), by name; {game} has {}",
+                if named.is_empty() {
+                    "none".to_string()
+                } else {
+                    named.join(", ")
+                }
+            ),
+        });
+    }
+    Ok(name.to_string())
+}
+
 impl Tables {
     /// An empty set of tables.
     pub fn new(cap: usize, idle: Duration) -> Tables {
@@ -473,6 +565,7 @@ impl Tables {
             .map_or(0, |d| d.as_nanos() as u64);
         Tables {
             map: Mutex::new(HashMap::new()),
+            policies: Vec::new(),
             counter: Mutex::new(salt),
             cap,
             idle,

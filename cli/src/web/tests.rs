@@ -1214,3 +1214,63 @@ fn the_game_list_says_player_counts_in_words_and_marks_engine_options() {
         );
     });
 }
+
+/// `cardvec serve --policy NAME=PATH`: a policy file named at start-up is listed among its
+/// game's bots and plays a table by its name; a `policy:` name from a request is refused
+/// (the server reads only the files it was started with); bad `--policy` values are errors.
+#[test]
+fn a_policy_named_at_start_up_plays_at_the_table() {
+    use super::tables::NamedPolicy;
+    use cardvec::agents::policy_file::testing::{bytes, metadata, mlp_tensors};
+    let dir = std::env::temp_dir().join(format!("cardvec-web-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("kuhn.safetensors");
+    std::fs::write(
+        &path,
+        bytes(&mlp_tensors(&[11, 8, 2]), metadata("kuhn", "{}", "relu")),
+    )
+    .unwrap();
+    let mut tables = Tables::new(64, Duration::from_secs(3600));
+    tables
+        .policies
+        .push(NamedPolicy::parse(&format!("net-1={}", path.display())).unwrap());
+    let app = router(Arc::new(tables));
+    rt().block_on(async {
+        let (status, games, _) = call(&app, "GET", "/api/games", "").await;
+        assert_eq!(status, StatusCode::OK);
+        for g in games.as_array().unwrap() {
+            let listed = g["bots"].as_array().unwrap().iter().any(|b| b == "net-1");
+            assert_eq!(listed, g["id"] == "kuhn", "{}", g["id"]);
+        }
+        for seed in 0..20 {
+            let body = json!({ "game": "kuhn", "bot": "net-1", "seat": seed % 2, "seed": seed });
+            let (status, v, text) = call(&app, "POST", "/api/tables", &body.to_string()).await;
+            assert_eq!(status, StatusCode::CREATED, "{text}");
+            assert_eq!(v["bots"][(1 - seed % 2) as usize], "net-1", "{v}");
+        }
+        let body = json!({ "game": "kuhn", "bot": format!("policy:{}", path.display()) });
+        let (status, _, text) = call(&app, "POST", "/api/tables", &body.to_string()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+        assert!(
+            text.contains("named at start-up") && text.contains("net-1"),
+            "{text}"
+        );
+        // The name belongs to its game only.
+        let body = json!({ "game": "leduc", "bot": "net-1" });
+        let (status, _, text) = call(&app, "POST", "/api/tables", &body.to_string()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    });
+    for (spec, want) in [
+        ("net-1".to_string(), "expected NAME=PATH"),
+        (format!("bad name={}", path.display()), "a name is letters"),
+        (
+            format!("random={}", path.display()),
+            "one of kuhn's own bots",
+        ),
+        ("x=/nonexistent/p.safetensors".to_string(), "cannot read"),
+    ] {
+        let e = NamedPolicy::parse(&spec).unwrap_err().to_string();
+        assert!(e.contains(want), "{want:?} not in {e}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

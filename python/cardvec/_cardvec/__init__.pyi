@@ -2,6 +2,7 @@
 ``lost_cities``, ``flip7``, ``i151``, ``holdem``, ``arena``, ``pushfold``, ``solve``, ``spot`` and ``campaign`` have a stub each beside this
 one. Checked against the runtime by ``python -m mypy.stubtest cardvec`` (scripts/test.sh)."""
 
+import os
 from collections.abc import Sequence
 from typing import Any, Literal, SupportsIndex, TypedDict, final, type_check_only
 
@@ -209,6 +210,10 @@ class BatchEnv:
         """What ``cardvec.bots.act(env, bot, lanes, seed)`` returns."""
     def torch(self, mask: Literal["bool", "uint8"] = "bool") -> TorchViews:
         """The outputs as torch tensors sharing the views' memory (needs PyTorch)."""
+    def _policy_probs(
+        self, path: str | os.PathLike[str], lanes: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.float32]:
+        """What ``cardvec.bots.policy_probs(env, path, lanes)`` returns."""
     def observe_as(self, lane: SupportsIndex, player: SupportsIndex) -> npt.NDArray[np.float32]:
         """A new array: the observation of lane ``lane`` as seen by seat ``player``."""
     @property
@@ -559,6 +564,25 @@ class LearnerEnv:
     def config(self) -> dict[str, Any]: ...
     @property
     def opponents(self) -> list[str]: ...
+    def set_pool(
+        self,
+        entries: Sequence[str | Sequence[str]],
+        weights: Sequence[float] | None = None,
+    ) -> None:
+        """Replaces the opponent pool; games in progress keep their opponents."""
+    @property
+    def pool(self) -> list[tuple[int, str, float]]:
+        """``(id, name, weight)`` of every entry of the opponent pool."""
+    @property
+    def opponent_names(self) -> list[str]:
+        """The name of every opponent entry ever in the pool, indexed by id."""
+    @property
+    def opponent_id(self) -> npt.NDArray[np.int64]:
+        """int64 [num_envs]: the opponent entry of each lane's current game."""
+    def _policy_probs(
+        self, path: str | os.PathLike[str], lanes: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.float32]:
+        """What ``cardvec.bots.policy_probs(env, path, lanes)`` returns."""
     @property
     def learner_seat(self) -> int | Literal["rotate"]: ...
     @property

@@ -287,6 +287,23 @@ impl BatchEnv {
         })
     }
 
+    /// The action probabilities of the policy file `path` for the seat to act (what
+    /// `cardvec.bots.policy_probs(env, path, lanes)` returns): float32 [num_envs,
+    /// num_actions], zero rows where not selected or finished.
+    #[pyo3(signature = (path, lanes=None))]
+    fn _policy_probs<'py>(
+        &self,
+        py: Python<'py>,
+        path: std::path::PathBuf,
+        lanes: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+        let engine = self.engine(py)?;
+        let env = &*engine.env;
+        bots::policy_probs(py, self.num_envs, self.num_actions, lanes, |mask, out| {
+            cardvec::registry::policy_probs(env, &path, mask, out)
+        })
+    }
+
     /// A new float32 array: the observation of lane `lane` as seen by seat `player`.
     fn observe_as<'py>(
         &self,

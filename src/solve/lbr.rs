@@ -748,6 +748,40 @@ pub fn pushfold_options(hands: u64, seed: u64, samples: u32) -> LbrOptions {
     }
 }
 
+/// Names [`policy_by_name`] takes besides the bots of the game.
+pub const POLICY_NAMES: &[&str] = &[
+    "random",
+    "call-station",
+    "all-in",
+    "equity",
+    "equity-<N>",
+    "pushfold",
+    "policy:<path>",
+];
+
+/// A policy by name for `game`: `random`, `call-station`, `all-in`, `pushfold` (the
+/// push/fold equilibrium at the game's depth, [`pushfold_policy`]), or any bot of the game
+/// (`equity`, `equity-N`, a policy file `policy:<path>`) through
+/// [`crate::games::holdem::policy::BotPolicy`].
+pub fn policy_by_name(game: &NoLimitHoldem, name: &str) -> Result<Box<dyn HoldemPolicy>> {
+    use crate::games::holdem::policy::{self, BotPolicy};
+    if name == "pushfold" {
+        return Ok(Box::new(pushfold_policy(game, 1e-3)?.0));
+    }
+    if let Ok(p) = policy::policy_by_name(name) {
+        return Ok(p);
+    }
+    match crate::agents::bot(game, name) {
+        Ok(bot) => Ok(Box::new(BotPolicy::new(bot))),
+        Err(Error::Unknown { .. }) => Err(Error::Unknown {
+            what: "holdem policy",
+            name: name.to_string(),
+            expected: POLICY_NAMES.join(", "),
+        }),
+        Err(e) => Err(e),
+    }
+}
+
 #[cfg(test)]
 #[path = "lbr_tests.rs"]
 mod tests;

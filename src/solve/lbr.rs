@@ -619,6 +619,14 @@ pub struct LbrReport {
     pub options: LbrOptions,
 }
 
+impl LbrReport {
+    /// The report as one line of JSON (the fields above; `options.bets` as `{"Pot": f}` or
+    /// `"AllIn"`).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report serializes")
+    }
+}
+
 /// Hands per block: the run stops between blocks when asked.
 const BLOCK: u64 = 256;
 

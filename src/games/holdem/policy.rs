@@ -51,6 +51,15 @@ pub fn holding_index(a: u8, b: u8) -> usize {
     lo * (103 - lo) / 2 + (hi - lo - 1)
 }
 
+/// `s` with `holding` in place of `seat`'s hole cards: the state a policy reads for that
+/// holding (the other seat's hidden cards may then repeat a card of the holding; policies
+/// must not read them).
+pub fn with_holding(s: &NoLimitHoldemState, seat: usize, holding: [u8; 2]) -> NoLimitHoldemState {
+    let mut view = *s;
+    view.hole[seat] = holding;
+    view
+}
+
 /// A hold'em strategy that gives action probabilities for every holding of the seat to act.
 pub trait HoldemPolicy: Sync {
     /// The policy's name, for reports.
@@ -222,11 +231,10 @@ impl HoldemPolicy for BotPolicy {
         let mask = check_call(game, s, holdings, out)?;
         let seat = s.to_act as usize;
         let key = public_hash(s);
-        let mut view = *s;
         let n = game.num_actions();
         out.fill(0.0);
         for (k, &h) in holdings.iter().enumerate() {
-            view.hole[seat] = h;
+            let view = with_holding(s, seat, h);
             let mut rng = LaneRng::for_lane(key, holding_index(h[0], h[1]) as u64, 0);
             let a = self.bot.act(game, &view, &mask, &mut rng) as usize;
             // A bot plays legal actions; anything else counts as a check or call.

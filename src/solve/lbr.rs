@@ -523,7 +523,7 @@ pub fn play_hand(
             range.block(CardSet64::from_ids(s.board().iter().copied()));
             seen = s.board().len();
         }
-        street = street.max(s.street as u8);
+        street = street.max(s.street);
         let action = if legal.seat == seat {
             if s.street == 0 && options.preflop == PreflopMode::Call {
                 CHECK_CALL

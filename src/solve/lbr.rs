@@ -756,6 +756,42 @@ pub fn pushfold_options(hands: u64, seed: u64, samples: u32) -> LbrOptions {
     }
 }
 
+/// A sampling policy file (`policy:<path>,sample=1`) as a policy: the softmax of its
+/// logits over the legal actions at each holding, the probabilities the bot draws from
+/// (a greedy policy file is its argmax, through [`crate::games::holdem::policy::BotPolicy`]).
+pub struct PolicyFilePolicy(crate::agents::policy_file::PolicyBot<NoLimitHoldem>);
+
+impl HoldemPolicy for PolicyFilePolicy {
+    fn name(&self) -> &str {
+        use crate::core::Bot;
+        self.0.name()
+    }
+    fn probabilities(
+        &self,
+        game: &NoLimitHoldem,
+        s: &NoLimitHoldemState,
+        holdings: &[[u8; 2]],
+        out: &mut [f64],
+    ) -> Result<()> {
+        use crate::games::holdem::policy::{check_call, with_holding};
+        let mask = check_call(game, s, holdings, out)?;
+        let seat = game.legal(s).map_or(0, |l| l.seat);
+        let views: Vec<NoLimitHoldemState> =
+            holdings.iter().map(|&h| with_holding(s, seat, h)).collect();
+        let refs: Vec<&NoLimitHoldemState> = views.iter().collect();
+        let masks: Vec<&[u8]> = vec![&mask; views.len()];
+        let probs = self.0.probabilities(game, &refs, &masks);
+        let n = game.num_actions();
+        for (row, p) in out.chunks_exact_mut(n).zip(probs.chunks_exact(n)) {
+            let total: f64 = p.iter().map(|&x| x as f64).sum();
+            for (o, &x) in row.iter_mut().zip(p) {
+                *o = x as f64 / total;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Names [`policy_by_name`] takes besides the bots of the game.
 pub const POLICY_NAMES: &[&str] = &[
     "random",
@@ -765,12 +801,14 @@ pub const POLICY_NAMES: &[&str] = &[
     "equity-<N>",
     "pushfold",
     "policy:<path>",
+    "policy:<path>,sample=1",
 ];
 
 /// A policy by name for `game`: `random`, `call-station`, `all-in`, `pushfold` (the
 /// push/fold equilibrium at the game's depth, [`pushfold_policy`]), or any bot of the game
-/// (`equity`, `equity-N`, a policy file `policy:<path>`) through
-/// [`crate::games::holdem::policy::BotPolicy`].
+/// (`equity`, `equity-N`, a greedy policy file `policy:<path>`) through
+/// [`crate::games::holdem::policy::BotPolicy`], or a sampling policy file
+/// (`policy:<path>,sample=1`) through [`PolicyFilePolicy`].
 pub fn policy_by_name(game: &NoLimitHoldem, name: &str) -> Result<Box<dyn HoldemPolicy>> {
     use crate::games::holdem::policy::{self, BotPolicy};
     if name == "pushfold" {
@@ -778,6 +816,14 @@ pub fn policy_by_name(game: &NoLimitHoldem, name: &str) -> Result<Box<dyn Holdem
     }
     if let Ok(p) = policy::policy_by_name(name) {
         return Ok(p);
+    }
+    if name.starts_with("policy:") {
+        use crate::core::Bot;
+        let bot = crate::agents::policy_file::PolicyBot::parse(game, name)?;
+        if bot.name().ends_with(",sample=1") {
+            return Ok(Box::new(PolicyFilePolicy(bot)));
+        }
+        return Ok(Box::new(BotPolicy::new(Box::new(bot))));
     }
     match crate::agents::bot(game, name) {
         Ok(bot) => Ok(Box::new(BotPolicy::new(bot))),

@@ -405,3 +405,43 @@ fn lbr_against_the_push_fold_equilibrium_stays_within_its_interval_of_the_exact_
     .unwrap();
     assert!(r.mbb - r.ci95 > 0.0, "{} ± {}", r.mbb, r.ci95);
 }
+
+#[test]
+fn a_sampling_policy_file_gives_its_softmax_at_every_holding() {
+    use crate::agents::policy_file::testing::{bytes, metadata, mlp_tensors};
+    let g = game(200);
+    let path = std::env::temp_dir().join(format!("cardvec-lbr-{}.safetensors", std::process::id()));
+    let tensors = mlp_tensors(&[g.obs_dim(), 8, g.num_actions()]);
+    std::fs::write(&path, bytes(&tensors, metadata("holdem", "{}", "relu"))).unwrap();
+    let name = format!("policy:{},sample=1", path.display());
+    let p = super::policy_by_name(&g, &name).unwrap();
+    let greedy = super::policy_by_name(&g, &format!("policy:{}", path.display())).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let s = g.deal(&[[0, 1], [2, 3]], [4, 5, 6, 7, 8], 0);
+    let hs: Vec<[u8; 2]> = holdings().iter().copied().filter(|h| h[0] > 8).collect();
+    let n = g.num_actions();
+    let (mut soft, mut hard) = (vec![0.0; hs.len() * n], vec![0.0; hs.len() * n]);
+    p.probabilities(&g, &s, &hs, &mut soft).unwrap();
+    greedy.probabilities(&g, &s, &hs, &mut hard).unwrap();
+    let mut mask = vec![0u8; n];
+    g.legal_mask(&s, &mut mask);
+    for (row, one) in soft.chunks(n).zip(hard.chunks(n)) {
+        assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!(row.iter().zip(&mask).all(|(&x, &m)| (x > 0.0) == (m != 0)));
+        // The greedy file plays the most likely action of the softmax.
+        let best = (0..n).max_by(|&a, &b| row[a].total_cmp(&row[b])).unwrap();
+        assert_eq!(one[best], 1.0);
+    }
+    // The holding shows in the observation: the rows differ.
+    assert!(soft.chunks(n).any(|r| r != &soft[..n]));
+    let options = LbrOptions {
+        hands: 4,
+        ..LbrOptions::default()
+    };
+    assert_eq!(
+        lbr(&g, p.as_ref(), &options, &crate::core::progress::Silent)
+            .unwrap()
+            .hands,
+        4
+    );
+}

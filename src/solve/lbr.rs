@@ -628,7 +628,7 @@ impl LbrReport {
 }
 
 /// Hands per block: the run stops between blocks when asked.
-const BLOCK: u64 = 256;
+const BLOCK: u64 = 64;
 
 /// Runs LBR against `policy` on `game` (heads-up) over `options.hands` hands, in parallel
 /// on the current rayon pool (the results do not depend on it), reporting each hand to

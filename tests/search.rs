@@ -296,7 +296,20 @@ fn duplicate_matches_replay_each_deal_with_the_seats_swapped() {
     assert_eq!(dup.games, 40);
     assert!(dup.reward_a.mean().abs() < 1e-9, "{}", dup.reward_a.mean());
     assert_eq!(dup.wins, 40 - dup.wins - dup.ties);
+    // Over deals (each deal's two games averaged) the luck cancels exactly: every deal's
+    // mean is 0, so is its interval; the games taken one by one vary.
+    assert_eq!(dup.reward_a_deals.count(), 20);
+    assert!(
+        dup.reward_a_deals.ci95() < 1e-9,
+        "{}",
+        dup.reward_a_deals.ci95()
+    );
+    assert!(dup.reward_a.ci95() > 1.0, "{}", dup.reward_a.ci95());
+    let odd = head_to_head_duplicate(&game, &*bot, &*bot, 41, 3, None);
+    assert_eq!(odd.reward_a_deals.count(), 21);
     let plain = head_to_head(&game, &*bot, &*bot, 40, 3, None);
+    assert_eq!(plain.reward_a_deals.count(), 40);
+    assert_eq!(plain.reward_a_deals.ci95(), plain.reward_a.ci95());
     assert!(
         plain.reward_a.mean().abs() > 1e-3,
         "{}",

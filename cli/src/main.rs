@@ -5,6 +5,7 @@
 mod arena;
 mod bench;
 mod diff;
+mod exploit;
 mod game_args;
 mod games;
 mod holdem;
@@ -62,6 +63,9 @@ enum Command {
     /// Solves a game with a game tree (kuhn, leduc, ...) by CFR, CFR+ or MCCFR and reports
     /// the exploitability of the average policy and the first player's game value.
     Solve(solve::SolveArgs),
+    /// Local best response: a lower bound on the exploitability of a heads-up no-limit
+    /// hold'em policy, in mbb per game with a 95% interval (`docs/exploit.md`).
+    Exploit(exploit::ExploitArgs),
     /// Postflop hold'em spots solved range against range (DCFR, CFR+, PCFR+) with the
     /// exact exploitability (`docs/spot.md`).
     Spot(spot::SpotArgs),
@@ -98,6 +102,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Pushfold(args) => pushfold::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Spot(args) => spot::run(args),
+        Command::Exploit(args) => exploit::run(args),
         Command::Serve(args) => web::run(args),
     }
 }

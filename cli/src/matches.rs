@@ -74,6 +74,10 @@ struct HeadToHeadLine {
     reward_a_ci95: f64,
     reward_b: f64,
     reward_b_ci95: f64,
+    /// The interval of `reward_a` over deals (each deal's mean over its games): with
+    /// `--duplicate` the duplicate interval; `reward_a_ci95` treats the games as
+    /// independent, as a match without duplicate on the same deals would.
+    reward_a_ci95_deals: f64,
     reward_unit: &'static str,
     plies_per_game: f64,
     max_steps: Option<u32>,
@@ -182,6 +186,7 @@ impl Match<'_> {
             reward_a_ci95: scale * r.reward_a.ci95(),
             reward_b: scale * r.reward_b.mean(),
             reward_b_ci95: scale * r.reward_b.ci95(),
+            reward_a_ci95_deals: scale * r.reward_a_deals.ci95(),
             reward_unit: unit,
             plies_per_game: r.plies.mean(),
             max_steps: args.max_steps,
@@ -214,6 +219,16 @@ impl Match<'_> {
             line.reward_b_ci95,
             line.plies_per_game
         );
+        if line.duplicate {
+            println!(
+                "duplicate: a's interval ±{:.2} over {} deals, ±{:.2} treating the games as \
+                 independent (width ratio {:.3})",
+                line.reward_a_ci95_deals,
+                r.reward_a_deals.count(),
+                line.reward_a_ci95,
+                line.reward_a_ci95_deals / line.reward_a_ci95
+            );
+        }
         Ok(())
     }
 
@@ -327,7 +342,18 @@ impl Visitor for Run<'_> {
                 });
             }
         }
-        if players.is_empty() && args.bots.is_none() {
+        // `--a`, `--b` or `--duplicate` ask for a head-to-head, also in a game whose
+        // registry entry plays a free-for-all by default (hold'em).
+        let head_to_head = args.a.is_some() || args.b.is_some() || args.duplicate;
+        if head_to_head && (args.bots.is_some() || args.players.is_some()) {
+            return Err(Error::Invalid {
+                what: "--duplicate",
+                reason: "--a, --b and --duplicate play a head-to-head: give them without \
+                         --bots or --players"
+                    .into(),
+            });
+        }
+        if head_to_head || (players.is_empty() && args.bots.is_none()) {
             m.head_to_head::<G>(&options)
         } else if players.is_empty() {
             let n = G::configure(&options)?.num_players();

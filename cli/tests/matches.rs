@@ -80,3 +80,38 @@ fn max_steps_zero_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--max-steps") && err.contains('0'), "{err}");
 }
+
+#[test]
+fn a_duplicate_match_reports_its_interval_over_deals() {
+    let args = [
+        "match",
+        "holdem",
+        "--a",
+        "equity-20",
+        "--b",
+        "call-station",
+        "--games",
+        "600",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let dup = json_lines(&[&args[..], &["--duplicate"]].concat());
+    let plain = json_lines(&args);
+    let (d, p) = (&dup[0], &plain[0]);
+    assert_eq!(d["duplicate"], true);
+    // Without duplicate every game is its own deal: the two intervals are one.
+    assert_eq!(p["reward_a_ci95_deals"], p["reward_a_ci95"]);
+    // With it, the interval over deals is the narrower: the luck of the cards cancels.
+    let (deals, games) = (
+        d["reward_a_ci95_deals"].as_f64().unwrap(),
+        d["reward_a_ci95"].as_f64().unwrap(),
+    );
+    assert!(deals < games, "{deals} vs {games}");
+    let out = cardvec(&[&args[..args.len() - 1], &["--duplicate"]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("treating the games as independent (width ratio"),
+        "{text}"
+    );
+}

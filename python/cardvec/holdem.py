@@ -17,6 +17,9 @@ as ``"As"``, ``"Td"`` or ``"♠A"``. Ranks are ordinals 1..7462, higher wins
   percentages (``"15%"``: the top 15% of the 1,326 combos by the ranking of
   docs/holdem-evaluator.md, whole classes).
 - ``range_combos(text)`` -> ``[(combo, weight), ...]``: what a range text holds.
+- ``lbr(policy, hands=1000, seed=0, ...)`` -> dict: local best response against a
+  heads-up no-limit policy, a lower bound on its exploitability in mbb per game with a 95%
+  interval (docs/exploit.md).
 
 Both run on a thread pool that is rebuilt in a forked process, so they work after
 ``os.fork()`` and in ``multiprocessing`` "fork" pools.
@@ -42,6 +45,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, overload
 
+import json as _json
+
 import numpy as _np
 
 from ._args import int_arg
@@ -50,9 +55,9 @@ from ._game_classes import NoLimitHoldem
 from ._cardvec import holdem as _h
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from numpy import int64, integer
-    from numpy.typing import NDArray
+    from collections.abc import Callable, Sequence
+    from numpy import float32, int64, integer, uint8
+    from numpy.typing import ArrayLike, NDArray
     from typing import Any, SupportsIndex
 
 HandValue = _h.HandValue
@@ -115,6 +120,56 @@ def raise_to(chips: Any) -> int | NDArray[int64]:
     return int(out) if out.ndim == 0 else out
 
 
+def lbr(
+    policy: str | Callable[[NDArray[float32], NDArray[uint8]], ArrayLike],
+    hands: SupportsIndex = 1000,
+    seed: SupportsIndex = 0,
+    *,
+    bets: str = "pot,all-in",
+    preflop: str = "call",
+    limp: bool = True,
+    exact_limit: SupportsIndex = 1081,
+    samples: SupportsIndex = 500,
+    threads: SupportsIndex | None = None,
+    time_limit: float | None = None,
+    **game: Any,
+) -> dict[str, Any]:
+    """Local best response (LBR) against a heads-up no-limit hold'em policy: a lower bound
+    on its exploitability, in mbb per game with a 95% interval (docs/exploit.md).
+
+    ``policy`` is a name (``"random"``, ``"call-station"``, ``"all-in"``, ``"equity"``,
+    ``"equity-N"``, ``"pushfold"``, ``"policy:<path>"``) or a callable
+    ``f(obs, mask) -> probs`` batched over holdings: ``obs`` is a float32 array
+    ``(holdings, obs_dim)``, the observation of the seat to act with each holding in place of
+    its hole cards, ``mask`` the uint8 legal mask ``(num_actions,)``, and ``probs`` a
+    ``(holdings, num_actions)`` array of probabilities (rows summing to 1, zero on illegal
+    actions). ``bets`` are LBR's sizes (``"pot,all-in"``; fractions ``0.5`` or ``50%``; ``""``
+    for fold or call only), ``preflop`` ``"call"`` (the paper's) or ``"act"``, ``limp=False``
+    forbids limping; runouts are enumerated up to ``exact_limit`` and ``samples`` are drawn
+    otherwise. ``**game`` are the table's options (``stack=``, ``big_blind=``,
+    ``raise_fractions=``, ...; heads-up). The result: ``mbb``, ``ci95``, ``hands``,
+    ``positions`` (button, big blind) and ``streets`` (preflop .. river, by the last street
+    reached), each ``{hands, mbb, ci95, share}``, ``showdowns``, ``options``. Results do
+    not depend on ``threads``. Runs without the GIL (a Python policy takes it for its
+    calls); Ctrl-C raises ``KeyboardInterrupt``, ``time_limit`` ``TimeoutError``. Bad
+    arguments raise ``ValueError`` (``TypeError`` for a policy of another type)."""
+    text = _h.lbr_json(
+        policy,
+        hands,
+        seed,
+        bets,
+        preflop,
+        limp,
+        exact_limit,
+        samples,
+        threads,
+        time_limit,
+        **game,
+    )
+    out: dict[str, Any] = _json.loads(text)
+    return out
+
+
 def observation_size(num_players: SupportsIndex) -> int:
     """Length of a no-limit observation: 118 + 9 * num_players (``num_players`` from 2 to
     10; a bool or another count is a ``ValueError``)."""
@@ -133,6 +188,7 @@ __all__ = [
     "evaluate_batch",
     "equity",
     "range_combos",
+    "lbr",
     "HAND_CLASSES",
     "CATEGORIES",
     "NoLimitHoldem",

@@ -76,6 +76,12 @@ pub struct HeadToHead {
     pub reward_a: Summary,
     /// Second bot's reward per game.
     pub reward_b: Summary,
+    /// First bot's reward per game averaged over each deal: over the two games of a deal
+    /// in a duplicate match (a last unpaired game alone), over the one game otherwise. Its
+    /// interval is the duplicate match's interval of the mean reward; `reward_a`'s treats
+    /// the games as independent (wider in a duplicate match: the two games of a deal cancel
+    /// each other's luck).
+    pub reward_a_deals: Summary,
     /// Plies per game.
     pub plies: Summary,
     /// Games cut off rather than ended (by the game's own limit or by `max_steps`); they
@@ -125,6 +131,8 @@ fn head_to_head_dealt<G: Game>(
     let bots = [a, b];
     let (mut wins, mut ties, mut truncated) = (0, 0, 0);
     let (mut ra, mut rb, mut plies) = (Summary::default(), Summary::default(), Summary::default());
+    let mut deals = Summary::default();
+    let mut first_of_deal = 0f64;
     for_each_in_order(
         games,
         |g| {
@@ -137,8 +145,17 @@ fn head_to_head_dealt<G: Game>(
                 max_steps,
             )
         },
-        |_, rec| {
+        |g, rec| {
             let (x, y) = (rec.rewards[0], rec.rewards[1]);
+            if !duplicate {
+                deals.push(x as f64);
+            } else if g % 2 == 1 {
+                deals.push(0.5 * (first_of_deal + x as f64));
+            } else if g + 1 == games {
+                deals.push(x as f64);
+            } else {
+                first_of_deal = x as f64;
+            }
             wins += (x > y) as u64;
             ties += (x == y) as u64;
             truncated += rec.truncated as u64;
@@ -154,6 +171,7 @@ fn head_to_head_dealt<G: Game>(
         score: wilson(wins as f64 + 0.5 * ties as f64, games as f64),
         reward_a: ra,
         reward_b: rb,
+        reward_a_deals: deals,
         plies,
         truncated,
     }

@@ -8,6 +8,8 @@
 //! - [`mccfr`]: external- and outcome-sampling Monte Carlo CFR on parallel lanes;
 //! - [`exploit`]: exact best response, NashConv, exploitability and game value;
 //! - [`run`]: the solvers by game id and algorithm name, what the CLI and Python call;
+//! - [`lbr`]: local best response, a lower bound on the exploitability of any heads-up
+//!   no-limit hold'em policy (`docs/exploit.md`);
 //! - [`pushfold`]: heads-up push/fold no-limit hold'em (small blind shoves or folds, big
 //!   blind calls or folds) solved by CFR+ on the exact preflop equity table
 //!   (`docs/pushfold.md`).
@@ -16,6 +18,7 @@ pub mod cfr;
 pub mod exploit;
 pub mod flat;
 pub(crate) mod frame;
+pub mod lbr;
 pub use frame::check_writable;
 pub mod mccfr;
 pub mod policy;

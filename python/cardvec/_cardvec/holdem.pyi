@@ -1,6 +1,6 @@
 """The hold'em evaluator, equity and no-limit helpers (``cardvec._cardvec.holdem``)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, SupportsIndex, TypedDict, final, type_check_only
 
 import numpy as np
@@ -24,6 +24,7 @@ __all__ = [
     "evaluate_batch",
     "equity",
     "range_combos",
+    "lbr_json",
     "HAND_CLASSES",
     "CATEGORIES",
     "legal_bounds",
@@ -103,4 +104,17 @@ def equity(
     time_limit: float | None = None,
 ) -> EquityResult: ...
 def range_combos(text: str) -> list[tuple[str, float]]: ...
+def lbr_json(
+    policy: str | Callable[[npt.NDArray[np.float32], npt.NDArray[np.uint8]], npt.ArrayLike],
+    hands: SupportsIndex | None = None,
+    seed: SupportsIndex | None = None,
+    bets: str | None = None,
+    preflop: str | None = None,
+    limp: bool | None = None,
+    exact_limit: SupportsIndex | None = None,
+    samples: SupportsIndex | None = None,
+    threads: SupportsIndex | None = None,
+    time_limit: float | None = None,
+    **game: Any,
+) -> str: ...
 def legal_bounds(env: BatchEnv) -> npt.NDArray[np.int64]: ...

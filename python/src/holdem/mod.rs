@@ -21,6 +21,7 @@ use rayon::prelude::*;
 use crate::errors::value_err;
 use crate::interrupt;
 
+mod lbr;
 mod nlhe;
 
 fn err(e: Error) -> PyErr {
@@ -551,6 +552,7 @@ fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     m.add_function(wrap_pyfunction!(evaluate_batch, &m)?)?;
     m.add_function(wrap_pyfunction!(equity, &m)?)?;
     m.add_function(wrap_pyfunction!(range_combos, &m)?)?;
+    m.add_function(wrap_pyfunction!(lbr::lbr_json, &m)?)?;
     m.add("HAND_CLASSES", poker::HAND_CLASSES)?;
     m.add("CATEGORIES", Category::ALL.map(|c| c.name()).to_vec())?;
     Ok(m)

@@ -11,7 +11,8 @@
 //!   the batch game's actions (the **reference engine** of `cardvec diff holdem`);
 //! - `checks`: `checks::check_state` and the fuzz check's part; `bots`: the bots;
 //!   `info`: the information states (the action history of the hand, for solvers);
-//!   `view`: the observation encoder (private to the crate);
+//!   `view`: the observation encoder (private to the crate); [`policy`]: policies giving
+//!   action probabilities for every holding (for local best response);
 //! - `trace`: hands under a mixed random policy written as JSON lines, which
 //!   `python/tests/test_holdem_pokerkit.py` replays in pokerkit; `phh`: hand histories;
 //!   [`Session`]: many hands at one table.
@@ -46,6 +47,7 @@ mod determinize;
 pub(crate) mod fast;
 pub(crate) mod info;
 pub(crate) mod phh;
+pub mod policy;
 pub(crate) mod reference;
 mod words;
 mod session;

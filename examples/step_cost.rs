@@ -14,17 +14,19 @@
 //! ```
 //!
 //! Arguments: `GAME MODE [--envs N] [--steps S] [--players P] [-o NAME=VALUE]...`, where `MODE` is `mask`
-//! (step and legal mask only), `f32` or `u8` (with the observation rows of that dtype).
+//! (step and legal mask only), `f32` or `u8` (with the observation rows of that dtype), or
+//! `seats` (f32 rows of every seat, `obs_seats = all`).
 //! Defaults: 512 lanes, 256 steps (long enough for the autoresets of every game).
 
 use cardvec::core::policy::RandomDriver;
 use cardvec::core::spec::{GameSpec, OptionValue, Options};
-use cardvec::core::{ActionStatus, EnvOptions, ObsDtype, Result, VecEnv};
+use cardvec::core::{ActionStatus, EnvOptions, ObsDtype, ObsSeats, Result, VecEnv};
 use cardvec::registry::{self, Visitor};
 
 struct StepCost {
     options: Options,
     mode: Option<ObsDtype>,
+    seats: ObsSeats,
     envs: usize,
     steps: usize,
 }
@@ -38,6 +40,7 @@ impl Visitor for StepCost {
         options.autoreset = true;
         options.observe_on_step = self.mode.is_some();
         options.obs_dtype = self.mode.unwrap_or_default();
+        options.obs_seats = self.seats;
         let mut env = VecEnv::new(game, options)?;
         let mut driver = RandomDriver::new(self.envs, 0)?;
         let mut live = 0;
@@ -59,15 +62,16 @@ impl Visitor for StepCost {
 
 fn main() -> Result<()> {
     let usage =
-        "usage: step_cost GAME mask|f32|u8 [--envs N] [--steps S] [--players P] [-o NAME=VALUE]...";
+        "usage: step_cost GAME mask|f32|u8|seats [--envs N] [--steps S] [--players P] [-o NAME=VALUE]...";
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (game, mode) = match args.as_slice() {
         [game, mode, ..] => (game.clone(), mode.clone()),
         _ => panic!("{usage}"),
     };
-    let mode = match mode.as_str() {
-        "mask" => None,
-        dtype => Some(ObsDtype::parse(dtype)?),
+    let (mode, seats) = match mode.as_str() {
+        "mask" => (None, ObsSeats::Acting),
+        "seats" => (Some(ObsDtype::F32), ObsSeats::All),
+        dtype => (Some(ObsDtype::parse(dtype)?), ObsSeats::Acting),
     };
     let (mut envs, mut steps, mut pairs) = (512, 256, Vec::new());
     let mut rest = args[2..].iter();
@@ -93,6 +97,7 @@ fn main() -> Result<()> {
         &mut StepCost {
             options,
             mode,
+            seats,
             envs,
             steps,
         },

@@ -48,6 +48,7 @@ KEYWORD = [
     ("obs_dtype", "_ObsDtype", '"f32"'),
     ("mask_dtype", "_MaskDtype", '"u8"'),
     ("on_illegal", "_OnIllegal", '"noop"'),
+    ("obs_seats", "_ObsSeats", '"acting"'),
 ]
 
 
@@ -97,7 +98,7 @@ def docstring(info: dict[str, Any]) -> str:
         "",
         f"``{info['python_class']}(num_envs, seed=None, num_threads=None, autoreset=False, "
         'observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", '
-        'on_illegal="noop", **options)``, the batch environment of game '
+        'on_illegal="noop", obs_seats="acting", **options)``, the batch environment of game '
         f"``{info['id']!r}`` (``cardvec.make({info['id']!r}, num_envs, ...)``); "
         f"{info['players'][0]} to {info['players'][1]} players.",
         "",
@@ -188,7 +189,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
     from typing_extensions import Self, Unpack
 
-    from ._cardvec import _MaskDtype, _ObsDtype, _OnIllegal
+    from ._cardvec import _MaskDtype, _ObsDtype, _ObsSeats, _OnIllegal
 
 '''
     parts = [header.rstrip("\n"), ""]

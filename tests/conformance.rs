@@ -38,7 +38,8 @@ use std::sync::Once;
 use cardvec::core::policy::random_legal;
 use cardvec::core::spec::{GameSpec, OptionKind, OptionSpec, OptionValue, Options};
 use cardvec::core::{
-    ActionStatus, EnvOptions, Error, Game, LaneRng, ObsDtype, OnIllegal, VecEnv, ON_ILLEGAL_WORDS,
+    ActionStatus, EnvOptions, Error, Game, LaneRng, ObsDtype, ObsSeats, OnIllegal, VecEnv,
+    ON_ILLEGAL_WORDS,
 };
 use cardvec::registry::{self, Visitor};
 use common::{assert_same_for_any_threads_and_chunks, mixed_action, mixed_actions};
@@ -589,6 +590,7 @@ fn golden_hash<G: Game>(game: &G) -> String {
         max_steps: None,
         on_illegal: OnIllegal::Noop,
         obs_dtype: ObsDtype::F32,
+        obs_seats: ObsSeats::Acting,
     };
     let mut env = VecEnv::new(game.clone(), options).unwrap();
     let mut h = Sha256::new();

@@ -9,7 +9,7 @@ use cardvec::core::policy::RandomDriver;
 use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::stats::Summary;
 use cardvec::core::{
-    ActionStatus, EnvOptions, Error, Game, ObsDtype, OnIllegal, Result, VecEnv, MAX_ENVS,
+    ActionStatus, EnvOptions, Error, Game, ObsDtype, ObsSeats, OnIllegal, Result, VecEnv, MAX_ENVS,
 };
 use cardvec::registry::{self, Visitor};
 use rayon::prelude::*;
@@ -73,6 +73,13 @@ pub struct BenchArgs {
         value_name = "DTYPES"
     )]
     obs_dtype: Vec<String>,
+    /// Whose observation rows the observed modes keep (`EnvOptions::obs_seats`): `acting`
+    /// (one row per lane, the seat to act's) or `all` (every seat's row `[N, P, obs_dim]`,
+    /// updated incrementally where the game can; f32 only). With `all` the observed modes
+    /// are labelled `..._seats`; their `bytes_per_step` stays the mask and one row, the
+    /// acting seat's row a trainer reads.
+    #[arg(long, default_value = "acting", value_parser = parse_obs_seats)]
+    obs_seats: ObsSeats,
 }
 
 /// The result of one observation mode, as `--json` prints it.
@@ -122,7 +129,13 @@ struct BenchReport {
     first_games: GamesReport,
     max_steps: Option<u32>,
     on_illegal: &'static str,
+    obs_seats: &'static str,
     modes: Vec<ModeReport>,
+}
+
+/// Parses `--obs-seats` (the error lists the words).
+fn parse_obs_seats(word: &str) -> std::result::Result<ObsSeats, String> {
+    ObsSeats::parse(word).map_err(|e| e.to_string())
 }
 
 /// Parses `--on-illegal` (the error lists the words).
@@ -164,6 +177,9 @@ fn measure<G: Game>(game: &G, args: &BenchArgs, obs: Option<ObsDtype>) -> Result
     options.max_steps = args.max_steps;
     options.on_illegal = args.on_illegal;
     options.obs_dtype = obs.unwrap_or_default();
+    if observe {
+        options.obs_seats = args.obs_seats;
+    }
     let mut env = VecEnv::new(game.clone(), options)?;
     let n = env.num_envs();
     let mut driver = RandomDriver::new(n, args.seed)?;
@@ -308,6 +324,7 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs, dtypes: &[ObsDtype]) -> Result
         first_games: first_games(&game, args, 1 << 20)?,
         max_steps: args.max_steps,
         on_illegal: args.on_illegal.as_str(),
+        obs_seats: args.obs_seats.as_str(),
         modes: Vec::new(),
     };
     if !args.json {
@@ -334,11 +351,12 @@ fn report<G: GameSpec>(game: G, args: &BenchArgs, dtypes: &[ObsDtype]) -> Result
             g.games, g.unfinished, g.mean_length, g.length_ci95, g.seat0_mean_reward, g.seat0_reward_ci95
         );
     }
-    let modes = std::iter::once(("step+mask".to_string(), None)).chain(
-        dtypes
-            .iter()
-            .map(|&d| (format!("step+mask+obs_{d}"), Some(d))),
-    );
+    let modes = std::iter::once(("step+mask".to_string(), None)).chain(dtypes.iter().map(|&d| {
+        match args.obs_seats {
+            ObsSeats::Acting => (format!("step+mask+obs_{d}"), Some(d)),
+            ObsSeats::All => (format!("step+mask+obs_{d}_seats"), Some(d)),
+        }
+    }));
     for (label, observe) in modes {
         let mut best: Option<Measure> = None;
         let mut best_cpu_rate: Option<f64> = None;

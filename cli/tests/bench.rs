@@ -60,3 +60,31 @@ fn memset_reports_a_fraction_per_mode() {
         assert!((fraction - expected).abs() <= 1e-9 * expected, "{m}");
     }
 }
+
+/// `--obs-seats all` times the observed modes with every seat's rows (labelled `_seats`,
+/// the bytes per step still the mask and one row); with `u8` rows it is an error.
+#[test]
+fn obs_seats_all_labels_the_observed_modes() {
+    let r = bench_json(&["lost-cities", "--envs", "64", "--obs-seats", "all"]);
+    assert_eq!(r["obs_seats"], "all");
+    let modes = r["modes"].as_array().unwrap();
+    assert_eq!(modes[0]["mode"], "step+mask");
+    assert_eq!(modes[1]["mode"], "step+mask+obs_f32_seats");
+    assert_eq!(modes[1]["bytes_per_step"], 96 + 454 * 4);
+    assert!(modes[1]["live_steps"].as_u64().unwrap() > 0);
+    let out = Command::new(env!("CARGO_BIN_EXE_cardvec"))
+        .args(["bench", "kuhn", "--steps", "2", "--repeats", "1"])
+        .args(["--obs-seats", "all", "--obs-dtype", "u8"])
+        .output()
+        .expect("cardvec runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("obs_seats"), "{err}");
+    let out = Command::new(env!("CARGO_BIN_EXE_cardvec"))
+        .args(["bench", "kuhn", "--obs-seats", "both"])
+        .output()
+        .expect("cardvec runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("acting, all"), "{err}");
+}

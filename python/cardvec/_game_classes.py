@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
     from typing_extensions import Self, Unpack
 
-    from ._cardvec import _MaskDtype, _ObsDtype, _OnIllegal
+    from ._cardvec import _MaskDtype, _ObsDtype, _ObsSeats, _OnIllegal
 
     class _LostCitiesOptions(TypedDict, total=False):
         """The options of game 'lost-cities' (``**options``)."""
@@ -69,7 +69,7 @@ __all__ = ["LostCities", "Flip7", "I151", "NoLimitHoldem", "KuhnPoker", "LeducHo
 class LostCities(BatchEnv):
     """Lost Cities: the classic two-player round, as the seed's JAX engine defines it (see docs/lost-cities.md).
 
-    ``LostCities(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", **options)``, the batch environment of game ``'lost-cities'`` (``cardvec.make('lost-cities', num_envs, ...)``); 2 to 2 players.
+    ``LostCities(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", obs_seats="acting", **options)``, the batch environment of game ``'lost-cities'`` (``cardvec.make('lost-cities', num_envs, ...)``); 2 to 2 players.
 
     Options:
     - ``obs_layout`` (one of card-major, channel-major, default 'card-major'): card-major: obs[card * 7 + channel] (the seed's [60, 7]); channel-major: obs[channel * 60 + card]
@@ -93,11 +93,12 @@ class LostCities(BatchEnv):
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
         on_illegal: _OnIllegal = "noop",
+        obs_seats: _ObsSeats = "acting",
         **options: Unpack[_LostCitiesOptions],
     ) -> Self:
         return BatchEnv.__new__(
             cls, "lost-cities", num_envs, seed, num_threads, autoreset, observe, chunk_size, max_steps,
-            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal,
+            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal, obs_seats=obs_seats,
             **options,
         )
 
@@ -105,7 +106,7 @@ class LostCities(BatchEnv):
 class Flip7(BatchEnv):
     """Flip 7: rules edition 3.1, step for step as game-room 0.1.0's flip7_v0 (see docs/flip7.md).
 
-    ``Flip7(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", **options)``, the batch environment of game ``'flip7'`` (``cardvec.make('flip7', num_envs, ...)``); 3 to 18 players.
+    ``Flip7(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", obs_seats="acting", **options)``, the batch environment of game ``'flip7'`` (``cardvec.make('flip7', num_envs, ...)``); 3 to 18 players.
 
     Options:
     - ``num_players`` (integer 3..=18, default 3): seats
@@ -131,11 +132,12 @@ class Flip7(BatchEnv):
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
         on_illegal: _OnIllegal = "noop",
+        obs_seats: _ObsSeats = "acting",
         **options: Unpack[_Flip7Options],
     ) -> Self:
         return BatchEnv.__new__(
             cls, "flip7", num_envs, seed, num_threads, autoreset, observe, chunk_size, max_steps,
-            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal,
+            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal, obs_seats=obs_seats,
             **options,
         )
 
@@ -143,7 +145,7 @@ class Flip7(BatchEnv):
 class I151(BatchEnv):
     """151: the i151 competition game, as the official engine i151-engine 0.2.4 plays it (see docs/151.md).
 
-    ``I151(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", **options)``, the batch environment of game ``'151'`` (``cardvec.make('151', num_envs, ...)``); 2 to 4 players.
+    ``I151(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", obs_seats="acting", **options)``, the batch environment of game ``'151'`` (``cardvec.make('151', num_envs, ...)``); 2 to 4 players.
 
     Options:
     - ``num_players`` (integer 2..=4, default 2): seats
@@ -172,11 +174,12 @@ class I151(BatchEnv):
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
         on_illegal: _OnIllegal = "noop",
+        obs_seats: _ObsSeats = "acting",
         **options: Unpack[_I151Options],
     ) -> Self:
         return BatchEnv.__new__(
             cls, "151", num_envs, seed, num_threads, autoreset, observe, chunk_size, max_steps,
-            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal,
+            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal, obs_seats=obs_seats,
             **options,
         )
 
@@ -184,7 +187,7 @@ class I151(BatchEnv):
 class NoLimitHoldem(BatchEnv):
     """No-limit Texas hold'em: one hand per lane, pokerkit 0.7's rules decision for decision (see docs/holdem.md).
 
-    ``NoLimitHoldem(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", **options)``, the batch environment of game ``'holdem'`` (``cardvec.make('holdem', num_envs, ...)``); 2 to 10 players.
+    ``NoLimitHoldem(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", obs_seats="acting", **options)``, the batch environment of game ``'holdem'`` (``cardvec.make('holdem', num_envs, ...)``); 2 to 10 players.
 
     Options:
     - ``num_players`` (integer 2..=10, default 2): seats
@@ -215,11 +218,12 @@ class NoLimitHoldem(BatchEnv):
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
         on_illegal: _OnIllegal = "noop",
+        obs_seats: _ObsSeats = "acting",
         **options: Unpack[_NoLimitHoldemOptions],
     ) -> Self:
         return BatchEnv.__new__(
             cls, "holdem", num_envs, seed, num_threads, autoreset, observe, chunk_size, max_steps,
-            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal,
+            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal, obs_seats=obs_seats,
             **options,
         )
 
@@ -227,7 +231,7 @@ class NoLimitHoldem(BatchEnv):
 class KuhnPoker(BatchEnv):
     """Kuhn poker: two-player Kuhn poker, rules, actions and payoffs as OpenSpiel's kuhn_poker (see docs/kuhn.md).
 
-    ``KuhnPoker(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", **options)``, the batch environment of game ``'kuhn'`` (``cardvec.make('kuhn', num_envs, ...)``); 2 to 2 players.
+    ``KuhnPoker(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", obs_seats="acting", **options)``, the batch environment of game ``'kuhn'`` (``cardvec.make('kuhn', num_envs, ...)``); 2 to 2 players.
 
     No options.
 
@@ -250,11 +254,12 @@ class KuhnPoker(BatchEnv):
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
         on_illegal: _OnIllegal = "noop",
+        obs_seats: _ObsSeats = "acting",
         **options: Unpack[_KuhnPokerOptions],
     ) -> Self:
         return BatchEnv.__new__(
             cls, "kuhn", num_envs, seed, num_threads, autoreset, observe, chunk_size, max_steps,
-            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal,
+            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal, obs_seats=obs_seats,
             **options,
         )
 
@@ -262,7 +267,7 @@ class KuhnPoker(BatchEnv):
 class LeducHoldem(BatchEnv):
     """Leduc hold'em: two-player Leduc hold'em, rules, actions and payoffs as OpenSpiel's leduc_poker (see docs/leduc.md).
 
-    ``LeducHoldem(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", **options)``, the batch environment of game ``'leduc'`` (``cardvec.make('leduc', num_envs, ...)``); 2 to 2 players.
+    ``LeducHoldem(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", obs_seats="acting", **options)``, the batch environment of game ``'leduc'`` (``cardvec.make('leduc', num_envs, ...)``); 2 to 2 players.
 
     No options.
 
@@ -285,10 +290,11 @@ class LeducHoldem(BatchEnv):
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
         on_illegal: _OnIllegal = "noop",
+        obs_seats: _ObsSeats = "acting",
         **options: Unpack[_LeducHoldemOptions],
     ) -> Self:
         return BatchEnv.__new__(
             cls, "leduc", num_envs, seed, num_threads, autoreset, observe, chunk_size, max_steps,
-            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal,
+            obs_dtype=obs_dtype, mask_dtype=mask_dtype, on_illegal=on_illegal, obs_seats=obs_seats,
             **options,
         )

@@ -80,7 +80,8 @@ def make(game_id: str, num_envs: SupportsIndex, **kwargs: Any) -> BatchEnv | Lea
     ``observe``, ``chunk_size``, ``max_steps`` (a step limit per episode that truncates,
     counting attempted steps, illegal no-ops included; ``None``: off), ``on_illegal``
     (``"noop"``, ``"raise"`` or ``"lose"``, see ``cardvec``), ``obs_dtype`` (``"f32"``, or ``"u8"``: compact observations),
-    ``mask_dtype`` (``"u8"`` or ``"bool"``) and the game's options).
+    ``mask_dtype`` (``"u8"`` or ``"bool"``), ``obs_seats`` (``"acting"``, or ``"all"``: every
+    seat's float32 rows, ``obs`` ``[num_envs, num_players, obs_dim]``) and the game's options).
 
     With ``opponents`` (one bot name, or a list of ``num_players - 1``), a ``LearnerEnv``
     instead: the learner view, every seat but the learner's (``seat``: an int or

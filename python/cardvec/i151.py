@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
     from typing_extensions import Self, Unpack, deprecated
 
-    from ._cardvec import _MaskDtype, _ObsDtype, _OnIllegal
+    from ._cardvec import _MaskDtype, _ObsDtype, _ObsSeats, _OnIllegal
     from ._game_classes import _I151Options
 else:
 
@@ -71,6 +71,7 @@ class I151(_game_classes.I151):
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
         on_illegal: _OnIllegal = "noop",
+        obs_seats: _ObsSeats = "acting",
         players: None = None,
         **options: Unpack[_I151Options],
     ) -> Self: ...
@@ -89,6 +90,7 @@ class I151(_game_classes.I151):
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
         on_illegal: _OnIllegal = "noop",
+        obs_seats: _ObsSeats = "acting",
         players: SupportsIndex,
         **options: Unpack[_I151Options],
     ) -> Self: ...

@@ -3,10 +3,10 @@
 //! object), the `out=` arrays a call writes into, and the writable aliases the `torch()`
 //! methods hand to `cardvec._torch`.
 
-use numpy::ndarray::{ArrayView1, ArrayView2};
+use numpy::ndarray::{ArrayView1, ArrayView2, ArrayView3};
 use numpy::{
-    Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray,
-    PyUntypedArrayMethods,
+    Element, PyArray, PyArray1, PyArray2, PyArray3, PyArrayDescrMethods, PyArrayMethods,
+    PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -125,6 +125,21 @@ pub(crate) unsafe fn view2<'py, T: Element>(
 ) -> PyResult<Bound<'py, PyArray2<T>>> {
     let shape = (rows, cols);
     let v = ArrayView2::from_shape(shape, data).map_err(|e| value_err(e.to_string()))?;
+    let arr = unsafe { PyArray::borrow_from_array(&v, owner.clone()) };
+    arr.call_method1("setflags", (false,))?;
+    Ok(arr)
+}
+
+/// A read-only 3-D view of `data`, `[rows, seats, cols]`, whose base is `owner`.
+///
+/// # Safety
+/// As for [`view`].
+pub(crate) unsafe fn view3<'py, T: Element>(
+    owner: &Bound<'py, PyAny>,
+    data: &[T],
+    shape: (usize, usize, usize),
+) -> PyResult<Bound<'py, PyArray3<T>>> {
+    let v = ArrayView3::from_shape(shape, data).map_err(|e| value_err(e.to_string()))?;
     let arr = unsafe { PyArray::borrow_from_array(&v, owner.clone()) };
     arr.call_method1("setflags", (false,))?;
     Ok(arr)

@@ -2,7 +2,7 @@
 //! `num_threads`, `autoreset`, `observe`, `chunk_size`, `max_steps`, `on_illegal`), read into one
 //! [`EnvOptions`]: the batch classes and the learner view share it.
 
-use cardvec::core::{EnvOptions, OnIllegal, MAX_ENVS, ON_ILLEGAL_WORDS};
+use cardvec::core::{EnvOptions, ObsSeats, OnIllegal, MAX_ENVS, OBS_SEATS_WORDS, ON_ILLEGAL_WORDS};
 use pyo3::prelude::*;
 
 use crate::args;
@@ -42,6 +42,26 @@ pub(crate) fn env_options(
     }
     options.on_illegal = on_illegal_arg(on_illegal)?;
     Ok(options)
+}
+
+/// The `obs_seats` argument: `None` (the default, `"acting"`) or one of the words
+/// `"acting"`, `"all"`; anything else is a `ValueError` listing them.
+pub(crate) fn obs_seats_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<ObsSeats> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(ObsSeats::Acting);
+    };
+    match v.extract::<String>() {
+        Ok(word) => ObsSeats::parse(&word).map_err(crate::errors::core_err),
+        Err(_) => Err(crate::errors::value_err(format!(
+            "obs_seats must be one of {}, got {}",
+            OBS_SEATS_WORDS
+                .iter()
+                .map(|w| format!("{w:?}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            v.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())
+        ))),
+    }
 }
 
 /// The `on_illegal` argument: `None` (the default, `"noop"`) or one of the words

@@ -145,7 +145,9 @@ def test_each_game_class_takes_the_registry_options_typed(info):
     assert [ast.literal_eval(d) for d in new.args.defaults] == [
         None, None, False, True, None, None
     ]
-    assert [a.arg for a in new.args.kwonlyargs] == ["obs_dtype", "mask_dtype", "on_illegal"]
+    assert [a.arg for a in new.args.kwonlyargs] == [
+        "obs_dtype", "mask_dtype", "on_illegal", "obs_seats"
+    ]
     assert new.args.kwarg is not None and new.args.kwarg.arg == "options"
     assert ast.unparse(new.args.kwarg.annotation) == f"Unpack[_{name}Options]"
     # The options' TypedDict: the registry's names, in order, each with a type that

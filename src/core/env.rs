@@ -84,6 +84,60 @@ impl OnIllegal {
     }
 }
 
+/// Whose observation rows a [`VecEnv`] keeps ([`EnvOptions::obs_seats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ObsSeats {
+    /// One row per lane, `[N, obs_dim]`: the observation of the seat to act (the default).
+    #[default]
+    Acting,
+    /// One row per seat of every lane, `[N, num_players, obs_dim]`: row `[i, s]` is lane
+    /// `i`'s observation as seen by seat `s`, whoever is to act. A trainer reads the row of
+    /// [`VecEnv::current_player`]; nothing is copied. An observed step brings a lane's rows
+    /// up to date by [`Game::observe_seats_update`] where the game has it (writing only
+    /// what the step changed in each seat's view), else observes every seat in full. Only
+    /// with [`ObsDtype::F32`].
+    All,
+}
+
+/// The words of [`ObsSeats`], in order.
+pub const OBS_SEATS_WORDS: &[&str] = &["acting", "all"];
+
+impl ObsSeats {
+    /// The option word: `"acting"` or `"all"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ObsSeats::Acting => "acting",
+            ObsSeats::All => "all",
+        }
+    }
+
+    /// Parses an option word; anything else is an [`Error::Unknown`] listing the words.
+    pub fn parse(word: &str) -> Result<ObsSeats> {
+        match word {
+            "acting" => Ok(ObsSeats::Acting),
+            "all" => Ok(ObsSeats::All),
+            _ => Err(Error::Unknown {
+                what: "obs_seats",
+                name: word.to_string(),
+                expected: OBS_SEATS_WORDS.join(", "),
+            }),
+        }
+    }
+}
+
+impl std::fmt::Display for ObsSeats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ObsSeats {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<ObsSeats> {
+        ObsSeats::parse(s)
+    }
+}
+
 impl std::fmt::Display for OnIllegal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -129,6 +183,11 @@ pub struct EnvOptions {
     /// [`VecEnv::obs_u8`] and the other values in [`VecEnv::obs_tail`], see
     /// [`super::obs`]). Only the rows of the chosen dtype are allocated and written.
     pub obs_dtype: ObsDtype,
+    /// Whose rows [`VecEnv::obs`] holds ([`ObsSeats::Acting`], the default: the seat to
+    /// act's, `[N, obs_dim]`; [`ObsSeats::All`]: every seat's, `[N, num_players,
+    /// obs_dim]`, kept up to date incrementally where the game can). [`ObsSeats::All`]
+    /// needs [`ObsDtype::F32`].
+    pub obs_seats: ObsSeats,
 }
 
 impl EnvOptions {
@@ -146,6 +205,7 @@ impl EnvOptions {
             max_steps: None,
             on_illegal: OnIllegal::Noop,
             obs_dtype: ObsDtype::F32,
+            obs_seats: ObsSeats::Acting,
         }
     }
 }
@@ -221,6 +281,15 @@ impl EnvOptions {
         if let Some(m) = self.max_steps {
             Error::check_range("max_steps", 1, u32::MAX as usize, m as usize)?;
         }
+        if self.obs_seats == ObsSeats::All && self.obs_dtype != ObsDtype::F32 {
+            return Err(Error::Invalid {
+                what: "obs_seats",
+                reason: format!(
+                    "\"all\" keeps f32 rows only; obs_dtype is \"{}\"",
+                    self.obs_dtype
+                ),
+            });
+        }
         Ok(())
     }
 
@@ -271,8 +340,12 @@ impl<G: Game> VecEnv<G> {
         let (p, a) = (game.num_players(), game.num_actions());
         let mut rng0 = LaneRng::for_lane(options.seed, 0, 0);
         let blank = game.reset(&mut rng0);
+        let seats = match options.obs_seats {
+            ObsSeats::Acting => 1,
+            ObsSeats::All => p,
+        };
         Ok(VecEnv {
-            obs: ObsBufs::allocate(n, game.obs_format(), options.obs_dtype)?,
+            obs: ObsBufs::allocate(n, game.obs_format(), options.obs_dtype, seats)?,
             states: HugeBuf::try_filled(n, blank, "lane states")?,
             scratch_states: HugeBuf::try_filled(n, blank, "lane states")?,
             mask: try_vec(lane_rows::<u8>(n, a, "legal masks")?, 0, "legal masks")?,
@@ -324,9 +397,14 @@ impl<G: Game> VecEnv<G> {
     }
 
     /// Observations `[N, obs_dim]` of the player to act in each lane, with
-    /// [`ObsDtype::F32`] (empty with another dtype: see [`VecEnv::obs_u8`]).
+    /// [`ObsDtype::F32`] (empty with another dtype: see [`VecEnv::obs_u8`]); with
+    /// [`ObsSeats::All`], `[N, num_players, obs_dim]`, every seat's observation.
     pub fn obs(&self) -> &[f32] {
         &self.obs.f32
+    }
+    /// Whose rows [`VecEnv::obs`] holds ([`EnvOptions::obs_seats`]).
+    pub fn obs_seats(&self) -> ObsSeats {
+        self.options.obs_seats
     }
     /// The bytes of the compact observations `[N, byte_dim]` of the player to act in each
     /// lane, with [`ObsDtype::U8`] (empty with another dtype); see [`VecEnv::obs_format`].
@@ -548,7 +626,7 @@ impl<G: Game> VecEnv<G> {
         self.obs_synced &= observe;
         let (game, mut out) = self.lane_out(lane);
         out.rewards.fill(0.0);
-        refresh(game, &state, &mut out, observe, false);
+        refresh(game, &state, &mut out, observe, false, None);
         Ok(())
     }
 
@@ -833,7 +911,7 @@ impl<G: Game> VecEnv<G> {
                         );
                         out.rewards.fill(0.0);
                         game.deal_rewards(&st[j], out.rewards);
-                        refresh(game, &st[j], &mut out, observe, false);
+                        refresh(game, &st[j], &mut out, observe, false, None);
                     }
                 },
             )
@@ -893,11 +971,13 @@ struct ObsBufs {
     tail: HugeBuf<f32>,
     /// An f32 row for single-lane writes of a game without a direct compact encoder.
     scratch: Vec<f32>,
+    /// f32 rows per lane: 1, or every seat's ([`ObsSeats::All`]).
+    seats: usize,
 }
 
 impl ObsBufs {
-    fn allocate(n: usize, format: ObsFormat, dtype: ObsDtype) -> Result<Self> {
-        let (d, nb, nt) = (format.dim(), format.byte_dim(), format.tail_dim());
+    fn allocate(n: usize, format: ObsFormat, dtype: ObsDtype, seats: usize) -> Result<Self> {
+        let (d, nb, nt) = (format.dim() * seats, format.byte_dim(), format.tail_dim());
         let rows = |w: usize, on: bool| if on { w } else { 0 };
         let compact = dtype == ObsDtype::U8;
         Ok(ObsBufs {
@@ -920,6 +1000,7 @@ impl ObsBufs {
             lanes: n,
             dtype,
             format,
+            seats,
         })
     }
 
@@ -927,7 +1008,7 @@ impl ObsBufs {
     /// other dtype.
     fn widths(&self) -> (usize, usize, usize) {
         match self.dtype {
-            ObsDtype::F32 => (self.format.dim(), 0, 0),
+            ObsDtype::F32 => (self.format.dim() * self.seats, 0, 0),
             ObsDtype::U8 => (0, self.format.byte_dim(), self.format.tail_dim()),
         }
     }
@@ -936,6 +1017,10 @@ impl ObsBufs {
     fn lane(&mut self, lane: usize) -> ObsRow<'_> {
         let (d, nb, nt) = self.widths();
         match self.dtype {
+            ObsDtype::F32 if self.seats > 1 => ObsRow::Seats(SeatRow {
+                rows: &mut self.f32[lane * d..(lane + 1) * d],
+                d: self.format.dim(),
+            }),
             ObsDtype::F32 => ObsRow::F32(&mut self.f32[lane * d..(lane + 1) * d]),
             ObsDtype::U8 => ObsRow::U8 {
                 bytes: &mut self.bytes[lane * nb..(lane + 1) * nb],
@@ -951,7 +1036,7 @@ impl ObsBufs {
     /// compact part of width 0) give an empty slice per chunk. Allocates nothing.
     fn chunks(&mut self, cs: usize) -> impl IndexedParallelIterator<Item = ObsChunk<'_>> {
         let (d, nb, nt) = self.widths();
-        let (n, dtype, format) = (self.lanes, self.dtype, &self.format);
+        let (n, dtype, format, seats) = (self.lanes, self.dtype, &self.format, self.seats);
         let count = n.div_ceil(cs);
         chunks_or_empty(&mut self.f32, d, cs, count)
             .zip(chunks_or_empty(&mut self.bytes, nb, cs, count))
@@ -961,6 +1046,7 @@ impl ObsBufs {
                 lanes: cs.min(n - c * cs),
                 dtype,
                 format,
+                seats,
                 f32,
                 bytes,
                 tail,
@@ -989,6 +1075,8 @@ struct ObsChunk<'a> {
     lanes: usize,
     dtype: ObsDtype,
     format: &'a ObsFormat,
+    /// f32 rows per lane ([`ObsBufs`]).
+    seats: usize,
     f32: &'a mut [f32],
     bytes: &'a mut [u8],
     tail: &'a mut [f32],
@@ -998,8 +1086,21 @@ impl<'a> ObsChunk<'a> {
     /// The f32 rows of the chunk, `d` values each (the chunk's dtype is f32).
     #[inline]
     fn into_f32(self, d: usize) -> F32Rows<'a> {
-        assert!(self.dtype == ObsDtype::F32 && self.f32.len() == self.lanes * d);
+        assert!(self.dtype == ObsDtype::F32 && self.seats == 1 && self.f32.len() == self.lanes * d);
         F32Rows { rows: self.f32, d }
+    }
+
+    /// Every seat's f32 rows of the chunk, `d` values each (the chunk's dtype is f32 with
+    /// [`ObsSeats::All`]).
+    #[inline]
+    fn into_seats(self, d: usize) -> SeatRows<'a> {
+        let w = d * self.seats;
+        assert!(self.dtype == ObsDtype::F32 && self.f32.len() == self.lanes * w);
+        SeatRows {
+            rows: self.f32,
+            d,
+            w,
+        }
     }
 
     /// The compact rows of the chunk (the chunk's dtype is u8).
@@ -1025,7 +1126,7 @@ impl<'a> ObsChunk<'a> {
     fn prefetch(&self, j: usize) {
         match self.dtype {
             ObsDtype::F32 => {
-                let d = self.format.dim();
+                let d = self.format.dim() * self.seats;
                 simd::prefetch(&self.f32[j * d..(j + 1) * d])
             }
             ObsDtype::U8 => {
@@ -1040,6 +1141,14 @@ impl<'a> ObsChunk<'a> {
     #[inline]
     fn lane<'b>(&'b mut self, j: usize, scratch: &'b mut Vec<f32>) -> ObsRow<'b> {
         match self.dtype {
+            ObsDtype::F32 if self.seats > 1 => {
+                let d = self.format.dim();
+                let w = d * self.seats;
+                ObsRow::Seats(SeatRow {
+                    rows: &mut self.f32[j * w..(j + 1) * w],
+                    d,
+                })
+            }
             ObsDtype::F32 => {
                 let d = self.format.dim();
                 ObsRow::F32(&mut self.f32[j * d..(j + 1) * d])
@@ -1060,6 +1169,7 @@ impl<'a> ObsChunk<'a> {
 /// The observation row(s) of one lane.
 enum ObsRow<'a> {
     F32(&'a mut [f32]),
+    Seats(SeatRow<'a>),
     U8 {
         bytes: &'a mut [u8],
         tail: &'a mut [f32],
@@ -1073,10 +1183,27 @@ enum ObsRow<'a> {
 
 /// The observation row(s) of one lane, as the batch loops write them.
 trait LaneRow {
+    /// Whether an incremental update needs the lane's state as it was before the step
+    /// ([`LaneRow::write_update`]): the batch step copies it then, and only then.
+    const WANTS_BEFORE: bool = false;
     /// Writes the observation of `state` for `player`; with `incremental`, an f32 row that
     /// held the observation before the step just applied is updated with
     /// [`Game::observe_update`] when the game supports it.
     fn write<G: Game>(&mut self, game: &G, state: &G::State, player: usize, incremental: bool);
+    /// Brings rows that were in sync with `before` up to date after the step that made
+    /// `state` of it (called instead of an incremental [`LaneRow::write`] when
+    /// [`LaneRow::WANTS_BEFORE`]).
+    #[inline(always)]
+    fn write_update<G: Game>(
+        &mut self,
+        game: &G,
+        before: &G::State,
+        state: &G::State,
+        player: usize,
+    ) {
+        let _ = before;
+        self.write(game, state, player, true)
+    }
 }
 
 impl LaneRow for ObsRow<'_> {
@@ -1084,6 +1211,7 @@ impl LaneRow for ObsRow<'_> {
     fn write<G: Game>(&mut self, game: &G, state: &G::State, player: usize, incremental: bool) {
         match self {
             ObsRow::F32(row) => row.write(game, state, player, incremental),
+            ObsRow::Seats(rows) => rows.write(game, state, player, incremental),
             ObsRow::U8 {
                 bytes,
                 tail,
@@ -1100,6 +1228,38 @@ impl LaneRow for &mut [f32] {
     fn write<G: Game>(&mut self, game: &G, state: &G::State, player: usize, incremental: bool) {
         if !(incremental && game.observe_update(state, player, self)) {
             game.observe(state, player, self);
+        }
+    }
+}
+
+/// Every seat's f32 row of one lane ([`ObsSeats::All`]): `rows` is `num_players` rows of
+/// `d` values.
+struct SeatRow<'a> {
+    rows: &'a mut [f32],
+    d: usize,
+}
+
+impl SeatRow<'_> {
+    /// Observes every seat in full.
+    #[inline(always)]
+    fn observe_all<G: Game>(&mut self, game: &G, state: &G::State) {
+        for (seat, row) in self.rows.chunks_exact_mut(self.d).enumerate() {
+            game.observe(state, seat, row);
+        }
+    }
+}
+
+impl LaneRow for SeatRow<'_> {
+    const WANTS_BEFORE: bool = true;
+    /// Every seat's row in full (a write without the state before the step).
+    #[inline(always)]
+    fn write<G: Game>(&mut self, game: &G, state: &G::State, _: usize, _: bool) {
+        self.observe_all(game, state);
+    }
+    #[inline(always)]
+    fn write_update<G: Game>(&mut self, game: &G, before: &G::State, state: &G::State, _: usize) {
+        if !game.observe_seats_update(before, state, self.rows) {
+            self.observe_all(game, state);
         }
     }
 }
@@ -1196,6 +1356,39 @@ impl ChunkRows for F32Rows<'_> {
     #[inline(always)]
     fn prefetch_update<G: Game>(&self, game: &G, state: &G::State, j: usize) {
         game.prefetch_observe_update(state, &self.rows[j * self.d..(j + 1) * self.d]);
+    }
+}
+
+/// Every seat's f32 rows of a chunk ([`ObsSeats::All`]): `w` values per lane, `d` per seat.
+struct SeatRows<'a> {
+    rows: &'a mut [f32],
+    d: usize,
+    w: usize,
+}
+
+impl ChunkRows for SeatRows<'_> {
+    type Row<'b>
+        = SeatRow<'b>
+    where
+        Self: 'b;
+    #[inline(always)]
+    fn lane(&mut self, j: usize) -> SeatRow<'_> {
+        SeatRow {
+            rows: &mut self.rows[j * self.w..(j + 1) * self.w],
+            d: self.d,
+        }
+    }
+    #[inline(always)]
+    fn prefetch(&self, j: usize) {
+        simd::prefetch(&self.rows[j * self.w..(j + 1) * self.w]);
+    }
+    /// An incremental update writes a few values per seat, where the step's cards are,
+    /// which are not known before the step: the whole rows are asked for (without it, at
+    /// 8,192 lanes, whose rows are beyond the last-level cache, each of those few stores
+    /// waits on memory and the step is slower than writing the acting row in full).
+    #[inline(always)]
+    fn prefetch_update<G: Game>(&self, _: &G, _: &G::State, j: usize) {
+        self.prefetch(j)
     }
 }
 
@@ -1361,6 +1554,12 @@ fn step_chunk<G: Game, const LOSE: bool>(
             let bufs = (st, rn, ep, ac, NoRows, ma, re, te, tr, cp, il, sc);
             step_lanes::<G, OBS_OFF, LOSE, _>(ctx, c, bufs)
         }
+        (_, ObsDtype::F32) if ob.seats > 1 => step_chunk_seats::<G, LOSE>(
+            ctx,
+            c,
+            mode,
+            (st, rn, ep, ac, ob, ma, re, te, tr, cp, il, sc),
+        ),
         (OBS_UPDATE, ObsDtype::F32) => {
             let rows = ob.into_f32(ctx.game.obs_dim());
             let bufs = (st, rn, ep, ac, rows, ma, re, te, tr, cp, il, sc);
@@ -1379,6 +1578,25 @@ fn step_chunk<G: Game, const LOSE: bool>(
             let bufs = (st, rn, ep, ac, ob.into_u8(), ma, re, te, tr, cp, il, sc);
             step_lanes::<G, OBS_FULL, LOSE, _>(ctx, c, bufs)
         }
+    }
+}
+
+/// [`step_chunk`] with every seat's rows ([`ObsSeats::All`], observation on): a function of
+/// its own, out of line, so that its loops do not change how the default loops are compiled
+/// (inlined together they cost the default modes 1-2% more instructions per step).
+#[inline(never)]
+fn step_chunk_seats<G: Game, const LOSE: bool>(
+    ctx: &StepCtx<'_, G>,
+    c: usize,
+    mode: u8,
+    bufs: ChunkBufs<'_, G::State>,
+) {
+    let (st, rn, ep, ac, ob, ma, re, te, tr, cp, il, sc) = bufs;
+    let rows = ob.into_seats(ctx.game.obs_dim());
+    let bufs = (st, rn, ep, ac, rows, ma, re, te, tr, cp, il, sc);
+    match mode {
+        OBS_UPDATE => step_lanes::<G, OBS_UPDATE, LOSE, _>(ctx, c, bufs),
+        _ => step_lanes::<G, OBS_FULL, LOSE, _>(ctx, c, bufs),
     }
 }
 
@@ -1446,6 +1664,7 @@ fn refresh<G: Game, R: LaneRow>(
     out: &mut LaneOut<'_, R>,
     observe: bool,
     incremental: bool,
+    before: Option<&G::State>,
 ) {
     let (terminated, truncated) = game.finished(state);
     *out.terminated = terminated;
@@ -1454,7 +1673,10 @@ fn refresh<G: Game, R: LaneRow>(
     *out.current_player = player as i32;
     game.legal_mask(state, out.mask);
     if observe {
-        out.obs.write(game, state, player, incremental);
+        match before {
+            Some(before) if incremental => out.obs.write_update(game, before, state, player),
+            _ => out.obs.write(game, state, player, incremental),
+        }
     }
 }
 
@@ -1475,6 +1697,8 @@ fn step_lane<G: Game, const MODE: u8, R: LaneRow>(
     autoreset: bool,
 ) -> ActionStatus {
     simd::zero_f32(out.rewards);
+    // The state before the step, for rows that update from it (every seat's rows).
+    let mut before = None;
     let status = if *out.terminated || *out.truncated {
         if !autoreset {
             resync_noop::<G, MODE, R>(game, state, out);
@@ -1486,6 +1710,9 @@ fn step_lane<G: Game, const MODE: u8, R: LaneRow>(
         game.deal_rewards(state, out.rewards);
         ActionStatus::Reset
     } else {
+        if MODE == OBS_UPDATE && R::WANTS_BEFORE {
+            before = Some(*state);
+        }
         let outcome = game.step(state, action, rng, out.rewards);
         if !outcome.applied {
             resync_noop::<G, MODE, R>(game, state, out);
@@ -1499,6 +1726,7 @@ fn step_lane<G: Game, const MODE: u8, R: LaneRow>(
         out,
         MODE != OBS_OFF,
         MODE == OBS_UPDATE && status == ActionStatus::Applied,
+        before.as_ref(),
     );
     status
 }

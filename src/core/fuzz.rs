@@ -215,7 +215,7 @@ fn reach<G: GameSpec>(game: &G, seed: u64, steps: usize) -> Result<G::State, Str
 /// every corrupted state the check accepts, every method must work on it and on every state
 /// it leads to: `current_player` (a seat while the game runs), `finished`, `legal_mask`
 /// (empty exactly when finished), `observe` for every seat (finite values), `observe_update`
-/// after a step (equal to `observe`), `step` with every legal action (each accepted, each
+/// and `observe_seats_update` after a step (equal to `observe`), `step` with every legal action (each accepted, each
 /// successor accepted by the check) and with illegal and raw ids (refused without a change
 /// or an outcome, unless the game accepts an extended id), for a number of steps. A panic
 /// anywhere, in the check included, is an error carrying its message.
@@ -423,6 +423,9 @@ fn play_accepted<G: GameSpec>(
     let mut rewards = vec![0f32; n];
     let mut obs = vec![0f32; game.obs_dim()];
     let mut full = vec![0f32; game.obs_dim()];
+    // Every seat's observation of the state before each step, for `observe_seats_update`.
+    let d = game.obs_dim();
+    let mut seat_rows = vec![0f32; n * d];
     let format = game.obs_format();
     for i in 0..steps {
         let at = |e: String| format!("playout step {i}: {e}");
@@ -448,6 +451,7 @@ fn play_accepted<G: GameSpec>(
             }
             check_compact(game, &format, &state, seat, &obs)
                 .map_err(|e| at(format!("observation of seat {seat}: {e}")))?;
+            seat_rows[seat * d..(seat + 1) * d].copy_from_slice(&obs);
         }
         // Every legal action is accepted and leads to a state the check accepts.
         for action in (0..a as u32).filter(|&x| mask[x as usize] != 0) {
@@ -517,6 +521,16 @@ fn play_accepted<G: GameSpec>(
                 return Err(at(format!(
                     "observe_update for seat {seat} differs from observe"
                 )));
+            }
+        }
+        if game.observe_seats_update(&before, &state, &mut seat_rows) {
+            for (seat, row) in seat_rows.chunks_exact(d.max(1)).enumerate() {
+                game.observe(&state, seat, &mut full);
+                if row != full {
+                    return Err(at(format!(
+                        "observe_seats_update: seat {seat}'s row differs from observe"
+                    )));
+                }
             }
         }
     }

@@ -142,6 +142,25 @@ pub trait Game: Clone + Send + Sync + 'static {
         let _ = (state, player, obs);
         false
     }
+    /// Incremental [`Game::observe`] of every seat (the batch option
+    /// [`ObsSeats::All`](super::env::ObsSeats::All)): `rows` holds `num_players` rows of
+    /// `obs_dim` values, row `s` the observation of `before` as seen by seat `s`, and
+    /// `state` is `before` after one applied [`Game::step`]; brings every row up to date,
+    /// writing only what that step changed in each seat's view, so that row `s` afterwards
+    /// equals what `observe(state, s, row)` writes. Returns `false`, having written
+    /// nothing, if the game does not support it (the caller then observes every seat).
+    /// The caller guarantees the precondition, as for [`Game::observe_update`]. The default
+    /// supports nothing.
+    #[inline]
+    fn observe_seats_update(
+        &self,
+        before: &Self::State,
+        state: &Self::State,
+        rows: &mut [f32],
+    ) -> bool {
+        let _ = (before, state, rows);
+        false
+    }
     /// The exact mapping of this configuration's f32 observation onto the compact `u8`
     /// format ([`super::obs`]): which values are bytes `q / div` and which stay f32. Called
     /// once when a batch environment is built. The default keeps every value as f32 (exact,

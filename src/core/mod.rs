@@ -42,7 +42,9 @@ pub mod words;
 pub use bits::{CardIter, CardSet64};
 pub use determinize::{Determinize, DeterminizeFn};
 pub use dyn_env::DynEnv;
-pub use env::{EnvOptions, OnIllegal, VecEnv, MAX_ENVS, ON_ILLEGAL_WORDS};
+pub use env::{
+    EnvOptions, ObsSeats, OnIllegal, VecEnv, MAX_ENVS, OBS_SEATS_WORDS, ON_ILLEGAL_WORDS,
+};
 pub use error::{Error, Integer, Result};
 pub use game::{ActionStatus, Game, LaneOutcome, Playable, SingleLane};
 pub use learner::{DynLearner, LearnerEnv, LearnerSeat, Opponents};

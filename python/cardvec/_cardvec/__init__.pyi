@@ -65,6 +65,8 @@ class IllegalActionError(ValueError):
 
 # The accepted values of ``on_illegal`` (``None``: ``"noop"``).
 _OnIllegal: TypeAlias = Literal["noop", "raise", "lose"] | None
+# The accepted values of ``obs_seats`` (``None``: ``"acting"``).
+_ObsSeats: TypeAlias = Literal["acting", "all"] | None
 
 # A game option's value: an integer, a number, a word, None, or a list of integers or
 # numbers (a 1-D numpy array too).
@@ -167,6 +169,7 @@ class BatchEnv:
         obs_dtype: _ObsDtype = "f32",
         mask_dtype: _MaskDtype = "u8",
         on_illegal: _OnIllegal = "noop",
+        obs_seats: _ObsSeats = "acting",
         **options: _OptionValue,
     ) -> Self: ...
     def reset(self, seed: SupportsIndex | Sequence[SupportsIndex] | npt.NDArray[np.integer] | None = None) -> _Obs:
@@ -247,8 +250,9 @@ class BatchEnv:
         """Sets lane ``lane`` from a state text (a bad one is a ``ValueError``)."""
     @property
     def obs(self) -> _Obs:
-        """float32 [num_envs, obs_dim] (uint8 [num_envs, byte_dim] with ``obs_dtype="u8"``),
-        a read-only view."""
+        """float32 [num_envs, obs_dim] (uint8 [num_envs, byte_dim] with ``obs_dtype="u8"``;
+        float32 [num_envs, num_players, obs_dim] with ``obs_seats="all"``), a read-only
+        view."""
     @property
     def obs_tail(self) -> npt.NDArray[np.float32]:
         """float32 [num_envs, tail_dim] (``[num_envs, 0]`` with ``obs_dtype="f32"``), a
@@ -259,6 +263,8 @@ class BatchEnv:
         view."""
     @property
     def obs_dtype(self) -> Literal["f32", "u8"]: ...
+    @property
+    def obs_seats(self) -> Literal["acting", "all"]: ...
     @property
     def mask_dtype(self) -> Literal["u8", "bool"]: ...
     @property

@@ -30,7 +30,7 @@
 //! process forked after it was used.
 
 use cardvec::core::spec::{GameInfo, Options};
-use cardvec::core::{DynEnv, InfoSeats, ObsDtype};
+use cardvec::core::{DynEnv, InfoSeats, ObsDtype, ObsSeats};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -54,7 +54,7 @@ use views::Views;
 ///
 /// `BatchEnv(game_id, num_envs, seed=None, num_threads=None, autoreset=False,
 /// observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8",
-/// on_illegal="noop", **options)`; each game's class (`cardvec.Flip7`, ..., see `cardvec.games()`) is a
+/// on_illegal="noop", obs_seats="acting", **options)`; each game's class (`cardvec.Flip7`, ..., see `cardvec.games()`) is a
 /// subclass that supplies `game_id`, and `cardvec.make(game_id, num_envs, **kwargs)` builds
 /// one by id. `seed=None` is 0, `num_threads=None` uses every core (`1..=MAX_THREADS`
 /// otherwise; every environment of the process with the same count shares one pool),
@@ -66,6 +66,9 @@ use views::Views;
 /// `max_steps`), `"raise"` (`step` raises `cardvec.IllegalActionError`, a `ValueError`
 /// naming the lanes, and changes nothing) or `"lose"` (the lane ends, `terminated`, the
 /// offending seat taking the game's worst result in `rewards`; docs/architecture.md).
+/// `obs_seats="all"` keeps every seat's float32 row: `obs` is `[num_envs, num_players,
+/// obs_dim]`, row `[i, s]` lane i as seat s sees it (read `obs[i, current_player[i]]`),
+/// updated incrementally where the game can (docs/performance.md); float32 only.
 ///
 /// Outputs (`obs`, `obs_tail`, `legal_mask`, `rewards`, `terminated`, `truncated`,
 /// `current_player`, `illegal`) are read-only numpy views of the engine's buffers: the same
@@ -88,6 +91,7 @@ pub(crate) struct BatchEnv {
     engine: Py<BatchEngine>,
     views: Views,
     obs_dtype: ObsDtype,
+    obs_seats: ObsSeats,
     mask_dtype: args::MaskDtype,
     info: &'static GameInfo,
     config: Options,
@@ -134,8 +138,8 @@ impl BatchEnv {
 impl BatchEnv {
     #[new]
     #[pyo3(
-        signature = (game_id, num_envs, seed=None, num_threads=None, autoreset=None, observe=None, chunk_size=None, max_steps=None, *, obs_dtype=None, mask_dtype=None, on_illegal=None, **options),
-        text_signature = "(game_id, num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype='f32', mask_dtype='u8', on_illegal='noop', **options)"
+        signature = (game_id, num_envs, seed=None, num_threads=None, autoreset=None, observe=None, chunk_size=None, max_steps=None, *, obs_dtype=None, mask_dtype=None, on_illegal=None, obs_seats=None, **options),
+        text_signature = "(game_id, num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype='f32', mask_dtype='u8', on_illegal='noop', obs_seats='acting', **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -151,6 +155,7 @@ impl BatchEnv {
         obs_dtype: Option<&Bound<'_, PyAny>>,
         mask_dtype: Option<&Bound<'_, PyAny>>,
         on_illegal: Option<&Bound<'_, PyAny>>,
+        obs_seats: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let info = cardvec::registry::info(game_id).map_err(core_err)?;
@@ -167,6 +172,7 @@ impl BatchEnv {
             on_illegal,
         )?;
         env_options.obs_dtype = args::obs_dtype(obs_dtype)?;
+        env_options.obs_seats = crate::env_options::obs_seats_arg(obs_seats)?;
         let mask_dtype = args::mask_dtype(mask_dtype)?;
         let options = options::from_kwargs(info, options)?;
         let env = py
@@ -588,9 +594,16 @@ impl BatchEnv {
         py: Python<'py>,
         out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let out = out_array::<f32>(py, out, "out", "float32", (self.num_envs, self.obs_dim))?;
         let engine = self.engine(py)?;
         let env = &*engine.env;
+        if env.env_options().obs_seats != ObsSeats::Acting {
+            return Err(value_err(
+                "obs_f32 rebuilds the acting seat's rows; with obs_seats=\"all\" `obs` is \
+                 already float32 [num_envs, num_players, obs_dim] (copy it)"
+                    .to_string(),
+            ));
+        }
+        let out = out_array::<f32>(py, out, "out", "float32", (self.num_envs, self.obs_dim))?;
         let mut rw = out
             .try_readwrite()
             .map_err(|e| value_err(format!("out: cannot write the array: {e}")))?;
@@ -736,6 +749,12 @@ impl BatchEnv {
     fn on_illegal(&self, py: Python<'_>) -> PyResult<&'static str> {
         Ok(self.engine(py)?.env.env_options().on_illegal.as_str())
     }
+    /// Whose rows `obs` holds: `"acting"` (`[num_envs, obs_dim]`, the seat to act's) or
+    /// `"all"` (`[num_envs, num_players, obs_dim]`, every seat's).
+    #[getter]
+    fn obs_seats(&self) -> &'static str {
+        self.obs_seats.as_str()
+    }
     /// Whether `step` computes observations (else call `observe()`).
     #[getter]
     fn observe_on_step(&self, py: Python<'_>) -> PyResult<bool> {
@@ -795,6 +814,9 @@ impl BatchEnv {
         if me.mask_dtype != args::MaskDtype::U8 {
             extra += &format!(", mask_dtype='{}'", me.mask_dtype.name());
         }
+        if me.obs_seats != ObsSeats::Acting {
+            extra += &format!(", obs_seats='{}'", me.obs_seats);
+        }
         Ok(format!(
             "{name}(num_envs={}, num_players={}, num_actions={}, obs_dim={}{extra})",
             me.num_envs, me.num_players, me.num_actions, me.obs_dim
@@ -818,7 +840,7 @@ impl BatchEnv {
             env.num_players(),
         );
         let (state_size, zero_sum, config) = (env.state_len(), env.zero_sum(), env.config());
-        let obs_dtype = env.env_options().obs_dtype;
+        let (obs_dtype, obs_seats) = (env.env_options().obs_dtype, env.env_options().obs_seats);
         let engine = Bound::new(
             py,
             BatchEngine {
@@ -831,6 +853,7 @@ impl BatchEnv {
             engine: engine.unbind(),
             views,
             obs_dtype,
+            obs_seats,
             mask_dtype,
             info,
             config,

@@ -1,18 +1,20 @@
 //! [`Views`]: the numpy views of a [`BatchEngine`]'s output buffers, created once with the
 //! engine as their `base`.
 
-use cardvec::core::ObsDtype;
-use numpy::{PyArray1, PyArray2};
+use cardvec::core::{ObsDtype, ObsSeats};
+use numpy::{PyArray1, PyArray2, PyArray3};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use super::engine::BatchEngine;
 use crate::args;
-use crate::arrays::{view, view2, writable_alias};
+use crate::arrays::{view, view2, view3, writable_alias};
 
 /// The `obs` view: float32 rows, or the bytes of the compact rows (`obs_dtype="u8"`).
 pub(super) enum ObsView {
     F32(Py<PyArray2<f32>>),
+    /// Every seat's float32 rows `[N, num_players, obs_dim]` (`obs_seats="all"`).
+    Seats(Py<PyArray3<f32>>),
     U8(Py<PyArray2<u8>>),
 }
 
@@ -49,9 +51,15 @@ impl Views {
         // resizes or swaps them, and writes them only through `&mut self` in its own methods,
         // which run only while `BatchEnv::engine` holds the engine's unique borrow.
         unsafe {
-            let obs = match env.env_options().obs_dtype {
-                ObsDtype::F32 => ObsView::F32(view2(owner, env.obs(), n, env.obs_dim())?.unbind()),
-                ObsDtype::U8 => {
+            let seats = (n, env.num_players(), env.obs_dim());
+            let obs = match (env.env_options().obs_dtype, env.env_options().obs_seats) {
+                (ObsDtype::F32, ObsSeats::All) => {
+                    ObsView::Seats(view3(owner, env.obs(), seats)?.unbind())
+                }
+                (ObsDtype::F32, _) => {
+                    ObsView::F32(view2(owner, env.obs(), n, env.obs_dim())?.unbind())
+                }
+                (ObsDtype::U8, _) => {
                     ObsView::U8(view2(owner, env.obs_u8(), n, format.byte_dim())?.unbind())
                 }
             };
@@ -89,6 +97,7 @@ impl Views {
         unsafe {
             match &self.obs {
                 ObsView::F32(obs) => writable_alias(&d, "obs", obs)?,
+                ObsView::Seats(obs) => writable_alias(&d, "obs", obs)?,
                 ObsView::U8(obs) => {
                     writable_alias(&d, "obs", obs)?;
                     writable_alias(&d, "obs_tail", &self.obs_tail)?;
@@ -108,6 +117,7 @@ impl Views {
     pub(super) fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
         match &self.obs {
             ObsView::F32(a) => a.bind(py).clone().into_any(),
+            ObsView::Seats(a) => a.bind(py).clone().into_any(),
             ObsView::U8(a) => a.bind(py).clone().into_any(),
         }
     }

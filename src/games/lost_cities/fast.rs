@@ -346,17 +346,80 @@ impl Game for LostCities {
                 one_hot_rows_f32::<N_CHANNELS>(&channels[..DECK_SIZE], onehot);
             }
         }
-        // The 32 small scalars are two contiguous runs of the row (0..2 and 3..33, around
-        // plies): written as such, without a per-scalar index, they vectorize.
-        let (q, div) = (&parts.counts, &SCALAR_DIVS);
-        for (out, (&q, &div)) in scalars[..2].iter_mut().zip(q[..2].iter().zip(&div[..2])) {
-            *out = q as f32 / div;
+        write_scalars(&parts.counts, parts.steps, parts.diff, scalars);
+    }
+
+    /// Both seats' rows after one step: each seat's one-hot values change only for the
+    /// cards whose channel changed in its view (the card played, the card drawn, a discard
+    /// pile's new or old top: a few per seat), written one value each; of the 34 scalars,
+    /// only those the step can change: plies and the opponent's unseen hand cards always,
+    /// the deck size when it drew from the deck, the counts of an expedition that grew and
+    /// the score difference when one did.
+    #[inline]
+    fn observe_seats_update(
+        &self,
+        before: &LostCitiesState,
+        s: &LostCitiesState,
+        rows: &mut [f32],
+    ) -> bool {
+        const BASE: usize = N_CHANNELS * DECK_SIZE;
+        let (row0, row1) = rows.split_at_mut(OBS_DIM);
+        let mut rows = [row0, row1];
+        let (old, new) = (seat_channels(before), seat_channels(s));
+        let layout = self.layout();
+        for (seat, row) in rows.iter_mut().enumerate() {
+            let onehot = &mut row[..BASE];
+            match layout {
+                ObsLayout::CardMajor => {
+                    flip_channels(&old[seat], &new[seat], onehot, |c, k| c * N_CHANNELS + k)
+                }
+                ObsLayout::ChannelMajor => {
+                    flip_channels(&old[seat], &new[seat], onehot, |c, k| k * DECK_SIZE + c)
+                }
+            }
         }
-        for (out, (&q, &div)) in scalars[3..33].iter_mut().zip(q[2..].iter().zip(&div[2..])) {
-            *out = q as f32 / div;
+        // The scalars, each as `write_scalars` computes it (the same operations, so the
+        // same bits): count `i` of `counts` is value `BASE + i` for `i < 2`, else
+        // `BASE + i + 1`; plies is `BASE + 2`, the score difference `BASE + 33`.
+        let plies = s.steps as f32 / MAX_STEPS as f32;
+        let deck = (s.deck_pos != before.deck_pos)
+            .then(|| s.deck_len() as u8 as f32 / SCALAR_DIVS[0]);
+        for (seat, row) in rows.iter_mut().enumerate() {
+            let o = seat ^ 1;
+            let unseen = (s.hands[o].count_ones() - s.public_hands[o].count_ones()) as u8;
+            row[BASE + 1] = unseen as f32 / SCALAR_DIVS[1];
+            row[BASE + 2] = plies;
+            if let Some(deck) = deck {
+                row[BASE] = deck;
+            }
         }
-        scalars[2] = parts.steps as f32 / MAX_STEPS as f32;
-        scalars[33] = parts.diff as f32 / MAX_BOARD_SCORE as f32;
+        let mut grew = false;
+        for b in 0..2 {
+            let changed = before.boards[b] ^ s.boards[b];
+            if changed == 0 {
+                continue;
+            }
+            grew = true;
+            for c in 0..N_COLORS {
+                if column(changed, c) == 0 {
+                    continue;
+                }
+                let q = column_counts(column(s.boards[b], c));
+                // Seat `b`'s own block (counts 2..17), the other seat's opponent block (17..32).
+                for (row, block) in [(b, 2), (b ^ 1, 17)] {
+                    for (k, q) in [(0, q[0]), (5, q[1]), (10, q[2])] {
+                        let i = block + k + c;
+                        rows[row][BASE + i + 1] = q as f32 / SCALAR_DIVS[i];
+                    }
+                }
+            }
+        }
+        if grew {
+            let diff = board_score_of(s.boards[0]) - board_score_of(s.boards[1]);
+            rows[0][BASE + 33] = diff as f32 / MAX_BOARD_SCORE as f32;
+            rows[1][BASE + 33] = (-diff) as f32 / MAX_BOARD_SCORE as f32;
+        }
+        true
     }
 
     fn obs_format(&self) -> ObsFormat {
@@ -387,6 +450,122 @@ impl Game for LostCities {
         tail[1] = parts.diff as f32 / MAX_BOARD_SCORE as f32;
         true
     }
+}
+
+/// Writes the 34 scalars of a row (after the one-hot block): the 32 small ones as
+/// `counts[i] / SCALAR_DIVS[i]`, plies / `MAX_STEPS` and the board-score difference /
+/// `MAX_BOARD_SCORE`.
+#[inline(always)]
+fn write_scalars(counts: &[u8; 32], steps: u16, diff: i32, scalars: &mut [f32]) {
+    // The 32 small scalars are two contiguous runs of the row (0..2 and 3..33, around
+    // plies): written as such, without a per-scalar index, they vectorize.
+    let (q, div) = (counts, &SCALAR_DIVS);
+    for (out, (&q, &div)) in scalars[..2].iter_mut().zip(q[..2].iter().zip(&div[..2])) {
+        *out = q as f32 / div;
+    }
+    for (out, (&q, &div)) in scalars[3..33].iter_mut().zip(q[2..].iter().zip(&div[2..])) {
+        *out = q as f32 / div;
+    }
+    scalars[2] = steps as f32 / MAX_STEPS as f32;
+    scalars[33] = diff as f32 / MAX_BOARD_SCORE as f32;
+}
+
+/// Writes into a one-hot block the change from channels `old` to `new` (each card in one
+/// channel of each): 0 where a card left a channel, 1 where it entered one, at
+/// `index(card, channel)`; every other value is left as it is.
+#[inline(always)]
+fn flip_channels(
+    old: &[u64; N_CHANNELS],
+    new: &[u64; N_CHANNELS],
+    onehot: &mut [f32],
+    index: impl Fn(usize, usize) -> usize,
+) {
+    for k in 0..N_CHANNELS {
+        let (mut left, mut entered) = (old[k] & !new[k], new[k] & !old[k]);
+        while left != 0 {
+            onehot[index(left.trailing_zeros() as usize, k)] = 0.0;
+            left &= left - 1;
+        }
+        while entered != 0 {
+            onehot[index(entered.trailing_zeros() as usize, k)] = 1.0;
+            entered &= entered - 1;
+        }
+    }
+}
+
+/// The seven one-hot channels of `s` as seen by `player`, as card sets: own hand, own
+/// expeditions, the opponent's, discard tops, the rest of the discard piles, the
+/// opponent's hand cards taken from a pile, and every other card (unseen).
+#[inline(always)]
+fn channels(s: &LostCitiesState, player: usize) -> [u64; N_CHANNELS] {
+    let (p, o) = (player, player ^ 1);
+    let tops = s.tops();
+    let six = [
+        s.hands[p],
+        s.boards[p],
+        s.boards[o],
+        tops,
+        s.discards & !tops,
+        s.public_hands[o],
+    ];
+    let seen = six.iter().fold(0, |acc, c| acc | c);
+    [six[0], six[1], six[2], six[3], six[4], six[5], ALL_CARDS & !seen]
+}
+
+/// The 32 small scalars' numerators ([`SCALAR_DIVS`]) of `s` as seen by `player`.
+#[inline(always)]
+fn counts(s: &LostCitiesState, player: usize) -> [u8; 32] {
+    let (p, o) = (player, player ^ 1);
+    let mut counts = [0u8; 32];
+    counts[0] = s.deck_len() as u8;
+    counts[1] = (s.hands[o].count_ones() - s.public_hands[o].count_ones()) as u8;
+    for (seat, base) in [(p, 2), (o, 17)] {
+        for c in 0..N_COLORS {
+            let [top, handshakes, len] = column_counts(column(s.boards[seat], c));
+            counts[base + c] = top;
+            counts[base + 5 + c] = handshakes;
+            counts[base + 10 + c] = len;
+        }
+    }
+    counts
+}
+
+/// An expedition column's three counts: its top number's rank (0 when it has none),
+/// its handshakes and its cards.
+#[inline(always)]
+fn column_counts(col: u64) -> [u8; 3] {
+    let numbers = col >> 3;
+    let top = if numbers == 0 {
+        0
+    } else {
+        64 - numbers.leading_zeros() + 1
+    };
+    [
+        top as u8,
+        (col & 0b111).count_ones() as u8,
+        col.count_ones() as u8,
+    ]
+}
+
+/// [`channels`] for both seats, the discard tops found once.
+#[inline(always)]
+fn seat_channels(s: &LostCitiesState) -> [[u64; N_CHANNELS]; 2] {
+    let tops = s.tops();
+    let buried = s.discards & !tops;
+    let seat = |p: usize| {
+        let o = p ^ 1;
+        let seen = s.hands[p] | s.boards[p] | s.boards[o] | tops | buried | s.public_hands[o];
+        [
+            s.hands[p],
+            s.boards[p],
+            s.boards[o],
+            tops,
+            buried,
+            s.public_hands[o],
+            ALL_CARDS & !seen,
+        ]
+    };
+    [seat(0), seat(1)]
 }
 
 /// The divisor of each of the 32 small scalars: cards left in the deck (44), the
@@ -440,37 +619,9 @@ impl ObsParts {
     #[inline(always)]
     fn of(s: &LostCitiesState, player: usize) -> Self {
         let (p, o) = (player, player ^ 1);
-        let tops = s.tops();
-        let six = [
-            s.hands[p],
-            s.boards[p],
-            s.boards[o],
-            tops,
-            s.discards & !tops,
-            s.public_hands[o],
-        ];
-        let seen = six.iter().fold(0, |acc, c| acc | c);
-        let channels = [six[0], six[1], six[2], six[3], six[4], six[5], ALL_CARDS & !seen];
-        let mut counts = [0u8; 32];
-        counts[0] = s.deck_len() as u8;
-        counts[1] = (s.hands[o].count_ones() - s.public_hands[o].count_ones()) as u8;
-        for (seat, base) in [(p, 2), (o, 17)] {
-            for c in 0..N_COLORS {
-                let col = column(s.boards[seat], c);
-                let numbers = col >> 3;
-                let top = if numbers == 0 {
-                    0
-                } else {
-                    64 - numbers.leading_zeros() + 1
-                };
-                counts[base + c] = top as u8;
-                counts[base + 5 + c] = (col & 0b111).count_ones() as u8;
-                counts[base + 10 + c] = col.count_ones() as u8;
-            }
-        }
         ObsParts {
-            channels,
-            counts,
+            channels: channels(s, player),
+            counts: counts(s, player),
             steps: s.steps,
             diff: board_score_of(s.boards[p]) - board_score_of(s.boards[o]),
         }

@@ -41,3 +41,27 @@ impl Progress for Bar {
         self.0.finish_and_clear();
     }
 }
+
+/// A bar that also answers [`Progress::should_stop`] from a stop flag (Ctrl-C, see
+/// `crate::interrupt::ctrl_c_flag`): what a long command hands the library.
+pub struct Interruptible<'a> {
+    /// The bar drawn.
+    pub bar: &'a Bar,
+    /// Set when the run should stop at its next check.
+    pub stop: &'a cardvec::core::progress::StopFlag,
+}
+
+impl Progress for Interruptible<'_> {
+    fn start(&self, total: u64, unit: &str) {
+        self.bar.start(total, unit)
+    }
+    fn advance(&self, done: u64) {
+        self.bar.advance(done)
+    }
+    fn finish(&self) {
+        self.bar.finish()
+    }
+    fn should_stop(&self) -> bool {
+        self.stop.is_stopped()
+    }
+}

@@ -6,10 +6,8 @@
 //! (whatever the reason) and `--resume` continues a saved run exactly.
 
 use cardvec::core::spec::OptionValue;
-use std::sync::Arc;
 
-use cardvec::core::progress::Progress;
-use cardvec::core::{Error, Result, StopFlag};
+use cardvec::core::{Error, Result};
 use cardvec::registry;
 use cardvec::solve::flat::DEFAULT_MAX_NODES;
 use cardvec::solve::run::{solve_resumable, Algorithm, ReportPoint, SolveConfig, Stopped};
@@ -112,27 +110,6 @@ struct SummaryLine<'a> {
     saved: Option<String>,
 }
 
-/// The progress bar, also stopping the run once Ctrl-C was pressed.
-struct Interruptible<'a> {
-    bar: &'a crate::progress::Bar,
-    interrupted: Arc<StopFlag>,
-}
-
-impl Progress for Interruptible<'_> {
-    fn start(&self, total: u64, unit: &str) {
-        self.bar.start(total, unit)
-    }
-    fn advance(&self, done: u64) {
-        self.bar.advance(done)
-    }
-    fn finish(&self) {
-        self.bar.finish()
-    }
-    fn should_stop(&self) -> bool {
-        self.interrupted.is_stopped()
-    }
-}
-
 /// Runs `cardvec solve`.
 pub fn run(args: SolveArgs) -> Result<()> {
     check_count("--iterations", args.iterations)?;
@@ -190,9 +167,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
     // Ctrl-C stops the run at the next iteration; the solution reached is reported and
     // written as at the end of a full run.
     let interrupted = crate::interrupt::ctrl_c_flag()?;
-    let progress = Interruptible {
+    let progress = crate::progress::Interruptible {
         bar: &bar,
-        interrupted,
+        stop: &interrupted,
     };
     let json = args.json;
     let mut on_point = |p: &ReportPoint| {

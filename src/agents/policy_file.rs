@@ -634,20 +634,12 @@ impl<G: GameSpec> PolicyBot<G> {
                 chunk.fill(0.0);
                 let base = c * chunk_size;
                 let asked: Vec<usize> = (base..base + chunk.len() / a)
-                    .filter(|&l| {
-                        selected.is_none_or(|sel| sel[l])
-                            && !lanes.terminated[l]
-                            && !lanes.truncated[l]
-                    })
+                    .filter(|&l| lanes.asked(l, selected))
                     .collect();
                 if asked.is_empty() {
                     return;
                 }
-                let states: Vec<&G::State> = asked.iter().map(|&l| &lanes.states[l]).collect();
-                let masks: Vec<&[u8]> = asked
-                    .iter()
-                    .map(|&l| &lanes.masks[l * a..(l + 1) * a])
-                    .collect();
+                let (states, masks) = lanes.rows(&asked, a);
                 let probs = self.probabilities(game, &states, &masks);
                 for (&l, row) in asked.iter().zip(probs.chunks_exact(a)) {
                     chunk[(l - base) * a..(l - base + 1) * a].copy_from_slice(row);

@@ -172,6 +172,26 @@ pub struct LaneBatch<'a, G: Game> {
     pub truncated: &'a [bool],
 }
 
+impl<'a, G: Game> LaneBatch<'a, G> {
+    /// Whether lane `l` is asked for an action: selected by `selected` (`None`: every
+    /// lane) and its game not over.
+    pub fn asked(&self, l: usize, selected: Option<&[bool]>) -> bool {
+        selected.is_none_or(|sel| sel[l]) && !self.terminated[l] && !self.truncated[l]
+    }
+
+    /// The states and legal-mask rows (`num_actions` bytes each) of `lanes`, in order.
+    pub fn rows(&self, lanes: &[usize], num_actions: usize) -> (Vec<&'a G::State>, Vec<&'a [u8]>) {
+        let a = num_actions;
+        (
+            lanes.iter().map(|&l| &self.states[l]).collect(),
+            lanes
+                .iter()
+                .map(|&l| &self.masks[l * a..(l + 1) * a])
+                .collect(),
+        )
+    }
+}
+
 /// Writes into `out[l]` the action `bot` picks for the seat to act in lane `l` of `lanes`,
 /// for every lane selected by `selected` (`None`: every lane) whose game is not over;
 /// [`NO_ACTION`] for the others. Lane `l` draws from [`bot_stream`]`(seed, l, state)`, so
@@ -207,20 +227,15 @@ pub fn act_lanes<G: Game>(
             let mut lanes_asked = Vec::with_capacity(chunk.len());
             for (j, slot) in chunk.iter_mut().enumerate() {
                 let l = base + j;
-                let asked = selected.is_none_or(|sel| sel[l]);
                 *slot = NO_ACTION;
-                if asked && !lanes.terminated[l] && !lanes.truncated[l] {
+                if lanes.asked(l, selected) {
                     lanes_asked.push(l);
                 }
             }
             if lanes_asked.is_empty() {
                 return;
             }
-            let states: Vec<&G::State> = lanes_asked.iter().map(|&l| &lanes.states[l]).collect();
-            let masks: Vec<&[u8]> = lanes_asked
-                .iter()
-                .map(|&l| &lanes.masks[l * a..(l + 1) * a])
-                .collect();
+            let (states, masks) = lanes.rows(&lanes_asked, a);
             let mut rngs: Vec<LaneRng> = lanes_asked
                 .iter()
                 .map(|&l| bot_stream(seed, l as u64, bytemuck::bytes_of(&lanes.states[l])))

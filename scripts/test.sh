@@ -76,8 +76,8 @@ cargo fmt --all --check
 if [ "$QUICK" = 0 ]; then
     section "cargo clippy (workspace, all targets, -D warnings)"
     cargo clippy --workspace --all-targets -- -D warnings
-    section "cargo doc (the library's public API, rustdoc warnings are errors)"
-    RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p cardvec --quiet
+    section "cargo doc (the library's public API and the CLI's docs, rustdoc warnings are errors)"
+    RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p cardvec -p cardvec-cli --quiet
 fi
 
 section "cargo test --profile ci (library, CLI, conformance suite, per-game tests)"

@@ -165,13 +165,15 @@ fn option_pairs(options: &Option<Value>) -> Result<Vec<(String, OptionValue)>> {
 
 impl Table {
     /// A new table as `req` asks, the bots played up to the human seat's first decision
-    /// (no policy files named: see [`Table::with_policies`]).
+    /// (no policy files named: see [`Table::with_policies`]). Only the tests build tables
+    /// without the server's policy files.
     #[cfg(test)]
     pub fn new(req: &CreateTable) -> Result<Table> {
         Table::with_policies(req, &[])
     }
 
-    /// [`Table::new`] with the policy files named at start-up playable by their names
+    /// A new table as `req` asks, the bots played up to the human seat's first decision,
+    /// with the policy files named at start-up playable by their names
     /// ([`resolve_name`]).
     pub fn with_policies(req: &CreateTable, policies: &[NamedPolicy]) -> Result<Table> {
         let info = registry::info(&req.game)?;

@@ -145,7 +145,7 @@ pub fn sample_phh(seed: u64, players: usize) -> Result<String> {
     Ok(write_phh(&hand, Some(seed)))
 }
 
-/// Whether `text` is a `cardvec ladder --jsonl` log (its first line a [`LadderSpec`] header,
+/// Whether `text` is a `cardvec ladder --jsonl` log (its first line a [`cardvec::ladder::LadderSpec`] header,
 /// with its `ladder` version field) rather than a `cardvec arena ladder` log.
 fn is_game_ladder_log(text: &str) -> bool {
     text.lines()

@@ -16,6 +16,7 @@ use crate::core::env::{EnvOptions, VecEnv};
 use crate::core::error::{Error, Result};
 use crate::core::fuzz::StateCheckReport;
 use crate::core::learner::{DynLearner, LearnerEnv, LearnerSeat, Opponents};
+use crate::core::policy::LaneView;
 use crate::core::spec::{GameInfo, GameSpec, OptionValue, Options};
 use crate::core::tree::{DynTree, Erase, GameTree, TreeVisitor};
 use crate::core::words::{DynWords, ErasedWords};
@@ -185,6 +186,38 @@ pub fn make_learner_with(
     )?
 }
 
+/// A type-erased batch (a [`DynEnv`] or a [`DynLearner`]) seen as its typed lanes: what the
+/// visitors that act on lanes (bots, policy files) read, written once for both kinds.
+trait ErasedLanes {
+    /// The lanes of the batch, which must hold game `G`.
+    fn lane_view<G: GameSpec>(&self) -> Result<LaneView<'_, G>>;
+}
+
+impl ErasedLanes for dyn DynEnv + '_ {
+    fn lane_view<G: GameSpec>(&self) -> Result<LaneView<'_, G>> {
+        self.as_any()
+            .downcast_ref::<VecEnv<G>>()
+            .map(VecEnv::lane_view)
+            .ok_or_else(|| wrong_type(G::INFO.id))
+    }
+}
+
+impl ErasedLanes for dyn DynLearner + '_ {
+    fn lane_view<G: GameSpec>(&self) -> Result<LaneView<'_, G>> {
+        self.as_any()
+            .downcast_ref::<LearnerEnv<G>>()
+            .map(LearnerEnv::lane_view)
+            .ok_or_else(|| wrong_type(G::INFO.id))
+    }
+}
+
+fn wrong_type(id: &str) -> Error {
+    Error::Invalid {
+        what: "environment",
+        reason: format!("the environment does not hold a registered {id} batch"),
+    }
+}
+
 /// What [`bot_actions`] and [`learner_bot_actions`] do with the environment's game type:
 /// the named bot (any name [`crate::agents::bot`] knows) played in the selected lanes.
 struct BotActions<'a, E: ?Sized> {
@@ -195,36 +228,12 @@ struct BotActions<'a, E: ?Sized> {
     out: &'a mut [i64],
 }
 
-fn wrong_type(id: &str) -> Error {
-    Error::Invalid {
-        what: "environment",
-        reason: format!("the environment does not hold a registered {id} batch"),
-    }
-}
-
-impl Visitor for BotActions<'_, dyn DynEnv + '_> {
+impl<E: ErasedLanes + ?Sized> Visitor for BotActions<'_, E> {
     type Output = Result<()>;
     fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let env = self
-            .env
-            .as_any()
-            .downcast_ref::<VecEnv<G>>()
-            .ok_or_else(|| wrong_type(G::INFO.id))?;
-        let bot = crate::agents::bot(env.game(), self.name)?;
-        env.bot_actions(&*bot, self.selected, self.seed, self.out)
-    }
-}
-
-impl Visitor for BotActions<'_, dyn DynLearner + '_> {
-    type Output = Result<()>;
-    fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let env = self
-            .env
-            .as_any()
-            .downcast_ref::<LearnerEnv<G>>()
-            .ok_or_else(|| wrong_type(G::INFO.id))?;
-        let bot = crate::agents::bot(env.game(), self.name)?;
-        env.bot_actions(&*bot, self.selected, self.seed, self.out)
+        let view = self.env.lane_view::<G>()?;
+        let bot = crate::agents::bot(view.game, self.name)?;
+        view.bot_actions(&*bot, self.selected, self.seed, self.out)
     }
 }
 
@@ -279,45 +288,15 @@ struct PolicyProbs<'a, E: ?Sized> {
     out: &'a mut [f32],
 }
 
-impl Visitor for PolicyProbs<'_, dyn DynEnv + '_> {
+impl<E: ErasedLanes + ?Sized> Visitor for PolicyProbs<'_, E> {
     type Output = Result<()>;
     fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let env = self
-            .env
-            .as_any()
-            .downcast_ref::<VecEnv<G>>()
-            .ok_or_else(|| wrong_type(G::INFO.id))?;
-        let bot = crate::agents::policy_file::PolicyBot::from_path(env.game(), self.path, false)?;
-        let lanes = crate::core::policy::LaneBatch {
-            states: env.states(),
-            masks: env.legal_mask(),
-            terminated: env.terminated(),
-            truncated: env.truncated(),
-        };
-        let cs = env.options().chunk_size;
+        let view = self.env.lane_view::<G>()?;
+        let bot = crate::agents::policy_file::PolicyBot::from_path(view.game, self.path, false)?;
         let (selected, out) = (self.selected, &mut *self.out);
-        env.install(|| bot.lane_probabilities(env.game(), &lanes, selected, cs, out))
-    }
-}
-
-impl Visitor for PolicyProbs<'_, dyn DynLearner + '_> {
-    type Output = Result<()>;
-    fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let env = self
-            .env
-            .as_any()
-            .downcast_ref::<LearnerEnv<G>>()
-            .ok_or_else(|| wrong_type(G::INFO.id))?;
-        let bot = crate::agents::policy_file::PolicyBot::from_path(env.game(), self.path, false)?;
-        let lanes = crate::core::policy::LaneBatch {
-            states: env.states(),
-            masks: env.legal_mask(),
-            terminated: env.terminated(),
-            truncated: env.truncated(),
-        };
-        let cs = env.options().chunk_size;
-        let (selected, out) = (self.selected, &mut *self.out);
-        env.install(|| bot.lane_probabilities(env.game(), &lanes, selected, cs, out))
+        view.install(|| {
+            bot.lane_probabilities(view.game, &view.lanes, selected, view.chunk_size, out)
+        })
     }
 }
 

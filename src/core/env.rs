@@ -808,15 +808,19 @@ impl<G: Game> VecEnv<G> {
         seed: u64,
         out: &mut [i64],
     ) -> Result<()> {
+        self.lane_view().bot_actions(bot, selected, seed, out)
+    }
+
+    /// The lanes as bots and policy files read them, with the game, the chunk size and the
+    /// environment's thread pool.
+    pub fn lane_view(&self) -> super::policy::LaneView<'_, G> {
         let lanes = super::policy::LaneBatch {
             states: &self.states,
             masks: &self.mask,
             terminated: &self.terminated,
             truncated: &self.truncated,
         };
-        let cs = self.options.chunk_size;
-        self.pool
-            .install(|| super::policy::act_lanes(&self.game, bot, &lanes, selected, seed, cs, out))
+        super::policy::LaneView::new(&self.game, lanes, self.options.chunk_size, self.pool)
     }
 
     /// Runs `f` on the environment's thread pool (for callers that add their own parallel

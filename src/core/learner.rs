@@ -87,7 +87,7 @@ use super::env::{refused_lanes, refuses, EnvOptions, OnIllegal};
 use super::error::{Error, Result};
 use super::game::{ActionStatus, Game};
 use super::mem::{lane_rows, try_vec, HugeBuf};
-use super::policy::{act_lanes, check_batchable, Bot, LaneBatch};
+use super::policy::{check_batchable, Bot, LaneBatch};
 use super::pool::ForkSafePool;
 use super::rng::LaneRng;
 use super::spec::{GameInfo, GameSpec, Options};
@@ -827,15 +827,19 @@ impl<G: Game> LearnerEnv<G> {
         seed: u64,
         out: &mut [i64],
     ) -> Result<()> {
+        self.lane_view().bot_actions(bot, selected, seed, out)
+    }
+
+    /// The lanes as bots and policy files read them (the learner's seat to act), with the
+    /// game, the chunk size and the view's thread pool.
+    pub fn lane_view(&self) -> super::policy::LaneView<'_, G> {
         let lanes = LaneBatch {
             states: &self.states,
             masks: &self.mask,
             terminated: &self.terminated,
             truncated: &self.truncated,
         };
-        let cs = self.options.chunk_size;
-        self.pool
-            .install(|| act_lanes(&self.game, bot, &lanes, selected, seed, cs, out))
+        super::policy::LaneView::new(&self.game, lanes, self.options.chunk_size, self.pool)
     }
 
     /// Runs `f` on the view's thread pool (for callers that add their own parallel work,

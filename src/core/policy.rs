@@ -17,6 +17,7 @@ use super::env::VecEnv;
 use super::error::{Error, Result};
 use super::game::Game;
 use super::mem::try_vec;
+use super::pool::ForkSafePool;
 use super::rng::{splitmix64, LaneRng};
 
 /// A player program for one game: picks an action for the player to act.
@@ -189,6 +190,64 @@ impl<'a, G: Game> LaneBatch<'a, G> {
                 .map(|&l| &self.masks[l * a..(l + 1) * a])
                 .collect(),
         )
+    }
+}
+
+/// A batch's lanes with what acting on them takes: the game, the chunk size and the
+/// batch's thread pool. [`VecEnv::lane_view`] and
+/// [`LearnerEnv::lane_view`](super::LearnerEnv::lane_view) give one, so the tools that act
+/// on either kind of batch (bots, policy files) are written once.
+#[derive(Clone, Copy)]
+pub struct LaneView<'a, G: Game> {
+    /// The game's configuration.
+    pub game: &'a G,
+    /// The lanes.
+    pub lanes: LaneBatch<'a, G>,
+    /// Lanes per parallel work item.
+    pub chunk_size: usize,
+    pool: &'a ForkSafePool,
+}
+
+impl<'a, G: Game> LaneView<'a, G> {
+    /// The view of `lanes` of `game`, acted on in chunks of `chunk_size` on `pool`.
+    pub(crate) fn new(
+        game: &'a G,
+        lanes: LaneBatch<'a, G>,
+        chunk_size: usize,
+        pool: &'a ForkSafePool,
+    ) -> Self {
+        LaneView {
+            game,
+            lanes,
+            chunk_size,
+            pool,
+        }
+    }
+
+    /// Runs `f` on the batch's thread pool.
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
+    }
+
+    /// [`act_lanes`] on these lanes, on the batch's pool in chunks of its chunk size.
+    pub fn bot_actions(
+        &self,
+        bot: &dyn Bot<G>,
+        selected: Option<&[bool]>,
+        seed: u64,
+        out: &mut [i64],
+    ) -> Result<()> {
+        self.install(|| {
+            act_lanes(
+                self.game,
+                bot,
+                &self.lanes,
+                selected,
+                seed,
+                self.chunk_size,
+                out,
+            )
+        })
     }
 }
 

@@ -98,9 +98,9 @@ impl LearnerViews {
     }
 }
 
-/// The game options of a learner view: `options` without `obs_dtype` and `mask_dtype`,
-/// which are accepted at their defaults (`"f32"`, `"u8"`) only: the learner view writes
-/// float32 observations and uint8 masks. Another value is a `ValueError` that points to
+/// The game options of a learner view: `options` without `obs_dtype`, `mask_dtype` and
+/// `obs_seats`, which are accepted at their defaults (`"f32"`, `"u8"`, `"acting"`) only: the
+/// learner view writes float32 observations of the learner's seat and uint8 masks. Another value is a `ValueError` that points to
 /// the batch environment.
 fn without_default_dtypes<'py>(
     info: &GameInfo,
@@ -133,6 +133,17 @@ fn without_default_dtypes<'py>(
             )));
         }
         rest.del_item("mask_dtype")?;
+    }
+    if let Some(v) = rest.get_item("obs_seats")? {
+        if crate::env_options::obs_seats_arg(Some(&v))? != cardvec::core::ObsSeats::Acting {
+            return Err(value_err(format!(
+                "LearnerEnv({:?}): obs_seats={} is not supported: the learner view observes                  the learner's seat only (every seat's rows: cardvec.make({:?}, num_envs,                  obs_seats=\"all\"), the batch environment)",
+                info.id,
+                v.repr()?,
+                info.id
+            )));
+        }
+        rest.del_item("obs_seats")?;
     }
     Ok(Some(rest))
 }

@@ -65,3 +65,14 @@ def test_obs_seats_is_validated():
     with pytest.raises(ValueError, match="obs_seats"):
         env.obs_f32()
     assert cardvec.make("kuhn", 2, obs_seats=None).obs_seats == "acting"
+
+
+def test_the_learner_view_accepts_obs_seats_at_its_default_only():
+    with pytest.raises(ValueError, match=r"obs_seats='all' is not supported.*learner's seat"):
+        cardvec.LearnerEnv("lost-cities", 2, obs_seats="all")
+    with pytest.raises(ValueError, match=r"obs_seats='all' is not supported"):
+        cardvec.make("lost-cities", 2, opponents="random", obs_seats="all")
+    with pytest.raises(ValueError, match="acting"):
+        cardvec.LearnerEnv("kuhn", 2, obs_seats="both")
+    env = cardvec.LearnerEnv("kuhn", 2, obs_seats="acting")
+    assert env.reset(seed=0).shape == (2, env.obs_dim)

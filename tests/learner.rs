@@ -5,7 +5,8 @@
 //!   bots' actions, recorded) on a single lane of the game dealt from the same stream; the
 //!   states agree after every step, and each game's learner reward (the sum of the step
 //!   rewards, `episode_return`) equals the learner seat's total in the replay, the skipped
-//!   games' total equals `skipped_return`, zero-sum games sum to zero;
+//!   games' total equals `skipped_return`, every seat's `seat_returns` equals its total in
+//!   the replay, zero-sum games sum to zero;
 //! - an illegal learner action is a flagged no-op that changes nothing;
 //! - results are the same for any thread count and chunk size;
 //! - bad input is an error that changes nothing;
@@ -242,6 +243,13 @@ fn replay_one<G: GameSpec>(
                 close(ret, total),
                 "{id}: return so far {ret}, replay {total}"
             );
+            // Every seat's return so far is that seat's total in the replay.
+            for (s, (&got, &want)) in env.seat_returns().iter().zip(&replay.totals).enumerate() {
+                assert!(
+                    close(got as f64, want),
+                    "{id}: seat {s}'s return so far {got}, replay {want}"
+                );
+            }
         }
         if env.terminated()[0] || env.truncated()[0] {
             let ret = env.episode_return()[0] as f64;
@@ -408,6 +416,7 @@ fn snapshot<G: Game>(env: &LearnerEnv<G>) -> Vec<u8> {
     out.extend(env.illegal());
     out.extend(bytemuck::cast_slice::<i32, u8>(env.seat()));
     out.extend(bytemuck::cast_slice::<f32, u8>(env.episode_return()));
+    out.extend(bytemuck::cast_slice::<f32, u8>(env.seat_returns()));
     out.extend(bytemuck::cast_slice::<i32, u8>(env.episode_length()));
     out.extend(bytemuck::cast_slice::<u64, u8>(env.episodes()));
     out.extend(bytemuck::cast_slice::<u64, u8>(env.skipped()));

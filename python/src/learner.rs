@@ -41,6 +41,7 @@ struct LearnerViews {
     seat: Py<PyArray1<i32>>,
     opponent_id: Py<PyArray1<i64>>,
     episode_return: Py<PyArray1<f32>>,
+    seat_returns: Py<PyArray2<f32>>,
     episode_length: Py<PyArray1<i32>>,
     episodes: Py<PyArray1<u64>>,
     skipped: Py<PyArray1<u64>>,
@@ -61,6 +62,7 @@ impl LearnerViews {
             writable_alias(&d, "illegal", &self.illegal)?;
             writable_alias(&d, "seat", &self.seat)?;
             writable_alias(&d, "episode_return", &self.episode_return)?;
+            writable_alias(&d, "seat_returns", &self.seat_returns)?;
             writable_alias(&d, "episode_length", &self.episode_length)?;
             writable_alias(&d, "episodes", &self.episodes)?;
             writable_alias(&d, "skipped", &self.skipped)?;
@@ -89,6 +91,7 @@ impl LearnerViews {
                 seat: view(owner, env.seat())?.unbind(),
                 opponent_id: view(owner, env.opponent_ids())?.unbind(),
                 episode_return: view(owner, env.episode_return())?.unbind(),
+                seat_returns: view2(owner, env.seat_returns(), n, env.num_players())?.unbind(),
                 episode_length: view(owner, env.episode_length())?.unbind(),
                 episodes: view(owner, env.episodes())?.unbind(),
                 skipped: view(owner, env.skipped())?.unbind(),
@@ -295,7 +298,8 @@ fn pool_entries(
 /// learner's seat in the lane's current game), `episode_return` float32 [N] and
 /// `episode_length` int32 [N] (the learner's return and number of decisions in the lane's
 /// current episode so far: where terminated or truncated, the whole episode's),
-/// `episodes` uint64 [N] (games finished since the reset, skipped ones included),
+/// `seat_returns` float32 [N, num_players] (every seat's rewards in the lane's current game,
+/// column `s` seat `s`), `episodes` uint64 [N] (games finished since the reset, skipped ones included),
 /// `skipped` uint64 [N] and `skipped_return` float64 [N] (the games that ended before the
 /// learner's first decision, and the learner's total reward in them).
 #[pyclass(module = "cardvec._cardvec", name = "LearnerEnv", frozen)]
@@ -613,8 +617,8 @@ impl LearnerEnv {
 
     /// The outputs as torch tensors sharing the views' memory (no copy, no warning):
     /// `TorchViews` with one attribute per view (`obs`, `legal_mask`, `rewards`,
-    /// `terminated`, `truncated`, `illegal`, `seat`, `episode_return`, `episode_length`,
-    /// `episodes`, `skipped`, `skipped_return`). `mask="bool"` gives `legal_mask` as
+    /// `terminated`, `truncated`, `illegal`, `seat`, `episode_return`, `seat_returns`,
+    /// `episode_length`, `episodes`, `skipped`, `skipped_return`). `mask="bool"` gives `legal_mask` as
     /// `torch.bool`, `mask="uint8"` as `torch.uint8`. The tensors follow every call like the
     /// views: make them once. Treat them as read-only (torch has no read-only tensors): an
     /// in-place write changes the environment's outputs. Needs PyTorch (`ImportError`
@@ -672,6 +676,16 @@ impl LearnerEnv {
     #[getter]
     fn episode_return(&self, py: Python<'_>) -> Py<PyArray1<f32>> {
         self.views.episode_return.clone_ref(py)
+    }
+    /// Every seat's rewards in each lane's current game so far, float32
+    /// [num_envs, num_players] (column `s`: seat `s`, not relative to the learner), the
+    /// bots' included: where terminated or truncated, the whole game's, so a trainer can
+    /// tell who won. A reward counts here when received: the learner's column is
+    /// `episode_return` except before its first decision of a game (the rewards it got
+    /// before then wait for its first step's reward there).
+    #[getter]
+    fn seat_returns(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
+        self.views.seat_returns.clone_ref(py)
     }
     /// The learner's decisions (actions applied) in each lane's current episode so far,
     /// int32 [num_envs]: where terminated or truncated, the length of the episode that just

@@ -54,6 +54,7 @@ VIEWS = {
     "illegal": (np.uint8, 1),
     "seat": (np.int32, 1),
     "episode_return": (np.float32, 1),
+    "seat_returns": (np.float32, 2),
     "episode_length": (np.int32, 1),
     "episodes": (np.uint64, 1),
     "skipped": (np.uint64, 1),
@@ -114,6 +115,13 @@ def test_learner_view_of_every_game_with_opponents_and_rotating_seats(game_id, c
         running += rewards
         decisions += applied
         np.testing.assert_allclose(env.episode_return, running, rtol=1e-5, atol=1e-3)
+        assert env.seat_returns.shape == (n, p)
+        # The learner's column is its return once it has played (before its first
+        # decision, rewards it already received wait for its first step's reward).
+        played = env.episode_length > 0
+        learner_column = env.seat_returns[np.arange(n), env.seat]
+        np.testing.assert_allclose(learner_column[played], env.episode_return[played],
+                                   rtol=1e-5, atol=1e-3)
         np.testing.assert_array_equal(env.episode_length, decisions)
         assert (env.episodes >= before_eps).all()
         game_index = env.episodes.astype(np.int64) - done
@@ -134,6 +142,8 @@ def test_zero_sum_returns_are_the_seats_results():
         env.step(random_legal(env, rng))
         done = env.terminated | env.truncated
         returns += list(env.episode_return[done])
+        # Every seat's result: zero-sum, the learner's column its return.
+        np.testing.assert_allclose(env.seat_returns[done].sum(axis=1), 0.0, atol=1e-4)
     returns = np.array(returns)
     assert (returns > 0).any() and (returns < 0).any()
     # Against a call station (never bets nor raises), a learner that folds whenever it may

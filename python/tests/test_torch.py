@@ -123,6 +123,7 @@ def test_learner_env_tensors():
         "illegal",
         "seat",
         "episode_return",
+        "seat_returns",
         "episode_length",
         "episodes",
         "skipped",

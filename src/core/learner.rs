@@ -189,6 +189,7 @@ struct LaneCtl {
 /// [`terminated`](LearnerEnv::terminated), [`truncated`](LearnerEnv::truncated),
 /// [`illegal`](LearnerEnv::illegal), [`seat`](LearnerEnv::seat),
 /// [`episode_return`](LearnerEnv::episode_return),
+/// [`seat_returns`](LearnerEnv::seat_returns) `[N, num_players]`,
 /// [`episode_length`](LearnerEnv::episode_length), [`episodes`](LearnerEnv::episodes),
 /// [`skipped`](LearnerEnv::skipped) and [`skipped_return`](LearnerEnv::skipped_return).
 pub struct LearnerEnv<G: Game> {
@@ -215,6 +216,8 @@ pub struct LearnerEnv<G: Game> {
     seat: Vec<i32>,
     opponent: Vec<i64>,
     episode_return: Vec<f32>,
+    /// Every seat's rewards in the lane's current game, `[N, num_players]`.
+    seat_returns: Vec<f32>,
     episode_length: Vec<i32>,
     episodes: Vec<u64>,
     skipped: Vec<u64>,
@@ -236,6 +239,7 @@ struct Lane<'a, G: Game> {
     seat: &'a mut i32,
     opponent: &'a mut i64,
     episode_return: &'a mut f32,
+    seat_returns: &'a mut [f32],
     episode_length: &'a mut i32,
     episodes: &'a mut u64,
     skipped: &'a mut u64,
@@ -383,6 +387,7 @@ impl<G: Game> Ctx<'_, G> {
                     lane.ctl.plies += 1;
                     pending[j].plies += 1;
                     pending[j].total += lane.ply_rewards[learner];
+                    add_rewards(lane.seat_returns, lane.ply_rewards);
                 }
                 g = end;
             }
@@ -477,6 +482,7 @@ impl<G: Game> Ctx<'_, G> {
         *lane.episode_length = 0;
         lane.ply_rewards.fill(0.0);
         game.deal_rewards(lane.state, lane.ply_rewards);
+        lane.seat_returns.copy_from_slice(lane.ply_rewards);
         Pending::waiting(Cont::AfterDeal {
             carry: lane.ply_rewards[seat],
             dealt,
@@ -504,6 +510,7 @@ impl<G: Game> Ctx<'_, G> {
                 lane.ply_rewards.fill(0.0);
                 self.game
                     .forfeit_rewards(lane.state, learner, lane.ply_rewards);
+                add_rewards(lane.seat_returns, lane.ply_rewards);
                 let reward = std::mem::take(&mut lane.ctl.carry) + lane.ply_rewards[learner];
                 *lane.reward = reward;
                 *lane.episode_return += reward;
@@ -518,8 +525,16 @@ impl<G: Game> Ctx<'_, G> {
         }
         *lane.illegal = ActionStatus::Applied as u8;
         lane.ctl.plies += 1;
+        add_rewards(lane.seat_returns, lane.ply_rewards);
         let mine = std::mem::take(&mut lane.ctl.carry) + lane.ply_rewards[learner];
         Pending::waiting(Cont::AfterStep { mine })
+    }
+}
+
+/// Adds one ply's rewards of every seat to the game's totals.
+fn add_rewards(totals: &mut [f32], ply: &[f32]) {
+    for (t, r) in totals.iter_mut().zip(ply) {
+        *t += r;
     }
 }
 
@@ -647,6 +662,7 @@ impl<G: Game> LearnerEnv<G> {
             seat: try_vec(n, 0, "learner seats")?,
             opponent: try_vec(n, 0, "opponent ids")?,
             episode_return: try_vec(n, 0.0, "episode returns")?,
+            seat_returns: try_vec(lane_rows::<f32>(n, p, "seat returns")?, 0.0, "seat returns")?,
             episode_length: try_vec(n, 0, "episode lengths")?,
             episodes: try_vec(n, 0, "episode counters")?,
             skipped: try_vec(n, 0, "episode counters")?,
@@ -713,6 +729,7 @@ impl<G: Game> LearnerEnv<G> {
         );
         let stats = (
             self.episode_return.par_chunks_mut(cs),
+            self.seat_returns.par_chunks_mut(cs * p),
             self.episode_length.par_chunks_mut(cs),
             self.episodes.par_chunks_mut(cs),
             self.skipped.par_chunks_mut(cs),
@@ -725,11 +742,15 @@ impl<G: Game> LearnerEnv<G> {
         );
         self.pool.install(|| {
             work.into_par_iter().enumerate().for_each(
-                |(c, ((st, ct, pr, ob, ma, re), (te, tr, il, se, op), (er, el, ep, sk, sr)))| {
+                |(
+                    c,
+                    ((st, ct, pr, ob, ma, re), (te, tr, il, se, op), (er, sa, el, ep, sk, sr)),
+                )| {
                     let n = st.len();
                     let (mut st, mut ct, mut pr, mut ob, mut ma, mut re) = (st, ct, pr, ob, ma, re);
                     let (mut te, mut tr, mut il, mut se, mut op) = (te, tr, il, se, op);
-                    let (mut er, mut el, mut ep, mut sk, mut sr) = (er, el, ep, sk, sr);
+                    let (mut er, mut sa, mut el) = (er, sa, el);
+                    let (mut ep, mut sk, mut sr) = (ep, sk, sr);
                     let mut chunk = Vec::with_capacity(n);
                     for j in 0..n {
                         chunk.push(Lane {
@@ -746,6 +767,7 @@ impl<G: Game> LearnerEnv<G> {
                             seat: &mut take_row(&mut se, 1)[0],
                             opponent: &mut take_row(&mut op, 1)[0],
                             episode_return: &mut take_row(&mut er, 1)[0],
+                            seat_returns: take_row(&mut sa, p),
                             episode_length: &mut take_row(&mut el, 1)[0],
                             episodes: &mut take_row(&mut ep, 1)[0],
                             skipped: &mut take_row(&mut sk, 1)[0],
@@ -1071,6 +1093,16 @@ impl<G: Game> LearnerEnv<G> {
     pub fn episode_return(&self) -> &[f32] {
         &self.episode_return
     }
+    /// Every seat's rewards in each lane's current game so far, `[N, num_players]` (row
+    /// `l`, column `s`: seat `s`, not relative to the learner), the bots' included: at a
+    /// finished lane, the whole game's, so a trainer can tell who won. A reward counts here
+    /// when it is received: the learner's own column is its
+    /// [`episode_return`](LearnerEnv::episode_return) summed ply by ply, except before its
+    /// first decision of a game, where the rewards it received (at the deal, on the bots'
+    /// plies) already count here but wait for its first step's reward there.
+    pub fn seat_returns(&self) -> &[f32] {
+        &self.seat_returns
+    }
     /// The learner's decisions (actions applied) in each lane's current episode so far
     /// `[N]`: at a finished lane, the whole episode's.
     pub fn episode_length(&self) -> &[i32] {
@@ -1192,6 +1224,8 @@ pub trait DynLearner: Send + Sync {
     fn seat(&self) -> &[i32];
     /// See [`LearnerEnv::episode_return`].
     fn episode_return(&self) -> &[f32];
+    /// See [`LearnerEnv::seat_returns`].
+    fn seat_returns(&self) -> &[f32];
     /// See [`LearnerEnv::episode_length`].
     fn episode_length(&self) -> &[i32];
     /// See [`LearnerEnv::episodes`].
@@ -1282,6 +1316,9 @@ impl<G: GameSpec> DynLearner for LearnerEnv<G> {
     }
     fn episode_return(&self) -> &[f32] {
         &self.episode_return
+    }
+    fn seat_returns(&self) -> &[f32] {
+        &self.seat_returns
     }
     fn episode_length(&self) -> &[i32] {
         &self.episode_length

@@ -553,6 +553,10 @@ class LearnerEnv:
     def episode_return(self) -> npt.NDArray[np.float32]:
         """float32 [num_envs]: the learner's return in the current (or just ended) episode."""
     @property
+    def seat_returns(self) -> npt.NDArray[np.float32]:
+        """float32 [num_envs, num_players]: every seat's rewards in the current (or just
+        ended) game, column ``s`` seat ``s``."""
+    @property
     def episode_length(self) -> npt.NDArray[np.int32]:
         """int32 [num_envs]: the learner's decisions in the current (or just ended) episode."""
     @property

@@ -53,7 +53,20 @@ class Config:
     layers: int = 2
     max_grad_norm: float = 0.5
     reward_scale: float = 1.0  # rewards are multiplied by it
+    win_reward: float = 0.0  # added (after scaling) at a game's end: times the learner's win share
     threads: int = 1  # torch intra-op threads (1: a second one spin-waits on a busy core)
+
+
+def win_share(seat_returns: torch.Tensor, seat: torch.Tensor,
+              finished: torch.Tensor) -> torch.Tensor:
+    """The learner's share of the win in each lane whose game ``finished`` (0 elsewhere):
+    1/k when its total (``seat_returns``, every seat's rewards of the game) is the highest
+    and k seats share it, else 0."""
+    mine = seat_returns.gather(1, seat.long().unsqueeze(1)).squeeze(1)
+    top = seat_returns.max(1).values
+    leaders = (seat_returns == top.unsqueeze(1)).sum(1).float()
+    share = torch.where(mine == top, 1.0 / leaders, torch.zeros_like(leaders))
+    return torch.where(finished, share, torch.zeros_like(share))
 
 
 class ObsNorm:
@@ -310,6 +323,9 @@ class Trainer:
             rew[lo:hi] = v.rewards
             d = v.terminated | v.truncated
             done[lo:hi] = d
+            if self.cfg.win_reward and v.terminated.any():
+                bonus = self.cfg.win_reward / self.cfg.reward_scale
+                rew[lo:hi] += bonus * win_share(v.seat_returns, v.seat, v.terminated)
             if d.any():
                 rets.append(v.episode_return[d].double().numpy().copy())
                 opps += [i] * int(d.sum())
@@ -557,6 +573,9 @@ def add_arguments(p, *, envs=256, steps=64, gamma=1.0, reward_scale=0.01, lr=Con
     p.add_argument("--minibatches", type=int, default=Config.minibatches)
     p.add_argument("--gamma", type=float, default=gamma)
     p.add_argument("--reward-scale", type=float, default=reward_scale)
+    p.add_argument("--win-reward", type=float, default=0.0,
+                   help="added to the (scaled) reward at a game's end, times the learner's "
+                        "win share (1, or 1/k for k tied leaders; 0 when it did not win)")
     p.add_argument("--threads", type=int, default=Config.threads, help="torch threads")
     p.add_argument("--eval-games", type=int, default=2000, help="final evaluation, per opponent")
     p.add_argument("--eval-every", type=float, default=1.0, help="minutes between evaluations")
@@ -594,7 +613,7 @@ def run(args, *, game_id: str, title: str, eval_sets: list, evaluator, options=N
         envs=args.envs, steps=args.steps, lr=args.lr, ent_coef=args.ent_coef,
         hidden=args.hidden, layers=args.layers, epochs=args.epochs,
         minibatches=args.minibatches, gamma=args.gamma, reward_scale=args.reward_scale,
-        threads=args.threads,
+        win_reward=args.win_reward, threads=args.threads,
     )
     train_sets = opponent_sets(args.train_opponents)
     trainer = Trainer(game_id, train_sets, cfg, seed=args.seed, options=options)

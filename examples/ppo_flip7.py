@@ -5,7 +5,12 @@ examples/ppo_lost_cities.py.
 
 Trains on ``cardvec.LearnerEnv("flip7", ..., opponents=[...], seat="rotate")`` against
 ``--train-opponents`` (default ``threshold-27,expected-value``), the reward being the
-learner's own score (Flip 7 pays each seat its banked points), times ``--reward-scale``.
+learner's own score (Flip 7 pays each seat its banked points), times ``--reward-scale``,
+plus ``--win-reward`` times the learner's win share at each game's end (1, 1/k for k tied
+leaders, 0 when another seat finished higher; from the learner view's ``seat_returns``):
+
+    python examples/ppo_flip7.py --minutes 10 --win-reward 2 --out runs/ppo_flip7_win
+
 Then it plays ``--eval-games`` games per opponent pair on a plain batch, the bots' moves
 from ``cardvec.bots.act``, and reports the learner's win share (the highest final score
 wins, tied leaders share) with a 95% interval; a fair share is 1/3.

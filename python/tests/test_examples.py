@@ -20,17 +20,17 @@ TINY = ["--minutes", "30", "--max-updates", "2", "--envs", "12", "--steps", "8",
 
 
 @pytest.mark.parametrize(
-    "script,opponents",
+    "script,opponents,extra",
     [
-        ("ppo_lost_cities.py", ["random", "safe-heuristic"]),
+        ("ppo_lost_cities.py", ["random", "safe-heuristic"], []),
         ("ppo_flip7.py", ["random+random", "threshold-27+expected-value",
-                          "expected-value+expected-value"]),
+                          "expected-value+expected-value"], ["--win-reward", "1"]),
     ],
 )
-def test_example_runs_and_writes_its_outputs(tmp_path, script, opponents):
+def test_example_runs_and_writes_its_outputs(tmp_path, script, opponents, extra):
     out = tmp_path / "run"
     proc = subprocess.run(
-        [sys.executable, os.path.join(EXAMPLES, script), *TINY, "--out", str(out)],
+        [sys.executable, os.path.join(EXAMPLES, script), *TINY, *extra, "--out", str(out)],
         capture_output=True, text=True, timeout=600,
         env={**os.environ, "MPLBACKEND": "Agg"},
     )
@@ -38,6 +38,7 @@ def test_example_runs_and_writes_its_outputs(tmp_path, script, opponents):
     assert "learner steps/s" in proc.stdout and "env share" in proc.stdout
     summary = json.loads((out / "summary.json").read_text())
     assert list(summary["final"]) == opponents
+    assert summary["config"]["win_reward"] == (1.0 if extra else 0.0)
     for name, r in summary["final"].items():
         assert r["games"] == 24, name
         assert 0.0 <= r["ci95"][0] <= r["win_rate"] <= r["ci95"][1] <= 1.0, name
@@ -114,3 +115,19 @@ def test_selfplay_example_runs_with_its_pool_and_ratings(tmp_path):
     assert "| bot | rating |" in (out / "ratings.txt").read_text()
     assert (out / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert_policy_file_plays_as_the_agent(out, "lost-cities", {})
+
+
+def test_win_share_splits_ties_and_ignores_unfinished_lanes():
+    sys.path.insert(0, EXAMPLES)
+    try:
+        import ppo_common
+    finally:
+        sys.path.remove(EXAMPLES)
+    totals = torch.tensor([[200.0, 150.0, 90.0],    # seat 0 wins alone
+                           [120.0, 210.0, 210.0],   # seats 1 and 2 tie
+                           [120.0, 210.0, 210.0],
+                           [5.0, 1.0, 0.0]])        # not finished
+    seat = torch.tensor([0, 1, 0, 0], dtype=torch.int32)
+    finished = torch.tensor([True, True, True, False])
+    share = ppo_common.win_share(totals, seat, finished)
+    assert share.tolist() == [1.0, 0.5, 0.0, 0.0]

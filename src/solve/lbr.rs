@@ -28,6 +28,10 @@
 //!
 //! The result of a hand is LBR's net chips; the run reports their mean in mbb/g (1000 × big
 //! blinds per hand) with a 95% interval, per position and by the last street reached.
+//! [`Estimator::Expect`] measures each hand instead as the expectation of that net over the
+//! policy's holdings and actions given LBR's cards and the board, and
+//! [`LbrOptions::control`] subtracts a term of mean zero that follows LBR's all-in equity
+//! ([`control`]): the same value, a smaller variance.
 
 use rayon::prelude::*;
 use serde::Serialize;

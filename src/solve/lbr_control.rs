@@ -1,4 +1,4 @@
-//! The all-in control variate of an LBR hand ([`LbrOptions::control`]).
+//! The all-in control variate of an LBR hand ([`super::LbrOptions::control`]).
 //!
 //! `φ(x, F)` is what a holding `x` wins, in chips, on flop `F` with a simple all-in
 //! strategy against a uniform range that calls everything: with `e` its share of the pot at

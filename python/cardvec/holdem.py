@@ -130,6 +130,8 @@ def lbr(
     limp: bool = True,
     exact_limit: SupportsIndex = 1081,
     samples: SupportsIndex = 500,
+    estimator: str = "sample",
+    control: bool = False,
     threads: SupportsIndex | None = None,
     time_limit: float | None = None,
     **game: Any,
@@ -146,7 +148,10 @@ def lbr(
     actions). ``bets`` are LBR's sizes (``"pot,all-in"``; fractions ``0.5`` or ``50%``; ``""``
     for fold or call only), ``preflop`` ``"call"`` (the paper's) or ``"act"``, ``limp=False``
     forbids limping; runouts are enumerated up to ``exact_limit`` and ``samples`` are drawn
-    otherwise. ``**game`` are the table's options (``stack=``, ``big_blind=``,
+    otherwise. ``estimator="expect"`` measures each hand as the expectation of LBR's result
+    over the policy's holdings and actions (all-ins run out), ``control=True`` corrects it by
+    the all-in control variate: the same value, a smaller variance (the report's
+    ``correction`` is the control's part). ``**game`` are the table's options (``stack=``, ``big_blind=``,
     ``raise_fractions=``, ...; heads-up). The result: ``mbb``, ``ci95``, ``hands``,
     ``positions`` (button, big blind) and ``streets`` (preflop .. river, by the last street
     reached), each ``{hands, mbb, ci95, share}``, ``showdowns``, ``options``. Results do
@@ -162,6 +167,8 @@ def lbr(
         limp,
         exact_limit,
         samples,
+        estimator,
+        control,
         threads,
         time_limit,
         **game,

@@ -19,6 +19,19 @@ def test_call_station_loses_thousands_and_threads_do_not_matter() -> None:
     assert abs(sum(p["share"] for p in one["streets"]) - one["mbb"]) < 1e-6
 
 
+def test_the_expected_estimator_and_the_control_variate() -> None:
+    one = holdem.lbr("call-station", hands=8, seed=5, estimator="expect", control=True, threads=1)
+    two = holdem.lbr("call-station", hands=8, seed=5, estimator="expect", control=True, threads=2)
+    assert one == two
+    assert one["options"]["estimator"] == "Expect" and one["options"]["control"] is True
+    plain = holdem.lbr("call-station", hands=8, seed=5)
+    assert one["ci95"] < plain["ci95"] / 5
+    parts = sum(p["share"] for p in one["streets"]) + one["correction"]["share"]
+    assert abs(parts - one["mbb"]) < 1e-6
+    with pytest.raises(ValueError, match="estimator"):
+        holdem.lbr("call-station", hands=8, estimator="exact")
+
+
 def test_a_python_policy_equals_the_built_in_one() -> None:
     def call_station(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         assert obs.dtype == np.float32 and obs.shape[1] == holdem.observation_size(2)

@@ -28,6 +28,10 @@
 //!
 //! The result of a hand is LBR's net chips; the run reports their mean in mbb/g (1000 × big
 //! blinds per hand) with a 95% interval, per position and by the last street reached.
+//! [`Estimator::Expect`] measures each hand instead as the expectation of that net over the
+//! policy's holdings and actions given LBR's cards and the board, and
+//! [`LbrOptions::control`] subtracts a term of mean zero that follows LBR's all-in equity
+//! ([`control`]): the same value, a smaller variance.
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -109,6 +113,37 @@ impl PreflopMode {
     }
 }
 
+/// How the result of a hand is measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum Estimator {
+    /// LBR's net chips in the hand as played: the policy's cards and actions drawn (the
+    /// paper's).
+    #[default]
+    Sample,
+    /// The expectation of LBR's net chips over the policy's holdings and actions given LBR's
+    /// cards and the board: every holding weighted, every action of positive probability
+    /// followed as a weighted branch, and an all-in before the river run out over every
+    /// runout when there are at most [`LbrOptions::exact_limit`] of them. The same LBR
+    /// strategy, an unbiased estimate of the same value, with a smaller variance
+    /// (`docs/exploit.md`).
+    Expect,
+}
+
+impl Estimator {
+    /// `sample` or `expect`.
+    pub fn parse(word: &str) -> Result<Estimator> {
+        match word {
+            "sample" => Ok(Estimator::Sample),
+            "expect" => Ok(Estimator::Expect),
+            _ => Err(Error::Unknown {
+                what: "estimator",
+                name: word.to_string(),
+                expected: "sample, expect".into(),
+            }),
+        }
+    }
+}
+
 /// The options of an LBR run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LbrOptions {
@@ -129,6 +164,11 @@ pub struct LbrOptions {
     pub exact_limit: u64,
     /// Runouts drawn when they are not enumerated (1..=1,000,000; default 500).
     pub samples: u32,
+    /// How a hand's result is measured (default [`Estimator::Sample`]).
+    pub estimator: Estimator,
+    /// Whether each hand's result is corrected by the all-in control variate (a term of
+    /// mean zero, `lbr_control`; default false).
+    pub control: bool,
 }
 
 impl Default for LbrOptions {
@@ -141,6 +181,8 @@ impl Default for LbrOptions {
             limp: true,
             exact_limit: 1081,
             samples: 500,
+            estimator: Estimator::Sample,
+            control: false,
         }
     }
 }
@@ -236,7 +278,7 @@ impl OpponentRange {
     }
 
     /// The policy's probabilities of every action at the live holdings (`live`), row by row.
-    fn policy_rows(
+    pub(crate) fn policy_rows(
         game: &NoLimitHoldem,
         s: &NoLimitHoldemState,
         policy: &dyn HoldemPolicy,
@@ -363,12 +405,18 @@ pub fn win_probability(
     }
 }
 
-fn binomial(n: u64, k: u64) -> u64 {
+pub(crate) fn binomial(n: u64, k: u64) -> u64 {
     (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1))
 }
 
 /// Calls `f` with every `k`-card subset of `deck[from..]` added to `acc`, in order.
-fn for_each_subset(deck: &[u8], k: usize, from: usize, acc: u64, f: &mut impl FnMut(u64)) {
+pub(crate) fn for_each_subset(
+    deck: &[u8],
+    k: usize,
+    from: usize,
+    acc: u64,
+    f: &mut impl FnMut(u64),
+) {
     if k == 0 {
         f(acc);
         return;
@@ -474,7 +522,7 @@ pub fn lbr_candidates(
 }
 
 /// The first candidate of the largest value.
-fn best(candidates: &[Candidate]) -> u32 {
+pub(crate) fn best(candidates: &[Candidate]) -> u32 {
     let mut pick = candidates[0];
     for c in &candidates[1..] {
         if c.value > pick.value {
@@ -485,20 +533,53 @@ fn best(candidates: &[Candidate]) -> u32 {
 }
 
 /// One hand of an LBR run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct LbrHand {
     /// LBR's seat: 0 the button (small blind), 1 the big blind.
     pub seat: u8,
-    /// LBR's net result in chips.
-    pub net: i64,
-    /// The last street reached: 0 preflop, 1 flop, 2 turn, 3 river.
+    /// LBR's result in chips: its net in the hand ([`Estimator::Sample`]) or its
+    /// expectation over the policy's holdings and actions ([`Estimator::Expect`]).
+    pub value: f64,
+    /// The last street reached: 0 preflop, 1 flop, 2 turn, 3 river (with
+    /// [`Estimator::Expect`], the deepest street of any branch).
     pub street: u8,
-    /// Whether the hand went to showdown.
-    pub showdown: bool,
+    /// The parts of `value` from the branches ending on each street (preflop, flop, turn,
+    /// river with the showdowns): with [`Estimator::Sample`], all of it on `street`.
+    pub streets: [f64; 4],
+    /// The probability that the hand went to showdown (0 or 1 with [`Estimator::Sample`]).
+    pub showdown: f64,
+    /// The control variate's correction included in `value` (not in `streets`; 0 without
+    /// [`LbrOptions::control`]).
+    pub correction: f64,
 }
 
-/// Plays hand `index` of a run (see the module documentation).
+/// Plays hand `index` of a run (see the module documentation), measured as
+/// [`LbrOptions::estimator`] says.
 pub fn play_hand(
+    game: &NoLimitHoldem,
+    policy: &dyn HoldemPolicy,
+    options: &LbrOptions,
+    index: u64,
+) -> Result<LbrHand> {
+    let mut hand = match options.estimator {
+        Estimator::Sample => sample_hand(game, policy, options, index)?,
+        Estimator::Expect => expect::expect_hand(game, policy, options, index)?,
+    };
+    if options.control {
+        // The deal's LBR cards and flop, as both estimators deal them.
+        let mut rng = LaneRng::for_lane(options.seed, index, 0);
+        let mut deck: Vec<u8> = (0..52).collect();
+        rng.shuffle(&mut deck);
+        let stack = game.stacks().into_iter().min().unwrap_or(0) as f64;
+        let bb = game.table().big_blind as f64;
+        let board = [deck[4], deck[5], deck[6], deck[7], deck[8]];
+        hand.correction = control::allin_correction([deck[0], deck[1]], board, stack, bb);
+        hand.value += hand.correction;
+    }
+    Ok(hand)
+}
+
+fn sample_hand(
     game: &NoLimitHoldem,
     policy: &dyn HoldemPolicy,
     options: &LbrOptions,
@@ -571,15 +652,21 @@ pub fn play_hand(
         }
     }
     let showdown = !(s.is_folded(0) || s.is_folded(1));
+    let street = if showdown {
+        s.street.min(3).max(street)
+    } else {
+        street
+    };
+    let value = s.net()[seat] as f64;
+    let mut streets = [0.0; 4];
+    streets[street as usize] = value;
     Ok(LbrHand {
         seat: seat as u8,
-        net: s.net()[seat],
-        street: if showdown {
-            s.street.min(3).max(street)
-        } else {
-            street
-        },
-        showdown,
+        value,
+        street,
+        streets,
+        showdown: showdown as u8 as f64,
+        correction: 0.0,
     })
 }
 
@@ -609,9 +696,15 @@ pub struct LbrReport {
     pub ci95: f64,
     /// LBR on the button (small blind), then in the big blind.
     pub positions: [LbrPart; 2],
-    /// By the last street reached: preflop, flop, turn, river (showdowns included).
+    /// By the last street reached: preflop, flop, turn, river (showdowns included). With
+    /// [`Estimator::Expect`] each part is over every hand, the part of its value from the
+    /// branches ending on that street (`mbb` is then `share`).
     pub streets: [LbrPart; 4],
-    /// Hands that went to showdown.
+    /// The control variate's correction (every hand; zero without [`LbrOptions::control`]):
+    /// its share and the streets' add up to `mbb`.
+    pub correction: LbrPart,
+    /// Hands that went to showdown (with [`Estimator::Expect`], their expected number,
+    /// rounded).
     pub showdowns: u64,
     /// Whether the run was stopped before all its hands ([`Progress::should_stop`]).
     pub stopped: bool,
@@ -681,15 +774,24 @@ pub fn report(
     options: &LbrOptions,
     stopped: bool,
 ) -> LbrReport {
-    let mbb = |h: &LbrHand| h.net as f64 / game.table().big_blind as f64 * 1000.0;
+    let scale = 1000.0 / game.table().big_blind as f64;
     let mut all = Summary::default();
     let mut positions = [Summary::default(); 2];
     let mut streets = [Summary::default(); 4];
+    let mut correction = Summary::default();
     for h in hands {
-        let x = mbb(h);
+        let x = h.value * scale;
+        correction.push(h.correction * scale);
         all.push(x);
         positions[h.seat as usize].push(x);
-        streets[h.street as usize].push(x);
+        match options.estimator {
+            Estimator::Sample => streets[h.street as usize].push(x - h.correction * scale),
+            Estimator::Expect => {
+                for (part, v) in streets.iter_mut().zip(h.streets) {
+                    part.push(v * scale);
+                }
+            }
+        }
     }
     let n = all.count().max(1) as f64;
     let part = |s: &Summary| LbrPart {
@@ -705,7 +807,8 @@ pub fn report(
         ci95: all.ci95(),
         positions: positions.each_ref().map(part),
         streets: streets.each_ref().map(part),
-        showdowns: hands.iter().filter(|h| h.showdown).count() as u64,
+        correction: part(&correction),
+        showdowns: hands.iter().map(|h| h.showdown).sum::<f64>().round() as u64,
         stopped,
         options: options.clone(),
     }
@@ -835,6 +938,11 @@ pub fn policy_by_name(game: &NoLimitHoldem, name: &str) -> Result<Box<dyn Holdem
         Err(e) => Err(e),
     }
 }
+
+#[path = "lbr_control.rs"]
+pub mod control;
+#[path = "lbr_expect.rs"]
+mod expect;
 
 #[cfg(test)]
 #[path = "lbr_tests.rs"]

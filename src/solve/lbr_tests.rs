@@ -445,3 +445,332 @@ fn a_sampling_policy_file_gives_its_softmax_at_every_holding() {
         4
     );
 }
+
+/// Folds or checks/calls, with probabilities that depend on the holding and the board.
+struct FoldCall;
+
+impl HoldemPolicy for FoldCall {
+    fn name(&self) -> &str {
+        "fold-call"
+    }
+    fn probabilities(
+        &self,
+        game: &NoLimitHoldem,
+        s: &NoLimitHoldemState,
+        holdings: &[[u8; 2]],
+        out: &mut [f64],
+    ) -> Result<()> {
+        let mask = crate::games::holdem::policy::check_call(game, s, holdings, out)?;
+        let n = game.num_actions();
+        for (k, h) in holdings.iter().enumerate() {
+            let row = &mut out[k * n..(k + 1) * n];
+            row.fill(0.0);
+            let f = if mask[FOLD as usize] != 0 {
+                ((h[0] as usize * 5 + h[1] as usize * 3 + s.board().len()) % 7) as f64 / 8.0
+            } else {
+                0.0
+            };
+            row[FOLD as usize] = f;
+            row[CHECK_CALL as usize] = 1.0 - f;
+        }
+        Ok(())
+    }
+}
+
+/// LBR's expected net on a deal by brute force: every holding of the policy disjoint from
+/// LBR's cards and the board dealt for real, every action of the policy followed with its
+/// probability at that holding, LBR deciding as the sampled hand does (its range by
+/// `OpponentRange::observe` along the branch; decisions memoized by the public history).
+fn brute_force(
+    g: &NoLimitHoldem,
+    policy: &dyn HoldemPolicy,
+    options: &LbrOptions,
+    seat: usize,
+    mine: [u8; 2],
+    board: [u8; 5],
+) -> f64 {
+    use std::collections::HashMap;
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        g: &NoLimitHoldem,
+        policy: &dyn HoldemPolicy,
+        options: &LbrOptions,
+        seat: usize,
+        s: NoLimitHoldemState,
+        range: OpponentRange,
+        memo: &mut HashMap<Vec<u8>, u32>,
+        p: f64,
+    ) -> f64 {
+        if s.is_over() {
+            return p * s.net()[seat] as f64;
+        }
+        let mut range = range;
+        range.block(CardSet64::from_ids(s.board().iter().copied()));
+        let legal = g.legal(&s).unwrap();
+        let n = g.num_actions();
+        let next = |a: u32| {
+            let mut t = s;
+            step(g, &mut t, a);
+            t
+        };
+        if legal.seat == seat {
+            let key = s.history().0.to_vec();
+            let a = *memo.entry(key).or_insert_with(|| {
+                if s.street == 0 && options.preflop == PreflopMode::Call {
+                    return CHECK_CALL;
+                }
+                let wp = win_probability(
+                    s.hole_cards()[seat],
+                    s.board(),
+                    &range,
+                    options.exact_limit,
+                    options.samples,
+                    &mut LaneRng::from_seed(0),
+                );
+                best(&lbr_candidates(g, &s, &range, policy, options, wp).unwrap())
+            });
+            return walk(g, policy, options, seat, next(a), range, memo, p);
+        }
+        let mut row = vec![0.0; n];
+        policy
+            .probabilities(g, &s, &[s.hole_cards()[1 - seat]], &mut row)
+            .unwrap();
+        let mut total = 0.0;
+        for (a, &q) in row.iter().enumerate() {
+            if q > 0.0 {
+                let mut r = range.clone();
+                r.observe(g, &s, policy, a as u32).unwrap();
+                total += walk(g, policy, options, seat, next(a as u32), r, memo, p * q);
+            }
+        }
+        total
+    }
+    let dead = CardSet64::from_ids(mine.iter().chain(&board).copied());
+    let mut memo = HashMap::new();
+    let (mut sum, mut count) = (0.0, 0);
+    for &h in holdings() {
+        if dead.contains(h[0]) || dead.contains(h[1]) {
+            continue;
+        }
+        let mut hole = [h; 2];
+        hole[seat] = mine;
+        let s = g.deal(&hole, board, 0);
+        let range = OpponentRange::uniform(CardSet64::from_ids(mine));
+        sum += walk(g, policy, options, seat, s, range, &mut memo, 1.0);
+        count += 1;
+    }
+    assert_eq!(count, 990);
+    sum / count as f64
+}
+
+#[test]
+fn the_expected_estimator_equals_the_brute_force_expectation_of_the_sampled_hand() {
+    let g = game(200);
+    let options = LbrOptions {
+        bets: vec![LbrBet::Pot(1.0), LbrBet::Pot(0.5)],
+        estimator: Estimator::Expect,
+        ..LbrOptions::default()
+    };
+    for (seat, mine, board) in [
+        (0, "Qh Jd", "Ah Kh 7d 5s 2d"),
+        (1, "9c 8c", "Tc 7h 2c Ks 3d"),
+    ] {
+        let (m, b) = (ids(mine), ids(board));
+        let (m, b) = ([m[0], m[1]], [b[0], b[1], b[2], b[3], b[4]]);
+        let expected = brute_force(&g, &FoldCall, &options, seat, m, b);
+        // The other seat's cards are a placeholder the estimator never reads.
+        let other = if m.contains(&50) || b.contains(&50) {
+            [48, 49]
+        } else {
+            [50, 51]
+        };
+        let mut hole = [other; 2];
+        hole[seat] = m;
+        let h = expect::expect_deal(
+            &g,
+            &FoldCall,
+            &options,
+            seat,
+            hole,
+            b,
+            LaneRng::from_seed(0),
+        )
+        .unwrap();
+        assert!(
+            (h.value - expected).abs() < 1e-9,
+            "{mine} {board}: {} vs {expected}",
+            h.value
+        );
+        assert!((h.streets.iter().sum::<f64>() - h.value).abs() < 1e-9);
+        assert!(h.showdown > 0.0 && h.showdown < 1.0, "{}", h.showdown);
+    }
+}
+
+#[test]
+fn an_all_in_on_the_flop_is_valued_over_every_runout() {
+    // LBR holds aces on an ace-high flop and shoves; call-station calls. The expected
+    // estimator's value is the all-in's, S · (2 · share − 1) with the share over every
+    // runout and holding by the slow evaluator, whatever turn and river the deal holds.
+    let g = game(200);
+    let options = LbrOptions {
+        bets: vec![LbrBet::AllIn],
+        estimator: Estimator::Expect,
+        ..LbrOptions::default()
+    };
+    let (m, f) = (ids("As Ah"), ids("Ad 7c 2h"));
+    let card = |id: u8| Card::from_id(id).unwrap();
+    let dead = CardSet64::from_ids(m.iter().chain(&f).copied());
+    let deck: Vec<u8> = (0..52).filter(|&c| !dead.contains(c)).collect();
+    let (mut score, mut count) = (0.0, 0.0);
+    for i in 0..deck.len() {
+        for j in i + 1..deck.len() {
+            let board: Vec<u8> = f.iter().copied().chain([deck[i], deck[j]]).collect();
+            let hand = |h: &[u8]| {
+                let cards: Vec<Card> = h.iter().chain(&board).map(|&c| card(c)).collect();
+                evaluate(&cards).unwrap()
+            };
+            let mine = hand(&m);
+            for h in holdings() {
+                if board.contains(&h[0])
+                    || board.contains(&h[1])
+                    || dead.contains(h[0])
+                    || dead.contains(h[1])
+                {
+                    continue;
+                }
+                let theirs = hand(h);
+                count += 1.0;
+                score += if mine > theirs {
+                    1.0
+                } else if mine == theirs {
+                    0.5
+                } else {
+                    0.0
+                };
+            }
+        }
+    }
+    assert_eq!(count, 1081.0 * 990.0);
+    let closed = 200.0 * (2.0 * score / count - 1.0);
+    for (seat, turn, river) in [(0, "Kd", "3s"), (1, "Ac", "9d")] {
+        let (t, r) = (ids(turn)[0], ids(river)[0]);
+        let mut hole = [[50, 51]; 2];
+        hole[seat] = [m[0], m[1]];
+        let h = expect::expect_deal(
+            &g,
+            &CallStationPolicy,
+            &options,
+            seat,
+            hole,
+            [f[0], f[1], f[2], t, r],
+            LaneRng::from_seed(0),
+        )
+        .unwrap();
+        assert!((h.value - closed).abs() < 1e-9, "{} vs {closed}", h.value);
+        assert!((h.showdown - 1.0).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn the_all_in_control_variate_makes_lbr_against_call_station_a_function_of_the_flop() {
+    // Against call-station LBR plays the all-in strategy of the control variate exactly, so
+    // expect + control leaves mean_x φ(x, flop): the same for any LBR cards, turn and river.
+    let g = game(200);
+    let options = LbrOptions {
+        estimator: Estimator::Expect,
+        control: true,
+        seed: 1,
+        ..LbrOptions::default()
+    };
+    let flop = ids("Ad 7c 2h");
+    let mut values = Vec::new();
+    for (seat, mine, tr) in [
+        (0, "Kd Qd", "9s 3c"),
+        (1, "5h 4h", "Js Jd"),
+        (1, "Ac As", "2s 8d"),
+    ] {
+        let (m, x) = (ids(mine), ids(tr));
+        let board = [flop[0], flop[1], flop[2], x[0], x[1]];
+        let mut hole = [[50, 51]; 2];
+        hole[seat] = [m[0], m[1]];
+        let h = expect::expect_deal(
+            &g,
+            &CallStationPolicy,
+            &options,
+            seat,
+            hole,
+            board,
+            LaneRng::from_seed(0),
+        )
+        .unwrap();
+        let c = control::allin_correction([m[0], m[1]], board, 200.0, 2.0);
+        values.push(h.value + c);
+    }
+    assert!(
+        (values[0] - values[1]).abs() < 1e-9 && (values[0] - values[2]).abs() < 1e-9,
+        "{values:?}"
+    );
+    // Over the hands of a run the correction averages to zero within its interval, and the
+    // corrected estimates agree with the sampled ones.
+    let run = |estimator, control| {
+        lbr(
+            &g,
+            &CallStationPolicy,
+            &LbrOptions {
+                hands: 96,
+                estimator,
+                control,
+                ..options.clone()
+            },
+            &crate::core::progress::Silent,
+        )
+        .unwrap()
+    };
+    let sampled = run(Estimator::Sample, false);
+    let controlled = run(Estimator::Sample, true);
+    let c = controlled.correction;
+    assert!(c.mbb.abs() < c.ci95, "{c:?}");
+    let exp = run(Estimator::Expect, true);
+    assert!((exp.mbb - sampled.mbb).abs() < exp.ci95 + sampled.ci95);
+    assert!(
+        exp.ci95 < sampled.ci95 / 10.0,
+        "{} vs {}",
+        exp.ci95,
+        sampled.ci95
+    );
+    let sum: f64 = exp.streets.iter().map(|p| p.share).sum::<f64>() + exp.correction.share;
+    assert!((sum - exp.mbb).abs() < 1e-6);
+}
+
+#[test]
+fn the_expected_estimator_does_not_depend_on_the_thread_count() {
+    let g = game(200);
+    let options = LbrOptions {
+        hands: 16,
+        seed: 5,
+        preflop: PreflopMode::Act,
+        samples: 20,
+        estimator: Estimator::Expect,
+        control: true,
+        ..LbrOptions::default()
+    };
+    let policy = policy_by_name("random").unwrap();
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                lbr(
+                    &g,
+                    policy.as_ref(),
+                    &options,
+                    &crate::core::progress::Silent,
+                )
+                .unwrap()
+            })
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(one, two);
+    assert_eq!(one.mbb.to_bits(), two.mbb.to_bits());
+}

@@ -113,6 +113,8 @@ def lbr_json(
     limp: bool | None = None,
     exact_limit: SupportsIndex | None = None,
     samples: SupportsIndex | None = None,
+    estimator: str | None = None,
+    control: bool | None = None,
     threads: SupportsIndex | None = None,
     time_limit: float | None = None,
     **game: Any,

@@ -5,7 +5,7 @@ use std::sync::Mutex;
 
 use cardvec::core::{Error, ForkSafePool, Game};
 use cardvec::games::holdem::policy::{check_call, with_holding, HoldemPolicy};
-use cardvec::solve::lbr::{self, LbrBet, LbrOptions, PreflopMode};
+use cardvec::solve::lbr::{self, Estimator, LbrBet, LbrOptions, PreflopMode};
 use cardvec::{NoLimitHoldem, NoLimitHoldemState};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -83,11 +83,12 @@ impl HoldemPolicy for PyPolicy {
     }
 }
 
-/// `lbr_json(policy, hands, seed, bets, preflop, limp, exact_limit, samples, threads,
+/// `lbr_json(policy, hands, seed, bets, preflop, limp, exact_limit, samples, estimator, control,
+/// threads,
 /// time_limit, **game)`: the LBR report as JSON text (`cardvec.holdem.lbr` wraps it).
 #[pyfunction]
 #[pyo3(signature = (policy, hands=None, seed=None, bets=None, preflop=None, limp=None,
-    exact_limit=None, samples=None, threads=None, time_limit=None, **game))]
+    exact_limit=None, samples=None, estimator=None, control=None, threads=None, time_limit=None, **game))]
 #[allow(clippy::too_many_arguments)]
 pub fn lbr_json<'py>(
     py: Python<'py>,
@@ -99,6 +100,8 @@ pub fn lbr_json<'py>(
     limp: Option<&Bound<'py, PyAny>>,
     exact_limit: Option<&Bound<'py, PyAny>>,
     samples: Option<&Bound<'py, PyAny>>,
+    estimator: Option<&str>,
+    control: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
     time_limit: Option<&Bound<'py, PyAny>>,
     game: Option<&Bound<'py, PyDict>>,
@@ -121,6 +124,8 @@ pub fn lbr_json<'py>(
         limp: args::opt_flag(limp, "limp", true)?,
         exact_limit: int(exact_limit, "exact_limit", 0, 10_000_000, 1081)? as u64,
         samples: int(samples, "samples", 1, 1_000_000, 500)? as u32,
+        estimator: Estimator::parse(estimator.unwrap_or("sample")).map_err(err)?,
+        control: args::opt_flag(control, "control", false)?,
     };
     options.check().map_err(err)?;
     let threads = match threads.filter(|o| !o.is_none()) {

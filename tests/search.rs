@@ -16,9 +16,12 @@
 use cardvec::agents::{self, ismcts::Ismcts, pimc::Pimc};
 use cardvec::core::matches::head_to_head;
 use cardvec::core::policy::random_legal;
-use cardvec::core::rollout::{rollout_returns, rollout_returns_serial};
+use cardvec::core::rollout::{
+    rollout_returns, rollout_returns_serial, rollouts_serial, rollouts_serial_until, rollouts_until,
+};
 use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::{EnvOptions, Game, LaneRng};
+use cardvec::games::flip7::Flip7;
 use cardvec::games::lost_cities::LostCities;
 use cardvec::registry::{self, Visitor};
 
@@ -115,8 +118,65 @@ impl Visitor for Checks {
             );
         }
         assert!(differ > 0, "{id}: no state had hidden cards to redeal");
-        // Batched and serial rollouts agree.
+        // The win value, common random numbers and (where the game has an estimate of the
+        // win) the horizon: no peeking, 1 = 2 threads.
+        let mut names = vec!["pimc:sims=3,value=win", "pimc:sims=3,value=win,crn=1"];
+        let estimate = game.win_estimate();
+        if estimate.is_some() {
+            names.push("pimc:sims=3,value=win,crn=1,horizon=1");
+            names.push("pimc:sims=3,value=win,horizon=2,halving=1");
+        }
+        for name in names {
+            let one = Pimc::parse(&game, &format!("{name},threads=1")).unwrap();
+            let two = Pimc::parse(&game, &format!("{name},threads=2")).unwrap();
+            for (i, state) in states.iter().enumerate() {
+                let seat = game.current_player(state);
+                game.legal_mask(state, &mut mask);
+                let rng = LaneRng::for_lane(19, i as u64, 0);
+                let values = one.evaluate(&game, state, &mask, &mut rng.clone()).unwrap();
+                assert!(
+                    values.iter().all(|v| (0.0..=1.0).contains(&v.1)),
+                    "{id} {name}: {values:?}"
+                );
+                let other = det(&game, state, seat, &mut LaneRng::from_seed(3000 + i as u64));
+                assert_eq!(
+                    one.evaluate(&game, &other, &mask, &mut rng.clone())
+                        .unwrap(),
+                    values,
+                    "{id} {name} state {i}: the values depend on hidden cards"
+                );
+                assert_eq!(
+                    two.evaluate(&game, state, &mask, &mut rng.clone()).unwrap(),
+                    values,
+                    "{id} {name} state {i}: threads"
+                );
+            }
+        }
+        // Batched and serial rollouts agree, also stopped at a horizon.
         let playout = game.bot("random").unwrap();
+        if let Some(e) = &estimate {
+            let starts: Vec<(G::State, u32)> = states
+                .iter()
+                .map(|s| {
+                    game.legal_mask(s, &mut mask);
+                    (*s, mask.iter().position(|&m| m != 0).unwrap() as u32)
+                })
+                .collect();
+            let at = states.iter().map(|s| e.stage(&game, s)).min().unwrap() + 1;
+            let stop = |s: &G::State| e.stage(&game, s) >= at;
+            let batched = rollouts_until(&game, &starts, &*playout, 4, Some(2), &stop).unwrap();
+            let serial = rollouts_serial_until(&game, &starts, &*playout, 4, &stop).unwrap();
+            assert_eq!(
+                batched, serial,
+                "{id}: batched and serial stopped rollouts differ"
+            );
+            let whole = rollouts_serial(&game, &starts, &*playout, 4).unwrap();
+            let stopped = serial.ends.iter().filter(|&s| !game.finished(s).0).count();
+            assert!(
+                stopped > 0 && serial != whole,
+                "{id}: no rollout stopped early"
+            );
+        }
         let starts: Vec<(G::State, u32)> = states
             .iter()
             .map(|s| {
@@ -269,6 +329,42 @@ fn bad_pimc_names_are_errors() {
     assert!(err.contains("sims") && err.contains("playout"), "{err}");
     let bot = agents::bot(&game, "pimc:playout=safe-heuristic,sims=7").unwrap();
     assert_eq!(bot.name(), "pimc:sims=7,playout=safe-heuristic");
+    for (bad, says) in [
+        ("pimc:value=points", "reward, win"),
+        ("pimc:crn=2", "crn"),
+        ("pimc:horizon=x", "horizon"),
+        ("pimc:horizon=65537,value=win", "horizon"),
+        // Lost Cities (one round) has no estimate of the win part-way.
+        ("pimc:horizon=1,value=win", "no estimate"),
+    ] {
+        let err = agents::bot(&game, bad)
+            .err()
+            .unwrap_or_else(|| panic!("{bad} accepted"))
+            .to_string();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+    let flip7 = Flip7::with_players(3).unwrap();
+    let err = agents::bot(&flip7, "pimc:horizon=1")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("value=win"), "{err}");
+    let err = agents::bot(
+        &Flip7::new(3, 5000, None).unwrap(),
+        "pimc:horizon=1,value=win",
+    )
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(err.contains("no estimate"), "{err}");
+    let bot = agents::bot(&flip7, "pimc:horizon=1,crn=1,value=win,sims=8").unwrap();
+    assert_eq!(
+        bot.name(),
+        "pimc:sims=8,playout=random,value=win,crn=1,horizon=1"
+    );
+    // horizon=0 is no horizon (any game).
+    let bot = agents::bot(&game, "pimc:horizon=0,value=win,crn=0").unwrap();
+    assert_eq!(bot.name(), "pimc:sims=100,playout=random,value=win");
     assert_eq!(
         agents::bot(&game, "pimc").unwrap().name(),
         "pimc:sims=100,playout=random"

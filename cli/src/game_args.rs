@@ -53,6 +53,25 @@ pub fn parse_list<T: std::str::FromStr>(what: &'static str, list: &str) -> Resul
         .collect()
 }
 
+/// The bot names of `--bots`: split at commas, a piece `key=value` (an `=` and no `:`)
+/// after a name with options (`family:...`) joined back to it, so that
+/// `pimc:sims=8,playout=greedy,random` is two bots (`cardvec ladder`, `cardvec match`).
+pub fn split_bots(list: &str) -> Result<Vec<String>> {
+    let mut bots: Vec<String> = Vec::new();
+    for piece in parse_list::<String>("--bots", list)? {
+        let piece = piece.trim().to_string();
+        let continues = piece.contains('=') && !piece.contains(':');
+        match bots.last_mut() {
+            Some(last) if continues && last.contains(':') => {
+                last.push(',');
+                last.push_str(&piece);
+            }
+            _ => bots.push(piece),
+        }
+    }
+    Ok(bots)
+}
+
 /// `--players N` checked against the players the game takes ([`GameInfo::num_players`]),
 /// as the `num_players` option for games that have one (a game with a fixed number of
 /// players takes only that number, and no option). A count outside the range is an error

@@ -11,7 +11,7 @@ use cardvec::core::{Error, Result};
 use cardvec::ladder::{play, play_timed, read_log, LadderReport, LadderSpec};
 use cardvec::registry;
 
-use crate::game_args::{check_count, options, parse_list, players_option};
+use crate::game_args::{check_count, options, players_option, split_bots};
 use crate::progress::Bar;
 
 /// Options of `cardvec ladder`.
@@ -66,24 +66,6 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
         what: "ladder log",
         reason: format!("{}: {e}", path.display()),
     }
-}
-
-/// The bot names of `--bots`: split at commas, a piece `key=value` (an `=` and no `:`)
-/// after a name with options (`family:...`) joined back to it.
-pub fn split_bots(list: &str) -> Result<Vec<String>> {
-    let mut bots: Vec<String> = Vec::new();
-    for piece in parse_list::<String>("--bots", list)? {
-        let piece = piece.trim().to_string();
-        let continues = piece.contains('=') && !piece.contains(':');
-        match bots.last_mut() {
-            Some(last) if continues && last.contains(':') => {
-                last.push(',');
-                last.push_str(&piece);
-            }
-            _ => bots.push(piece),
-        }
-    }
-    Ok(bots)
 }
 
 /// The standings as text: the bots (rating, win share, mean reward), then every pair.

@@ -9,7 +9,7 @@ use cardvec::core::{Bot, Error, Result};
 use cardvec::registry::{self, Visitor};
 use serde::Serialize;
 
-use crate::game_args::{check_count, check_players, options, parse_list};
+use crate::game_args::{check_count, check_players, options, parse_list, split_bots};
 
 /// Options of `cardvec match`.
 #[derive(clap::Args, Debug)]
@@ -29,7 +29,8 @@ pub struct MatchArgs {
     /// 0), the seats swapped), which cuts the luck of the deal out of the comparison.
     #[arg(long)]
     duplicate: bool,
-    /// Free-for-all: the bots, comma separated (default: the game's).
+    /// Free-for-all: the bots, comma separated (default: the game's); a bot's own options
+    /// stay with it (`pimc:sims=8,playout=expected-value,expected-value` is two bots).
     #[arg(long)]
     bots: Option<String>,
     /// Free-for-all: the player counts to play, comma separated (default: the game's).
@@ -236,7 +237,7 @@ impl Match<'_> {
         let args = self.args;
         let info = &G::INFO;
         let names: Vec<String> = match &args.bots {
-            Some(list) => parse_list("bots", list)?,
+            Some(list) => split_bots(list)?,
             None => info.match_bots.iter().map(|s| s.to_string()).collect(),
         };
         let (scale, unit) = info.reward_report;
@@ -335,7 +336,7 @@ impl Visitor for Run<'_> {
             None => info.match_players.to_vec(),
         };
         if let Some(list) = &args.bots {
-            if parse_list::<String>("--bots", list)?.is_empty() {
+            if split_bots(list)?.is_empty() {
                 return Err(Error::Invalid {
                     what: "--bots",
                     reason: format!("no bot in {list:?}"),

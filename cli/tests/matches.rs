@@ -115,3 +115,36 @@ fn a_duplicate_match_reports_its_interval_over_deals() {
         "{text}"
     );
 }
+
+/// `--bots` keeps a search bot's own comma-separated options with it (the ladder's
+/// splitter): three bots here, the first a `pimc` with two options.
+#[test]
+fn free_for_all_bot_names_keep_their_options() {
+    let lines = json_lines(&[
+        "match",
+        "flip7",
+        "--players",
+        "3",
+        "--bots",
+        "pimc:sims=2,playout=expected-value,expected-value,threshold-20",
+        "--games",
+        "3",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let standings = lines[0]["standings"].as_array().unwrap();
+    let names: Vec<&str> = standings
+        .iter()
+        .map(|s| s["bot"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "pimc:sims=2,playout=expected-value",
+            "expected-value",
+            "threshold-20"
+        ]
+    );
+    assert!(standings.iter().all(|s| s["seats"] == 3), "{standings:?}");
+}

@@ -314,27 +314,9 @@ impl<G: GameSpec> Ismcts<G> {
     /// Each seat's value of the end `end`, whose rewards from the decision on are
     /// `rewards`.
     fn values(&self, game: &G, end: &G::State, rewards: &[f32]) -> Vec<f64> {
-        let winners = match self.value {
-            Value::Reward => None,
-            Value::Win => game.outcome(end).map(|o| o.winners),
-        };
-        match winners {
-            Some(w) if !w.is_empty() => {
-                let share = 1.0 / w.len() as f64;
-                (0..rewards.len())
-                    .map(|s| if w.contains(&s) { share } else { 0.0 })
-                    .collect()
-            }
-            // A game that says nothing of its end: the leaders of the rewards win.
-            Some(_) | None if self.value == Value::Win => {
-                let best = rewards.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-                let k = rewards.iter().filter(|&&r| r == best).count() as f64;
-                rewards
-                    .iter()
-                    .map(|&r| if r == best { 1.0 / k } else { 0.0 })
-                    .collect()
-            }
-            _ => rewards.iter().map(|&r| r as f64).collect(),
+        match self.value {
+            Value::Win => super::win_shares(game, end, rewards),
+            Value::Reward => rewards.iter().map(|&r| r as f64).collect(),
         }
     }
 

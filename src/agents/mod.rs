@@ -49,7 +49,7 @@ pub fn bot<G: GameSpec>(game: &G, name: &str) -> Result<Box<dyn Bot<G>>> {
 /// The names of the bot families above the games, as patterns (what `cardvec games` may
 /// list after a game's own bots).
 pub const FAMILIES: &[&str] = &[
-    "pimc:sims=<N>|ms=<MS>,playout=<bot>,halving=<0|1>,threads=<T>",
+    "pimc:sims=<N>|ms=<MS>,playout=<bot>,value=<reward|win>,crn=<0|1>,horizon=<H>,halving=<0|1>,threads=<T>",
     "ismcts:iters=<N>|ms=<MS>,playout=<bot>,c=<C>,value=<win|reward>,batch=<B>,threads=<T>",
     "policy:<path>,sample=<0|1>",
 ];
@@ -111,6 +111,29 @@ impl Budget {
         match self {
             Budget::Count(_) => None,
             Budget::Millis(ms) => Some(Instant::now() + Duration::from_millis(ms as u64)),
+        }
+    }
+}
+
+/// Each seat's share of the win at `end` (a finished game; `rewards`: each seat's rewards
+/// summed over the rollout that reached it): 1 for a sole winner of the game's
+/// [`Outcome`](crate::core::Outcome), `1/k` to each of `k` tied winners, 0 to the others;
+/// a game that names no winner: the leaders of `rewards` win.
+fn win_shares<G: GameSpec>(game: &G, end: &G::State, rewards: &[f32]) -> Vec<f64> {
+    match game.outcome(end).map(|o| o.winners) {
+        Some(w) if !w.is_empty() => {
+            let share = 1.0 / w.len() as f64;
+            (0..rewards.len())
+                .map(|s| if w.contains(&s) { share } else { 0.0 })
+                .collect()
+        }
+        _ => {
+            let best = rewards.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let k = rewards.iter().filter(|&&r| r == best).count() as f64;
+            rewards
+                .iter()
+                .map(|&r| if r == best { 1.0 / k } else { 0.0 })
+                .collect()
         }
     }
 }

@@ -5,11 +5,12 @@
 //! uniformly among those consistent with what the seat has seen), and for every legal
 //! action plays each world to the end with a playout bot: `legal × sims` rollouts, run
 //! together as the lanes of one batch environment on `threads` workers
-//! ([`rollout_returns`]), or with `threads=1` one state at a time
-//! ([`rollout_returns_serial`]: the same returns, and faster on one core, since building a
+//! ([`rollouts_until`]), or with `threads=1` one state at a time
+//! ([`rollouts_serial_until`]: the same rollouts, and faster on one core, since building a
 //! batch environment for each decision costs more than it saves, docs/search.md). It plays the
-//! action whose rollouts return the seat the most on average (the first such in action
-//! order). Every action is tried on the same worlds (common random numbers), as
+//! action whose rollouts are worth the most to the seat on average (the first such in action
+//! order; the `value` option says what a rollout is worth). Every action is tried on the
+//! same worlds (common random numbers), as
 //! OpenSpiel's PIMC bot evaluates each world for every move. A decision with one legal
 //! action is played without search.
 //!
@@ -26,8 +27,19 @@
 //! | `sims` | 100 | worlds per legal action (the budget, in rollouts per action) |
 //! | `ms` | none | instead of `sims`: milliseconds per decision (wall clock, not reproducible) |
 //! | `playout` | `random` | the game's built-in bot that plays every seat in the rollouts |
+//! | `value` | `reward` | how a rollout is valued for the seat: `reward`, its rewards summed from the decision on; `win`, its share of the win (1 for a sole winner of the game's outcome, `1/k` for each of `k` tied winners, 0 otherwise) |
+//! | `crn` | 0 | 1: common random numbers for the rollouts too: every action's rollout in world `w` draws its chance events (reshuffles, later deals) and its playout bot's choices from the same streams |
+//! | `horizon` | 0 | `H` >= 1: stop each rollout `H` stages after the decision (Flip 7: rounds) and value it by the game's estimate of the win from the standings ([`crate::core::horizon`]); needs `value=win` and a game with an estimate ([`GameSpec::win_estimate`]); 0: play to the end |
 //! | `halving` | 0 | 1: sequential halving (the same budget spent in rounds, the worse half of the actions dropped after each) |
 //! | `threads` | 1 | workers of the rollouts' batch environment; 1: the rollouts one state at a time (never changes the action) |
+//!
+//! Why `value` and `horizon` (docs/search.md, "Flip 7"): with `value=reward` a bot
+//! maximizes its points from now to the end of the game, which in a race to a target
+//! (Flip 7) counts ending the game, that is winning it, as a loss of the later rounds'
+//! points; with `value=win` a rollout played to the end is a 0 or 1 decided mostly by
+//! the luck of the later rounds, which a few hundred rollouts cannot average out. Stopping
+//! at the end of the round and reading the standings through the game's estimate keeps
+//! what the decision changes and replaces the rest by its expectation.
 //!
 //! With `ms=M` (exclusive with `sims`, and with `halving`, whose rounds need a known budget)
 //! the bot deals worlds in rounds, every legal action rolled out in each round's worlds,
@@ -47,8 +59,10 @@ use std::time::Instant;
 
 use super::Budget;
 use crate::core::policy::random_legal;
-use crate::core::rollout::{rollout_returns, rollout_returns_serial};
-use crate::core::{Bot, DeterminizeFn, Error, Game, GameSpec, LaneRng, Result, MAX_THREADS};
+use crate::core::rollout::{rollouts_serial_until, rollouts_until, Rollouts};
+use crate::core::{
+    Bot, DeterminizeFn, Error, Game, GameSpec, LaneRng, Result, WinEstimate, MAX_THREADS,
+};
 
 /// The family prefix of the name.
 pub const PREFIX: &str = "pimc";
@@ -59,12 +73,29 @@ pub const MAX_SIMS: u32 = 1 << 16;
 /// Key that keeps the world streams apart from the rollouts' streams.
 const WORLD_KEY: u64 = 0x7069_6d63_776f_726c;
 
+/// Most stages of a horizon (`horizon=`).
+pub const MAX_HORIZON: u64 = 1 << 16;
+
+/// How a rollout is valued for the seat (the `value` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// The seat's rewards summed from the decision to the end of the rollout.
+    Reward,
+    /// The seat's share of the win: 1 for a sole winner of the game's outcome, `1/k` for
+    /// each of `k` tied winners, 0 otherwise; at a horizon, the game's estimate.
+    Win,
+}
+
 /// The `pimc` search bot (see the module documentation).
 pub struct Pimc<G: Game> {
     name: String,
     budget: Budget,
     halving: bool,
     threads: usize,
+    value: Value,
+    crn: bool,
+    horizon: u64,
+    estimate: Option<Box<dyn WinEstimate<G>>>,
     playout: Box<dyn Bot<G>>,
     determinize: DeterminizeFn<G>,
 }
@@ -78,7 +109,7 @@ impl<G: GameSpec> Pimc<G> {
             name,
             PREFIX,
             "pimc option",
-            "pimc, pimc:sims=N,playout=BOT,halving=0|1,threads=T (or ms=MS for sims)",
+            "pimc, pimc:sims=N,playout=BOT,value=reward|win,crn=0|1,horizon=H,halving=0|1,threads=T (or ms=MS for sims)",
         )?;
         let determinize = G::determinizer().ok_or_else(|| Error::Invalid {
             what: "bot",
@@ -86,20 +117,37 @@ impl<G: GameSpec> Pimc<G> {
         })?;
         let (mut sims, mut ms) = (None, None);
         let (mut threads, mut playout) = (1usize, "random".to_string());
-        let mut halving = false;
-        for (key, value) in pairs {
-            let int = |min: u64, max: u64| super::int_option("pimc option", &key, &value, min, max);
+        let (mut halving, mut crn, mut horizon) = (false, false, 0u64);
+        let mut value = Value::Reward;
+        for (key, text) in pairs {
+            let int = |min: u64, max: u64| super::int_option("pimc option", &key, &text, min, max);
             match key.as_str() {
-                "sims" => sims = Some(value),
-                "ms" => ms = Some(value),
+                "sims" => sims = Some(text),
+                "ms" => ms = Some(text),
                 "threads" => threads = int(1, MAX_THREADS as u64)? as usize,
                 "halving" => halving = int(0, 1)? == 1,
-                "playout" => playout = value,
+                "crn" => crn = int(0, 1)? == 1,
+                "horizon" => horizon = int(0, MAX_HORIZON)?,
+                "value" => {
+                    value = match text.as_str() {
+                        "reward" => Value::Reward,
+                        "win" => Value::Win,
+                        _ => {
+                            return Err(Error::Unknown {
+                                what: "pimc value",
+                                name: text,
+                                expected: "reward, win".to_string(),
+                            })
+                        }
+                    }
+                }
+                "playout" => playout = text,
                 _ => {
                     return Err(Error::Unknown {
                         what: "pimc option",
                         name: key,
-                        expected: "sims, ms, playout, halving, threads".to_string(),
+                        expected: "sims, ms, playout, value, crn, horizon, halving, threads"
+                            .to_string(),
                     })
                 }
             }
@@ -118,14 +166,48 @@ impl<G: GameSpec> Pimc<G> {
                 reason: "halving=1 needs a sims budget (its rounds split a known number of rollouts), not ms".to_string(),
             });
         }
+        let estimate = if horizon > 0 {
+            if value != Value::Win {
+                return Err(Error::Invalid {
+                    what: "pimc option",
+                    reason: "horizon=H values a stopped rollout by the game's estimate of the win: it needs value=win".to_string(),
+                });
+            }
+            Some(game.win_estimate().ok_or_else(|| Error::Invalid {
+                what: "pimc option",
+                reason: format!(
+                    "{} (options {}) has no estimate of the win part-way through a game, which horizon=H needs",
+                    G::INFO.id,
+                    game.options()
+                ),
+            })?)
+        } else {
+            None
+        };
         let bot = game.bot(&playout)?;
         crate::core::policy::check_batchable(&*bot)?;
-        let shown = if halving { ",halving=1" } else { "" };
+        let mut shown = format!("{PREFIX}:{},playout={playout}", budget.shown("sims"));
+        if value == Value::Win {
+            shown += ",value=win";
+        }
+        if crn {
+            shown += ",crn=1";
+        }
+        if horizon > 0 {
+            shown += &format!(",horizon={horizon}");
+        }
+        if halving {
+            shown += ",halving=1";
+        }
         Ok(Pimc {
-            name: format!("{PREFIX}:{},playout={playout}{shown}", budget.shown("sims")),
+            name: shown,
             budget,
             halving,
             threads,
+            value,
+            crn,
+            horizon,
+            estimate,
             playout: bot,
             determinize,
         })
@@ -139,7 +221,7 @@ impl<G: GameSpec> Pimc<G> {
     /// Each legal action of `state` (in action order) with the mean return of its rollouts
     /// for the seat to act and their number, from the worlds and rollouts that stream `rng`
     /// deals: what [`Bot::act`] picks from (the most rollouts, then the highest mean).
-    /// Errors: as [`rollout_returns`].
+    /// Errors: as [`crate::core::rollout::rollout_returns`].
     pub fn evaluate(
         &self,
         game: &G,
@@ -152,11 +234,35 @@ impl<G: GameSpec> Pimc<G> {
             .collect();
         let seat = game.current_player(state);
         let base = rng.next_u64();
-        let p = game.num_players();
         let mut sums = vec![0f64; legal.len()];
         let mut counts = vec![0u64; legal.len()];
+        let stop_at = self
+            .estimate
+            .as_ref()
+            .map(|e| e.stage(game, state).saturating_add(self.horizon));
+        let stop = |s: &G::State| match (&self.estimate, stop_at) {
+            (Some(e), Some(at)) => e.stage(game, s) >= at,
+            _ => false,
+        };
+        let play = |starts: &[(G::State, u32)], seed: u64| -> Result<Rollouts<G::State>> {
+            // One worker: one state at a time (the same rollouts, and faster on one core
+            // than a batch environment built for the decision: docs/search.md); more: the
+            // lanes of a batch environment on `threads` workers.
+            if self.threads > 1 && starts.len() > 1 {
+                rollouts_until(
+                    game,
+                    starts,
+                    &*self.playout,
+                    seed,
+                    Some(self.threads),
+                    &stop,
+                )
+            } else {
+                rollouts_serial_until(game, starts, &*self.playout, seed, &stop)
+            }
+        };
         // Rolls the actions `alive` (indices into `legal`) out in worlds `first..first + per`
-        // with rollout seed `seed`: the seat's summed return of each.
+        // with rollout seed `seed`: the seat's summed value of each.
         let round = |alive: &[usize], first: u64, per: u64, seed: u64| -> Result<Vec<f64>> {
             let worlds: Vec<G::State> = (first..first + per)
                 .map(|w| {
@@ -164,25 +270,28 @@ impl<G: GameSpec> Pimc<G> {
                     (self.determinize)(game, state, seat, &mut stream)
                 })
                 .collect();
-            let starts: Vec<(G::State, u32)> = alive
-                .iter()
-                .flat_map(|&i| {
-                    let a = legal[i];
-                    worlds.iter().map(move |&w| (w, a))
-                })
-                .collect();
-            // One worker: one state at a time (the same returns, and faster on one core than
-            // a batch environment built for the decision: docs/search.md); more: the lanes
-            // of a batch environment on `threads` workers.
-            let returns = if self.threads > 1 && starts.len() > 1 {
-                rollout_returns(game, &starts, &*self.playout, seed, Some(self.threads))?
+            let legal = &legal;
+            let worlds = &worlds;
+            let starts = move |i: usize| worlds.iter().map(move |&w| (w, legal[i]));
+            if self.crn {
+                // Every action's rollouts of world `w` draw from the same streams (rollout
+                // `w` of a call per action with the same seed).
+                alive
+                    .iter()
+                    .map(|&i| {
+                        let played = play(&starts(i).collect::<Vec<_>>(), seed)?;
+                        Ok(self.values(game, seat, &played).iter().sum())
+                    })
+                    .collect()
             } else {
-                rollout_returns_serial(game, &starts, &*self.playout, seed)?
-            };
-            Ok(returns
-                .chunks_exact(per as usize * p)
-                .map(|rows| rows.chunks_exact(p).map(|r| r[seat] as f64).sum::<f64>())
-                .collect())
+                let all: Vec<(G::State, u32)> = alive.iter().flat_map(|&i| starts(i)).collect();
+                let played = play(&all, seed)?;
+                Ok(self
+                    .values(game, seat, &played)
+                    .chunks_exact(per as usize)
+                    .map(|c| c.iter().sum())
+                    .collect())
+            }
         };
         let add = |sums: &mut [f64], counts: &mut [u64], alive: &[usize], per, summed: Vec<f64>| {
             for (&i, s) in alive.iter().zip(summed) {
@@ -250,6 +359,32 @@ impl<G: GameSpec> Pimc<G> {
             .enumerate()
             .map(|(i, &a)| (a, sums[i] / counts[i].max(1) as f64, counts[i]))
             .collect())
+    }
+
+    /// The seat's value of each rollout of `played` (the `value` option): its summed
+    /// rewards, or its share of the win (of the game's outcome at an end; of the game's
+    /// estimate at a horizon).
+    fn values(&self, game: &G, seat: usize, played: &Rollouts<G::State>) -> Vec<f64> {
+        let p = game.num_players();
+        let mut estimate = vec![0f64; p];
+        played
+            .returns
+            .chunks_exact(p)
+            .zip(&played.ends)
+            .map(|(rewards, end)| match self.value {
+                Value::Reward => rewards[seat] as f64,
+                Value::Win => {
+                    let (terminated, truncated) = game.finished(end);
+                    match &self.estimate {
+                        Some(e) if !(terminated || truncated) => {
+                            e.estimate(game, end, &mut estimate);
+                            estimate[seat]
+                        }
+                        _ => super::win_shares(game, end, rewards)[seat],
+                    }
+                }
+            })
+            .collect()
     }
 }
 

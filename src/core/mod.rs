@@ -22,6 +22,7 @@ pub(crate) mod env;
 pub(crate) mod error;
 pub mod fuzz;
 pub(crate) mod game;
+pub mod horizon;
 pub mod learner;
 pub mod matches;
 pub(crate) mod mem;
@@ -47,6 +48,7 @@ pub use env::{
 };
 pub use error::{Error, Integer, Result};
 pub use game::{ActionStatus, Game, LaneOutcome, Playable, SingleLane};
+pub use horizon::WinEstimate;
 pub use learner::{DynLearner, LearnerEnv, LearnerSeat, Opponents};
 pub use mem::try_vec;
 pub use obs::{ObsDtype, ObsFormat};

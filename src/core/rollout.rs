@@ -63,6 +63,21 @@ pub fn rollouts<G: Game>(
     seed: u64,
     threads: Option<usize>,
 ) -> Result<Rollouts<G::State>> {
+    rollouts_until(game, starts, bot, seed, threads, &|_: &G::State| false)
+}
+
+/// [`rollouts`] stopped early: each rollout ends at the first state after its start's
+/// action where its game is over or `stop` holds (a horizon, [`super::horizon`]); its
+/// returns are the rewards paid until then and its end is that state (live if `stop`
+/// stopped it). With `stop` never true, [`rollouts`]. Errors: as [`rollout_returns`].
+pub fn rollouts_until<G: Game>(
+    game: &G,
+    starts: &[(G::State, u32)],
+    bot: &dyn Bot<G>,
+    seed: u64,
+    threads: Option<usize>,
+    stop: &dyn Fn(&G::State) -> bool,
+) -> Result<Rollouts<G::State>> {
     check_batchable(bot)?;
     let n = starts.len();
     let p = game.num_players();
@@ -82,27 +97,45 @@ pub fn rollouts<G: Game>(
     let mut totals = vec![0f32; n * p];
     let mut actions: Vec<u32> = starts.iter().map(|&(_, a)| a).collect();
     let mut chosen = vec![NO_ACTION; n];
+    // The end of each rollout, once it has one (a lane stopped live plays on, unread).
+    let mut ends: Vec<Option<G::State>> = vec![None; n];
+    let mut open = n;
     loop {
         env.step(&actions)?;
         if let Some(l) = env
             .illegal()
             .iter()
-            .position(|&s| s == ActionStatus::Illegal as u8)
+            .enumerate()
+            .position(|(l, &s)| ends[l].is_none() && s == ActionStatus::Illegal as u8)
         {
             return Err(refused(bot, actions[l], l));
         }
-        for (t, r) in totals.iter_mut().zip(env.rewards()) {
-            *t += r;
+        let states = env.states();
+        let (terminated, truncated) = (env.terminated(), env.truncated());
+        for (l, (end, (t, r))) in ends
+            .iter_mut()
+            .zip(
+                totals
+                    .chunks_exact_mut(p)
+                    .zip(env.rewards().chunks_exact(p)),
+            )
+            .enumerate()
+        {
+            if end.is_some() {
+                continue;
+            }
+            for (t, r) in t.iter_mut().zip(r) {
+                *t += r;
+            }
+            if terminated[l] || truncated[l] || stop(&states[l]) {
+                *end = Some(states[l]);
+                open -= 1;
+            }
         }
-        let live = env
-            .terminated()
-            .iter()
-            .zip(env.truncated())
-            .any(|(&t, &u)| !(t || u));
-        if !live {
+        if open == 0 {
             return Ok(Rollouts {
                 returns: totals,
-                ends: env.states().to_vec(),
+                ends: ends.into_iter().flatten().collect(),
             });
         }
         env.bot_actions(bot, None, seed, &mut chosen)?;
@@ -133,6 +166,18 @@ pub fn rollouts_serial<G: Game>(
     bot: &dyn Bot<G>,
     seed: u64,
 ) -> Result<Rollouts<G::State>> {
+    rollouts_serial_until(game, starts, bot, seed, &|_: &G::State| false)
+}
+
+/// [`rollouts_until`] one state at a time: the same rollouts, stopped at the same states,
+/// with the same returns. Errors: as [`rollout_returns`].
+pub fn rollouts_serial_until<G: Game>(
+    game: &G,
+    starts: &[(G::State, u32)],
+    bot: &dyn Bot<G>,
+    seed: u64,
+    stop: &dyn Fn(&G::State) -> bool,
+) -> Result<Rollouts<G::State>> {
     check_batchable(bot)?;
     let p = game.num_players();
     let mut totals = vec![0f32; starts.len() * p];
@@ -161,7 +206,7 @@ pub fn rollouts_serial<G: Game>(
                 *t += r;
             }
             let (terminated, truncated) = game.finished(&state);
-            if terminated || truncated {
+            if terminated || truncated || stop(&state) {
                 ends.push(state);
                 break;
             }

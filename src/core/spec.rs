@@ -14,6 +14,7 @@ use std::fmt;
 use super::determinize::DeterminizeFn;
 use super::error::{Error, Result};
 use super::game::{Game, Playable, SingleLane};
+use super::horizon::WinEstimate;
 use super::policy::Bot;
 use super::rng::LaneRng;
 use super::tree::{InfoStateFns, TreeVisitor};
@@ -653,6 +654,15 @@ pub trait GameSpec: GameChecks + Words {
     /// default: none. A game that implements [`super::determinize::Determinize`] returns
     /// `Some(<Self as Determinize>::determinize)`.
     fn determinizer() -> Option<DeterminizeFn<Self>> {
+        None
+    }
+
+    /// The game's estimate of the win part-way through a game
+    /// ([`super::horizon::WinEstimate`]: its stages, and each seat's share of the win from
+    /// the standings), for this configuration, if it has that capability: what lets a
+    /// search bot stop its rollouts at a horizon (`pimc:horizon=H`). Built once per bot (it
+    /// may hold tables). The default: none.
+    fn win_estimate(&self) -> Option<Box<dyn WinEstimate<Self>>> {
         None
     }
 }

@@ -11,6 +11,7 @@ pub(crate) mod checks;
 mod determinize;
 mod encode;
 pub(crate) mod fast;
+pub(crate) mod horizon;
 pub(crate) mod reference;
 pub(crate) mod solo;
 mod words;
@@ -326,6 +327,10 @@ impl GameSpec for Flip7 {
 
     fn bot(&self, name: &str) -> CoreResult<Box<dyn Bot<Self>>> {
         bots::by_name(name)
+    }
+
+    fn win_estimate(&self) -> Option<Box<dyn crate::core::WinEstimate<Self>>> {
+        horizon::RoundModel::new(self).map(|m| Box::new(m) as Box<dyn crate::core::WinEstimate<Self>>)
     }
 
 }

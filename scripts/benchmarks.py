@@ -69,8 +69,9 @@ PRESETS: dict[str, dict] = {
         "players": 3,
         "patterns": {"threshold-<K>": ["threshold-15", "threshold-20", "threshold-25"]},
         "search": [
-            "pimc:sims=4,playout=expected-value",
             "pimc:sims=16,playout=expected-value",
+            "pimc:sims=64,playout=expected-value,value=win,crn=1,horizon=1",
+            "pimc:sims=256,playout=expected-value,value=win,crn=1,horizon=1",
             "ismcts:iters=50,playout=expected-value",
         ],
         "games": 30000,

@@ -340,6 +340,104 @@ pub fn learner_policy_probs(
     )?
 }
 
+/// What [`search_values`] and [`learner_search_values`] do with the environment's game type:
+/// a `pimc` bot's action values in the selected lanes.
+struct SearchValues<'a, E: ?Sized> {
+    env: &'a E,
+    name: &'a str,
+    selected: Option<&'a [bool]>,
+    seed: u64,
+    out: &'a mut [f32],
+}
+
+impl Visitor for SearchValues<'_, dyn DynEnv + '_> {
+    type Output = Result<()>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let env = self
+            .env
+            .as_any()
+            .downcast_ref::<VecEnv<G>>()
+            .ok_or_else(|| wrong_type(G::INFO.id))?;
+        let bot = crate::agents::pimc::Pimc::parse(env.game(), self.name)?;
+        let lanes = crate::core::policy::LaneBatch {
+            states: env.states(),
+            masks: env.legal_mask(),
+            terminated: env.terminated(),
+            truncated: env.truncated(),
+        };
+        let (selected, seed, out) = (self.selected, self.seed, &mut *self.out);
+        env.install(|| bot.lane_values(env.game(), &lanes, selected, seed, out))
+    }
+}
+
+impl Visitor for SearchValues<'_, dyn DynLearner + '_> {
+    type Output = Result<()>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let env = self
+            .env
+            .as_any()
+            .downcast_ref::<LearnerEnv<G>>()
+            .ok_or_else(|| wrong_type(G::INFO.id))?;
+        let bot = crate::agents::pimc::Pimc::parse(env.game(), self.name)?;
+        let lanes = crate::core::policy::LaneBatch {
+            states: env.states(),
+            masks: env.legal_mask(),
+            terminated: env.terminated(),
+            truncated: env.truncated(),
+        };
+        let (selected, seed, out) = (self.selected, self.seed, &mut *self.out);
+        env.install(|| bot.lane_values(env.game(), &lanes, selected, seed, out))
+    }
+}
+
+/// The action values of the search bot `bot` (a `pimc` name, see
+/// [`crate::agents::pimc`]) for the seat to act in every lane of `env` selected by
+/// `selected` (`None`: every lane) whose game is not over, into `out` (`[N, num_actions]`:
+/// each legal action's mean rollout return for that seat, `NaN` for illegal actions and
+/// in the other rows): see [`crate::agents::pimc::Pimc::lane_values`]. Lane `l` searches
+/// with the stream [`bot_actions`] gives the bot, so with the same `seed` the highest value
+/// is the action `bot_actions` returns. Errors (nothing written): a name that is not a
+/// valid `pimc` name, a game without a determinization, buffers of the wrong length.
+pub fn search_values(
+    env: &dyn DynEnv,
+    bot: &str,
+    selected: Option<&[bool]>,
+    seed: u64,
+    out: &mut [f32],
+) -> Result<()> {
+    visit(
+        env.info().id,
+        &mut SearchValues {
+            env,
+            name: bot,
+            selected,
+            seed,
+            out,
+        },
+    )?
+}
+
+/// [`search_values`] for the learner's seat of a learner view (the search plays in the
+/// learner's place, as [`learner_bot_actions`]).
+pub fn learner_search_values(
+    env: &dyn DynLearner,
+    bot: &str,
+    selected: Option<&[bool]>,
+    seed: u64,
+    out: &mut [f32],
+) -> Result<()> {
+    visit(
+        env.info().id,
+        &mut SearchValues {
+            env,
+            name: bot,
+            selected,
+            seed,
+            out,
+        },
+    )?
+}
+
 struct VisitTree<'a, V> {
     options: &'a Options,
     visitor: &'a mut V,

@@ -501,3 +501,69 @@ fn budgets_parse_one_at_a_time() {
         Budget::Count(9)
     );
 }
+
+/// `registry::search_values`: pimc's action values over a batch, in Lost Cities after a few
+/// random plies and in Leduc: `NaN` exactly at the illegal actions and in the lanes not
+/// asked, finite at every legal action of the others; the first highest value is the action
+/// `registry::bot_actions` returns for the same name and seed; one thread and two threads
+/// (chunks of 1 and 64) give the same values; a name that is not pimc is an error that
+/// writes nothing.
+#[test]
+fn pimc_search_values_match_its_batched_actions() {
+    for (id, plies) in [("lost-cities", 9u32), ("leduc", 1)] {
+        let n = 6;
+        let mut values_by_threads = Vec::new();
+        for (threads, chunk) in [(1, 1), (2, 64)] {
+            let mut options = EnvOptions::new(n);
+            options.num_threads = Some(threads);
+            options.chunk_size = chunk;
+            let mut env = registry::make(id, vec![], options).unwrap();
+            env.reset(5);
+            let a = env.num_actions();
+            let mut rng = LaneRng::for_lane(3, 0, 0);
+            for _ in 0..plies {
+                let actions: Vec<u32> = env
+                    .legal_mask()
+                    .chunks_exact(a)
+                    .map(|m| random_legal(m, &mut rng))
+                    .collect();
+                env.step(&actions).unwrap();
+            }
+            let name = "pimc:sims=3,playout=random";
+            let mut selected = vec![true; n];
+            selected[2] = false;
+            let mut values = vec![0f32; n * a];
+            registry::search_values(&*env, name, Some(&selected), 11, &mut values).unwrap();
+            let mut actions = vec![0i64; n];
+            registry::bot_actions(&*env, name, Some(&selected), 11, &mut actions).unwrap();
+            for l in 0..n {
+                let row = &values[l * a..(l + 1) * a];
+                let mask = &env.legal_mask()[l * a..(l + 1) * a];
+                if l == 2 || env.terminated()[l] {
+                    assert!(row.iter().all(|v| v.is_nan()), "{id} lane {l}: {row:?}");
+                    continue;
+                }
+                for (v, &m) in row.iter().zip(mask) {
+                    assert_eq!(v.is_finite(), m != 0, "{id} lane {l}: {row:?}");
+                }
+                let best = (0..a)
+                    .filter(|&i| mask[i] != 0)
+                    .fold(None::<usize>, |b, i| match b {
+                        Some(j) if row[j] >= row[i] => Some(j),
+                        _ => Some(i),
+                    })
+                    .unwrap();
+                assert_eq!(best as i64, actions[l], "{id} lane {l}: {row:?}");
+            }
+            let mut untouched = vec![7f32; n * a];
+            let err = registry::search_values(&*env, "random", None, 11, &mut untouched);
+            assert!(err.is_err() && untouched.iter().all(|&v| v == 7.0));
+            values_by_threads.push(values);
+        }
+        let (one, two) = (&values_by_threads[0], &values_by_threads[1]);
+        assert!(
+            one.iter().zip(two).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "{id}: 1 and 2 threads differ"
+        );
+    }
+}

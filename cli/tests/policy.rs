@@ -152,3 +152,45 @@ fn serve_refuses_a_bad_policy_before_it_starts() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The committed Lost Cities policy (`models/lost_cities_imitation.safetensors`, written by
+/// `examples/imitate_lost_cities.py`, docs/policies.md) loads and plays whole games through
+/// `cardvec match` in both seats (a match stops on an illegal move), every game counted.
+/// Its strength is a documented figure, not asserted here.
+#[test]
+fn the_committed_lost_cities_policy_plays_a_match() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../models/lost_cities_imitation.safetensors"
+    );
+    let out = cardvec(&[
+        "match",
+        "lost-cities",
+        "--a",
+        &format!("policy:{path}"),
+        "--b",
+        "safe-heuristic",
+        "--games",
+        "40",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_str(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(line["games"], 40, "{line}");
+    let counted = ["a_wins", "ties", "a_losses"]
+        .iter()
+        .map(|k| line[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(counted, 40, "{line}");
+}

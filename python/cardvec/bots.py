@@ -95,4 +95,37 @@ def policy_probs(
     return env._policy_probs(os.fspath(path), lanes)
 
 
-__all__ = ["act", "names", "policy_probs"]
+def action_values(
+    env: BatchEnv | LearnerEnv,
+    bot: str,
+    lanes: ArrayLike | None = None,
+    seed: SupportsIndex | None = 0,
+) -> NDArray[float32]:
+    """The action values of the search bot ``bot`` (a ``pimc`` name,
+    ``"pimc:sims=40,playout=safe-heuristic"``) for the seat to act in every lane of
+    ``env``: for each legal action, the mean return of its determinized rollouts for that
+    seat (in the game's reward unit: Lost Cities' points), computed in Rust over the lanes in
+    parallel (one lane per work item, on the environment's threads) with the GIL released.
+    What imitation learning of the search bot reads as soft targets
+    (``examples/imitate_lost_cities.py``).
+
+    ``env``, ``lanes`` and ``seed`` are as in ``act``. Returns a new float32 array
+    [num_envs, num_actions]: ``NaN`` for the illegal actions and in the rows of the lanes
+    not selected or whose game is over. Lane ``l`` searches with the stream ``act`` gives
+    the bot, so ``act(env, bot, lanes, seed)`` plays the legal action with the highest
+    value (the first such; with ``halving=1`` the actions with the most rollouts come first,
+    the ones dropped early have means over fewer rollouts). With a ``sims`` budget the
+    values depend only on ``seed`` and the states, never on the thread count; with ``ms``
+    they are not reproducible. A name that is not ``pimc`` (or a bad ``pimc`` option), or a
+    game without a determinization, is a ``ValueError``. Nothing changes in ``env``.
+    """
+    if not isinstance(env, (BatchEnv, LearnerEnv)):
+        raise TypeError(
+            f"env must be a cardvec BatchEnv or LearnerEnv, got {type(env).__name__}"
+        )
+    if not isinstance(bot, str):
+        raise TypeError(f"bot must be a pimc bot name (str), got {bot!r}")
+    return env._search_values(bot, lanes, seed)
+
+
+__all__ = ["act", "action_values", "names", "policy_probs"]

@@ -1,5 +1,6 @@
 //! The batched bots of `cardvec.bots.act` (`BatchEnv._bot_actions`,
-//! `LearnerEnv._bot_actions`): the `lanes` mask and the call without the GIL.
+//! `LearnerEnv._bot_actions`), `cardvec.bots.policy_probs` and
+//! `cardvec.bots.action_values`: the `lanes` mask and the call without the GIL.
 
 use cardvec::core::Error as CoreError;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
@@ -64,6 +65,25 @@ pub(crate) fn policy_probs<'py>(
     let mask = lanes_mask(lanes, n)?;
     let mut out = try_buffer(n * a, 0f32, "probabilities")?;
     py.detach(|| run(mask.as_deref(), &mut out))
+        .map_err(core_err)?;
+    PyArray1::from_vec(py, out).reshape([n, a])
+}
+
+/// Runs a search bot's action values over `n` lanes of `a` actions without the GIL (`run`
+/// gets the lane mask, the seed and the output) and returns them as a new float32 array
+/// `[n, a]` (`NaN`: no value).
+pub(crate) fn search_values<'py>(
+    py: Python<'py>,
+    n: usize,
+    a: usize,
+    lanes: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    run: impl FnOnce(Option<&[bool]>, u64, &mut [f32]) -> Result<(), CoreError> + Send,
+) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+    let mask = lanes_mask(lanes, n)?;
+    let seed = args::opt_seed(seed)?.unwrap_or(0);
+    let mut out = try_buffer(n * a, f32::NAN, "action values")?;
+    py.detach(|| run(mask.as_deref(), seed, &mut out))
         .map_err(core_err)?;
     PyArray1::from_vec(py, out).reshape([n, a])
 }

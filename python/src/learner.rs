@@ -565,6 +565,29 @@ impl LearnerEnv {
         })
     }
 
+    /// The action values of the search bot `bot` (a `pimc` name) in the learner's place
+    /// (what `cardvec.bots.action_values(env, bot, lanes, seed)` returns): float32
+    /// [num_envs, num_actions], NaN for illegal actions and where not selected or finished.
+    #[pyo3(signature = (bot, lanes=None, seed=None))]
+    fn _search_values<'py>(
+        &self,
+        py: Python<'py>,
+        bot: &str,
+        lanes: Option<&Bound<'py, PyAny>>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let engine = self.engine(py)?;
+        let env = &*engine.env;
+        crate::bots::search_values(
+            py,
+            self.num_envs,
+            self.num_actions,
+            lanes,
+            seed,
+            |mask, seed, out| cardvec::registry::learner_search_values(env, bot, mask, seed, out),
+        )
+    }
+
     /// Replaces the opponent pool (self-play): `entries` is a list of opponents, each a bot
     /// name (every other seat; `"policy:<path>"` included) or a list of `num_players - 1`
     /// names, `weights` one weight per entry (finite, at least 0, adding up to more than 0;

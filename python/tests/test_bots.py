@@ -141,3 +141,45 @@ def test_bad_arguments_are_errors_that_change_nothing():
         bots.act(cardvec.make("151", 2), "minmax_d1w2t")
     with pytest.raises(ValueError, match="unknown flip7 bot"):
         bots.act(cardvec.make("flip7", 2), "threshold-x")
+
+
+def test_action_values_are_pimcs_and_its_action_is_their_argmax():
+    """``bots.action_values``: NaN exactly at the illegal actions and in the lanes not asked,
+    the first highest value is the action ``bots.act`` returns for the same name and seed,
+    the same values on one and two threads; a batch and a learner view alike."""
+    name = "pimc:sims=3,playout=random"
+    lanes = np.ones(8, dtype=bool)
+    lanes[3] = False
+    got = []
+    for threads in (1, 2):
+        for env in (cardvec.make("lost-cities", 8, seed=4, num_threads=threads),
+                    cardvec.LearnerEnv("lost-cities", 8, opponents="safe-heuristic",
+                                       seat="rotate", seed=4, num_threads=threads)):
+            values = bots.action_values(env, name, lanes=lanes, seed=9)
+            assert values.shape == (8, env.num_actions) and values.dtype == np.float32
+            mask = env.legal_mask.astype(bool)
+            assert np.isnan(values[3]).all()
+            keep = lanes.copy()
+            np.testing.assert_array_equal(np.isfinite(values[keep]), mask[keep])
+            best = np.where(mask, values, -np.inf).argmax(axis=1)
+            actions = bots.act(env, name, lanes=lanes, seed=9)
+            np.testing.assert_array_equal(actions[keep], best[keep])
+            got.append(values)
+    np.testing.assert_array_equal(got[0], got[2])
+    np.testing.assert_array_equal(got[1], got[3])
+    assert not np.array_equal(np.nan_to_num(got[0]), np.nan_to_num(
+        bots.action_values(cardvec.make("lost-cities", 8, seed=4), name, lanes=lanes, seed=10)))
+
+
+def test_action_values_bad_arguments_are_errors():
+    env = cardvec.make("lost-cities", 4, seed=2)
+    with pytest.raises(ValueError, match="safe-heuristic"):
+        bots.action_values(env, "safe-heuristic")
+    with pytest.raises(ValueError, match="pimc option"):
+        bots.action_values(env, "pimc:sims=0")
+    with pytest.raises(ValueError, match="lanes: expected length 4, got 3"):
+        bots.action_values(env, "pimc:sims=1", lanes=np.ones(3, dtype=bool))
+    with pytest.raises(TypeError, match="pimc bot name"):
+        bots.action_values(env, 3)
+    with pytest.raises(TypeError, match="BatchEnv or LearnerEnv"):
+        bots.action_values(object(), "pimc")

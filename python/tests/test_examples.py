@@ -131,3 +131,57 @@ def test_win_share_splits_ties_and_ignores_unfinished_lanes():
     finished = torch.tensor([True, True, True, False])
     share = ppo_common.win_share(totals, seat, finished)
     assert share.tolist() == [1.0, 0.5, 0.0, 0.0]
+
+
+def test_imitation_example_runs_its_dagger_rounds(tmp_path):
+    """examples/imitate_lost_cities.py at a tiny size: round 0 labelled by safe-heuristic,
+    one DAgger round (the network playing, the first round's network in the opponent pool)
+    labelled by the search-corrected heuristic; the best round's file is the policy file,
+    and it plays legal moves in Rust."""
+    import cardvec
+
+    out = tmp_path / "run"
+    args = ["--envs", "8", "--warm-steps", "3", "--rounds", "1", "--steps", "3", "--sims", "1",
+            "--hidden", "16", "--epochs", "1", "--batch", "8", "--select-games", "6",
+            "--seed", "3"]
+    proc = subprocess.run(
+        [sys.executable, os.path.join(EXAMPLES, "imitate_lost_cities.py"), *args,
+         "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text())
+    rounds = summary["rounds"]
+    assert [r["round"] for r in rounds] == [0, 1]
+    # No game ends within the first three decisions: every lane is labelled every step.
+    assert [r["labels"] for r in rounds] == [24, 24]
+    assert [r["dataset"] for r in rounds] == [24, 48]
+    assert rounds[0]["corrected"] == 0 and 0 <= rounds[1]["corrected"] <= 24
+    assert all(r["select"]["games"] == 6 for r in rounds)
+    best = out / f"round_{summary['best_round']}.safetensors"
+    assert (out / "policy.safetensors").read_bytes() == best.read_bytes()
+    env = cardvec.LearnerEnv("lost-cities", 16, opponents="safe-heuristic", seat="rotate",
+                             seed=5)
+    env.reset()
+    for _ in range(40):
+        actions = cardvec.bots.act(env, f"policy:{out / 'policy.safetensors'}")
+        live = ~(env.terminated | env.truncated)
+        assert ((actions >= 0) == live).all()
+        mask = env.legal_mask.astype(bool)
+        assert mask[np.arange(16), actions][live].all()
+        env.step(np.where(live, actions, 0))
+        assert (env.illegal[live] == 0).all()
+
+
+def test_the_imitation_labels_correct_the_heuristic_by_a_margin():
+    """The corrected heuristic of examples/imitate_lost_cities.py: the heuristic's move
+    unless the search's best beats it by more than the margin (NaN: illegal)."""
+    sys.path.insert(0, EXAMPLES)
+    import imitate_lost_cities as im
+
+    nan = np.nan
+    values = np.array([[1.0, 5.0, nan], [1.0, 3.9, nan], [nan, 2.0, 9.0], [4.0, nan, 4.0]],
+                      dtype=np.float32)
+    heuristic = np.array([0, 0, 1, 2])
+    np.testing.assert_array_equal(im.expert_labels(values, heuristic, 3.0), [1, 0, 2, 2])
+    np.testing.assert_array_equal(im.expert_labels(values, heuristic, 10.0), heuristic)

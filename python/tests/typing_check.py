@@ -150,6 +150,8 @@ def main() -> None:
     nlhe_learner = cardvec.learner.LearnerEnv("holdem", 4, opponents="random", seat=1, stack=50)
     assert_type(nlhe_learner.learner_seat, "int | Literal['rotate']")
     assert_type(cardvec.bots.act(nlhe_learner, "random"), npt.NDArray[np.int64])
+    assert_type(cardvec.bots.action_values(nlhe_learner, "pimc:sims=1", seed=3),
+                npt.NDArray[np.float32])
     play_learner(nlhe_learner, steps=10)
 
     venv = cardvec_gym.make_vec("flip7", 4, opponents=["random", "expected-value"], seed=0)

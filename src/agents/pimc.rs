@@ -57,8 +57,10 @@
 
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use super::Budget;
-use crate::core::policy::random_legal;
+use crate::core::policy::{bot_stream, check_batchable, random_legal, LaneBatch};
 use crate::core::rollout::{rollouts_serial_until, rollouts_until, Rollouts};
 use crate::core::{
     Bot, DeterminizeFn, Error, Game, GameSpec, LaneRng, Result, WinEstimate, MAX_THREADS,
@@ -185,7 +187,7 @@ impl<G: GameSpec> Pimc<G> {
             None
         };
         let bot = game.bot(&playout)?;
-        crate::core::policy::check_batchable(&*bot)?;
+        check_batchable(&*bot)?;
         let mut shown = format!("{PREFIX}:{},playout={playout}", budget.shown("sims"));
         if value == Value::Win {
             shown += ",value=win";
@@ -385,6 +387,65 @@ impl<G: GameSpec> Pimc<G> {
                 }
             })
             .collect()
+    }
+
+    /// The action values of the search in every lane of `lanes` selected by `selected`
+    /// (`None`: every lane) whose game is not over, written into row `l` of `out`
+    /// (`[N, num_actions]`, row-major): for each legal action, the mean value of its
+    /// rollouts for the seat to act (its return, or its win share with `value=win`:
+    /// [`Pimc::evaluate`]); `NaN` for the illegal actions and
+    /// in the rows of the lanes not asked. What imitation learning reads as a search bot's
+    /// soft targets (`cardvec.bots.action_values`, docs/policies.md).
+    ///
+    /// Lane `l` searches with the stream batched play gives the bot,
+    /// [`bot_stream`]`(seed, l, state)`, so with a `sims` budget the values depend only on
+    /// `seed` and the states (never on the thread count or `chunk_size`), and the action
+    /// `pimc` plays in batched play with the same seed is the legal action with the highest
+    /// value (the first such in action order; with `halving=1`, the most rollouts first:
+    /// the actions dropped early have means over fewer rollouts). Unlike [`Bot::act`], a
+    /// state with one legal action is searched too. The lanes run in parallel, one lane per
+    /// work item, on the current rayon pool (callers install their environment's pool).
+    ///
+    /// Errors (nothing written): `out`, `selected` or the buffers of `lanes` of the wrong
+    /// length, or a rollout error ([`rollouts_until`]).
+    pub fn lane_values(
+        &self,
+        game: &G,
+        lanes: &LaneBatch<'_, G>,
+        selected: Option<&[bool]>,
+        seed: u64,
+        out: &mut [f32],
+    ) -> Result<()> {
+        let n = lanes.states.len();
+        let a = game.num_actions();
+        Error::check_len("action values", n * a, out.len())?;
+        Error::check_len("legal masks", n * a, lanes.masks.len())?;
+        Error::check_len("terminated flags", n, lanes.terminated.len())?;
+        Error::check_len("truncated flags", n, lanes.truncated.len())?;
+        if let Some(sel) = selected {
+            Error::check_len("lanes", n, sel.len())?;
+        }
+        let mut values = crate::core::try_vec(n * a, f32::NAN, "action values")?;
+        if a > 0 {
+            values
+                .par_chunks_mut(a)
+                .with_max_len(1)
+                .enumerate()
+                .try_for_each(|(l, row)| -> Result<()> {
+                    if !lanes.asked(l, selected) {
+                        return Ok(());
+                    }
+                    let state = &lanes.states[l];
+                    let mask = &lanes.masks[l * a..(l + 1) * a];
+                    let mut rng = bot_stream(seed, l as u64, bytemuck::bytes_of(state));
+                    for (action, mean, _) in self.evaluate(game, state, mask, &mut rng)? {
+                        row[action as usize] = mean as f32;
+                    }
+                    Ok(())
+                })?;
+        }
+        out.copy_from_slice(&values);
+        Ok(())
     }
 }
 

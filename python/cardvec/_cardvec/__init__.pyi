@@ -217,6 +217,10 @@ class BatchEnv:
         self, path: str | os.PathLike[str], lanes: npt.ArrayLike | None = None
     ) -> npt.NDArray[np.float32]:
         """What ``cardvec.bots.policy_probs(env, path, lanes)`` returns."""
+    def _search_values(
+        self, bot: str, lanes: npt.ArrayLike | None = None, seed: SupportsIndex | None = None
+    ) -> npt.NDArray[np.float32]:
+        """What ``cardvec.bots.action_values(env, bot, lanes, seed)`` returns."""
     def observe_as(self, lane: SupportsIndex, player: SupportsIndex) -> npt.NDArray[np.float32]:
         """A new array: the observation of lane ``lane`` as seen by seat ``player``."""
     @property
@@ -593,6 +597,10 @@ class LearnerEnv:
         self, path: str | os.PathLike[str], lanes: npt.ArrayLike | None = None
     ) -> npt.NDArray[np.float32]:
         """What ``cardvec.bots.policy_probs(env, path, lanes)`` returns."""
+    def _search_values(
+        self, bot: str, lanes: npt.ArrayLike | None = None, seed: SupportsIndex | None = None
+    ) -> npt.NDArray[np.float32]:
+        """What ``cardvec.bots.action_values(env, bot, lanes, seed)`` returns."""
     @property
     def learner_seat(self) -> int | Literal["rotate"]: ...
     @property

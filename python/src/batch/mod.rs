@@ -310,6 +310,29 @@ impl BatchEnv {
         })
     }
 
+    /// The action values of the search bot `bot` (a `pimc` name) for the seat to act (what
+    /// `cardvec.bots.action_values(env, bot, lanes, seed)` returns): float32 [num_envs,
+    /// num_actions], NaN for illegal actions and where not selected or finished.
+    #[pyo3(signature = (bot, lanes=None, seed=None))]
+    fn _search_values<'py>(
+        &self,
+        py: Python<'py>,
+        bot: &str,
+        lanes: Option<&Bound<'py, PyAny>>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+        let engine = self.engine(py)?;
+        let env = &*engine.env;
+        bots::search_values(
+            py,
+            self.num_envs,
+            self.num_actions,
+            lanes,
+            seed,
+            |mask, seed, out| cardvec::registry::search_values(env, bot, mask, seed, out),
+        )
+    }
+
     /// A new float32 array: the observation of lane `lane` as seen by seat `player`.
     fn observe_as<'py>(
         &self,

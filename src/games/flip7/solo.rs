@@ -25,13 +25,13 @@
 //!   a carried-over pile, the state of a game would include the whole pile, which no table
 //!   holds, so the fresh-deck game is the one this objective solves.
 //!
-//! **Status (2026-12-03).** The solver is checked exactly against a naive enumeration on
-//! tiny decks (tests below, with reshuffles, Flip Three chains, deferred cards, Second
-//! Chance and Freeze). The full 94-card graph ([`RoundGraph::fresh`]) is too large for this
-//! representation to be practical: its one build in this session took about 19 minutes of
-//! a shared machine, and a later one failed to grow its memo table to 7.5 GB (on the order
-//! of 10^8 positions or more), so no full-deck figure, no
-//! `optimal-solo` bot and no engine simulation exist yet; `docs/flip7.md` says what remains.
+//! **Scope.** The solver is checked exactly against a naive enumeration on tiny decks
+//! (tests below, with reshuffles, Flip Three chains, deferred cards, Second Chance and
+//! Freeze). The full 94-card graph ([`RoundGraph::fresh`]) is too large for this
+//! representation (a hash of the whole pile per node: one build took about 19 minutes, a
+//! later one failed to grow its memo table at 7.5 GB); the full deck is solved by
+//! [`super::solo_table::FreshSolver`] over compact states, which the tests there compare
+//! with this graph on small decks.
 //! Positions that can recur (a Second Chance given back by a reshuffle of a small deck) make
 //! the graph cyclic; [`RoundGraph::with_deck`] refuses them.
 

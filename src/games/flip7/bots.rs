@@ -1,6 +1,6 @@
-//! Flip 7 bots: `random`, `threshold-K`, `expected-value` and `optimal-solo` (the exact
-//! points-optimal policy of Flip 7 alone, see [`super::solo_bot`]), sharing one rule for
-//! choosing the recipient of an action card.
+//! Flip 7 bots: `random`, `threshold-K` and `expected-value`, sharing one rule for choosing
+//! the recipient of an action card. (The `optimal-solo` policy of Flip 7 alone,
+//! [`super::solo_bot::OptimalSolo`], is not registered yet: its table file is not committed.)
 //!
 //! Bots read only public information: every card in front of every seat, the discard pile,
 //! pending and deferred action cards, banked totals and the draw pile's size (never its
@@ -19,7 +19,7 @@ use super::*;
 use crate::core::{Bot, Error, LaneRng, RandomBot, Result};
 
 /// Names of the Flip 7 bots (`threshold-K` takes any `K`, for example `threshold-27`).
-pub const BOT_NAMES: &[&str] = &["random", "threshold-<K>", "expected-value", "optimal-solo"];
+pub const BOT_NAMES: &[&str] = &["random", "threshold-<K>", "expected-value"];
 
 /// The largest round total a seat can score: the seven highest numbers (12 + 11 + ... + 6 =
 /// 63) doubled by the ×2 card, the five modifiers (+2 ... +10 = 30) and the Flip 7 bonus
@@ -27,8 +27,7 @@ pub const BOT_NAMES: &[&str] = &["random", "threshold-<K>", "expected-value", "o
 pub const MAX_ROUND_TOTAL: u32 = 2 * 63 + 30 + FLIP7_BONUS;
 
 /// Resolves a bot name: `random`, `threshold-K` (`K` an integer in
-/// `0..=`[`MAX_ROUND_TOTAL`]), `expected-value` or `optimal-solo` (an error if its table file
-/// is missing, see [`super::solo_bot::SoloPolicy::shared`]).
+/// `0..=`[`MAX_ROUND_TOTAL`]) or `expected-value`.
 pub fn by_name(name: &str) -> Result<Box<dyn Bot<Flip7>>> {
     if let Some(k) = name.strip_prefix("threshold-") {
         if let Ok(k) = k.parse::<u64>() {
@@ -47,7 +46,6 @@ pub fn by_name(name: &str) -> Result<Box<dyn Bot<Flip7>>> {
     match name {
         "random" => Ok(Box::new(RandomBot)),
         "expected-value" => Ok(Box::new(ExpectedValue)),
-        "optimal-solo" => Ok(Box::new(super::solo_bot::OptimalSolo::shared()?)),
         _ => Err(Error::Unknown {
             what: "flip7 bot",
             name: name.to_string(),

@@ -177,9 +177,9 @@ impl Default for Flip7 {
 }
 
 impl Flip7 {
-    /// A validated configuration: `num_players` 1 (the solo game) or in 3..=18, `target_score` at least 1,
-    /// `max_rounds` `None` (no limit) or at least 1. Both numbers are at most
-    /// [`MAX_OPTION`] (2^24) so that the `f32` observation stays exact.
+    /// A validated configuration: `num_players` 1 (the solo game) or in 3..=18,
+    /// `target_score` at least 1, `max_rounds` `None` (no limit) or at least 1. Both numbers
+    /// are at most [`MAX_OPTION`] (2^24) so that the `f32` observation stays exact.
     pub fn new(num_players: usize, target_score: u32, max_rounds: Option<u32>) -> CoreResult<Self> {
         if num_players != SOLO_PLAYERS && !(MIN_PLAYERS..=MAX_PLAYERS).contains(&num_players) {
             return Err(Error::Invalid {

@@ -415,8 +415,8 @@ impl Playable for Reference {
 }
 
 /// The configuration game `g` of a differential run uses: every player count (1, the solo
-/// game, and 3..=18) in turn, mostly the default target of 200, sometimes a low target (many games, few rounds)
-/// or a round limit (truncation).
+/// game, and 3..=18) in turn, mostly the default target of 200, sometimes a low target
+/// (many games, few rounds) or a round limit (truncation).
 pub fn diff_config(g: u64) -> Flip7 {
     let players = match g % 17 {
         16 => SOLO_PLAYERS,

@@ -206,8 +206,8 @@ impl DecisionIndex {
             return None;
         }
         let mut ps = [0usize; 3];
-        for i in 0..u {
-            ps[i] = dup_ids[i] as usize;
+        for (p, &d) in ps.iter_mut().zip(&dup_ids[..u]) {
+            *p = d as usize;
         }
         let code = ps[0] * 36 + ps[1] * 6 + ps[2];
         let r = self.rank[(k * (MAX_DUPS + 1) + u) * 216 + code];
@@ -361,7 +361,8 @@ fn end(utility: &[f64], x: u32) -> (f64, f64) {
 impl FreshSolver {
     /// A solver for rounds dealt from the full 94-card deck. Allocates the dense table (about
     /// 1 GB of `f64`, 1.5 GB with `track_zero`, which [`FreshSolver::rounds_to_target`]
-    /// needs); the inner table grows as needed (about 2 GB for the full deck).
+    /// needs); the inner table grows by doubling as needed (2^28 slots of 16 or 20 bytes,
+    /// 4.3 or 5.4 GB, in an unfinished full-deck solve: see `docs/flip7.md`).
     pub fn full(track_zero: bool) -> Self {
         Self::with_deck(&CARD_COPIES, track_zero).expect("the full deck is valid")
     }

@@ -10,8 +10,10 @@
 //! cargo run --profile ci --example flip7_solo -- simulate 1000000 [--seed S]
 //! ```
 //!
-//! `points` solves the points objective once (about 1 GB and a few minutes on a 2-vCPU AMD
-//! EPYC). `rounds T` runs the Dinkelbach iteration per banked total from `T - 1` down (to
+//! `points` solves the points objective once. **On the full deck it does not finish within
+//! the solver's memory cap** (the positions inside Flip Threes outgrow the 2^28-slot inner
+//! table: it stops with an error after many CPU-minutes; see `docs/flip7.md`, "Flip 7
+//! alone"), so the other modes, which start with the same solve, do not either. `rounds T` runs the Dinkelbach iteration per banked total from `T - 1` down (to
 //! `--from S`, default 0), one solve per step, printing each `V(s)` as it is found. `policy
 //! PATH` solves the points objective, plays its policy forward (the exact distribution of a
 //! round's points, and the expected rounds to 200 of that policy with a fresh deck every

@@ -27,6 +27,11 @@
 //!
 //! If the pile runs out during a round (a small test deck), the pile is no longer the deck
 //! minus the round's draws, and the solver returns an error instead of a wrong value.
+//!
+//! **Status.** Exact and tested on small decks (equal to `RoundGraph`). On the full deck the
+//! positions inside Flip Threes number more than 2.35 × 10^8, more than the inner table
+//! holds at its cap ([`MEMO_CAP_LOG2`]), so a full-deck solve stops with an error; they need
+//! a structured index like the decisions' (`docs/flip7.md`, "Flip 7 alone").
 
 use super::solo::{
     empty_table, numbers_held, points, pop_front, start_three, Pos, MAX_POINTS, T_DRAW,
@@ -223,7 +228,7 @@ impl DecisionIndex {
 }
 
 /// An open-addressing table from a nonzero 64-bit key to a value (and optionally the
-/// probability of a 0-point round), grown by doubling.
+/// probability of a 0-point round), grown by doubling up to [`MEMO_CAP_LOG2`] slots.
 struct Memo {
     keys: Vec<u64>,
     vals: Vec<f64>,
@@ -231,6 +236,11 @@ struct Memo {
     len: usize,
     track_zero: bool,
 }
+
+/// The inner table's largest size: 2^28 slots (4.3 GB, 5.4 GB with the 0-point
+/// probabilities). The full deck needs more (docs/flip7.md), and growing to 2^29 slots
+/// would take the process past 13 GB, so a solve that fills it stops with an error.
+pub const MEMO_CAP_LOG2: u32 = 28;
 
 #[inline]
 fn mix(k: u64) -> u64 {
@@ -283,8 +293,12 @@ impl Memo {
         })
     }
 
-    fn insert(&mut self, key: u64, v: (f64, f64)) {
+    /// Inserts `key`; `false` (nothing inserted) if the table is full at its cap.
+    fn insert(&mut self, key: u64, v: (f64, f64)) -> bool {
         if (self.len + 1) * 8 > self.keys.len() * 7 {
+            if self.keys.len() >= 1 << MEMO_CAP_LOG2 {
+                return false;
+            }
             self.grow();
         }
         let (i, found) = self.slot(key);
@@ -296,6 +310,7 @@ impl Memo {
         if self.track_zero {
             self.zeros[i] = v.1 as f32;
         }
+        true
     }
 
     fn grow(&mut self) {
@@ -310,7 +325,7 @@ impl Memo {
         for (i, &k) in keys.iter().enumerate() {
             if k != 0 {
                 let z = if self.track_zero { zeros[i] as f64 } else { 0.0 };
-                self.insert(k, (vals[i], z));
+                let _ = self.insert(k, (vals[i], z));
             }
         }
     }
@@ -639,6 +654,10 @@ impl FreshSolver {
     }
 
     fn chance(&mut self, mut p: Pos, forced: bool) -> (f64, f64) {
+        if self.error.is_some() {
+            // Unwind: the solve has failed.
+            return (0.0, 0.0);
+        }
         if forced {
             pop_front(&mut p);
         }
@@ -676,7 +695,12 @@ impl FreshSolver {
         }
         let out = (v / total as f64, z / total as f64);
         if let Some(key) = key {
-            self.memo.insert(key, out);
+            if !self.memo.insert(key, out) {
+                self.set_error(&format!(
+                    "the inner-position table is full (2^{MEMO_CAP_LOG2} slots): this deck's \
+                     round has too many positions inside Flip Threes for this solver"
+                ));
+            }
         }
         out
     }

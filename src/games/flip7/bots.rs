@@ -1,5 +1,6 @@
 //! Flip 7 bots: `random`, `threshold-K` and `expected-value`, sharing one rule for choosing
-//! the recipient of an action card.
+//! the recipient of an action card. (The `optimal-solo` policy of Flip 7 alone,
+//! [`super::solo_bot::OptimalSolo`], is not registered yet: its table file is not committed.)
 //!
 //! Bots read only public information: every card in front of every seat, the discard pile,
 //! pending and deferred action cards, banked totals and the draw pile's size (never its

@@ -421,13 +421,18 @@ impl GameChecks for Flip7 {
     const FUZZ_CONFIG_BYTES: usize = 2;
 
     /// The configuration of a fuzz input's first two bytes `a, b` (what
-    /// [`crate::core::spec::GameChecks::fuzz_config`] reads): `3 + a % 16` players; `b` picks
+    /// [`crate::core::spec::GameChecks::fuzz_config`] reads): `3 + a % 17` players, one (the
+    /// solo game) for `a % 17 == 16`; `b` picks
     /// the target (200, 60 or 1) and the round limit (none or `1 + b / 8 % 4`).
     fn fuzz_config(bytes: &[u8]) -> Self {
         let (a, b) = (bytes[0], bytes[1]);
         let target = [200, 60, 1, 200][(b % 4) as usize];
         let max_rounds = (b & 4 != 0).then_some(1 + (b / 8 % 4) as u32);
-        Flip7::new(3 + (a % 16) as usize, target, max_rounds).expect("valid fuzz configuration")
+        let players = match a % 17 {
+            16 => SOLO_PLAYERS,
+            k => 3 + k as usize,
+        };
+        Flip7::new(players, target, max_rounds).expect("valid fuzz configuration")
     }
 
     fn fuzz_pair(&self, seed: u64) -> (Self::Reference, SingleLane<Self>) {

@@ -1,5 +1,6 @@
 //! Flip 7 (rules edition 3.1) for 3 to 18 players, step for step identical to game-room
-//! 0.1.0's `flip7_v0` (see `docs/flip7.md`): card ids, action ids, the configuration
+//! 0.1.0's `flip7_v0` (see `docs/flip7.md`), and alone (one seat, the solo game of
+//! `solo`, which `flip7_v0` does not offer): card ids, action ids, the configuration
 //! [`Flip7`], the fast lane engine (`fast`), the reference engine (`reference`), bots
 //! (`bots`) and invariants (`checks`).
 //!
@@ -14,6 +15,8 @@ pub(crate) mod fast;
 pub(crate) mod horizon;
 pub(crate) mod reference;
 pub(crate) mod solo;
+pub(crate) mod solo_bot;
+pub(crate) mod solo_table;
 mod words;
 #[cfg(test)]
 mod rules_tests;
@@ -21,6 +24,8 @@ mod rules_tests;
 pub use fast::Flip7State;
 pub use reference::Reference;
 pub use solo::{DecisionKey, RoundGraph, MAX_POINTS as SOLO_MAX_POINTS};
+pub use solo_bot::{OptimalSolo, SoloPolicy, DEFAULT_POLICY_FILE as SOLO_POLICY_FILE};
+pub use solo_table::{DecisionIndex, FreshSolver, PolicyWalk, SolveStats};
 
 use crate::core::error::{Error, Result as CoreResult};
 use crate::core::spec::{
@@ -32,8 +37,11 @@ use crate::core::Bot;
 pub const CARD_IDS: usize = 22;
 /// Number of cards in the deck.
 pub const DECK_SIZE: usize = 94;
-/// Fewest seats.
+/// Fewest seats of the multi-player game (`flip7_v0`'s); one seat ([`SOLO_PLAYERS`]) is the
+/// solo game, two seats are refused.
 pub const MIN_PLAYERS: usize = 3;
+/// The seat count of the solo game (Flip 7 alone: every action card goes to oneself).
+pub const SOLO_PLAYERS: usize = 1;
 /// Most seats.
 pub const MAX_PLAYERS: usize = 18;
 /// Highest number card.
@@ -170,14 +178,16 @@ impl Default for Flip7 {
 }
 
 impl Flip7 {
-    /// A validated configuration: `num_players` in 3..=18, `target_score` at least 1,
-    /// `max_rounds` `None` (no limit) or at least 1. Both numbers are at most
-    /// [`MAX_OPTION`] (2^24) so that the `f32` observation stays exact.
+    /// A validated configuration: `num_players` 1 (the solo game) or in 3..=18,
+    /// `target_score` at least 1, `max_rounds` `None` (no limit) or at least 1. Both numbers
+    /// are at most [`MAX_OPTION`] (2^24) so that the `f32` observation stays exact.
     pub fn new(num_players: usize, target_score: u32, max_rounds: Option<u32>) -> CoreResult<Self> {
-        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&num_players) {
+        if num_players != SOLO_PLAYERS && !(MIN_PLAYERS..=MAX_PLAYERS).contains(&num_players) {
             return Err(Error::Invalid {
                 what: "num_players",
-                reason: format!("num_players must be an integer from 3 to 18, got {num_players}"),
+                reason: format!(
+                    "num_players must be 1 (solo) or an integer from 3 to 18, got {num_players}"
+                ),
             });
         }
         if !(1..=MAX_OPTION).contains(&target_score) {
@@ -246,16 +256,16 @@ impl GameSpec for Flip7 {
         summary: "rules edition 3.1, step for step as game-room 0.1.0's flip7_v0",
         docs: "docs/flip7.md",
         python_class: "Flip7",
-        num_players: (MIN_PLAYERS, MAX_PLAYERS),
+        num_players: (SOLO_PLAYERS, MAX_PLAYERS),
         options: &[
             OptionSpec {
                 name: "num_players",
                 kind: OptionKind::Int {
-                    min: MIN_PLAYERS as i64,
+                    min: SOLO_PLAYERS as i64,
                     max: MAX_PLAYERS as i64,
                 },
                 default: "3",
-                doc: "seats",
+                doc: "seats: 1 (solo) or 3 to 18 (2 is refused)",
             },
             OptionSpec {
                 name: "target_score",
@@ -382,7 +392,9 @@ mod tests {
 
     #[test]
     fn invalid_configurations_are_errors() {
+        assert!(Flip7::new(0, 200, None).is_err());
         assert!(Flip7::new(2, 200, None).is_err());
+        assert!(Flip7::new(1, 200, None).is_ok());
         assert!(Flip7::new(19, 200, None).is_err());
         assert!(Flip7::new(3, 0, None).is_err());
         assert!(Flip7::new(3, 200, Some(0)).is_err());

@@ -25,13 +25,13 @@
 //!   a carried-over pile, the state of a game would include the whole pile, which no table
 //!   holds, so the fresh-deck game is the one this objective solves.
 //!
-//! **Status (2026-12-03).** The solver is checked exactly against a naive enumeration on
-//! tiny decks (tests below, with reshuffles, Flip Three chains, deferred cards, Second
-//! Chance and Freeze). The full 94-card graph ([`RoundGraph::fresh`]) is too large for this
-//! representation to be practical: its one build in this session took about 19 minutes of
-//! a shared machine, and a later one failed to grow its memo table to 7.5 GB (on the order
-//! of 10^8 positions or more), so no full-deck figure, no
-//! `optimal-solo` bot and no engine simulation exist yet; `docs/flip7.md` says what remains.
+//! **Scope.** The solver is checked exactly against a naive enumeration on tiny decks
+//! (tests below, with reshuffles, Flip Three chains, deferred cards, Second Chance and
+//! Freeze). The full 94-card graph ([`RoundGraph::fresh`]) is too large for this
+//! representation (a hash of the whole pile per node: one build took about 19 minutes, a
+//! later one failed to grow its memo table at 7.5 GB); the full deck is solved by
+//! [`super::solo_table::FreshSolver`] over compact states, which the tests there compare
+//! with this graph on small decks.
 //! Positions that can recur (a Second Chance given back by a reshuffle of a small deck) make
 //! the graph cyclic; [`RoundGraph::with_deck`] refuses them.
 
@@ -45,10 +45,10 @@ pub const MAX_POINTS: usize = 171;
 
 /// A scheduled step of the round before the player's next turn (the engine's task queue
 /// between the current moment and the next `turn` event).
-const T_DRAW: u8 = 1;
-const T_END_THREE: u8 = 2;
-const T_RESOLVE_FREEZE: u8 = 3;
-const T_RESOLVE_THREE: u8 = 4;
+pub(super) const T_DRAW: u8 = 1;
+pub(super) const T_END_THREE: u8 = 2;
+pub(super) const T_RESOLVE_FREEZE: u8 = 3;
+pub(super) const T_RESOLVE_THREE: u8 = 4;
 
 /// Most scheduled steps at once: three forced draws and the end of the current Flip Three,
 /// plus resolves of action cards deferred by earlier Flip Threes (at most 3 Flip Three and 3
@@ -57,18 +57,18 @@ const QUEUE_CAP: usize = 12;
 
 /// A solo round's position between events: the model the graph is built from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Pos {
+pub(super) struct Pos {
     /// The draw pile, counts per card id.
-    pile: [u8; CARD_IDS],
+    pub(super) pile: [u8; CARD_IDS],
     /// The cards in front of the player (resolved action cards stay there until the round
     /// ends, as in the engine).
-    table: [u8; CARD_IDS],
+    pub(super) table: [u8; CARD_IDS],
     /// Scheduled steps, front first.
-    queue: [u8; QUEUE_CAP],
-    qlen: u8,
+    pub(super) queue: [u8; QUEUE_CAP],
+    pub(super) qlen: u8,
     /// Action cards drawn during the current Flip Three, in draw order.
-    deferred: [u8; OBS_DEFERRED_SLOTS],
-    dlen: u8,
+    pub(super) deferred: [u8; OBS_DEFERRED_SLOTS],
+    pub(super) dlen: u8,
 }
 
 /// A child of a node: a node index, or a terminal outcome (the round's points) with
@@ -119,7 +119,7 @@ pub struct DecisionKey {
 
 /// The points of a table that was not busted: numbers (doubled by x2), modifiers, and the
 /// Flip 7 bonus for seven numbers.
-fn points(table: &[u8; CARD_IDS]) -> u32 {
+pub(super) fn points(table: &[u8; CARD_IDS]) -> u32 {
     let mut numbers = 0u32;
     let mut count = 0u8;
     for (c, &k) in table[..=MAX_NUMBER as usize].iter().enumerate() {
@@ -135,7 +135,7 @@ fn points(table: &[u8; CARD_IDS]) -> u32 {
     numbers + plus + if count >= FLIP7_CARDS { FLIP7_BONUS } else { 0 }
 }
 
-fn numbers_held(table: &[u8; CARD_IDS]) -> u8 {
+pub(super) fn numbers_held(table: &[u8; CARD_IDS]) -> u8 {
     table[..=MAX_NUMBER as usize].iter().sum()
 }
 
@@ -392,7 +392,7 @@ impl Builder {
     }
 }
 
-fn empty_table(pile: &[u8; CARD_IDS]) -> Pos {
+pub(super) fn empty_table(pile: &[u8; CARD_IDS]) -> Pos {
     Pos {
         pile: *pile,
         table: [0; CARD_IDS],
@@ -403,14 +403,14 @@ fn empty_table(pile: &[u8; CARD_IDS]) -> Pos {
     }
 }
 
-fn pop_front(p: &mut Pos) {
+pub(super) fn pop_front(p: &mut Pos) {
     let n = p.qlen as usize;
     p.queue.copy_within(1..n, 0);
     p.queue[n - 1] = 0;
     p.qlen -= 1;
 }
 
-fn push_front(p: &mut Pos, t: u8) {
+pub(super) fn push_front(p: &mut Pos, t: u8) {
     let n = p.qlen as usize;
     assert!(n + 1 < QUEUE_CAP, "solo round queue overflow");
     p.queue.copy_within(0..n, 1);
@@ -419,7 +419,7 @@ fn push_front(p: &mut Pos, t: u8) {
 }
 
 /// A Flip Three given to oneself: three forced draws, then its end.
-fn start_three(p: &mut Pos) {
+pub(super) fn start_three(p: &mut Pos) {
     push_front(p, T_END_THREE);
     for _ in 0..3 {
         push_front(p, T_DRAW);
@@ -590,6 +590,15 @@ impl RoundGraph {
         let mut values = Vec::new();
         self.sweep(&utility, &mut values, None);
         (self.root_value(&utility, &values), values)
+    }
+
+    /// The optimal expected utility of the round's start for terminal utilities
+    /// `utility[points]` (`MAX_POINTS + 1` values).
+    #[cfg(test)]
+    pub(super) fn optimal_value(&self, utility: &[f64]) -> f64 {
+        let mut values = Vec::new();
+        self.sweep(utility, &mut values, None);
+        self.root_value(utility, &values)
     }
 
     /// Whether the policy that maximizes `utility` hits at decision node `id` (from

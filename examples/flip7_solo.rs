@@ -1,0 +1,183 @@
+//! Flip 7 alone, solved on the full 94-card deck (`docs/flip7.md`, "Flip 7 alone"): the
+//! exact expected points per round of the points-optimal policy and the exact expected rounds
+//! to a target score of the rounds-optimal policy, every round dealt from a fresh deck
+//! (`cardvec::games::flip7::FreshSolver`), with the time and peak memory of each solve.
+//!
+//! ```text
+//! cargo run --profile ci --example flip7_solo -- points
+//! cargo run --profile ci --example flip7_solo -- rounds 200 [--from S]
+//! cargo run --profile ci --example flip7_solo -- policy data/flip7_solo_policy.zst
+//! cargo run --profile ci --example flip7_solo -- simulate 1000000 [--seed S]
+//! ```
+//!
+//! `points` solves the points objective once. **On the full deck it does not finish within
+//! the solver's memory cap** (the positions inside Flip Threes outgrow the 2^28-slot inner
+//! table: it stops with an error after many CPU-minutes; see `docs/flip7.md`, "Flip 7
+//! alone"), so the other modes, which start with the same solve, do not either. `rounds T` runs the Dinkelbach iteration per banked total from `T - 1` down (to
+//! `--from S`, default 0), one solve per step, printing each `V(s)` as it is found. `policy
+//! PATH` solves the points objective, plays its policy forward (the exact distribution of a
+//! round's points, and the expected rounds to 200 of that policy with a fresh deck every
+//! round) and writes the decisions it reaches (the table the `optimal-solo` bot reads).
+//! `simulate N` plays `N` solo games to 200 through the engine (`Flip7` with one seat) with
+//! the `optimal-solo` bot, twice: a fresh deck every round (each round a one-round engine
+//! game, the model the solver solves) and the engine's own game (the pile carried over),
+//! and prints the mean rounds with its standard error.
+
+use std::time::Instant;
+
+use cardvec::core::{Bot, Game, LaneRng};
+use cardvec::games::flip7::{Flip7, FreshSolver, OptimalSolo, SoloPolicy, SOLO_MAX_POINTS};
+
+fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage =
+        "usage: flip7_solo points | rounds T [--from S] | policy PATH | simulate N [--seed S]";
+    match args.get(1).map(String::as_str) {
+        Some("points") | Some("policy") => {
+            let t = Instant::now();
+            let mut solver = FreshSolver::full(args[1] == "points");
+            let (points, p0) = solver.solve_points().expect("the full deck solves");
+            let st = solver.stats();
+            println!("points-optimal: {points:.12} expected points per round, P(0 points) {p0:.9}");
+            println!(
+                "decisions evaluated {}, inner positions {}, tables {:.0} MB, peak RSS {:.0} MB, {:.1} s",
+                st.decisions,
+                st.inner,
+                st.bytes as f64 / 1e6,
+                peak_rss_mb(),
+                t.elapsed().as_secs_f64()
+            );
+            if args[1] == "policy" {
+                let path = args.get(2).expect(usage);
+                let walk = solver.walk_policy().expect("the policy walks");
+                println!(
+                    "policy walk: {} decisions reached, mean {:.12}, P(0) {:.9}, {:.1} s",
+                    walk.decisions.len(),
+                    walk.mean(),
+                    walk.points[0],
+                    t.elapsed().as_secs_f64()
+                );
+                let w = walk.rounds_to_target(200);
+                println!("points-optimal policy, fresh deck each round: expected rounds to 200 from 0: {:.12}", w[0]);
+                let policy = SoloPolicy::from_walk(&walk);
+                let bytes = policy.to_bytes();
+                std::fs::write(path, &bytes).expect("write the policy");
+                println!(
+                    "wrote {} decisions ({} bytes) to {path}",
+                    policy.len(),
+                    bytes.len()
+                );
+            }
+        }
+        Some("rounds") => {
+            let target: u32 = args.get(2).and_then(|t| t.parse().ok()).expect(usage);
+            let from: u32 = match args.get(3).map(String::as_str) {
+                Some("--from") => args.get(4).and_then(|s| s.parse().ok()).expect(usage),
+                _ => 0,
+            };
+            let t = Instant::now();
+            let mut solver = FreshSolver::full(true);
+            let mut total_sweeps = 0;
+            let v = solver.rounds_to_target(target, |s, v, sweeps| {
+                total_sweeps += sweeps;
+                println!(
+                    "V({s}) = {v:.12} sweeps={sweeps} total_sweeps={total_sweeps} elapsed={:.1}s rss={:.0}MB",
+                    t.elapsed().as_secs_f64(),
+                    peak_rss_mb()
+                );
+                s > from
+            });
+            match v {
+                Ok(v) => {
+                    println!("expected rounds to {target} from 0: {:.12}", v[0]);
+                }
+                Err(e) => println!("stopped: {e}"),
+            }
+            let _ = SOLO_MAX_POINTS;
+        }
+        Some("simulate") => {
+            let n: u64 = args.get(2).and_then(|t| t.parse().ok()).expect(usage);
+            let seed: u64 = match args.get(3).map(String::as_str) {
+                Some("--seed") => args.get(4).and_then(|s| s.parse().ok()).expect(usage),
+                _ => 1,
+            };
+            let bot = OptimalSolo::shared().expect("the optimal-solo table");
+            let t = Instant::now();
+            let one_round = Flip7::new(1, 200, Some(1)).unwrap();
+            let fresh = mean_rounds(n, seed, |rng| {
+                // A fresh deck every round: each round is a one-round engine game.
+                let (mut total, mut rounds) = (0u32, 0u64);
+                while total < 200 {
+                    let (s, _) = play(&one_round, &bot, rng);
+                    total += s.scores()[0];
+                    rounds += 1;
+                }
+                rounds
+            });
+            println!(
+                "fresh deck each round: {n} games, mean rounds to 200 {:.5} +- {:.5} (s.e.), {:.1} s",
+                fresh.0,
+                fresh.1,
+                t.elapsed().as_secs_f64()
+            );
+            let t = Instant::now();
+            let game = Flip7::new(1, 200, None).unwrap();
+            let carried = mean_rounds(n, seed ^ 0x5eed, |rng| {
+                let (s, _) = play(&game, &bot, rng);
+                s.completed_round() as u64
+            });
+            println!(
+                "engine game (pile carried over): {n} games, mean rounds to 200 {:.5} +- {:.5} (s.e.), {:.1} s",
+                carried.0,
+                carried.1,
+                t.elapsed().as_secs_f64()
+            );
+        }
+        _ => panic!("{usage}"),
+    }
+}
+
+/// Plays one engine game with `bot` in every seat; the final state and the decisions.
+fn play(
+    game: &Flip7,
+    bot: &OptimalSolo,
+    rng: &mut LaneRng,
+) -> (cardvec::games::flip7::Flip7State, u64) {
+    let mut s = game.reset(rng);
+    let mut mask = vec![0u8; game.num_actions()];
+    let mut rewards = vec![0f32; game.num_players()];
+    let mut steps = 0;
+    while !s.is_over() {
+        game.legal_mask(&s, &mut mask);
+        let a = bot.act(game, &s, &mask, rng);
+        assert!(game.step(&mut s, a, rng, &mut rewards).applied);
+        steps += 1;
+    }
+    (s, steps)
+}
+
+/// Mean and standard error of `rounds(rng)` over `n` games, game `g` on the stream of
+/// `(seed, g)`.
+fn mean_rounds(n: u64, seed: u64, mut rounds: impl FnMut(&mut LaneRng) -> u64) -> (f64, f64) {
+    let (mut sum, mut sq) = (0f64, 0f64);
+    for g in 0..n {
+        let mut rng = LaneRng::for_lane(seed, g, 0);
+        let r = rounds(&mut rng) as f64;
+        sum += r;
+        sq += r * r;
+    }
+    let mean = sum / n as f64;
+    let var = (sq / n as f64 - mean * mean) * n as f64 / (n as f64 - 1.0).max(1.0);
+    (mean, (var / n as f64).sqrt())
+}

@@ -1,0 +1,1173 @@
+//! Flip 7 alone on a fresh deck, solved without a graph: [`FreshSolver`] evaluates the solo
+//! round of [`super::solo`] (the same positions, the same rules, the same tie-breaking) by a
+//! memoized recursion whose memo is indexed by a **compact state** instead of a hash of the
+//! whole draw pile.
+//!
+//! When a round is dealt from a fresh deck and the draw pile never runs out (on the 94-card
+//! deck a round draws at most 6 numbers, 6 modifiers, 3 Second Chances with 3 duplicates,
+//! 3 Flip Threes and 3 Freezes: 24 cards), the pile is the deck minus what the round drew:
+//! the numbers in front of the player (a set), the modifiers (a set), the Second Chance held
+//! or not, the Second Chances gone (used on a duplicate or discarded as a second one), the
+//! duplicates they discarded (a multiset of at most three numbers, each among the numbers
+//! held), the Flip Threes started, and the Freeze and Flip Three cards waiting in the
+//! scheduled steps. So:
+//!
+//! - a **decision** (nothing scheduled) gets a dense index ([`DecisionIndex`]): the numbers
+//!   set (at most six of thirteen), the rank of the duplicates multiset among the multisets
+//!   over that set, the Second Chance pair (held, gone), the modifiers set and the Flip
+//!   Threes started; about 1.24 × 10^8 slots for the full deck, one `f64` each;
+//! - a position **inside a Flip Three** (forced draws left, the deferred Freeze/Flip Three
+//!   cards in draw order, the resolves still queued from an outer Flip Three) gets a 52-bit
+//!   packed key in an open-addressing table.
+//!
+//! A decision's hit (and the opening deal) is a chance node with one parent, so it is not
+//! stored. A decision at which staying already scores the best utility of any outcome stays
+//! (ties stay, as in [`super::solo::RoundGraph`]) without looking at its hit: the
+//! rounds-to-target sweeps near the target visit only a small part of the round.
+//!
+//! If the pile runs out during a round (a small test deck), the pile is no longer the deck
+//! minus the round's draws, and the solver returns an error instead of a wrong value.
+//!
+//! **Status.** Exact and tested on small decks (equal to `RoundGraph`). On the full deck the
+//! positions inside Flip Threes number more than 2.35 × 10^8, more than the inner table
+//! holds at its cap ([`MEMO_CAP_LOG2`]), so a full-deck solve stops with an error; they need
+//! a structured index like the decisions' (`docs/flip7.md`, "Flip 7 alone").
+
+use super::solo::{
+    empty_table, numbers_held, points, pop_front, start_three, Pos, MAX_POINTS, T_DRAW,
+    T_END_THREE, T_RESOLVE_FREEZE, T_RESOLVE_THREE,
+};
+use super::*;
+use crate::core::{Error, Result};
+
+/// Numbers at a decision: seven end the round.
+const MAX_HELD: usize = 6;
+/// Most duplicates discarded in a round (one per Second Chance).
+const MAX_DUPS: usize = 3;
+/// Slots per (numbers, duplicates, Second Chance) block: 64 modifier sets × 4 Flip Three counts.
+const LOW: usize = 256;
+
+/// `(held, gone)` Second Chance pairs with `held + gone <= 3` and `gone >= dups` (each
+/// duplicate took a Second Chance): `7 - 2 * dups` of them.
+fn hg_count(dups: usize) -> usize {
+    7 - 2 * dups
+}
+
+fn hg_rank(dups: usize, held: usize, gone: usize) -> Option<usize> {
+    if held > 1 || gone < dups || held + gone > 3 {
+        return None;
+    }
+    Some(if held == 0 {
+        gone - dups
+    } else {
+        (4 - dups) + (gone - dups)
+    })
+}
+
+/// The dense index of the decisions of a fresh-deck solo round (see the module docs).
+#[derive(Clone, Debug)]
+pub struct DecisionIndex {
+    /// Per numbers mask (13 bits): the first block, or `u32::MAX` for more than six numbers.
+    base: Vec<u32>,
+    /// Per numbers held `k` and duplicates `u`: the offset (in blocks) of the size-`u`
+    /// multisets within the mask's block range.
+    offset: [[u32; MAX_DUPS + 1]; MAX_HELD + 1],
+    /// Per `k`, `u` and sorted positions `p1 <= p2 <= p3` (as `p1 * 36 + p2 * 6 + p3`): the
+    /// multiset's rank.
+    rank: Vec<u16>,
+    blocks: usize,
+    /// Per number id, its bit in the numbers mask (only the deck's numbers have one).
+    bit: [u8; MAX_NUMBER as usize + 1],
+}
+
+impl DecisionIndex {
+    /// Builds the index tables for rounds dealt from `deck` (a few hundred kilobytes,
+    /// microseconds); the numbers mask has a bit per number the deck holds.
+    pub fn new(deck: &[u8; CARD_IDS]) -> Self {
+        let mut bit = [u8::MAX; MAX_NUMBER as usize + 1];
+        let mut present = 0;
+        for n in 0..=MAX_NUMBER as usize {
+            if deck[n] > 0 {
+                bit[n] = present;
+                present += 1;
+            }
+        }
+        let mut rank = vec![u16::MAX; (MAX_HELD + 1) * (MAX_DUPS + 1) * 216];
+        let mut offset = [[0u32; MAX_DUPS + 1]; MAX_HELD + 1];
+        let mut block_len = [0u32; MAX_HELD + 1];
+        for k in 0..=MAX_HELD {
+            let mut off = 0u32;
+            for u in 0..=MAX_DUPS {
+                offset[k][u] = off;
+                // The sorted position tuples of length `u` over `0..k`, lexicographic;
+                // unused positions are 0 in the code.
+                let mut r = 0u16;
+                let mut tuples = vec![Vec::new()];
+                for _ in 0..u {
+                    tuples = tuples
+                        .into_iter()
+                        .flat_map(|t: Vec<usize>| {
+                            let from = t.last().copied().unwrap_or(0);
+                            (from..k).map(move |p| {
+                                let mut t = t.clone();
+                                t.push(p);
+                                t
+                            })
+                        })
+                        .collect();
+                }
+                for t in tuples {
+                    let mut ps = [0usize; 3];
+                    ps[..u].copy_from_slice(&t);
+                    let code = ps[0] * 36 + ps[1] * 6 + ps[2];
+                    rank[(k * (MAX_DUPS + 1) + u) * 216 + code] = r;
+                    r += 1;
+                }
+                off += r as u32 * hg_count(u) as u32;
+            }
+            block_len[k] = off;
+        }
+        let mut base = vec![u32::MAX; 1 << present];
+        let mut blocks = 0u32;
+        for (mask, b) in base.iter_mut().enumerate() {
+            let k = (mask as u32).count_ones() as usize;
+            if k <= MAX_HELD {
+                *b = blocks;
+                blocks += block_len[k];
+            }
+        }
+        DecisionIndex {
+            base,
+            offset,
+            rank,
+            blocks: blocks as usize,
+            bit,
+        }
+    }
+
+    /// Number of slots (every decision index is below it).
+    pub fn len(&self) -> usize {
+        self.blocks * LOW
+    }
+
+    /// Whether the index has no slot (never: the empty table has one).
+    pub fn is_empty(&self) -> bool {
+        self.blocks == 0
+    }
+
+    /// The index of a decision with draw pile `pile` and cards `table` in front of the
+    /// player, in a round dealt from a fresh `deck` whose pile never ran out; `None` if the
+    /// position is not one (a Freeze in front, more than six numbers, a count above the
+    /// deck's, a Freeze or Flip Three missing from the pile and the table, ...).
+    pub fn index(
+        &self,
+        deck: &[u8; CARD_IDS],
+        pile: &[u8; CARD_IDS],
+        table: &[u8; CARD_IDS],
+    ) -> Option<usize> {
+        let mut mask = 0usize;
+        let mut k = 0;
+        let mut dup_ids = [0u8; MAX_DUPS];
+        let mut u = 0;
+        for n in 0..=MAX_NUMBER as usize {
+            let t = table[n];
+            let gone = deck[n].checked_sub(pile[n])?.checked_sub(t)?;
+            if t > 1 || (t == 0 && gone > 0) {
+                return None;
+            }
+            if t == 1 {
+                if k == MAX_HELD {
+                    return None;
+                }
+                mask |= 1 << self.bit[n];
+                for _ in 0..gone {
+                    if u == MAX_DUPS {
+                        return None;
+                    }
+                    dup_ids[u] = k as u8;
+                    u += 1;
+                }
+                k += 1;
+            }
+        }
+        let mut m = 0usize;
+        for (i, c) in (PLUS_2..=TIMES_2).enumerate() {
+            let c = c as usize;
+            if table[c] > 1 || deck[c].checked_sub(pile[c])? != table[c] {
+                return None;
+            }
+            m |= (table[c] as usize) << i;
+        }
+        let sc = SECOND_CHANCE as usize;
+        let held = table[sc] as usize;
+        let gone = deck[sc].checked_sub(pile[sc])?.checked_sub(table[sc])? as usize;
+        let hg = hg_rank(u, held, gone)?;
+        let f3 = FLIP_THREE as usize;
+        if table[FREEZE as usize] != 0
+            || pile[FREEZE as usize] != deck[FREEZE as usize]
+            || table[f3] > 3
+            || deck[f3].checked_sub(pile[f3])? != table[f3]
+        {
+            return None;
+        }
+        let mut ps = [0usize; 3];
+        for (p, &d) in ps.iter_mut().zip(&dup_ids[..u]) {
+            *p = d as usize;
+        }
+        let code = ps[0] * 36 + ps[1] * 6 + ps[2];
+        let r = self.rank[(k * (MAX_DUPS + 1) + u) * 216 + code];
+        if r == u16::MAX || self.base[mask] == u32::MAX {
+            return None;
+        }
+        let block = self.base[mask] as usize
+            + self.offset[k][u] as usize
+            + r as usize * hg_count(u)
+            + hg;
+        Some(block * LOW + m * 4 + table[f3] as usize)
+    }
+}
+
+/// An open-addressing table from a nonzero 64-bit key to a value (and optionally the
+/// probability of a 0-point round), grown by doubling up to [`MEMO_CAP_LOG2`] slots.
+struct Memo {
+    keys: Vec<u64>,
+    vals: Vec<f64>,
+    zeros: Vec<f32>,
+    len: usize,
+    track_zero: bool,
+}
+
+/// The inner table's largest size: 2^28 slots (4.3 GB, 5.4 GB with the 0-point
+/// probabilities). The full deck needs more (docs/flip7.md), and growing to 2^29 slots
+/// would take the process past 13 GB, so a solve that fills it stops with an error.
+pub const MEMO_CAP_LOG2: u32 = 28;
+
+#[inline]
+fn mix(k: u64) -> u64 {
+    let mut z = k.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Memo {
+    fn new(capacity_log2: u32, track_zero: bool) -> Self {
+        let n = 1usize << capacity_log2;
+        Memo {
+            keys: vec![0; n],
+            vals: vec![0.0; n],
+            zeros: if track_zero { vec![0.0; n] } else { Vec::new() },
+            len: 0,
+            track_zero,
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.len > 0 {
+            self.keys.iter_mut().for_each(|k| *k = 0);
+        }
+        self.len = 0;
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> (usize, bool) {
+        let mask = self.keys.len() - 1;
+        let mut i = mix(key) as usize & mask;
+        loop {
+            let k = self.keys[i];
+            if k == key {
+                return (i, true);
+            }
+            if k == 0 {
+                return (i, false);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn get(&self, key: u64) -> Option<(f64, f64)> {
+        let (i, found) = self.slot(key);
+        found.then(|| {
+            let z = if self.track_zero { self.zeros[i] as f64 } else { 0.0 };
+            (self.vals[i], z)
+        })
+    }
+
+    /// Inserts `key`; `false` (nothing inserted) if the table is full at its cap.
+    fn insert(&mut self, key: u64, v: (f64, f64)) -> bool {
+        if (self.len + 1) * 8 > self.keys.len() * 7 {
+            if self.keys.len() >= 1 << MEMO_CAP_LOG2 {
+                return false;
+            }
+            self.grow();
+        }
+        let (i, found) = self.slot(key);
+        if !found {
+            self.len += 1;
+            self.keys[i] = key;
+        }
+        self.vals[i] = v.0;
+        if self.track_zero {
+            self.zeros[i] = v.1 as f32;
+        }
+        true
+    }
+
+    fn grow(&mut self) {
+        let n = self.keys.len() * 2;
+        let keys = std::mem::replace(&mut self.keys, vec![0; n]);
+        let vals = std::mem::replace(&mut self.vals, vec![0.0; n]);
+        let zeros = std::mem::replace(
+            &mut self.zeros,
+            if self.track_zero { vec![0.0; n] } else { Vec::new() },
+        );
+        self.len = 0;
+        for (i, &k) in keys.iter().enumerate() {
+            if k != 0 {
+                let z = if self.track_zero { zeros[i] as f64 } else { 0.0 };
+                let _ = self.insert(k, (vals[i], z));
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.keys.len() * (16 + if self.track_zero { 4 } else { 0 })
+    }
+}
+
+/// Statistics of the last [`FreshSolver::solve`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Decisions evaluated (stored in the dense table).
+    pub decisions: usize,
+    /// Positions inside a Flip Three stored in the open-addressing table.
+    pub inner: usize,
+    /// Bytes of the two tables.
+    pub bytes: usize,
+}
+
+/// The solo round on a fresh deck, solved by a memoized recursion over compact states
+/// (module documentation). Its values equal [`super::solo::RoundGraph`]'s (the tests compare
+/// them) wherever the pile does not run out during a round.
+pub struct FreshSolver {
+    deck: [u8; CARD_IDS],
+    index: DecisionIndex,
+    /// Per decision: the value under the last utility solved (`NaN`: not evaluated).
+    dec: Vec<f64>,
+    /// Per decision: the probability of a 0-point round (only when tracked).
+    dec_zero: Vec<f32>,
+    /// Per decision: whether the last solve's policy hits (bitset).
+    hit: Vec<u64>,
+    /// Decisions evaluated by the last solve, while few (else `None`: reset everything).
+    touched: Option<Vec<u32>>,
+    memo: Memo,
+    utility: Vec<f64>,
+    best: f64,
+    error: Option<String>,
+    decisions: usize,
+}
+
+/// Terminal value and zero-probability of a round that ends with `x` points.
+#[inline]
+fn end(utility: &[f64], x: u32) -> (f64, f64) {
+    (utility[x as usize], f64::from(u8::from(x == 0)))
+}
+
+impl FreshSolver {
+    /// A solver for rounds dealt from the full 94-card deck. Allocates the dense table (about
+    /// 1 GB of `f64`, 1.5 GB with `track_zero`, which [`FreshSolver::rounds_to_target`]
+    /// needs); the inner table grows by doubling as needed (2^28 slots of 16 or 20 bytes,
+    /// 4.3 or 5.4 GB, in an unfinished full-deck solve: see `docs/flip7.md`).
+    pub fn full(track_zero: bool) -> Self {
+        Self::with_deck(&CARD_COPIES, track_zero).expect("the full deck is valid")
+    }
+
+    /// A solver for rounds dealt from `deck` (counts per card id, each at most the real
+    /// deck's). Errors if a count exceeds the real deck's.
+    pub fn with_deck(deck: &[u8; CARD_IDS], track_zero: bool) -> Result<Self> {
+        for c in 0..CARD_IDS {
+            if deck[c] > CARD_COPIES[c] {
+                return Err(Error::Invalid {
+                    what: "solo deck",
+                    reason: format!(
+                        "card {}: {} copies, the deck has {}",
+                        card_name(c as u8),
+                        deck[c],
+                        CARD_COPIES[c]
+                    ),
+                });
+            }
+        }
+        let index = DecisionIndex::new(deck);
+        let n = index.len();
+        let cards: usize = deck.iter().map(|&k| k as usize).sum();
+        let log2 = if cards >= 60 { 24 } else { 12 };
+        Ok(FreshSolver {
+            deck: *deck,
+            dec: vec![f64::NAN; n],
+            dec_zero: if track_zero { vec![0.0; n] } else { Vec::new() },
+            hit: vec![0; n.div_ceil(64)],
+            touched: Some(Vec::new()),
+            index,
+            memo: Memo::new(log2, track_zero),
+            utility: Vec::new(),
+            best: 0.0,
+            error: None,
+            decisions: 0,
+        })
+    }
+
+    /// The deck each round is dealt from.
+    pub fn deck(&self) -> &[u8; CARD_IDS] {
+        &self.deck
+    }
+
+    /// The decision index (to read a policy from [`FreshSolver::hits`]).
+    pub fn decision_index(&self) -> &DecisionIndex {
+        &self.index
+    }
+
+    /// Solves the round for terminal utilities `utility[points]` (`MAX_POINTS + 1` values;
+    /// `utility[0]` for a bust and a banked empty hand alike): the value of the round's start
+    /// under the policy maximizing them, and the probability of a 0-point round under that
+    /// policy (`NaN` unless the solver tracks it). Errors on a utility of the wrong length or
+    /// not finite, or if the pile can run out during a round (not modeled, see the module
+    /// documentation).
+    pub fn solve(&mut self, utility: &[f64]) -> Result<(f64, f64)> {
+        if utility.len() != MAX_POINTS + 1 || utility.iter().any(|u| !u.is_finite()) {
+            return Err(Error::Invalid {
+                what: "solo utility",
+                reason: format!(
+                    "{} finite values expected, got {} values",
+                    MAX_POINTS + 1,
+                    utility.len()
+                ),
+            });
+        }
+        self.utility.clear();
+        self.utility.extend_from_slice(utility);
+        self.best = utility.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        match self.touched.as_mut() {
+            Some(t) => {
+                for &i in t.iter() {
+                    self.dec[i as usize] = f64::NAN;
+                    self.hit[i as usize / 64] = 0;
+                }
+                t.clear();
+            }
+            None => {
+                self.dec.iter_mut().for_each(|v| *v = f64::NAN);
+                self.hit.iter_mut().for_each(|b| *b = 0);
+                self.touched = Some(Vec::new());
+            }
+        }
+        self.memo.clear();
+        self.error = None;
+        self.decisions = 0;
+        let root = self.chance(empty_table(&self.deck), false);
+        if let Some(reason) = self.error.take() {
+            return Err(Error::Invalid {
+                what: "solo deck",
+                reason,
+            });
+        }
+        let zero = if self.dec_zero.is_empty() { f64::NAN } else { root.1 };
+        Ok((root.0, zero))
+    }
+
+    /// Counts of the last solve.
+    pub fn stats(&self) -> SolveStats {
+        SolveStats {
+            decisions: self.decisions,
+            inner: self.memo.len,
+            bytes: self.dec.len() * (8 + if self.dec_zero.is_empty() { 0 } else { 4 })
+                + self.memo.bytes(),
+        }
+    }
+
+    /// Whether the last solve's policy hits at the decision with this draw pile and these
+    /// cards in front (a round dealt from [`FreshSolver::deck`]): `Some(true)` hit,
+    /// `Some(false)` stay (also where the solve stayed without evaluating the hit), `None` if
+    /// the position is not a decision of such a round or was not reached by the solve.
+    pub fn hits(&self, pile: &[u8; CARD_IDS], table: &[u8; CARD_IDS]) -> Option<bool> {
+        let i = self.index.index(&self.deck, pile, table)?;
+        self.hits_at(i, table)
+    }
+
+    fn hits_at(&self, i: usize, table: &[u8; CARD_IDS]) -> Option<bool> {
+        let held: u8 = table.iter().sum();
+        if held == 0 {
+            return Some(true);
+        }
+        let stay = self.utility[points(table) as usize];
+        if self.dec[i].is_nan() {
+            // Stayed without evaluating the hit, or never reached.
+            return (stay >= self.best).then_some(false);
+        }
+        Some(self.hit[i / 64] >> (i % 64) & 1 == 1)
+    }
+
+    /// The last solve's policy as a bitset over [`DecisionIndex`] (bit set: hit), for the
+    /// decisions the solve evaluated (every other decision stays or was not reached).
+    pub fn policy_bits(&self) -> &[u64] {
+        &self.hit
+    }
+
+    fn set_error(&mut self, reason: &str) {
+        if self.error.is_none() {
+            self.error = Some(reason.to_string());
+        }
+    }
+
+    fn settle(&mut self, mut p: Pos) -> (f64, f64) {
+        loop {
+            if numbers_held(&p.table) >= FLIP7_CARDS {
+                return end(&self.utility, points(&p.table));
+            }
+            if p.qlen == 0 {
+                return self.decision(p);
+            }
+            match p.queue[0] {
+                T_DRAW => return self.chance(p, true),
+                T_END_THREE => {
+                    pop_front(&mut p);
+                    let d = p.dlen as usize;
+                    for i in (0..d).rev() {
+                        let t = if p.deferred[i] == FREEZE {
+                            T_RESOLVE_FREEZE
+                        } else {
+                            T_RESOLVE_THREE
+                        };
+                        super::solo::push_front(&mut p, t);
+                    }
+                    p.dlen = 0;
+                    p.deferred = [0; OBS_DEFERRED_SLOTS];
+                }
+                T_RESOLVE_FREEZE => return end(&self.utility, points(&p.table)),
+                _ => {
+                    pop_front(&mut p);
+                    p.table[FLIP_THREE as usize] += 1;
+                    start_three(&mut p);
+                }
+            }
+        }
+    }
+
+    fn decision(&mut self, p: Pos) -> (f64, f64) {
+        let Some(i) = self.index.index(&self.deck, &p.pile, &p.table) else {
+            self.set_error("a decision outside the compact index (the pile ran out?)");
+            return (0.0, 0.0);
+        };
+        let v = self.dec[i];
+        if !v.is_nan() {
+            let z = if self.dec_zero.is_empty() { 0.0 } else { self.dec_zero[i] as f64 };
+            return (v, z);
+        }
+        let held: u8 = p.table.iter().sum();
+        let stay_points = points(&p.table);
+        let stay = self.utility[stay_points as usize];
+        if held > 0 && stay >= self.best {
+            // No outcome beats staying, and ties stay: the hit is not needed.
+            return end(&self.utility, stay_points);
+        }
+        let hit = self.chance(p, false);
+        let out = if held > 0 && stay >= hit.0 {
+            end(&self.utility, stay_points)
+        } else {
+            self.hit[i / 64] |= 1 << (i % 64);
+            hit
+        };
+        self.dec[i] = out.0;
+        if !self.dec_zero.is_empty() {
+            self.dec_zero[i] = out.1 as f32;
+        }
+        self.decisions += 1;
+        if let Some(t) = self.touched.as_mut() {
+            if t.len() < 1 << 20 {
+                t.push(i as u32);
+            } else {
+                self.touched = None;
+            }
+        }
+        out
+    }
+
+    /// The packed key of a position inside a Flip Three (its forced draw popped): numbers
+    /// held (13 bits), duplicates (3 × 4 bits), Second Chance held/gone (3), modifiers (6),
+    /// Flip Threes started (2), the queue `D^a E R*` (a: 2 bits, R: 3 + 6), the deferred
+    /// cards (2 + 3). `None` if the position has another shape.
+    fn inner_key(&self, p: &Pos) -> Option<u64> {
+        let mut k: u64 = 0;
+        let mut put = |v: u64, bits: u32| {
+            debug_assert!(v < (1 << bits));
+            k = k << bits | v;
+        };
+        let mut dups = [15u64; MAX_DUPS];
+        let mut u = 0;
+        for n in 0..=MAX_NUMBER as usize {
+            put(p.table[n] as u64, 1);
+            let gone = self.deck[n] - p.pile[n] - p.table[n];
+            for _ in 0..gone {
+                if u == MAX_DUPS {
+                    return None;
+                }
+                dups[u] = n as u64;
+                u += 1;
+            }
+        }
+        for d in dups {
+            put(d, 4);
+        }
+        let sc = SECOND_CHANCE as usize;
+        put(p.table[sc] as u64, 1);
+        put((self.deck[sc] - p.pile[sc] - p.table[sc]) as u64, 2);
+        for c in PLUS_2..=TIMES_2 {
+            put(p.table[c as usize] as u64, 1);
+        }
+        put(p.table[FLIP_THREE as usize] as u64, 2);
+        let q = &p.queue[..p.qlen as usize];
+        let a = q.iter().take_while(|&&t| t == T_DRAW).count();
+        if a > 2 || q.get(a) != Some(&T_END_THREE) || q.len() - a - 1 > 6 {
+            return None;
+        }
+        put(a as u64, 2);
+        let rest = &q[a + 1..];
+        put(rest.len() as u64, 3);
+        let mut bits = 0u64;
+        for (i, &t) in rest.iter().enumerate() {
+            match t {
+                T_RESOLVE_THREE => bits |= 1 << i,
+                T_RESOLVE_FREEZE => {}
+                _ => return None,
+            }
+        }
+        put(bits, 6);
+        put(p.dlen as u64, 2);
+        let mut bits = 0u64;
+        for (i, &c) in p.deferred[..p.dlen as usize].iter().enumerate() {
+            if c == FLIP_THREE {
+                bits |= 1 << i;
+            }
+        }
+        put(bits, 3);
+        Some(k | 1 << 63)
+    }
+
+    fn chance(&mut self, mut p: Pos, forced: bool) -> (f64, f64) {
+        if self.error.is_some() {
+            // Unwind: the solve has failed.
+            return (0.0, 0.0);
+        }
+        if forced {
+            pop_front(&mut p);
+        }
+        if p.pile.iter().all(|&k| k == 0) {
+            self.set_error(
+                "the draw pile runs out during a round from this deck (a reshuffle), which \
+                 the compact state does not model",
+            );
+            return (0.0, 0.0);
+        }
+        let key = if forced {
+            let Some(key) = self.inner_key(&p) else {
+                self.set_error("a position outside the compact key");
+                return (0.0, 0.0);
+            };
+            if let Some(v) = self.memo.get(key) {
+                return v;
+            }
+            Some(key)
+        } else {
+            None
+        };
+        let (mut v, mut z, mut total) = (0.0, 0.0, 0u32);
+        for c in 0..CARD_IDS {
+            let k = p.pile[c];
+            if k == 0 {
+                continue;
+            }
+            let mut q = p;
+            q.pile[c] -= 1;
+            let (cv, cz) = self.after_draw(q, c as u8, forced);
+            v += k as f64 * cv;
+            z += k as f64 * cz;
+            total += k as u32;
+        }
+        let out = (v / total as f64, z / total as f64);
+        if let Some(key) = key {
+            if !self.memo.insert(key, out) {
+                self.set_error(&format!(
+                    "the inner-position table is full (2^{MEMO_CAP_LOG2} slots): this deck's \
+                     round has too many positions inside Flip Threes for this solver"
+                ));
+            }
+        }
+        out
+    }
+
+    fn after_draw(&mut self, mut p: Pos, card: u8, forced: bool) -> (f64, f64) {
+        let c = card as usize;
+        if is_number(card) {
+            if p.table[c] > 0 {
+                if p.table[SECOND_CHANCE as usize] > 0 {
+                    p.table[SECOND_CHANCE as usize] -= 1;
+                } else {
+                    return end(&self.utility, 0);
+                }
+            } else {
+                p.table[c] = 1;
+            }
+        } else if is_modifier(card) {
+            p.table[c] += 1;
+        } else if card == SECOND_CHANCE {
+            if p.table[c] == 0 {
+                p.table[c] = 1;
+            }
+        } else if forced {
+            p.deferred[p.dlen as usize] = card;
+            p.dlen += 1;
+        } else if card == FREEZE {
+            return end(&self.utility, points(&p.table));
+        } else {
+            p.table[c] += 1;
+            start_three(&mut p);
+        }
+        self.settle(p)
+    }
+}
+
+impl FreshSolver {
+    /// The most expected points of a round and the probability of a 0-point round under
+    /// that policy (`NaN` unless tracked); the policy stays in the solver
+    /// ([`FreshSolver::hits`], [`FreshSolver::policy_bits`]).
+    pub fn solve_points(&mut self) -> Result<(f64, f64)> {
+        let utility: Vec<f64> = (0..=MAX_POINTS).map(|x| x as f64).collect();
+        self.solve(&utility)
+    }
+
+    /// Fewest expected rounds to bank `target` points from each banked total `s` in
+    /// `0..target`, every round dealt from a fresh deck: the same equation and Dinkelbach
+    /// iteration as [`super::solo::RoundGraph::rounds_to_target`], each step one
+    /// [`FreshSolver::solve`]. `progress(s, v_s, sweeps)` is called after each total (with
+    /// its value and the solves it took; returning `false` stops with an error). Errors if
+    /// the solver does not track 0-point rounds, if `target` is not in `1..=10000`, if no
+    /// policy scores, or as [`FreshSolver::solve`].
+    pub fn rounds_to_target(
+        &mut self,
+        target: u32,
+        mut progress: impl FnMut(u32, f64, usize) -> bool,
+    ) -> Result<Vec<f64>> {
+        if self.dec_zero.is_empty() {
+            return Err(Error::Invalid {
+                what: "solo solver",
+                reason: "rounds_to_target needs a solver built with track_zero".into(),
+            });
+        }
+        if !(1..=10_000).contains(&target) {
+            return Err(Error::Invalid {
+                what: "solo target",
+                reason: format!("the target must be in 1..=10000, got {target}"),
+            });
+        }
+        let t = target as usize;
+        let mut v = vec![0.0f64; t + MAX_POINTS + 1];
+        let mut utility = vec![0.0f64; MAX_POINTS + 1];
+        for s in (0..t).rev() {
+            let mut guess = v[s + 1] + 1.0;
+            let mut sweeps = 0;
+            for _ in 0..200 {
+                utility[0] = -guess;
+                for x in 1..=MAX_POINTS {
+                    utility[x] = -v[s + x];
+                }
+                let (value, p0) = self.solve(&utility)?;
+                sweeps += 1;
+                if p0 >= 1.0 - 1e-7 {
+                    return Err(Error::Invalid {
+                        what: "solo target",
+                        reason: "no policy scores from this deck".into(),
+                    });
+                }
+                // The policy's fixed point; `p0` (stored as f32) only sets the step, the
+                // fixed point `guess = 1 - value(guess)` is exact.
+                let rest = value - p0 * utility[0];
+                let next = (1.0 - rest) / (1.0 - p0);
+                let done = (next - guess).abs() <= 1e-12 * next.abs().max(1.0)
+                    && ((1.0 - value) - guess).abs() <= 1e-11 * guess.abs().max(1.0);
+                guess = next;
+                if done {
+                    break;
+                }
+            }
+            v[s] = guess;
+            if !progress(s as u32, guess, sweeps) {
+                return Err(Error::Invalid {
+                    what: "solo target",
+                    reason: format!("interrupted at banked total {s}"),
+                });
+            }
+        }
+        v.truncate(t);
+        Ok(v)
+    }
+}
+
+/// Where a position goes next without chance or choice (the forward walk's
+/// [`FreshSolver::settle`]).
+enum Next {
+    End(u32),
+    Decision(Pos),
+    Forced(Pos),
+}
+
+fn advance(mut p: Pos) -> Next {
+    loop {
+        if numbers_held(&p.table) >= FLIP7_CARDS {
+            return Next::End(points(&p.table));
+        }
+        if p.qlen == 0 {
+            return Next::Decision(p);
+        }
+        match p.queue[0] {
+            T_DRAW => return Next::Forced(p),
+            T_END_THREE => {
+                pop_front(&mut p);
+                for i in (0..p.dlen as usize).rev() {
+                    let t = if p.deferred[i] == FREEZE {
+                        T_RESOLVE_FREEZE
+                    } else {
+                        T_RESOLVE_THREE
+                    };
+                    super::solo::push_front(&mut p, t);
+                }
+                p.dlen = 0;
+                p.deferred = [0; OBS_DEFERRED_SLOTS];
+            }
+            T_RESOLVE_FREEZE => return Next::End(points(&p.table)),
+            _ => {
+                pop_front(&mut p);
+                p.table[FLIP_THREE as usize] += 1;
+                start_three(&mut p);
+            }
+        }
+    }
+}
+
+/// [`FreshSolver::after_draw`] for the forward walk.
+fn draw_card(mut p: Pos, card: u8, forced: bool) -> Next {
+    let c = card as usize;
+    p.pile[c] -= 1;
+    if is_number(card) {
+        if p.table[c] > 0 {
+            if p.table[SECOND_CHANCE as usize] > 0 {
+                p.table[SECOND_CHANCE as usize] -= 1;
+            } else {
+                return Next::End(0);
+            }
+        } else {
+            p.table[c] = 1;
+        }
+    } else if is_modifier(card) {
+        p.table[c] += 1;
+    } else if card == SECOND_CHANCE {
+        if p.table[c] == 0 {
+            p.table[c] = 1;
+        }
+    } else if forced {
+        p.deferred[p.dlen as usize] = card;
+        p.dlen += 1;
+    } else if card == FREEZE {
+        return Next::End(points(&p.table));
+    } else {
+        p.table[c] += 1;
+        start_three(&mut p);
+    }
+    advance(p)
+}
+
+/// The last solve's policy played forward from the round's start: the distribution of the
+/// round's points and every decision it reaches.
+#[derive(Clone, Debug, Default)]
+pub struct PolicyWalk {
+    /// Probability of each round total `0..=MAX_POINTS` (0: a bust or an empty hand).
+    pub points: Vec<f64>,
+    /// The decisions reached (dense index) and whether the policy hits there, sorted.
+    pub decisions: Vec<(u32, bool)>,
+}
+
+impl PolicyWalk {
+    /// Expected round points.
+    pub fn mean(&self) -> f64 {
+        self.points.iter().enumerate().map(|(x, p)| x as f64 * p).sum()
+    }
+
+    /// Expected rounds to bank `target` from 0 when every round follows this policy (the
+    /// policy does not depend on the banked total) and is dealt from a fresh deck:
+    /// `W(s) = (1 + sum_{x>0} P(x) W(s + x)) / (1 - P(0))`, `W(s) = 0` from `target` on.
+    pub fn rounds_to_target(&self, target: u32) -> Vec<f64> {
+        let t = target as usize;
+        let mut w = vec![0.0f64; t + MAX_POINTS + 1];
+        let p0 = self.points[0];
+        for s in (0..t).rev() {
+            let rest: f64 = (1..=MAX_POINTS).map(|x| self.points[x] * w[s + x]).sum();
+            w[s] = (1.0 + rest) / (1.0 - p0);
+        }
+        w.truncate(t);
+        w
+    }
+}
+
+impl FreshSolver {
+    /// Plays the last solve's policy forward from the round's start, layer by layer (every
+    /// step draws one card, so a layer is the positions after `d` cards), and returns the
+    /// distribution of the round's points and the decisions it reaches. Errors if no solve
+    /// ran or the policy is unknown at a decision reached.
+    pub fn walk_policy(&self) -> Result<PolicyWalk> {
+        if self.utility.is_empty() {
+            return Err(Error::Invalid {
+                what: "solo policy walk",
+                reason: "no solve ran".into(),
+            });
+        }
+        let mut points = vec![0.0f64; MAX_POINTS + 1];
+        let mut decisions = Vec::new();
+        let mut layer: std::collections::HashMap<u64, (Pos, f64)> = Default::default();
+        // The opening deal: a hit with an empty table.
+        let expand = |p: Pos,
+                          forced: bool,
+                          prob: f64,
+                          next: &mut std::collections::HashMap<u64, (Pos, f64)>,
+                          points: &mut Vec<f64>|
+         -> Result<()> {
+            let total: u32 = p.pile.iter().map(|&k| k as u32).sum();
+            if total == 0 {
+                return Err(Error::Invalid {
+                    what: "solo policy walk",
+                    reason: "the pile ran out".into(),
+                });
+            }
+            for c in 0..CARD_IDS {
+                let k = p.pile[c];
+                if k == 0 {
+                    continue;
+                }
+                let pr = prob * k as f64 / total as f64;
+                let (key, q) = match draw_card(p, c as u8, forced) {
+                    Next::End(x) => {
+                        points[x as usize] += pr;
+                        continue;
+                    }
+                    Next::Decision(q) => {
+                        let i = self.index.index(&self.deck, &q.pile, &q.table).ok_or(
+                            Error::Invalid {
+                                what: "solo policy walk",
+                                reason: "a decision outside the index".into(),
+                            },
+                        )?;
+                        (i as u64, q)
+                    }
+                    Next::Forced(mut q) => {
+                        pop_front(&mut q);
+                        let key = self.inner_key(&q).ok_or(Error::Invalid {
+                            what: "solo policy walk",
+                            reason: "a position outside the compact key".into(),
+                        })?;
+                        (key, q)
+                    }
+                };
+                next.entry(key).or_insert((q, 0.0)).1 += pr;
+            }
+            Ok(())
+        };
+        expand(empty_table(&self.deck), false, 1.0, &mut layer, &mut points)?;
+        while !layer.is_empty() {
+            let mut next = std::collections::HashMap::new();
+            let mut entries: Vec<(u64, (Pos, f64))> = layer.into_iter().collect();
+            entries.sort_by_key(|e| e.0);
+            for (key, (p, prob)) in entries {
+                if key >> 63 == 1 {
+                    expand(p, true, prob, &mut next, &mut points)?;
+                    continue;
+                }
+                let hit = self.hits_at(key as usize, &p.table).ok_or(Error::Invalid {
+                    what: "solo policy walk",
+                    reason: "the policy is unknown at a decision reached".into(),
+                })?;
+                decisions.push((key as u32, hit));
+                if hit {
+                    expand(p, false, prob, &mut next, &mut points)?;
+                } else {
+                    points[points_of(&p.table)] += prob;
+                }
+            }
+            layer = next;
+        }
+        decisions.sort_unstable();
+        decisions.dedup();
+        Ok(PolicyWalk { points, decisions })
+    }
+}
+
+fn points_of(table: &[u8; CARD_IDS]) -> usize {
+    points(table) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::solo::RoundGraph;
+    use super::*;
+
+    fn deck_of(cards: &[u8]) -> [u8; CARD_IDS] {
+        let mut d = [0u8; CARD_IDS];
+        for &c in cards {
+            d[c as usize] += 1;
+        }
+        d
+    }
+
+    /// Decks whose pile cannot run out during a round (more cards than a round can draw),
+    /// small enough for [`RoundGraph`], with every kind of card among them.
+    fn decks() -> Vec<[u8; CARD_IDS]> {
+        vec![
+            deck_of(&[2, 2, 3, 3, 3, 4, 4, 4, 5, 5, SECOND_CHANCE, FLIP_THREE, TIMES_2]),
+            deck_of(&[
+                0, 3, 3, 3, 4, 4, 4, 6, 6, FREEZE, FLIP_THREE, FLIP_THREE, SECOND_CHANCE, PLUS_2 + 2,
+            ]),
+            deck_of(&[
+                2, 2, 3, 3, 3, 5, 5, 5, 5, FLIP_THREE, FREEZE, SECOND_CHANCE, SECOND_CHANCE,
+                PLUS_10, TIMES_2,
+            ]),
+            deck_of(&[
+                1, 4, 4, 4, 4, 7, 7, 7, 7, 7, FLIP_THREE, FLIP_THREE, FLIP_THREE, FREEZE, FREEZE,
+                SECOND_CHANCE, PLUS_2,
+            ]),
+        ]
+    }
+
+    #[test]
+    fn equals_round_graph_on_small_decks() {
+        let mut compared = 0;
+        for deck in decks() {
+            let Ok(g) = RoundGraph::with_deck(&deck, &deck) else {
+                panic!("{deck:?}: no graph");
+            };
+            let mut s = FreshSolver::with_deck(&deck, true).unwrap();
+            let (points, _) = s.solve_points().unwrap();
+            let want = g.solve_points().0;
+            assert!((points - want).abs() < 1e-9, "{deck:?}: {points} vs {want}");
+            // A utility that is not linear, a bust worth something.
+            let bent: Vec<f64> = (0..=MAX_POINTS)
+                .map(|x| if x == 0 { -3.0 } else { (x as f64).sqrt() - (x % 3) as f64 })
+                .collect();
+            let (dp, _) = s.solve(&bent).unwrap();
+            let want = g.optimal_value(&bent);
+            assert!((dp - want).abs() < 1e-9, "{deck:?}: {dp} vs {want}");
+            // The policy played forward scores what the solve says.
+            s.solve_points().unwrap();
+            let walk = s.walk_policy().unwrap();
+            assert!((walk.points.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            assert!((walk.mean() - points).abs() < 1e-9, "{deck:?}: {} vs {points}", walk.mean());
+            let fixed = walk.rounds_to_target(30);
+            let fresh = s.rounds_to_target(30, |_, _, _| true).unwrap();
+            // The rounds-optimal policy needs no more rounds than the points-optimal one.
+            assert!(fresh.iter().zip(&fixed).all(|(a, b)| *a <= b + 1e-9));
+            let graph = g.rounds_to_target(30).unwrap();
+            for (a, b) in fresh.iter().zip(&graph) {
+                assert!((a - b).abs() < 1e-8, "{deck:?}: {a} vs {b}");
+            }
+            compared += 1;
+        }
+        assert_eq!(compared, decks().len());
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    /// Every decision of the full deck's index space with at most two numbers held, and
+    /// every one holding six particular numbers, gets its own slot below `len()`.
+    #[test]
+    fn the_decision_index_is_injective() {
+        let deck = CARD_COPIES;
+        let idx = DecisionIndex::new(&deck);
+        let mut seen = std::collections::HashSet::new();
+        let masks: Vec<u32> = (0u32..1 << 13)
+            .filter(|m| m.count_ones() <= 2 || *m == 0b1_1111_1000_0000 || *m == 0b0_0001_0101_0111)
+            .collect();
+        let mut count = 0usize;
+        for &mask in &masks {
+            let held: Vec<usize> = (0..13).filter(|n| mask >> n & 1 == 1).collect();
+            // Duplicates: up to three, each of a held number with a spare copy.
+            let mut dup_sets = vec![vec![]];
+            for _ in 0..3 {
+                let mut next = dup_sets.clone();
+                for d in &dup_sets {
+                    for &n in &held {
+                        if d.last().is_none_or(|&l| l <= n) {
+                            let mut d2 = d.clone();
+                            d2.push(n);
+                            next.push(d2);
+                        }
+                    }
+                }
+                dup_sets = next;
+                dup_sets.sort();
+                dup_sets.dedup();
+            }
+            for dups in &dup_sets {
+                let mut table = [0u8; CARD_IDS];
+                let mut pile = deck;
+                for &n in &held {
+                    table[n] = 1;
+                    pile[n] -= 1;
+                }
+                if dups.iter().any(|&n| pile[n] == 0 || {
+                    pile[n] -= 1;
+                    false
+                }) {
+                    continue;
+                }
+                for held_sc in 0..2u8 {
+                    for gone in dups.len() as u8..=3 - held_sc {
+                        for m in 0..64usize {
+                            for f in 0..4u8 {
+                                let (mut t, mut p) = (table, pile);
+                                t[SECOND_CHANCE as usize] = held_sc;
+                                p[SECOND_CHANCE as usize] = 3 - held_sc - gone;
+                                for i in 0..6 {
+                                    let c = PLUS_2 as usize + i;
+                                    t[c] = (m >> i & 1) as u8;
+                                    p[c] -= t[c];
+                                }
+                                t[FLIP_THREE as usize] = f;
+                                p[FLIP_THREE as usize] = 3 - f;
+                                let i = idx.index(&deck, &p, &t).expect("a valid decision");
+                                assert!(i < idx.len());
+                                assert!(seen.insert(i), "{t:?} {p:?}: slot {i} twice");
+                                count += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(count > 100_000, "{count}");
+        // Not decisions: a Freeze in front, a duplicate without its number, too many numbers.
+        let mut t = [0u8; CARD_IDS];
+        t[FREEZE as usize] = 1;
+        let mut p = deck;
+        p[FREEZE as usize] -= 1;
+        assert_eq!(idx.index(&deck, &p, &t), None);
+        let mut p = deck;
+        p[5] -= 1;
+        assert_eq!(idx.index(&deck, &p, &[0; CARD_IDS]), None);
+        let mut t = [0u8; CARD_IDS];
+        let mut p = deck;
+        for n in 2..9 {
+            t[n] = 1;
+            p[n] -= 1;
+        }
+        assert_eq!(idx.index(&deck, &p, &t), None);
+    }
+}

@@ -106,10 +106,10 @@ class LostCities(BatchEnv):
 class Flip7(BatchEnv):
     """Flip 7: rules edition 3.1, step for step as game-room 0.1.0's flip7_v0 (see docs/flip7.md).
 
-    ``Flip7(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", obs_seats="acting", **options)``, the batch environment of game ``'flip7'`` (``cardvec.make('flip7', num_envs, ...)``); 3 to 18 players.
+    ``Flip7(num_envs, seed=None, num_threads=None, autoreset=False, observe=True, chunk_size=None, max_steps=None, *, obs_dtype="f32", mask_dtype="u8", on_illegal="noop", obs_seats="acting", **options)``, the batch environment of game ``'flip7'`` (``cardvec.make('flip7', num_envs, ...)``); 1 to 18 players.
 
     Options:
-    - ``num_players`` (integer 3..=18, default 3): seats
+    - ``num_players`` (integer 1..=18, default 3): seats: 1 (solo) or 3 to 18 (2 is refused)
     - ``target_score`` (integer 1..=16777216, default 200): the banked total that ends the game at a round's end
     - ``max_rounds`` (integer 1..=16777216 or none, default None): rounds after which the game is truncated (none: no limit)
 

@@ -242,7 +242,7 @@ def test_seeds_are_reproducible():
 @pytest.mark.parametrize(
     "spec,message",
     [
-        ("cardvec_flip7(num_players=40)", "num_players must be integer 3..=18"),
+        ("cardvec_flip7(num_players=40)", "num_players must be integer 1..=18"),
         ("cardvec_flip7(foo=1)", "Unknown parameter 'foo'"),
         ("cardvec_151(reward=nope)", "reward must be one of"),
         ("cardvec_holdem(raise_fractions=a)", "raise_fractions"),

@@ -526,7 +526,7 @@ def test_an_environment_by_id_checks_its_game_and_options():
     with pytest.raises(ValueError, match="takes no options"):
         cardvec.pettingzoo.env("kuhn", num_players=3)
     with pytest.raises(ValueError, match="num_players"):
-        cardvec.pettingzoo.env("flip7", num_players=1)
+        cardvec.pettingzoo.env("flip7", num_players=2)
     env = cardvec.pettingzoo.raw_env("flip7", num_players=4)
     assert env.possible_agents == [f"player_{i}" for i in range(4)]
     assert env.metadata["name"] == "flip7"

@@ -350,50 +350,20 @@ struct SearchValues<'a, E: ?Sized> {
     out: &'a mut [f32],
 }
 
-impl Visitor for SearchValues<'_, dyn DynEnv + '_> {
+impl<E: ErasedLanes + ?Sized> Visitor for SearchValues<'_, E> {
     type Output = Result<()>;
     fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let env = self
-            .env
-            .as_any()
-            .downcast_ref::<VecEnv<G>>()
-            .ok_or_else(|| wrong_type(G::INFO.id))?;
-        let bot = crate::agents::pimc::Pimc::parse(env.game(), self.name)?;
-        let lanes = crate::core::policy::LaneBatch {
-            states: env.states(),
-            masks: env.legal_mask(),
-            terminated: env.terminated(),
-            truncated: env.truncated(),
-        };
+        let view = self.env.lane_view::<G>()?;
+        let bot = crate::agents::pimc::Pimc::parse(view.game, self.name)?;
         let (selected, seed, out) = (self.selected, self.seed, &mut *self.out);
-        env.install(|| bot.lane_values(env.game(), &lanes, selected, seed, out))
-    }
-}
-
-impl Visitor for SearchValues<'_, dyn DynLearner + '_> {
-    type Output = Result<()>;
-    fn visit<G: GameSpec>(&mut self) -> Self::Output {
-        let env = self
-            .env
-            .as_any()
-            .downcast_ref::<LearnerEnv<G>>()
-            .ok_or_else(|| wrong_type(G::INFO.id))?;
-        let bot = crate::agents::pimc::Pimc::parse(env.game(), self.name)?;
-        let lanes = crate::core::policy::LaneBatch {
-            states: env.states(),
-            masks: env.legal_mask(),
-            terminated: env.terminated(),
-            truncated: env.truncated(),
-        };
-        let (selected, seed, out) = (self.selected, self.seed, &mut *self.out);
-        env.install(|| bot.lane_values(env.game(), &lanes, selected, seed, out))
+        view.install(|| bot.lane_values(view.game, &view.lanes, selected, seed, out))
     }
 }
 
 /// The action values of the search bot `bot` (a `pimc` name, see
 /// [`crate::agents::pimc`]) for the seat to act in every lane of `env` selected by
 /// `selected` (`None`: every lane) whose game is not over, into `out` (`[N, num_actions]`:
-/// each legal action's mean rollout return for that seat, `NaN` for illegal actions and
+/// each legal action's mean rollout value for that seat, `NaN` for illegal actions and
 /// in the other rows): see [`crate::agents::pimc::Pimc::lane_values`]. Lane `l` searches
 /// with the stream [`bot_actions`] gives the bot, so with the same `seed` the highest value
 /// is the action `bot_actions` returns. Errors (nothing written): a name that is not a

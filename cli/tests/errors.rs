@@ -62,7 +62,11 @@ fn player_counts_outside_the_game_are_errors() {
     );
     refused(
         &["bench", "flip7", "--players", "2", "--envs", "4"],
-        &["flip7 is played by 3 to 18 players, got 2"],
+        &["num_players must be 1 (solo) or an integer from 3 to 18, got 2"],
+    );
+    refused(
+        &["bench", "flip7", "--players", "19", "--envs", "4"],
+        &["flip7 is played by 1 to 18 players, got 19"],
     );
     refused(
         &["match", "holdem", "--players", "2,11", "--games", "1"],

@@ -313,7 +313,7 @@ fn bad_requests_get_a_4xx_with_a_message_and_change_nothing() {
                 "/api/tables",
                 r#"{"game":"flip7","options":{"num_players":19}}"#,
                 StatusCode::BAD_REQUEST,
-                "players must be a whole number between 3 and 18, got 19",
+                "players must be a whole number between 1 and 18, got 19",
             ),
             (
                 "POST",
@@ -1170,7 +1170,10 @@ fn the_game_list_says_player_counts_in_words_and_marks_engine_options() {
             !page.contains("2–2") && page.contains("2 players"),
             "{page}"
         );
-        assert!(page.contains("3–18 players"), "{page}");
+        assert!(
+            page.contains("1–18 players") && page.contains("2–4 players"),
+            "{page}"
+        );
         let (_, games, _) = call(&app, "GET", "/api/games", "").await;
         for g in games.as_array().unwrap() {
             let id = g["id"].as_str().unwrap();

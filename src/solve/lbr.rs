@@ -876,11 +876,9 @@ impl HoldemPolicy for PolicyFilePolicy {
         holdings: &[[u8; 2]],
         out: &mut [f64],
     ) -> Result<()> {
-        use crate::games::holdem::policy::{check_call, with_holding};
+        use crate::games::holdem::policy::{check_call, holding_views};
         let mask = check_call(game, s, holdings, out)?;
-        let seat = game.legal(s).map_or(0, |l| l.seat);
-        let views: Vec<NoLimitHoldemState> =
-            holdings.iter().map(|&h| with_holding(s, seat, h)).collect();
+        let views = holding_views(s, holdings);
         let refs: Vec<&NoLimitHoldemState> = views.iter().collect();
         let masks: Vec<&[u8]> = vec![&mask; views.len()];
         let probs = self.0.probabilities(game, &refs, &masks);

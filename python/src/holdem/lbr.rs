@@ -4,7 +4,7 @@
 use std::sync::Mutex;
 
 use cardvec::core::{Error, ForkSafePool, Game};
-use cardvec::games::holdem::policy::{check_call, with_holding, HoldemPolicy};
+use cardvec::games::holdem::policy::{check_call, holding_views, HoldemPolicy};
 use cardvec::solve::lbr::{self, Estimator, LbrBet, LbrOptions, PreflopMode};
 use cardvec::{NoLimitHoldem, NoLimitHoldemState};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
@@ -46,12 +46,14 @@ impl HoldemPolicy for PyPolicy {
         out: &mut [f64],
     ) -> cardvec::core::Result<()> {
         let mask = check_call(game, s, holdings, out)?;
-        let seat = game.legal(s).map_or(0, |l| l.seat);
+        let seat = game.current_player(s);
         let (d, n) = (game.obs_dim(), game.num_actions());
         let mut obs = vec![0f32; holdings.len() * d];
-        for (k, &h) in holdings.iter().enumerate() {
-            let view = with_holding(s, seat, h);
-            game.observe(&view, seat, &mut obs[k * d..(k + 1) * d]);
+        for (view, row) in holding_views(s, holdings)
+            .iter()
+            .zip(obs.chunks_exact_mut(d))
+        {
+            game.observe(view, seat, row);
         }
         let rows = holdings.len();
         let got: PyResult<Vec<f64>> = Python::attach(|py| {

@@ -60,6 +60,13 @@ pub fn with_holding(s: &NoLimitHoldemState, seat: usize, holding: [u8; 2]) -> No
     view
 }
 
+/// The states a policy reads for each of `holdings` at the live state `s`: `s` with the
+/// holding in place of the hole cards of the seat to act ([`with_holding`]).
+pub fn holding_views(s: &NoLimitHoldemState, holdings: &[[u8; 2]]) -> Vec<NoLimitHoldemState> {
+    let seat = s.to_act as usize;
+    holdings.iter().map(|&h| with_holding(s, seat, h)).collect()
+}
+
 /// A hold'em strategy that gives action probabilities for every holding of the seat to act.
 pub trait HoldemPolicy: Sync {
     /// The policy's name, for reports.
@@ -229,12 +236,10 @@ impl HoldemPolicy for BotPolicy {
         out: &mut [f64],
     ) -> Result<()> {
         let mask = check_call(game, s, holdings, out)?;
-        let seat = s.to_act as usize;
         let key = public_hash(s);
         let n = game.num_actions();
         out.fill(0.0);
-        for (k, &h) in holdings.iter().enumerate() {
-            let view = with_holding(s, seat, h);
+        for (k, (&h, view)) in holdings.iter().zip(holding_views(s, holdings)).enumerate() {
             let mut rng = LaneRng::for_lane(key, holding_index(h[0], h[1]) as u64, 0);
             let a = self.bot.act(game, &view, &mask, &mut rng) as usize;
             // A bot plays legal actions; anything else counts as a check or call.

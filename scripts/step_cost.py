@@ -33,6 +33,8 @@ CASES = [
     ("holdem 2 seats", "holdem", "mask", ["--players", "2"], False),
     ("holdem 2 seats", "holdem", "f32", ["--players", "2"], False),
     ("holdem 2 seats", "holdem", "u8", ["--players", "2"], True),
+    ("holdem 6 seats", "holdem", "mask", ["--players", "6"], False),
+    ("holdem 6 seats", "holdem", "f32", ["--players", "6"], False),
 ]
 
 

@@ -567,16 +567,6 @@ impl NoLimitHoldem {
     #[inline(always)]
     fn with_obs_inputs(&self, s: &NoLimitHoldemState, f: impl FnOnce(&ObsInputs<'_>)) {
         let n = s.num_players as usize;
-        let mut stacks = [0 as Chips; MAX_PLAYERS];
-        let mut bets = [0 as Chips; MAX_PLAYERS];
-        let mut committed = [0 as Chips; MAX_PLAYERS];
-        let mut folded = [false; MAX_PLAYERS];
-        for seat in 0..n {
-            stacks[seat] = s.stacks[seat] as Chips;
-            bets[seat] = s.bets[seat] as Chips;
-            committed[seat] = s.committed[seat] as Chips;
-            folded[seat] = s.folded >> seat & 1 != 0;
-        }
         let inputs = ObsInputs {
             num_players: n,
             button: s.button as usize,
@@ -584,10 +574,10 @@ impl NoLimitHoldem {
             street: s.street as usize,
             hole: &s.hole[..n],
             board: &s.board[..s.dealt as usize],
-            stacks: &stacks[..n],
-            bets: &bets[..n],
-            committed: &committed[..n],
-            folded: &folded[..n],
+            stacks: &s.stacks[..n],
+            bets: &s.bets[..n],
+            committed: &s.committed[..n],
+            folded: s.folded as u32,
             raises_street: &s.raises_street[..n],
             raises_total: &s.raises_total[..n],
             street_raises: s.street_raises,

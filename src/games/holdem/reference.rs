@@ -722,6 +722,10 @@ impl Playable for Reference {
             .map(|c| [c[0].id(), c[1].id()])
             .collect();
         let board: Vec<u8> = h.board().iter().map(|c| c.id()).collect();
+        // Every amount is at most MAX_TABLE_CHIPS (2^30), so `u32` holds it exactly.
+        let small = |v: &[Chips]| -> Vec<u32> { v.iter().map(|&c| c as u32).collect() };
+        let (stacks, bets, committed) = (small(h.stacks()), small(h.bets()), small(h.committed()));
+        let folded = h.folded().iter().enumerate().map(|(s, &f)| (f as u32) << s).sum();
         let inputs = ObsInputs {
             num_players: h.num_players(),
             button: h.button(),
@@ -729,10 +733,10 @@ impl Playable for Reference {
             street: h.street() as usize,
             hole: &hole,
             board: &board,
-            stacks: h.stacks(),
-            bets: h.bets(),
-            committed: h.committed(),
-            folded: h.folded(),
+            stacks: &stacks,
+            bets: &bets,
+            committed: &committed,
+            folded,
             raises_street: &self.raises_street,
             raises_total: &self.raises_total,
             street_raises: self.street_raises,

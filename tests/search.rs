@@ -22,6 +22,7 @@ use cardvec::core::rollout::{
 use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::{EnvOptions, Game, LaneRng};
 use cardvec::games::flip7::Flip7;
+use cardvec::games::i151::I151;
 use cardvec::games::lost_cities::LostCities;
 use cardvec::registry::{self, Visitor};
 
@@ -362,6 +363,18 @@ fn bad_pimc_names_are_errors() {
         bot.name(),
         "pimc:sims=8,playout=random,value=win,crn=1,horizon=1"
     );
+    // 151 has an estimate with two seats (its stages: actions, a new deal a jump), none
+    // with three or four.
+    let two = I151::new(2).unwrap();
+    let bot = agents::bot(&two, "pimc:sims=4,playout=medium,value=win,horizon=8").unwrap();
+    assert_eq!(bot.name(), "pimc:sims=4,playout=medium,value=win,horizon=8");
+    for players in [3, 4] {
+        let err = agents::bot(&I151::new(players).unwrap(), "pimc:horizon=8,value=win")
+            .err()
+            .unwrap_or_else(|| panic!("151 with {players} seats has no estimate"))
+            .to_string();
+        assert!(err.contains("no estimate"), "{err}");
+    }
     // horizon=0 is no horizon (any game).
     let bot = agents::bot(&game, "pimc:horizon=0,value=win,crn=0").unwrap();
     assert_eq!(bot.name(), "pimc:sims=100,playout=random,value=win");

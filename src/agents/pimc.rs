@@ -29,7 +29,7 @@
 //! | `playout` | `random` | the game's built-in bot that plays every seat in the rollouts |
 //! | `value` | `reward` | how a rollout is valued for the seat: `reward`, its rewards summed from the decision on; `win`, its share of the win (1 for a sole winner of the game's outcome, `1/k` for each of `k` tied winners, 0 otherwise) |
 //! | `crn` | 0 | 1: common random numbers for the rollouts too: every action's rollout in world `w` draws its chance events (reshuffles, later deals) and its playout bot's choices from the same streams |
-//! | `horizon` | 0 | `H` >= 1: stop each rollout `H` stages after the decision (Flip 7: rounds) and value it by the game's estimate of the win from the standings ([`crate::core::horizon`]); needs `value=win` and a game with an estimate ([`GameSpec::win_estimate`]); 0: play to the end |
+//! | `horizon` | 0 | `H` >= 1: stop each rollout `H` stages after the decision (Flip 7: rounds; 151: actions, or the round's end if sooner) and value it by the game's estimate of the win from the standings ([`crate::core::horizon`]); needs `value=win` and a game with an estimate ([`GameSpec::win_estimate`]); 0: play to the end |
 //! | `halving` | 0 | 1: sequential halving (the same budget spent in rounds, the worse half of the actions dropped after each) |
 //! | `threads` | 1 | workers of the rollouts' batch environment; 1: the rollouts one state at a time (never changes the action) |
 //!

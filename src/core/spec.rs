@@ -658,8 +658,8 @@ pub trait GameSpec: GameChecks + Words {
     }
 
     /// The game's estimate of the win part-way through a game
-    /// ([`super::horizon::WinEstimate`]: its stages, and each seat's share of the win from
-    /// the standings), for this configuration, if it has that capability: what lets a
+    /// ([`super::horizon::WinEstimate`]: its stages, and each seat's estimated share of the
+    /// win from a state part-way), for this configuration, if it has that capability: what lets a
     /// search bot stop its rollouts at a horizon (`pimc:horizon=H`). Built once per bot (it
     /// may hold tables). The default: none.
     fn win_estimate(&self) -> Option<Box<dyn WinEstimate<Self>>> {

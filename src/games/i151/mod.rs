@@ -13,6 +13,7 @@ pub(crate) mod checks;
 mod determinize;
 pub(crate) mod cpython_random;
 pub(crate) mod fast;
+pub(crate) mod horizon;
 pub(crate) mod reference;
 mod words;
 #[cfg(test)]
@@ -303,6 +304,10 @@ impl GameSpec for I151 {
         bots::by_name(name)
     }
 
+    fn win_estimate(&self) -> Option<Box<dyn crate::core::WinEstimate<Self>>> {
+        horizon::MatchModel::new(self)
+            .map(|m| Box::new(m) as Box<dyn crate::core::WinEstimate<Self>>)
+    }
 }
 
 /// The game's configuration: seats, deal size, target, first dealer, rewards, step limit.

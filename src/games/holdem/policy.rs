@@ -72,11 +72,25 @@ pub trait HoldemPolicy: Sync {
     /// The policy's name, for reports.
     fn name(&self) -> &str;
 
+    /// The actions the policy's probabilities are over at the live state `s`, in the order
+    /// of each row of [`HoldemPolicy::probabilities`]. By default the discrete action ids of
+    /// `game`, `0..num_actions` (fold, check/call, the raise fractions, all-in), illegal ones
+    /// included (with probability zero). A policy with its own bet sizes (a solved spot's
+    /// tree, `crate::solve::spot::SpotPolicy`) lists its actions instead: [`FOLD`],
+    /// [`CHECK_CALL`], exact raise-tos (`EXACT_RAISE | chips`) or the all-in id, each legal
+    /// at `s`. The list depends on the public state only (the same for every holding).
+    fn actions(&self, game: &NoLimitHoldem, s: &NoLimitHoldemState) -> Result<Vec<u32>> {
+        let _ = s;
+        Ok((0..game.num_actions() as u32).collect())
+    }
+
     /// Writes, for each holding `h` of `holdings` (pairs of distinct card ids, none on the
-    /// board), the probability of each discrete action id `a` of `game` (`0..num_actions`)
-    /// at `out[h * num_actions + a]`: zero on illegal actions, summing to 1. `s` is a live
-    /// state of `game`; the seat to act is the one whose holdings are given, and the policy
-    /// must not read its hole cards (the holding stands for them) nor anything hidden.
+    /// board), the probability of each action of [`HoldemPolicy::actions`] at `s` (by
+    /// default each discrete action id `a` of `game`, `0..num_actions`) at
+    /// `out[h * k + a]` (`k` the length of that list): zero on illegal actions, summing to
+    /// 1. `s` is a live state of `game`; the seat to act is the one whose holdings are given,
+    /// and the policy must not read its hole cards (the holding stands for them) nor
+    /// anything hidden.
     fn probabilities(
         &self,
         game: &NoLimitHoldem,

@@ -128,6 +128,7 @@ pub fn lbr_json<'py>(
         samples: int(samples, "samples", 1, 1_000_000, 500)? as u32,
         estimator: Estimator::parse(estimator.unwrap_or("sample")).map_err(err)?,
         control: args::opt_flag(control, "control", false)?,
+        spot: None,
     };
     options.check().map_err(err)?;
     let threads = match threads.filter(|o| !o.is_none()) {

@@ -60,6 +60,8 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
     from typing import Any, SupportsIndex
 
+    from .spot import Solution
+
 HandValue = _h.HandValue
 parse_cards = _h.parse_cards
 card_id = _h.card_id
@@ -121,7 +123,7 @@ def raise_to(chips: Any) -> int | NDArray[int64]:
 
 
 def lbr(
-    policy: str | Callable[[NDArray[float32], NDArray[uint8]], ArrayLike],
+    policy: str | Callable[[NDArray[float32], NDArray[uint8]], ArrayLike] | Solution,
     hands: SupportsIndex = 1000,
     seed: SupportsIndex = 0,
     *,
@@ -157,9 +159,20 @@ def lbr(
     reached), each ``{hands, mbb, ci95, share}``, ``showdowns``, ``options``. Results do
     not depend on ``threads``. Runs without the GIL (a Python policy takes it for its
     calls); Ctrl-C raises ``KeyboardInterrupt``, ``time_limit`` ``TimeoutError``. Bad
-    arguments raise ``ValueError`` (``TypeError`` for a policy of another type)."""
+    arguments raise ``ValueError`` (``TypeError`` for a policy of another type).
+
+    ``policy`` may also be a solved spot (a ``cardvec.spot.Solution``): LBR then starts
+    every hand at the spot's root (its board, pot, stacks and ranges; the pot must be even),
+    bets only the spot tree's sizes (``bets``, ``preflop`` and ``limp`` are not used), and
+    the result's ``spot`` holds, per player (``players[0]`` LBR as OOP, ``[1]`` as IP),
+    LBR's ``value`` in chips as the spot counts them with ``ci95``, the exact
+    ``best_response`` and ``strategy_ev`` of the solve's strategy, and ``found`` (the share
+    of the best response's gain LBR finds). ``control=True`` and table options are then a
+    ``ValueError`` (docs/exploit.md, "From a spot's root")."""
+    from .spot import Solution as _Solution
+
     text = _h.lbr_json(
-        policy,
+        policy._solver if isinstance(policy, _Solution) else policy,
         hands,
         seed,
         bets,

@@ -263,6 +263,13 @@ fn result<'py>(
     Ok(d)
 }
 
+impl PySolver {
+    /// The solver (`cardvec.holdem.lbr` plays its strategy as a policy).
+    pub(crate) fn solver(&self) -> &SpotSolver {
+        &self.solver
+    }
+}
+
 #[pymethods]
 impl PySolver {
     /// `_Solver(board, pot, stack, oop_range, ip_range, bets, raises, target,

@@ -93,3 +93,37 @@ def test_errors() -> None:
 
     with pytest.raises(ValueError, match="sum"):
         holdem.lbr(not_a_distribution, hands=2)
+
+
+def test_a_solved_spot_as_the_policy_stays_below_its_exact_best_response() -> None:
+    from cardvec import spot
+
+    args = dict(
+        board="AhKh7d4c2s",
+        pot=100,
+        stack=300,
+        oop_range="77,44,QJs,T9s,86s,JTs",
+        ip_range="AQ,KQ,QQ,JJ,TT",
+        bets="50%,a",
+        raises="a",
+        target=0.0,
+    )
+    solved = spot.solve(**args, max_iterations=300)  # type: ignore[arg-type]
+    bad = spot.solve(**args, max_iterations=1)  # type: ignore[arg-type]
+    for solution, far in [(solved, False), (bad, True)]:
+        one = holdem.lbr(solution, hands=600, seed=1, estimator="expect", threads=1)
+        two = holdem.lbr(solution, hands=600, seed=1, estimator="expect", threads=2)
+        assert one["spot"] == two["spot"]
+        for p in one["spot"]["players"]:
+            assert p["hands"] == 300
+            assert p["value"] <= p["best_response"] + p["ci95"], p
+            if far:
+                assert p["value"] - p["ci95"] > p["strategy_ev"], p
+                assert p["found"] > 0.5, p
+    with pytest.raises(ValueError, match="control"):
+        holdem.lbr(solved, hands=10, control=True)
+    with pytest.raises(ValueError, match="table options"):
+        holdem.lbr(solved, hands=10, stack=400)
+    odd = spot.solve(**{**args, "pot": 101}, max_iterations=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="even"):
+        holdem.lbr(odd, hands=10)

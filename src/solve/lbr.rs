@@ -169,6 +169,14 @@ pub struct LbrOptions {
     /// Whether each hand's result is corrected by the all-in control variate (a term of
     /// mean zero, `lbr_control`; default false).
     pub control: bool,
+    /// Start every hand at a spot's root instead of the deal ([`SpotStart`], `lbr_spot`;
+    /// default none): the ranges, board, pot and stacks are the spot's, LBR's bets at each
+    /// of its decisions are the policy's own there ([`HoldemPolicy::actions`]: with a
+    /// solved spot's policy, the spot's tree, so LBR stays in the tree), `bets`, `preflop`
+    /// and `limp` are not used, and `control` must be false. Not serialized (the report's
+    /// `spot` part says it).
+    #[serde(skip)]
+    pub spot: Option<std::sync::Arc<SpotStart>>,
 }
 
 impl Default for LbrOptions {
@@ -183,6 +191,7 @@ impl Default for LbrOptions {
             samples: 500,
             estimator: Estimator::Sample,
             control: false,
+            spot: None,
         }
     }
 }
@@ -213,6 +222,14 @@ impl LbrOptions {
         }
         Error::check_range("exact_limit", 0, 10_000_000, self.exact_limit)?;
         Error::check_range("samples", 1, 1_000_000, self.samples as u64)?;
+        if self.control && self.spot.is_some() {
+            return Err(Error::Invalid {
+                what: "control",
+                reason: "the all-in control variate is for hands from the deal (uniform \
+                         ranges), not from a spot's root"
+                    .into(),
+            });
+        }
         Ok(())
     }
 }
@@ -263,7 +280,7 @@ impl OpponentRange {
         self.normalize();
     }
 
-    fn normalize(&mut self) {
+    pub(crate) fn normalize(&mut self) {
         let sum: f64 = self.weights.iter().sum();
         if sum > 0.0 {
             for w in &mut self.weights {
@@ -277,23 +294,33 @@ impl OpponentRange {
         (0..HOLDINGS).filter(|&h| self.weights[h] > 0.0).collect()
     }
 
-    /// The policy's probabilities of every action at the live holdings (`live`), row by row.
+    /// The policy's actions at `s` ([`HoldemPolicy::actions`]) and its probabilities of
+    /// each at the live holdings (`live`), row by row (a row per holding, a column per
+    /// action of the list).
     pub(crate) fn policy_rows(
         game: &NoLimitHoldem,
         s: &NoLimitHoldemState,
         policy: &dyn HoldemPolicy,
         live: &[usize],
-    ) -> Result<Vec<f64>> {
+    ) -> Result<(Vec<u32>, Vec<f64>)> {
+        let acts = policy.actions(game, s)?;
+        if acts.is_empty() {
+            return Err(Error::Invalid {
+                what: "policy",
+                reason: format!("{} lists no action at a live state", policy.name()),
+            });
+        }
         let hs: Vec<[u8; 2]> = live.iter().map(|&h| holdings()[h]).collect();
-        let mut out = vec![0.0; hs.len() * game.num_actions()];
+        let mut out = vec![0.0; hs.len() * acts.len()];
         policy.probabilities(game, s, &hs, &mut out)?;
-        check_rows(&out, game.num_actions(), policy.name())?;
-        Ok(out)
+        check_rows(&out, acts.len(), policy.name())?;
+        Ok((acts, out))
     }
 
     /// Bayes' rule for the policy's `action` at `s` (the policy to act): each weight times
     /// the policy's probability of `action` with that holding, normalized. An action that
-    /// no holding of the range plays is an error (and changes nothing).
+    /// no holding of the range plays, or that is not among the policy's actions
+    /// ([`HoldemPolicy::actions`]), is an error (and changes nothing).
     pub fn observe(
         &mut self,
         game: &NoLimitHoldem,
@@ -302,12 +329,21 @@ impl OpponentRange {
         action: u32,
     ) -> Result<()> {
         let live = self.live();
-        let rows = Self::policy_rows(game, s, policy, &live)?;
-        self.observe_rows(&live, &rows, game.num_actions(), action)
+        let (acts, rows) = Self::policy_rows(game, s, policy, &live)?;
+        let Some(a) = acts.iter().position(|&x| x == action) else {
+            return Err(Error::Invalid {
+                what: "action",
+                reason: format!(
+                    "{action:#x} is not among the actions of {} here ({acts:?})",
+                    policy.name()
+                ),
+            });
+        };
+        self.observe_rows(&live, &rows, acts.len(), a)
     }
 
-    fn observe_rows(&mut self, live: &[usize], rows: &[f64], n: usize, action: u32) -> Result<()> {
-        let a = action as usize;
+    /// Bayes' rule for the action in column `a` of `rows` (`n` columns).
+    fn observe_rows(&mut self, live: &[usize], rows: &[f64], n: usize, a: usize) -> Result<()> {
         Error::check_range("action", 0, n as u64 - 1, a as u64)?;
         let mut next = self.weights.clone();
         for (k, &h) in live.iter().enumerate() {
@@ -316,7 +352,7 @@ impl OpponentRange {
         if next.iter().sum::<f64>() <= 0.0 {
             return Err(Error::Invalid {
                 what: "action",
-                reason: format!("no holding of the range plays action {action}"),
+                reason: format!("no holding of the range plays action {a} of the policy's list"),
             });
         }
         self.weights = next;
@@ -476,17 +512,28 @@ pub fn lbr_candidates(
     if !legal.raise {
         return Ok(out);
     }
-    let mut targets: Vec<u64> = options
-        .bets
-        .iter()
-        .map(|b| match *b {
-            LbrBet::AllIn => legal.max_raise_to,
-            LbrBet::Pot(f) => {
-                let to = max_bet + (f * (pot + to_call)).floor() as u64;
-                to.clamp(legal.min_raise_to, legal.max_raise_to)
-            }
-        })
-        .collect();
+    let mut targets: Vec<u64> = if options.spot.is_some() {
+        // From a spot's root: the bets and raises of the policy's own list at this node (the
+        // spot's tree), so that LBR stays in the tree.
+        policy
+            .actions(game, s)?
+            .into_iter()
+            .filter(|&a| a != FOLD && a != CHECK_CALL)
+            .filter_map(|a| game.raise_target(a, &legal, max_bet, s.pot_total()))
+            .collect()
+    } else {
+        options
+            .bets
+            .iter()
+            .map(|b| match *b {
+                LbrBet::AllIn => legal.max_raise_to,
+                LbrBet::Pot(f) => {
+                    let to = max_bet + (f * (pot + to_call)).floor() as u64;
+                    to.clamp(legal.min_raise_to, legal.max_raise_to)
+                }
+            })
+            .collect()
+    };
     targets.sort_unstable();
     targets.dedup();
     let opp_cover = (s.bets()[opp] + s.stacks()[opp]) as u64;
@@ -505,12 +552,16 @@ pub fn lbr_candidates(
             continue;
         }
         let fp = if !next.is_over() && game.legal(&next).is_some_and(|l| l.seat == opp && l.fold) {
-            let rows = OpponentRange::policy_rows(game, &next, policy, &live)?;
-            let n = game.num_actions();
-            live.iter()
-                .enumerate()
-                .map(|(k, &h)| range.weights[h] * rows[k * n + FOLD as usize])
-                .sum::<f64>()
+            let (acts, rows) = OpponentRange::policy_rows(game, &next, policy, &live)?;
+            let n = acts.len();
+            match acts.iter().position(|&a| a == FOLD) {
+                Some(f) => live
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &h)| range.weights[h] * rows[k * n + f])
+                    .sum::<f64>(),
+                None => 0.0,
+            }
         } else {
             0.0
         };
@@ -561,9 +612,11 @@ pub fn play_hand(
     options: &LbrOptions,
     index: u64,
 ) -> Result<LbrHand> {
-    let mut hand = match options.estimator {
-        Estimator::Sample => sample_hand(game, policy, options, index)?,
-        Estimator::Expect => expect::expect_hand(game, policy, options, index)?,
+    let mut hand = match (&options.spot, options.estimator) {
+        (None, Estimator::Sample) => sample_hand(game, policy, options, index)?,
+        (None, Estimator::Expect) => expect::expect_hand(game, policy, options, index)?,
+        (Some(start), Estimator::Sample) => spot::sample_hand(game, policy, options, start, index)?,
+        (Some(start), Estimator::Expect) => spot::expect_hand(game, policy, options, start, index)?,
     };
     if options.control {
         // The deal's LBR cards and flop, as both estimators deal them.
@@ -593,12 +646,29 @@ fn sample_hand(
     hole[seat] = [deck[0], deck[1]];
     hole[1 - seat] = [deck[2], deck[3]];
     let board = [deck[4], deck[5], deck[6], deck[7], deck[8]];
-    let mut s = game.deal(&hole, board, 0);
-    let mut range = OpponentRange::uniform(CardSet64::from_ids(hole[seat]));
+    let s = game.deal(&hole, board, 0);
+    let range = OpponentRange::uniform(CardSet64::from_ids(hole[seat]));
+    play_sampled(game, policy, options, index, seat, hole, s, range, rng)
+}
+
+/// Plays a hand from the live state `s` (LBR in `seat`, the cards `hole`), the policy's
+/// range `range` as LBR tracks it, the policy's actions and LBR's sampled runouts drawn
+/// from `rng`: [`Estimator::Sample`] from the deal or from a spot's root.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn play_sampled(
+    game: &NoLimitHoldem,
+    policy: &dyn HoldemPolicy,
+    options: &LbrOptions,
+    index: u64,
+    seat: usize,
+    hole: [[u8; 2]; 2],
+    mut s: NoLimitHoldemState,
+    mut range: OpponentRange,
+    mut rng: LaneRng,
+) -> Result<LbrHand> {
     let mut seen = 0usize;
     let mut street = 0u8;
     let mut rewards = [0f32; 2];
-    let n = game.num_actions();
     while let Some(legal) = game.legal(&s) {
         if s.board().len() > seen {
             range.block(CardSet64::from_ids(s.board().iter().copied()));
@@ -621,7 +691,8 @@ fn sample_hand(
             }
         } else {
             let live = range.live();
-            let rows = OpponentRange::policy_rows(game, &s, policy, &live)?;
+            let (acts, rows) = OpponentRange::policy_rows(game, &s, policy, &live)?;
+            let n = acts.len();
             let me = holding_index(hole[1 - seat][0], hole[1 - seat][1]);
             let k = live
                 .iter()
@@ -630,9 +701,7 @@ fn sample_hand(
             let row = &rows[k * n..(k + 1) * n];
             let u = rng.unit_f64();
             let mut acc = 0.0;
-            let mut a = (0..n)
-                .rfind(|&a| row[a] > 0.0)
-                .unwrap_or(CHECK_CALL as usize);
+            let mut a = (0..n).rfind(|&a| row[a] > 0.0).unwrap_or(0);
             for (i, &p) in row.iter().enumerate() {
                 acc += p;
                 if p > 0.0 && u < acc {
@@ -640,8 +709,8 @@ fn sample_hand(
                     break;
                 }
             }
-            range.observe_rows(&live, &rows, n, a as u32)?;
-            a as u32
+            range.observe_rows(&live, &rows, n, a)?;
+            acts[a]
         };
         let out = game.step(&mut s, action, &mut LaneRng::from_seed(0), &mut rewards);
         if !out.applied {
@@ -708,6 +777,10 @@ pub struct LbrReport {
     pub showdowns: u64,
     /// Whether the run was stopped before all its hands ([`Progress::should_stop`]).
     pub stopped: bool,
+    /// From a spot's root ([`LbrOptions::spot`]): LBR's value per spot player in chips
+    /// beside the exact best response (`mbb` is then in thousandths of a chip: the spot's
+    /// table has a big blind of 1). `None` from the deal.
+    pub spot: Option<LbrSpotReport>,
     /// The options of the run.
     pub options: LbrOptions,
 }
@@ -735,6 +808,9 @@ pub fn lbr(
 ) -> Result<LbrReport> {
     check_game(game)?;
     options.check()?;
+    if let Some(start) = &options.spot {
+        start.check_game(game)?;
+    }
     progress.start(options.hands, "hands");
     let mut hands = Vec::with_capacity(options.hands as usize);
     let mut stopped = false;
@@ -810,6 +886,7 @@ pub fn report(
         correction: part(&correction),
         showdowns: hands.iter().map(|h| h.showdown).sum::<f64>().round() as u64,
         stopped,
+        spot: options.spot.as_ref().map(|s| spot::spot_report(s, hands)),
         options: options.clone(),
     }
 }
@@ -941,7 +1018,13 @@ pub fn policy_by_name(game: &NoLimitHoldem, name: &str) -> Result<Box<dyn Holdem
 pub mod control;
 #[path = "lbr_expect.rs"]
 mod expect;
+#[path = "lbr_spot.rs"]
+pub mod spot;
+pub use spot::{LbrSpotReport, SpotExact, SpotPart, SpotStart};
 
+#[cfg(test)]
+#[path = "lbr_spot_tests.rs"]
+mod spot_tests;
 #[cfg(test)]
 #[path = "lbr_tests.rs"]
 mod tests;

@@ -51,6 +51,9 @@ struct Walk<'a> {
     seat: usize,
     hole: [u8; 2],
     rng: LaneRng,
+    /// The divisor of a leaf's sum: `C` from the deal; from a spot's root, see
+    /// `lbr_spot`.
+    norm: f64,
     streets: [f64; 4],
     showdown: f64,
     deepest: u8,
@@ -65,7 +68,6 @@ impl Walk<'_> {
         let street = street.max(s.street);
         self.deepest = self.deepest.max(street);
         let seen = CardSet64::from_ids(s.board().iter().copied()).0;
-        let n = game.num_actions();
         if legal.seat == self.seat {
             let action = if s.street == 0 && self.options.preflop == PreflopMode::Call {
                 CHECK_CALL
@@ -96,9 +98,10 @@ impl Walk<'_> {
         let live: Vec<usize> = (0..HOLDINGS)
             .filter(|&h| reach[h] > 0.0 && bits(h) & seen == 0)
             .collect();
-        let rows = OpponentRange::policy_rows(game, s, self.policy, &live)?;
+        let (acts, rows) = OpponentRange::policy_rows(game, s, self.policy, &live)?;
+        let n = acts.len();
         let mut total = 0.0;
-        for a in 0..n {
+        for (a, &action) in acts.iter().enumerate() {
             let mut next = vec![0.0; HOLDINGS];
             let mut weight = 0.0;
             for (k, &h) in live.iter().enumerate() {
@@ -109,7 +112,7 @@ impl Walk<'_> {
             // An action no holding plays has no weight. (Pruning on the cards still hidden
             // would bias the runouts of an all-in below.)
             if weight > 0.0 {
-                total += self.child(s, a as u32, &next, street)?;
+                total += self.child(s, action, &next, street)?;
             }
         }
         Ok(total)
@@ -147,7 +150,7 @@ impl Walk<'_> {
                     w += r;
                 }
             }
-            let v = net * w / DISJOINT;
+            let v = net * w / self.norm;
             self.streets[street as usize] += v;
             return Ok(v);
         }
@@ -172,6 +175,7 @@ impl Walk<'_> {
         let live: Vec<usize> = (0..HOLDINGS)
             .filter(|&h| reach[h] > 0.0 && bits(h) & known.0 == 0)
             .collect();
+        let norm = self.norm;
         let share = |full: u64| -> f64 {
             let mine = rank_of_set(CardSet64(full | hole));
             let mut v = 0.0;
@@ -186,7 +190,7 @@ impl Walk<'_> {
                     v -= reach[h];
                 }
             }
-            v * m / DISJOINT
+            v * m / norm
         };
         let v = if missing > 0 && count <= self.options.exact_limit {
             let dealt_set = CardSet64::from_ids(dealt.iter().copied()).0;
@@ -204,7 +208,7 @@ impl Walk<'_> {
                 p += r;
             }
         }
-        self.showdown += p / DISJOINT;
+        self.showdown += p / self.norm;
         self.streets[3] += v;
         Ok(v)
     }
@@ -245,18 +249,41 @@ pub(super) fn expect_deal(
     let reach: Vec<f64> = (0..HOLDINGS)
         .map(|h| (bits(h) & mine == 0) as u8 as f64)
         .collect();
+    expect_from(
+        game, policy, options, seat, hole[seat], &s, &reach, DISJOINT, rng,
+    )
+}
+
+/// The expected estimator from the live state `s` (LBR in `seat` with `hole`): `reach` the
+/// policy's starting weight per holding (0 for a holding blocked by LBR's cards or the
+/// board), `norm` the divisor of a leaf's sum (`Σ_h reach[h] · net(h) / norm` over the
+/// holdings disjoint from LBR's cards and the board of the deal), LBR's runout samples
+/// drawn from `rng`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn expect_from(
+    game: &NoLimitHoldem,
+    policy: &dyn HoldemPolicy,
+    options: &LbrOptions,
+    seat: usize,
+    hole: [u8; 2],
+    s: &NoLimitHoldemState,
+    reach: &[f64],
+    norm: f64,
+    rng: LaneRng,
+) -> Result<LbrHand> {
     let mut walk = Walk {
         game,
         policy,
         options,
         seat,
-        hole: hole[seat],
+        hole,
         rng,
+        norm,
         streets: [0.0; 4],
         showdown: 0.0,
         deepest: 0,
     };
-    let value = walk.node(&s, &reach, 0)?;
+    let value = walk.node(s, reach, 0)?;
     Ok(LbrHand {
         seat: seat as u8,
         value,

@@ -8,6 +8,7 @@ import numpy.typing as npt
 from typing_extensions import TypeAlias
 
 from . import BatchEnv
+from .spot import _Solver
 
 # Cards: a string ("AsKd", "As Kd", "♠A") or a sequence of card strings or ids.
 _Cards: TypeAlias = str | Sequence[str | SupportsIndex] | npt.NDArray[np.integer[Any]]
@@ -105,7 +106,9 @@ def equity(
 ) -> EquityResult: ...
 def range_combos(text: str) -> list[tuple[str, float]]: ...
 def lbr_json(
-    policy: str | Callable[[npt.NDArray[np.float32], npt.NDArray[np.uint8]], npt.ArrayLike],
+    policy: str
+    | Callable[[npt.NDArray[np.float32], npt.NDArray[np.uint8]], npt.ArrayLike]
+    | _Solver,
     hands: SupportsIndex | None = None,
     seed: SupportsIndex | None = None,
     bets: str | None = None,

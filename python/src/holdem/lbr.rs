@@ -1,11 +1,12 @@
 //! `cardvec.holdem.lbr`: local best response against a heads-up no-limit policy, a built-in
 //! one by name or a Python callable batched over holdings (see docs/exploit.md).
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use cardvec::core::{Error, ForkSafePool, Game};
 use cardvec::games::holdem::policy::{check_call, holding_views, HoldemPolicy};
 use cardvec::solve::lbr::{self, Estimator, LbrBet, LbrOptions, PreflopMode};
+use cardvec::solve::spot::SpotPolicy;
 use cardvec::{NoLimitHoldem, NoLimitHoldemState};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -109,7 +110,25 @@ pub fn lbr_json<'py>(
     game: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<String> {
     let err = crate::errors::core_err;
-    let g: NoLimitHoldem = crate::options::configure(game)?;
+    // A solved spot (`cardvec.spot.Solution`'s solver): its strategy, LBR from its root.
+    let spot = match policy.cast::<crate::spot::PySolver>() {
+        Ok(s) => {
+            let solver = s.borrow().solver().clone();
+            Some(py.detach(|| SpotPolicy::new(solver, "spot")).map_err(err)?)
+        }
+        Err(_) => None,
+    };
+    let g: NoLimitHoldem = match &spot {
+        Some(p) => {
+            if game.is_some_and(|d| !d.is_empty()) {
+                return Err(pyo3::exceptions::PyValueError::new_err(
+                    "a solved spot is played at its own table: give no table options",
+                ));
+            }
+            p.start().game().map_err(err)?
+        }
+        None => crate::options::configure(game)?,
+    };
     lbr::check_game(&g).map_err(err)?;
     let int = |o: Option<&Bound<'py, PyAny>>, what: &str, min: i128, max: i128, d: i128| {
         o.filter(|o| !o.is_none())
@@ -128,6 +147,7 @@ pub fn lbr_json<'py>(
         samples: int(samples, "samples", 1, 1_000_000, 500)? as u32,
         estimator: Estimator::parse(estimator.unwrap_or("sample")).map_err(err)?,
         control: args::opt_flag(control, "control", false)?,
+        spot: spot.as_ref().map(|p| Arc::new(p.start().clone())),
     };
     options.check().map_err(err)?;
     let threads = match threads.filter(|o| !o.is_none()) {
@@ -135,21 +155,25 @@ pub fn lbr_json<'py>(
         None => None,
     };
     let time_limit = interrupt::time_limit_arg(time_limit)?;
-    let named =
-        match policy.extract::<String>() {
-            Ok(name) => Some(lbr::policy_by_name(&g, &name).map_err(err)?),
-            Err(_) if policy.is_callable() => None,
-            Err(_) => return Err(pyo3::exceptions::PyTypeError::new_err(
-                "policy must be a policy name (str) or a callable f(obs, mask) -> probabilities",
-            )),
-        };
+    let named = match policy.extract::<String>() {
+        _ if spot.is_some() => None,
+        Ok(name) => Some(lbr::policy_by_name(&g, &name).map_err(err)?),
+        Err(_) if policy.is_callable() => None,
+        Err(_) => {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "policy must be a policy name (str), a callable f(obs, mask) -> probabilities \
+                 or a solved spot (cardvec.spot.Solution)",
+            ))
+        }
+    };
     let py_policy = PyPolicy {
         f: policy.clone().unbind(),
         error: Mutex::new(None),
     };
-    let p: &dyn HoldemPolicy = match &named {
-        Some(b) => b.as_ref(),
-        None => &py_policy,
+    let p: &dyn HoldemPolicy = match (&named, &spot) {
+        (Some(b), _) => b.as_ref(),
+        (None, Some(s)) => s,
+        (None, None) => &py_policy,
     };
     let own;
     let pool = match threads {

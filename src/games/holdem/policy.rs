@@ -12,7 +12,8 @@
 //!   `all-in`: all-in whenever raising is legal, else checks or calls;
 //! - any [`Bot`] through [`BotPolicy`] (`equity`, `equity-N`): the bot's action at each
 //!   holding, drawn from a stream keyed by the public history and the holding, so the
-//!   policy is a fixed function of the information state (a pure strategy);
+//!   policy is a fixed function of the information state (a pure strategy); the equity bot
+//!   by [`EquityPolicy`], the same probabilities computed faster;
 //! - [`PushFoldPolicy`]: a heads-up push/fold strategy (169 shove and 169 call
 //!   probabilities), checking or calling off its tree.
 
@@ -72,11 +73,25 @@ pub trait HoldemPolicy: Sync {
     /// The policy's name, for reports.
     fn name(&self) -> &str;
 
+    /// The actions the policy's probabilities are over at the live state `s`, in the order
+    /// of each row of [`HoldemPolicy::probabilities`]. By default the discrete action ids of
+    /// `game`, `0..num_actions` (fold, check/call, the raise fractions, all-in), illegal ones
+    /// included (with probability zero). A policy with its own bet sizes (a solved spot's
+    /// tree, `crate::solve::spot::SpotPolicy`) lists its actions instead: [`FOLD`],
+    /// [`CHECK_CALL`], exact raise-tos (`EXACT_RAISE | chips`) or the all-in id, each legal
+    /// at `s`. The list depends on the public state only (the same for every holding).
+    fn actions(&self, game: &NoLimitHoldem, s: &NoLimitHoldemState) -> Result<Vec<u32>> {
+        let _ = s;
+        Ok((0..game.num_actions() as u32).collect())
+    }
+
     /// Writes, for each holding `h` of `holdings` (pairs of distinct card ids, none on the
-    /// board), the probability of each discrete action id `a` of `game` (`0..num_actions`)
-    /// at `out[h * num_actions + a]`: zero on illegal actions, summing to 1. `s` is a live
-    /// state of `game`; the seat to act is the one whose holdings are given, and the policy
-    /// must not read its hole cards (the holding stands for them) nor anything hidden.
+    /// board), the probability of each action of [`HoldemPolicy::actions`] at `s` (by
+    /// default each discrete action id `a` of `game`, `0..num_actions`) at
+    /// `out[h * k + a]` (`k` the length of that list): zero on illegal actions, each row
+    /// summing to one. `s` is a live state of `game`; the seat to act is the one whose
+    /// holdings are given, and the policy must not read its hole cards (the holding stands
+    /// for them) nor anything hidden.
     fn probabilities(
         &self,
         game: &NoLimitHoldem,
@@ -338,18 +353,28 @@ impl HoldemPolicy for PushFoldPolicy {
     }
 }
 
+#[path = "policy_equity.rs"]
+mod equity;
+pub use equity::EquityPolicy;
+
 /// Names of the built-in policies ([`policy_by_name`]).
 pub const POLICY_NAMES: &[&str] = &["random", "call-station", "all-in", "equity", "equity-<N>"];
 
-/// A built-in policy by name: `random`, `call-station`, `all-in`, or any other hold'em bot
-/// (`equity`, `equity-N`) through [`BotPolicy`].
+/// A built-in policy by name: `random`, `call-station`, `all-in`, `equity` and `equity-N`
+/// ([`EquityPolicy`]: the bot's probabilities, faster), or any other hold'em bot through
+/// [`BotPolicy`].
 pub fn policy_by_name(name: &str) -> Result<Box<dyn HoldemPolicy>> {
     match name {
         "random" => Ok(Box::new(RandomPolicy)),
         "call-station" => Ok(Box::new(CallStationPolicy)),
         "all-in" => Ok(Box::new(AllInPolicy)),
         _ => match bots::by_name(name) {
-            Ok(bot) => Ok(Box::new(BotPolicy::new(bot))),
+            // The equity bot by its fast path (the same probabilities, `EquityPolicy`).
+            Ok(_) if name == "equity" => Ok(Box::new(EquityPolicy::new(bots::EQUITY_TRIALS))),
+            Ok(bot) => match name.strip_prefix("equity-").map(str::parse::<u32>) {
+                Some(Ok(trials)) => Ok(Box::new(EquityPolicy::new(trials))),
+                _ => Ok(Box::new(BotPolicy::new(bot))),
+            },
             Err(_) => Err(Error::Unknown {
                 what: "holdem policy",
                 name: name.to_string(),

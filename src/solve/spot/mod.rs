@@ -57,6 +57,7 @@ mod io;
 mod iso;
 mod line;
 mod lock;
+mod policy;
 mod report;
 mod solver;
 mod tree;
@@ -75,6 +76,7 @@ mod tests;
 pub use check::{check_solve_invariants, fuzz_check_spot, INVARIANT_TOLERANCE};
 pub use io::{SPOT_FILE_MAGIC, SPOT_FILE_VERSION};
 pub use lock::{NodeLock, LOCK_SUM_TOLERANCE};
+pub use policy::SpotPolicy;
 pub use report::{ActionInfo, Aggregate, NodeReport, PlayerReport, SHAPES};
 pub use solver::{
     Algorithm, Progress, SolveOptions, SpotSolution, SpotSolver, StopReason, DEFAULT_MAX_MEMORY,

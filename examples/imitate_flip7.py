@@ -57,7 +57,8 @@ def value_gaps(values: np.ndarray) -> np.ndarray:
     """How much the search's best action is worth above its second best (0 with one legal
     action; ``NaN``: illegal): what a wrong choice there costs, by the search's values."""
     top2 = -np.sort(-np.nan_to_num(values, nan=-np.inf), axis=1)[:, :2]
-    gap = top2[:, 0] - top2[:, 1]
+    with np.errstate(invalid="ignore"):  # rows without two legal actions: -inf - -inf
+        gap = top2[:, 0] - top2[:, 1]
     return np.where(np.isfinite(gap), gap, 0.0)
 
 

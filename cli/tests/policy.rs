@@ -194,3 +194,55 @@ fn the_committed_lost_cities_policy_plays_a_match() {
         .sum::<u64>();
     assert_eq!(counted, 40, "{line}");
 }
+
+/// The committed Flip 7 policy (`models/flip7_imitation.safetensors`, written by
+/// `examples/imitate_flip7.py` for 3 seats) loads and plays whole 3-seat games through
+/// `cardvec match` against two `expected-value` bots, seats rotated, every game counted in
+/// its standings (a match stops on an illegal move). Its strength is a documented figure
+/// (docs/python.md), not asserted here.
+#[test]
+fn the_committed_flip7_policy_plays_a_three_seat_match() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../models/flip7_imitation.safetensors"
+    );
+    let bots = format!("policy:{path},expected-value,expected-value");
+    let out = cardvec(&[
+        "match",
+        "flip7",
+        "--players",
+        "3",
+        "--bots",
+        &bots,
+        "--games",
+        "12",
+        "--seed",
+        "31",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_str(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(line["games"], 12, "{line}");
+    assert_eq!(line["truncated"], 0, "{line}");
+    let standings = line["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 3, "{line}");
+    assert_eq!(standings[0]["bot"], format!("policy:{path}").as_str());
+    assert!(standings.iter().all(|s| s["seats"] == 12), "{line}");
+    // Every game has a winner (tied leaders share it): the win rates sum to 1.
+    let total: f64 = standings
+        .iter()
+        .map(|s| s["win_rate"].as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-9, "{line}");
+}

@@ -185,3 +185,91 @@ def test_the_imitation_labels_correct_the_heuristic_by_a_margin():
     heuristic = np.array([0, 0, 1, 2])
     np.testing.assert_array_equal(im.expert_labels(values, heuristic, 3.0), [1, 0, 2, 2])
     np.testing.assert_array_equal(im.expert_labels(values, heuristic, 10.0), heuristic)
+
+
+def test_flip7_imitation_example_runs_its_dagger_rounds(tmp_path):
+    """examples/imitate_flip7.py at a tiny size (the loop of examples/dagger.py, shared with
+    the Lost Cities example): round 0 played and labelled by the search, one DAgger round
+    played by the network; the best round's file is the policy file, made for 3-seat Flip 7,
+    and it plays legal moves in Rust against the two bots."""
+    import cardvec
+
+    out = tmp_path / "run"
+    args = ["--envs", "9", "--warm-steps", "3", "--rounds", "1", "--steps", "3", "--sims", "2",
+            "--hidden", "16", "--epochs", "1", "--batch", "8", "--select-games", "6",
+            "--seed", "3"]
+    proc = subprocess.run(
+        [sys.executable, os.path.join(EXAMPLES, "imitate_flip7.py"), *args,
+         "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text())
+    rounds = summary["rounds"]
+    assert [r["round"] for r in rounds] == [0, 1]
+    assert summary["options"] == {"num_players": 3}
+    assert summary["search"].startswith("pimc:sims=2,")
+    # Every round labels at most one state per lane and step, and the aggregate grows.
+    assert all(0 < r["labels"] <= 27 for r in rounds)
+    assert rounds[1]["dataset"] == rounds[0]["labels"] + rounds[1]["labels"]
+    assert all(r["select"]["games"] == 6 for r in rounds)
+    assert all(0.0 <= r["select"]["win_rate"] <= 1.0 for r in rounds)
+    best = out / f"round_{summary['best_round']}.safetensors"
+    assert (out / "policy.safetensors").read_bytes() == best.read_bytes()
+    env = cardvec.LearnerEnv("flip7", 12, opponents=["expected-value", "expected-value"],
+                             seat="rotate", seed=5, num_players=3)
+    env.reset()
+    for _ in range(60):
+        actions = cardvec.bots.act(env, f"policy:{out / 'policy.safetensors'}")
+        live = ~(env.terminated | env.truncated)
+        assert ((actions >= 0) == live).all()
+        mask = env.legal_mask.astype(bool)
+        assert mask[np.arange(12), actions][live].all()
+        env.step(np.where(live, actions, 0))
+        assert (env.illegal[live] == 0).all()
+
+
+def test_the_flip7_imitation_labels_are_the_search_bots_moves():
+    """The labels of examples/imitate_flip7.py are the moves `bots.act` plays with the same
+    search bot and seed: the first legal action of highest value."""
+    sys.path.insert(0, EXAMPLES)
+    import imitate_flip7 as im
+
+    import cardvec
+
+    nan = np.nan
+    values = np.array([[0.2, 0.3, nan], [0.5, 0.5, nan], [nan, nan, 0.1]], dtype=np.float32)
+    np.testing.assert_array_equal(im.search_labels(values), [1, 0, 2])
+    np.testing.assert_allclose(im.value_gaps(values), [0.1, 0.0, 0.0], atol=1e-7)
+    with pytest.raises(ValueError, match="weighting"):
+        im.search_expert("pimc:sims=1", "regret")
+    env = cardvec.LearnerEnv("flip7", 6, opponents=["expected-value", "expected-value"],
+                             seat="rotate", seed=2, num_players=3)
+    env.reset()
+    search = "pimc:sims=4,playout=expected-value,value=win,crn=1,horizon=1"
+    for step in range(4):
+        live = ~(env.terminated | env.truncated)
+        labels, changed, weights = im.search_expert(search)(env, live, 1, 40 + step)
+        assert changed == 0 and weights is None
+        played = cardvec.bots.act(env, search, seed=40 + step)
+        np.testing.assert_array_equal(labels[live], played[live])
+        _, _, gaps = im.search_expert(search, "gap")(env, live, 1, 40 + step)
+        values = cardvec.bots.action_values(env, search, lanes=live, seed=40 + step)
+        best = np.nanmax(values[live], axis=1)
+        assert (gaps[live] >= 0).all() and (gaps[live] <= best + 1e-6).all()
+        env.step(np.where(live, played, 0))
+
+
+def test_the_learner_share_splits_ties():
+    """examples/dagger.py's selection measure: the learner's share of the win from the
+    learner view's seat totals (k tied leaders get 1/k each)."""
+    sys.path.insert(0, EXAMPLES)
+    import dagger
+
+    class View:
+        seat_returns = np.array([[5.0, 3.0, 1.0], [4.0, 4.0, 0.0], [1.0, 2.0, 2.0],
+                                 [3.0, 3.0, 3.0]])
+        seat = np.array([0, 1, 0, 2])
+
+    shares = dagger.learner_share(View(), np.arange(4))  # type: ignore[arg-type]
+    np.testing.assert_allclose(shares, [1.0, 0.5, 0.0, 1 / 3])

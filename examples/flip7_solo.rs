@@ -51,9 +51,10 @@ fn main() {
             let st = solver.stats();
             println!("points-optimal: {points:.12} expected points per round, P(0 points) {p0:.9}");
             println!(
-                "decisions evaluated {}, inner positions {}, tables {:.0} MB, peak RSS {:.0} MB, {:.1} s",
+                "decisions evaluated {}, inner positions cached {} (evicted {}), tables {:.0} MB, peak RSS {:.0} MB, {:.1} s",
                 st.decisions,
                 st.inner,
+                st.evictions,
                 st.bytes as f64 / 1e6,
                 peak_rss_mb(),
                 t.elapsed().as_secs_f64()

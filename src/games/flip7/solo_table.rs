@@ -227,20 +227,42 @@ impl DecisionIndex {
     }
 }
 
-/// An open-addressing table from a nonzero 64-bit key to a value (and optionally the
-/// probability of a 0-point round), grown by doubling up to [`MEMO_CAP_LOG2`] slots.
+/// Slots per bucket of the inner cache: four keys and four values fill one 64-byte line.
+const WAYS: usize = 4;
+
+/// One cache line of the inner cache: keys (0: empty) and their values.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Bucket {
+    keys: [u64; WAYS],
+    vals: [f64; WAYS],
+}
+
+const EMPTY_BUCKET: Bucket = Bucket {
+    keys: [0; WAYS],
+    vals: [0.0; WAYS],
+};
+
+/// The cache of positions inside a Flip Three: a fixed-size, 4-way set-associative table
+/// from a nonzero 64-bit key (the exact packed position, [`FreshSolver::inner_key`]) to its
+/// value (and optionally the probability of a 0-point round). It never grows: when a
+/// bucket is full, a new entry evicts the one with the least work behind it (the fewest
+/// forced draws and pending resolves, read from the key). A lookup that misses is
+/// recomputed, so the values are exact whatever the size; only the time depends on it.
 struct Memo {
-    keys: Vec<u64>,
-    vals: Vec<f64>,
-    zeros: Vec<f32>,
+    buckets: Vec<Bucket>,
+    zeros: Vec<[f32; WAYS]>,
+    /// Entries stored now.
     len: usize,
+    /// Entries evicted by the current solve.
+    evictions: usize,
     track_zero: bool,
 }
 
-/// The inner table's largest size: 2^28 slots (4.3 GB, 5.4 GB with the 0-point
-/// probabilities). The full deck needs more (docs/flip7.md), and growing to 2^29 slots
-/// would take the process past 13 GB, so a solve that fills it stops with an error.
-pub const MEMO_CAP_LOG2: u32 = 28;
+/// The inner cache's size for the full deck: 2^28 slots (4.3 GB of keys and values, 5.4 GB
+/// with the 0-point probabilities). The full deck has more positions inside Flip Threes than
+/// that (docs/flip7.md); the cache evicts instead of growing.
+pub const INNER_CACHE_LOG2: u32 = 28;
 
 #[inline]
 fn mix(k: u64) -> u64 {
@@ -250,88 +272,78 @@ fn mix(k: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The work behind an inner position, from its packed key: the forced draws left in the
+/// current Flip Three, the deferred cards and the resolves queued (more: keep longer).
+#[inline]
+fn work(key: u64) -> u64 {
+    ((key >> 14) & 3) + ((key >> 11) & 7) + ((key >> 3) & 3)
+}
+
 impl Memo {
+    /// A cache of `2^capacity_log2` slots (at least one bucket).
     fn new(capacity_log2: u32, track_zero: bool) -> Self {
-        let n = 1usize << capacity_log2;
+        let n = (1usize << capacity_log2).div_ceil(WAYS).next_power_of_two();
         Memo {
-            keys: vec![0; n],
-            vals: vec![0.0; n],
-            zeros: if track_zero { vec![0.0; n] } else { Vec::new() },
+            buckets: vec![EMPTY_BUCKET; n],
+            zeros: if track_zero { vec![[0.0; WAYS]; n] } else { Vec::new() },
             len: 0,
+            evictions: 0,
             track_zero,
         }
     }
 
     fn clear(&mut self) {
         if self.len > 0 {
-            self.keys.iter_mut().for_each(|k| *k = 0);
+            self.buckets.iter_mut().for_each(|b| b.keys = [0; WAYS]);
         }
         self.len = 0;
+        self.evictions = 0;
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> (usize, bool) {
-        let mask = self.keys.len() - 1;
-        let mut i = mix(key) as usize & mask;
-        loop {
-            let k = self.keys[i];
-            if k == key {
-                return (i, true);
-            }
-            if k == 0 {
-                return (i, false);
-            }
-            i = (i + 1) & mask;
-        }
+    fn bucket(&self, key: u64) -> usize {
+        mix(key) as usize & (self.buckets.len() - 1)
     }
 
     fn get(&self, key: u64) -> Option<(f64, f64)> {
-        let (i, found) = self.slot(key);
-        found.then(|| {
-            let z = if self.track_zero { self.zeros[i] as f64 } else { 0.0 };
-            (self.vals[i], z)
-        })
+        let b = self.bucket(key);
+        let bucket = &self.buckets[b];
+        let w = bucket.keys.iter().position(|&k| k == key)?;
+        let z = if self.track_zero { self.zeros[b][w] as f64 } else { 0.0 };
+        Some((bucket.vals[w], z))
     }
 
-    /// Inserts `key`; `false` (nothing inserted) if the table is full at its cap.
-    fn insert(&mut self, key: u64, v: (f64, f64)) -> bool {
-        if (self.len + 1) * 8 > self.keys.len() * 7 {
-            if self.keys.len() >= 1 << MEMO_CAP_LOG2 {
-                return false;
+    /// Stores `key` (not present), evicting the entry with the least work behind it if
+    /// its bucket is full.
+    fn insert(&mut self, key: u64, v: (f64, f64)) {
+        let b = self.bucket(key);
+        let bucket = &mut self.buckets[b];
+        let w = match bucket.keys.iter().position(|&k| k == 0) {
+            Some(w) => {
+                self.len += 1;
+                w
             }
-            self.grow();
-        }
-        let (i, found) = self.slot(key);
-        if !found {
-            self.len += 1;
-            self.keys[i] = key;
-        }
-        self.vals[i] = v.0;
+            None => {
+                self.evictions += 1;
+                // The first slot with the least work (deterministic).
+                let mut w = 0;
+                for i in 1..WAYS {
+                    if work(bucket.keys[i]) < work(bucket.keys[w]) {
+                        w = i;
+                    }
+                }
+                w
+            }
+        };
+        bucket.keys[w] = key;
+        bucket.vals[w] = v.0;
         if self.track_zero {
-            self.zeros[i] = v.1 as f32;
-        }
-        true
-    }
-
-    fn grow(&mut self) {
-        let n = self.keys.len() * 2;
-        let keys = std::mem::replace(&mut self.keys, vec![0; n]);
-        let vals = std::mem::replace(&mut self.vals, vec![0.0; n]);
-        let zeros = std::mem::replace(
-            &mut self.zeros,
-            if self.track_zero { vec![0.0; n] } else { Vec::new() },
-        );
-        self.len = 0;
-        for (i, &k) in keys.iter().enumerate() {
-            if k != 0 {
-                let z = if self.track_zero { zeros[i] as f64 } else { 0.0 };
-                let _ = self.insert(k, (vals[i], z));
-            }
+            self.zeros[b][w] = v.1 as f32;
         }
     }
 
     fn bytes(&self) -> usize {
-        self.keys.len() * (16 + if self.track_zero { 4 } else { 0 })
+        self.buckets.len() * (64 + if self.track_zero { 16 } else { 0 })
     }
 }
 
@@ -340,8 +352,11 @@ impl Memo {
 pub struct SolveStats {
     /// Decisions evaluated (stored in the dense table).
     pub decisions: usize,
-    /// Positions inside a Flip Three stored in the open-addressing table.
+    /// Positions inside a Flip Three held by the inner cache at the end.
     pub inner: usize,
+    /// Positions inside a Flip Three evicted from the full cache (each recomputed if met
+    /// again).
+    pub evictions: usize,
     /// Bytes of the two tables.
     pub bytes: usize,
 }
@@ -376,15 +391,31 @@ fn end(utility: &[f64], x: u32) -> (f64, f64) {
 impl FreshSolver {
     /// A solver for rounds dealt from the full 94-card deck. Allocates the dense table (about
     /// 1 GB of `f64`, 1.5 GB with `track_zero`, which [`FreshSolver::rounds_to_target`]
-    /// needs); the inner table grows by doubling as needed (2^28 slots of 16 or 20 bytes,
-    /// 4.3 or 5.4 GB, in an unfinished full-deck solve: see `docs/flip7.md`).
+    /// needs) and the inner cache (2^[`INNER_CACHE_LOG2`] slots, 4.3 GB, 5.4 GB with
+    /// `track_zero`).
     pub fn full(track_zero: bool) -> Self {
-        Self::with_deck(&CARD_COPIES, track_zero).expect("the full deck is valid")
+        Self::with_cache(&CARD_COPIES, track_zero, INNER_CACHE_LOG2).expect("the full deck is valid")
     }
 
     /// A solver for rounds dealt from `deck` (counts per card id, each at most the real
-    /// deck's). Errors if a count exceeds the real deck's.
+    /// deck's), with an inner cache of 2^16 slots (2^[`INNER_CACHE_LOG2`] from 60 cards on).
+    /// Errors if a count exceeds the real deck's.
     pub fn with_deck(deck: &[u8; CARD_IDS], track_zero: bool) -> Result<Self> {
+        let cards: usize = deck.iter().map(|&k| k as usize).sum();
+        let log2 = if cards >= 60 { INNER_CACHE_LOG2 } else { 16 };
+        Self::with_cache(deck, track_zero, log2)
+    }
+
+    /// [`FreshSolver::with_deck`] with an inner cache of `2^cache_log2` slots (2 to 34): the
+    /// values do not depend on it (a smaller cache evicts and recomputes more). Errors if a
+    /// count exceeds the real deck's or `cache_log2` is out of range.
+    pub fn with_cache(deck: &[u8; CARD_IDS], track_zero: bool, cache_log2: u32) -> Result<Self> {
+        if !(2..=34).contains(&cache_log2) {
+            return Err(Error::Invalid {
+                what: "solo inner cache",
+                reason: format!("cache_log2 must be in 2..=34, got {cache_log2}"),
+            });
+        }
         for c in 0..CARD_IDS {
             if deck[c] > CARD_COPIES[c] {
                 return Err(Error::Invalid {
@@ -400,8 +431,6 @@ impl FreshSolver {
         }
         let index = DecisionIndex::new(deck);
         let n = index.len();
-        let cards: usize = deck.iter().map(|&k| k as usize).sum();
-        let log2 = if cards >= 60 { 24 } else { 12 };
         Ok(FreshSolver {
             deck: *deck,
             dec: vec![f64::NAN; n],
@@ -409,7 +438,7 @@ impl FreshSolver {
             hit: vec![0; n.div_ceil(64)],
             touched: Some(Vec::new()),
             index,
-            memo: Memo::new(log2, track_zero),
+            memo: Memo::new(cache_log2, track_zero),
             utility: Vec::new(),
             best: 0.0,
             error: None,
@@ -480,6 +509,7 @@ impl FreshSolver {
         SolveStats {
             decisions: self.decisions,
             inner: self.memo.len,
+            evictions: self.memo.evictions,
             bytes: self.dec.len() * (8 + if self.dec_zero.is_empty() { 0 } else { 4 })
                 + self.memo.bytes(),
         }
@@ -695,12 +725,7 @@ impl FreshSolver {
         }
         let out = (v / total as f64, z / total as f64);
         if let Some(key) = key {
-            if !self.memo.insert(key, out) {
-                self.set_error(&format!(
-                    "the inner-position table is full (2^{MEMO_CAP_LOG2} slots): this deck's \
-                     round has too many positions inside Flip Threes for this solver"
-                ));
-            }
+            self.memo.insert(key, out);
         }
         out
     }
@@ -1078,6 +1103,25 @@ mod tests {
             compared += 1;
         }
         assert_eq!(compared, decks().len());
+    }
+
+    /// A cache far too small for the round (two buckets) evicts all the time and changes
+    /// no value: the solve, the zero probabilities and the policy equal the roomy cache's.
+    #[test]
+    fn a_tiny_inner_cache_changes_no_value() {
+        for deck in decks() {
+            let mut roomy = FreshSolver::with_deck(&deck, true).unwrap();
+            let mut tiny = FreshSolver::with_cache(&deck, true, 3).unwrap();
+            let a = roomy.solve_points().unwrap();
+            let b = tiny.solve_points().unwrap();
+            assert_eq!(roomy.stats().evictions, 0, "{deck:?}");
+            assert!(tiny.stats().evictions > 0, "{deck:?}");
+            assert!((a.0 - b.0).abs() < 1e-12 && (a.1 - b.1).abs() < 1e-6, "{a:?} vs {b:?}");
+            assert_eq!(roomy.policy_bits(), tiny.policy_bits());
+            assert_eq!(roomy.stats().decisions, tiny.stats().decisions);
+        }
+        assert!(FreshSolver::with_cache(&decks()[0], false, 1).is_err());
+        assert!(FreshSolver::with_cache(&decks()[0], false, 35).is_err());
     }
 }
 

@@ -47,6 +47,18 @@ fn main() {
         Some("points") | Some("policy") => {
             let t = Instant::now();
             let mut solver = FreshSolver::full(args[1] == "points");
+            let t0 = Instant::now();
+            solver.set_progress(move |p| {
+                eprintln!(
+                    "  {:.0} s: {} chance nodes, {} decisions, {} inner cached, {} evicted, opening deal {}/94 done",
+                    t0.elapsed().as_secs_f64(),
+                    p.nodes,
+                    p.decisions,
+                    p.inner,
+                    p.evictions,
+                    p.root_done
+                );
+            });
             let (points, p0) = solver.solve_points().expect("the full deck solves");
             let st = solver.stats();
             println!("points-optimal: {points:.12} expected points per round, P(0 points) {p0:.9}");

@@ -380,6 +380,28 @@ pub struct FreshSolver {
     best: f64,
     error: Option<String>,
     decisions: usize,
+    /// Chance nodes expanded by the current solve.
+    nodes: u64,
+    /// Cards of the opening deal whose subtrees the current solve has finished.
+    root_done: u32,
+    progress: Option<Box<dyn FnMut(&SolveProgress)>>,
+}
+
+/// What a long solve reports to [`FreshSolver::set_progress`] (every 2^24 chance nodes).
+#[derive(Clone, Copy, Debug)]
+pub struct SolveProgress {
+    /// Chance nodes expanded so far.
+    pub nodes: u64,
+    /// Decisions evaluated so far.
+    pub decisions: usize,
+    /// Positions inside Flip Threes cached now.
+    pub inner: usize,
+    /// Positions evicted from the inner cache so far.
+    pub evictions: usize,
+    /// Cards of the opening deal (out of the deck's) whose subtrees are finished: a rough
+    /// measure of how far the solve is (the first subtrees take the longest, the later ones
+    /// find more of their positions solved).
+    pub root_done: u32,
 }
 
 /// Terminal value and zero-probability of a round that ends with `x` points.
@@ -443,6 +465,9 @@ impl FreshSolver {
             best: 0.0,
             error: None,
             decisions: 0,
+            nodes: 0,
+            root_done: 0,
+            progress: None,
         })
     }
 
@@ -493,6 +518,8 @@ impl FreshSolver {
         self.memo.clear();
         self.error = None;
         self.decisions = 0;
+        self.nodes = 0;
+        self.root_done = 0;
         let root = self.chance(empty_table(&self.deck), false);
         if let Some(reason) = self.error.take() {
             return Err(Error::Invalid {
@@ -683,7 +710,25 @@ impl FreshSolver {
         Some(k | 1 << 63)
     }
 
+    /// Calls `f` every 2^24 chance nodes of a solve (a long full-deck solve's progress).
+    pub fn set_progress(&mut self, f: impl FnMut(&SolveProgress) + 'static) {
+        self.progress = Some(Box::new(f));
+    }
+
     fn chance(&mut self, mut p: Pos, forced: bool) -> (f64, f64) {
+        self.nodes += 1;
+        if self.nodes & ((1 << 24) - 1) == 0 {
+            if let Some(f) = self.progress.as_mut() {
+                f(&SolveProgress {
+                    nodes: self.nodes,
+                    decisions: self.decisions,
+                    inner: self.memo.len,
+                    evictions: self.memo.evictions,
+                    root_done: self.root_done,
+                });
+            }
+        }
+        let root = !forced && p.table.iter().all(|&t| t == 0);
         if self.error.is_some() {
             // Unwind: the solve has failed.
             return (0.0, 0.0);
@@ -722,6 +767,9 @@ impl FreshSolver {
             v += k as f64 * cv;
             z += k as f64 * cz;
             total += k as u32;
+            if root {
+                self.root_done = total;
+            }
         }
         let out = (v / total as f64, z / total as f64);
         if let Some(key) = key {

@@ -18,7 +18,13 @@
 //!   Threes started; about 1.24 × 10^8 slots for the full deck, one `f64` each;
 //! - a position **inside a Flip Three** (forced draws left, the deferred Freeze/Flip Three
 //!   cards in draw order, the resolves still queued from an outer Flip Three) gets a 52-bit
-//!   packed key in an open-addressing table.
+//!   packed key in a fixed-size, 4-way set-associative cache (`Memo`): on the full deck
+//!   there are far more of them than decisions (about twenty per decision evaluated, most
+//!   with deferred cards or queued resolves), more than fit in memory, so a full bucket
+//!   evicts the entry with the least work behind it and a position met again after its
+//!   eviction is recomputed. Values are exact whatever the cache's size (a test solves with
+//!   two buckets); the size only trades memory for time ([`INNER_CACHE_LOG2`] for the full
+//!   deck: 4.3 GB).
 //!
 //! A decision's hit (and the opening deal) is a chance node with one parent, so it is not
 //! stored. A decision at which staying already scores the best utility of any outcome stays
@@ -28,10 +34,7 @@
 //! If the pile runs out during a round (a small test deck), the pile is no longer the deck
 //! minus the round's draws, and the solver returns an error instead of a wrong value.
 //!
-//! **Status.** Exact and tested on small decks (equal to `RoundGraph`). On the full deck the
-//! positions inside Flip Threes number more than 2.35 × 10^8, more than the inner table
-//! holds at its cap ([`MEMO_CAP_LOG2`]), so a full-deck solve stops with an error; they need
-//! a structured index like the decisions' (`docs/flip7.md`, "Flip 7 alone").
+//! The full-deck solve, its time and memory: `docs/flip7.md`, "Flip 7 alone".
 
 use super::solo::{
     empty_table, numbers_held, points, pop_front, start_three, Pos, MAX_POINTS, T_DRAW,
@@ -44,6 +47,8 @@ use crate::core::{Error, Result};
 const MAX_HELD: usize = 6;
 /// Most duplicates discarded in a round (one per Second Chance).
 const MAX_DUPS: usize = 3;
+/// A solve checkpoint's first bytes (before the zstd frame).
+const CHECKPOINT_MAGIC: &[u8; 8] = b"F7CKPT1\n";
 /// Slots per (numbers, duplicates, Second Chance) block: 64 modifier sets × 4 Flip Three counts.
 const LOW: usize = 256;
 
@@ -384,8 +389,16 @@ pub struct FreshSolver {
     nodes: u64,
     /// Cards of the opening deal whose subtrees the current solve has finished.
     root_done: u32,
-    progress: Option<Box<dyn FnMut(&SolveProgress)>>,
+    progress: Option<ProgressFn>,
+    /// Where and every how many chance nodes the current solve saves its finished decisions
+    /// ([`FreshSolver::set_checkpoint`]).
+    checkpoint: Option<(std::path::PathBuf, u64)>,
+    /// Checkpoints written by the current solve.
+    checkpoints: u32,
 }
+
+/// The callback of [`FreshSolver::set_progress`].
+type ProgressFn = Box<dyn FnMut(&SolveProgress)>;
 
 /// What a long solve reports to [`FreshSolver::set_progress`] (every 2^24 chance nodes).
 #[derive(Clone, Copy, Debug)]
@@ -402,6 +415,8 @@ pub struct SolveProgress {
     /// measure of how far the solve is (the first subtrees take the longest, the later ones
     /// find more of their positions solved).
     pub root_done: u32,
+    /// Checkpoints written so far by this solve ([`FreshSolver::set_checkpoint`]).
+    pub checkpoints: u32,
 }
 
 /// Terminal value and zero-probability of a round that ends with `x` points.
@@ -468,6 +483,8 @@ impl FreshSolver {
             nodes: 0,
             root_done: 0,
             progress: None,
+            checkpoint: None,
+            checkpoints: 0,
         })
     }
 
@@ -488,6 +505,23 @@ impl FreshSolver {
     /// not finite, or if the pile can run out during a round (not modeled, see the module
     /// documentation).
     pub fn solve(&mut self, utility: &[f64]) -> Result<(f64, f64)> {
+        self.begin(utility)?;
+        self.run()
+    }
+
+    /// [`FreshSolver::solve`] resumed from a checkpoint file written by an earlier solve of
+    /// the same deck, utility and `track_zero` ([`FreshSolver::set_checkpoint`]): the
+    /// decisions it holds are not evaluated again. The result is the same as an
+    /// uninterrupted solve's (the tests compare them). Errors if the file is unreadable,
+    /// corrupt, or of another deck, utility or `track_zero`, or as [`FreshSolver::solve`].
+    pub fn resume(&mut self, utility: &[f64], checkpoint: &std::path::Path) -> Result<(f64, f64)> {
+        self.begin(utility)?;
+        self.load_checkpoint(checkpoint)?;
+        self.run()
+    }
+
+    /// Validates the utility and clears the last solve.
+    fn begin(&mut self, utility: &[f64]) -> Result<()> {
         if utility.len() != MAX_POINTS + 1 || utility.iter().any(|u| !u.is_finite()) {
             return Err(Error::Invalid {
                 what: "solo utility",
@@ -520,6 +554,12 @@ impl FreshSolver {
         self.decisions = 0;
         self.nodes = 0;
         self.root_done = 0;
+        self.checkpoints = 0;
+        Ok(())
+    }
+
+    /// Runs the recursion from the round's start (after [`FreshSolver::begin`]).
+    fn run(&mut self) -> Result<(f64, f64)> {
         let root = self.chance(empty_table(&self.deck), false);
         if let Some(reason) = self.error.take() {
             return Err(Error::Invalid {
@@ -654,6 +694,14 @@ impl FreshSolver {
     /// Flip Threes started (2), the queue `D^a E R*` (a: 2 bits, R: 3 + 6), the deferred
     /// cards (2 + 3). `None` if the position has another shape.
     fn inner_key(&self, p: &Pos) -> Option<u64> {
+        inner_key(&self.deck, p)
+    }
+}
+
+/// [`FreshSolver::inner_key`] for rounds dealt from `deck`.
+// `n` indexes the deck, the pile and the table alike.
+#[allow(clippy::needless_range_loop)]
+fn inner_key(deck: &[u8; CARD_IDS], p: &Pos) -> Option<u64> {
         let mut k: u64 = 0;
         let mut put = |v: u64, bits: u32| {
             debug_assert!(v < (1 << bits));
@@ -663,7 +711,7 @@ impl FreshSolver {
         let mut u = 0;
         for n in 0..=MAX_NUMBER as usize {
             put(p.table[n] as u64, 1);
-            let gone = self.deck[n] - p.pile[n] - p.table[n];
+            let gone = deck[n] - p.pile[n] - p.table[n];
             for _ in 0..gone {
                 if u == MAX_DUPS {
                     return None;
@@ -677,7 +725,7 @@ impl FreshSolver {
         }
         let sc = SECOND_CHANCE as usize;
         put(p.table[sc] as u64, 1);
-        put((self.deck[sc] - p.pile[sc] - p.table[sc]) as u64, 2);
+        put((deck[sc] - p.pile[sc] - p.table[sc]) as u64, 2);
         for c in PLUS_2..=TIMES_2 {
             put(p.table[c as usize] as u64, 1);
         }
@@ -708,11 +756,146 @@ impl FreshSolver {
         }
         put(bits, 3);
         Some(k | 1 << 63)
-    }
+}
 
+impl FreshSolver {
     /// Calls `f` every 2^24 chance nodes of a solve (a long full-deck solve's progress).
     pub fn set_progress(&mut self, f: impl FnMut(&SolveProgress) + 'static) {
         self.progress = Some(Box::new(f));
+    }
+
+    /// Makes every later solve save its finished decisions to `path` every `every_nodes`
+    /// chance nodes ([`FreshSolver::write_checkpoint`]), so that a solve stopped before
+    /// its end can go on with [`FreshSolver::resume`]. Saving does not change any value.
+    /// Errors if `every_nodes` is 0.
+    pub fn set_checkpoint(&mut self, path: impl Into<std::path::PathBuf>, every_nodes: u64) -> Result<()> {
+        if every_nodes == 0 {
+            return Err(Error::Invalid {
+                what: "solo checkpoint",
+                reason: "every_nodes must be at least 1".into(),
+            });
+        }
+        self.checkpoint = Some((path.into(), every_nodes));
+        Ok(())
+    }
+
+    /// Writes the decisions the current (or last) solve has finished, with its deck,
+    /// utility and `track_zero`, to `path` (through `path` + `.tmp`, renamed when
+    /// complete, so an interrupted write leaves the previous checkpoint): the magic
+    /// `F7CKPT1\n`, then one zstd frame of the deck (22 bytes), `track_zero` (1 byte), the
+    /// utility (`u32` count, `f64` values), the decision count (`u64`) and per finished
+    /// decision its dense index with bit 31 set where the policy hits (`u32`), its value
+    /// (`f64`) and, if tracked, its 0-point probability (`f32`), all little-endian.
+    /// Returns the decisions written. Errors if no solve began or on an I/O error.
+    pub fn write_checkpoint(&self, path: &std::path::Path) -> Result<usize> {
+        use std::io::Write;
+        if self.utility.is_empty() {
+            return Err(Error::Invalid {
+                what: "solo checkpoint",
+                reason: "no solve began".into(),
+            });
+        }
+        let io = |e: std::io::Error| Error::Invalid {
+            what: "solo checkpoint",
+            reason: format!("{}: {e}", path.display()),
+        };
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = std::path::PathBuf::from(tmp);
+        let file = std::fs::File::create(&tmp).map_err(io)?;
+        let mut out = std::io::BufWriter::new(file);
+        out.write_all(CHECKPOINT_MAGIC).map_err(io)?;
+        let mut z = zstd::stream::write::Encoder::new(out, 1).map_err(io)?;
+        z.write_all(&self.deck).map_err(io)?;
+        let track = !self.dec_zero.is_empty();
+        z.write_all(&[u8::from(track)]).map_err(io)?;
+        z.write_all(&(self.utility.len() as u32).to_le_bytes()).map_err(io)?;
+        for u in &self.utility {
+            z.write_all(&u.to_le_bytes()).map_err(io)?;
+        }
+        let count = self.dec.iter().filter(|v| !v.is_nan()).count();
+        z.write_all(&(count as u64).to_le_bytes()).map_err(io)?;
+        for (i, v) in self.dec.iter().enumerate().filter(|(_, v)| !v.is_nan()) {
+            let hit = self.hit[i / 64] >> (i % 64) & 1;
+            z.write_all(&(i as u32 | (hit as u32) << 31).to_le_bytes()).map_err(io)?;
+            z.write_all(&v.to_le_bytes()).map_err(io)?;
+            if track {
+                z.write_all(&self.dec_zero[i].to_le_bytes()).map_err(io)?;
+            }
+        }
+        let mut out = z.finish().map_err(io)?;
+        out.flush().map_err(io)?;
+        out.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)?;
+        Ok(count)
+    }
+
+    /// Reads a checkpoint into the cleared tables of a solve that has begun with the same
+    /// deck, utility and `track_zero`.
+    fn load_checkpoint(&mut self, path: &std::path::Path) -> Result<()> {
+        use std::io::Read;
+        let bad = |reason: String| Error::Invalid {
+            what: "solo checkpoint",
+            reason: format!("{}: {reason}", path.display()),
+        };
+        let file = std::fs::File::open(path).map_err(|e| bad(e.to_string()))?;
+        let mut input = std::io::BufReader::new(file);
+        let mut magic = [0u8; 8];
+        input.read_exact(&mut magic).map_err(|e| bad(e.to_string()))?;
+        if &magic != CHECKPOINT_MAGIC {
+            return Err(bad("not a solo checkpoint".into()));
+        }
+        let mut z = zstd::stream::read::Decoder::new(input).map_err(|e| bad(e.to_string()))?;
+        let mut read = |n: usize| -> Result<Vec<u8>> {
+            let mut b = vec![0u8; n];
+            z.read_exact(&mut b).map_err(|e| bad(format!("truncated or corrupt: {e}")))?;
+            Ok(b)
+        };
+        if read(CARD_IDS)? != self.deck {
+            return Err(bad("another deck".into()));
+        }
+        let track = read(1)?[0] == 1;
+        if track == self.dec_zero.is_empty() {
+            return Err(bad("another track_zero".into()));
+        }
+        let n = u32::from_le_bytes(read(4)?.try_into().unwrap()) as usize;
+        if n != self.utility.len() {
+            return Err(bad("another utility".into()));
+        }
+        for k in 0..n {
+            let u = f64::from_le_bytes(read(8)?.try_into().unwrap());
+            if u.to_bits() != self.utility[k].to_bits() {
+                return Err(bad("another utility".into()));
+            }
+        }
+        let count = u64::from_le_bytes(read(8)?.try_into().unwrap());
+        if count > self.dec.len() as u64 {
+            return Err(bad(format!("{count} decisions, the index has {}", self.dec.len())));
+        }
+        // Every slot may change: the next solve clears them all.
+        self.touched = None;
+        let entry = if track { 16 } else { 12 };
+        let mut last = None;
+        for _ in 0..count {
+            let b = read(entry)?;
+            let w = u32::from_le_bytes(b[..4].try_into().unwrap());
+            let i = (w & !(1 << 31)) as usize;
+            let v = f64::from_le_bytes(b[4..12].try_into().unwrap());
+            if i >= self.dec.len() || last.is_some_and(|l| i <= l) || !v.is_finite() {
+                return Err(bad("a decision out of order or range, or not finite".into()));
+            }
+            last = Some(i);
+            self.dec[i] = v;
+            self.hit[i / 64] |= u64::from(w >> 31) << (i % 64);
+            if track {
+                self.dec_zero[i] = f32::from_le_bytes(b[12..16].try_into().unwrap());
+            }
+        }
+        if z.read(&mut [0u8; 1]).map_err(|e| bad(e.to_string()))? != 0 {
+            return Err(bad("trailing bytes".into()));
+        }
+        self.decisions = count as usize;
+        Ok(())
     }
 
     fn chance(&mut self, mut p: Pos, forced: bool) -> (f64, f64) {
@@ -725,7 +908,17 @@ impl FreshSolver {
                     inner: self.memo.len,
                     evictions: self.memo.evictions,
                     root_done: self.root_done,
+                    checkpoints: self.checkpoints,
                 });
+            }
+        }
+        if let Some((path, every)) = &self.checkpoint {
+            if self.nodes % every == 0 && self.error.is_none() {
+                let path = path.clone();
+                match self.write_checkpoint(&path) {
+                    Ok(_) => self.checkpoints += 1,
+                    Err(e) => self.set_error(&format!("checkpoint: {e}")),
+                }
             }
         }
         let root = !forced && p.table.iter().all(|&t| t == 0);
@@ -814,8 +1007,12 @@ impl FreshSolver {
     /// that policy (`NaN` unless tracked); the policy stays in the solver
     /// ([`FreshSolver::hits`], [`FreshSolver::policy_bits`]).
     pub fn solve_points(&mut self) -> Result<(f64, f64)> {
-        let utility: Vec<f64> = (0..=MAX_POINTS).map(|x| x as f64).collect();
-        self.solve(&utility)
+        self.solve(&points_utility())
+    }
+
+    /// [`FreshSolver::solve_points`] resumed from a checkpoint ([`FreshSolver::resume`]).
+    pub fn resume_points(&mut self, checkpoint: &std::path::Path) -> Result<(f64, f64)> {
+        self.resume(&points_utility(), checkpoint)
     }
 
     /// Fewest expected rounds to bank `target` points from each banked total `s` in
@@ -1002,6 +1199,20 @@ impl FreshSolver {
                 reason: "no solve ran".into(),
             });
         }
+        walk_with(&self.deck, &self.index, |i, table| self.hits_at(i, table))
+    }
+}
+
+/// Plays a policy forward from the start of a round dealt from `deck`, layer by layer (every
+/// step draws one card), and returns the distribution of the round's points and the
+/// decisions it reaches. `hits(i, table)` is the policy at the decision of dense index `i`
+/// (`None`: unknown, an error). Errors if the pile runs out or a decision falls outside
+/// the index.
+pub(super) fn walk_with(
+    deck: &[u8; CARD_IDS],
+    index: &DecisionIndex,
+    hits: impl Fn(usize, &[u8; CARD_IDS]) -> Option<bool>,
+) -> Result<PolicyWalk> {
         let mut points = vec![0.0f64; MAX_POINTS + 1];
         let mut decisions = Vec::new();
         let mut layer: std::collections::HashMap<u64, (Pos, f64)> = Default::default();
@@ -1031,7 +1242,7 @@ impl FreshSolver {
                         continue;
                     }
                     Next::Decision(q) => {
-                        let i = self.index.index(&self.deck, &q.pile, &q.table).ok_or(
+                        let i = index.index(deck, &q.pile, &q.table).ok_or(
                             Error::Invalid {
                                 what: "solo policy walk",
                                 reason: "a decision outside the index".into(),
@@ -1041,7 +1252,7 @@ impl FreshSolver {
                     }
                     Next::Forced(mut q) => {
                         pop_front(&mut q);
-                        let key = self.inner_key(&q).ok_or(Error::Invalid {
+                        let key = inner_key(deck, &q).ok_or(Error::Invalid {
                             what: "solo policy walk",
                             reason: "a position outside the compact key".into(),
                         })?;
@@ -1052,7 +1263,7 @@ impl FreshSolver {
             }
             Ok(())
         };
-        expand(empty_table(&self.deck), false, 1.0, &mut layer, &mut points)?;
+        expand(empty_table(deck), false, 1.0, &mut layer, &mut points)?;
         while !layer.is_empty() {
             let mut next = std::collections::HashMap::new();
             let mut entries: Vec<(u64, (Pos, f64))> = layer.into_iter().collect();
@@ -1062,7 +1273,7 @@ impl FreshSolver {
                     expand(p, true, prob, &mut next, &mut points)?;
                     continue;
                 }
-                let hit = self.hits_at(key as usize, &p.table).ok_or(Error::Invalid {
+                let hit = hits(key as usize, &p.table).ok_or(Error::Invalid {
                     what: "solo policy walk",
                     reason: "the policy is unknown at a decision reached".into(),
                 })?;
@@ -1078,7 +1289,11 @@ impl FreshSolver {
         decisions.sort_unstable();
         decisions.dedup();
         Ok(PolicyWalk { points, decisions })
-    }
+}
+
+/// The points objective's utility: a round's points.
+fn points_utility() -> Vec<f64> {
+    (0..=MAX_POINTS).map(|x| x as f64).collect()
 }
 
 fn points_of(table: &[u8; CARD_IDS]) -> usize {
@@ -1155,6 +1370,49 @@ mod tests {
 
     /// A cache far too small for the round (two buckets) evicts all the time and changes
     /// no value: the solve, the zero probabilities and the policy equal the roomy cache's.
+    /// A solve stopped after a checkpoint and resumed from it gives the uninterrupted
+    /// solve's value, 0-point probability and policy, evaluating fewer decisions; a
+    /// checkpoint of another utility, deck or `track_zero`, or a damaged one, is refused.
+    #[test]
+    fn a_resumed_solve_equals_an_uninterrupted_one() {
+        let dir = std::env::temp_dir();
+        let bent: Vec<f64> = (0..=MAX_POINTS).map(|x| (x as f64).sqrt() - 0.5).collect();
+        for (d, deck) in decks().into_iter().enumerate() {
+            let path = dir.join(format!("cardvec-f7ckpt-{}-{d}", std::process::id()));
+            let mut whole = FreshSolver::with_deck(&deck, true).unwrap();
+            let want = whole.solve(&bent).unwrap();
+            let (nodes, all) = (whole.nodes, whole.stats().decisions);
+            // One checkpoint, written halfway through the solve's chance nodes.
+            let mut first = FreshSolver::with_deck(&deck, true).unwrap();
+            first.set_checkpoint(&path, nodes / 2 + 1).unwrap();
+            assert_eq!(first.solve(&bent).unwrap(), want);
+            assert_eq!(first.checkpoints, 1);
+            let mut second = FreshSolver::with_deck(&deck, true).unwrap();
+            let got = second.resume(&bent, &path).unwrap();
+            assert!((got.0 - want.0).abs() < 1e-12 && (got.1 - want.1).abs() < 1e-6, "{got:?} {want:?}");
+            assert_eq!(second.policy_bits(), whole.policy_bits(), "{deck:?}");
+            assert_eq!(second.stats().decisions, all);
+            assert!(second.nodes < nodes, "{deck:?}: {} of {nodes}", second.nodes);
+            assert_eq!(second.walk_policy().unwrap().points, whole.walk_policy().unwrap().points);
+            // Refused: another utility, another track_zero, another deck, damage.
+            let mut other = FreshSolver::with_deck(&deck, true).unwrap();
+            assert!(other.resume_points(&path).is_err());
+            let mut untracked = FreshSolver::with_deck(&deck, false).unwrap();
+            assert!(untracked.resume(&bent, &path).is_err());
+            let mut smaller = deck;
+            let c = smaller.iter().position(|&k| k > 0).unwrap();
+            smaller[c] -= 1;
+            let mut elsewhere = FreshSolver::with_deck(&smaller, true).unwrap();
+            assert!(elsewhere.resume(&bent, &path).is_err());
+            let bytes = std::fs::read(&path).unwrap();
+            std::fs::write(&path, &bytes[..bytes.len() - 5]).unwrap();
+            assert!(other.resume(&bent, &path).is_err());
+            std::fs::remove_file(&path).unwrap();
+            assert!(other.resume(&bent, &path).is_err());
+            assert!(other.set_checkpoint(&path, 0).is_err());
+        }
+    }
+
     #[test]
     fn a_tiny_inner_cache_changes_no_value() {
         for deck in decks() {

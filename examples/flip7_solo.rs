@@ -4,24 +4,28 @@
 //! (`cardvec::games::flip7::FreshSolver`), with the time and peak memory of each solve.
 //!
 //! ```text
-//! cargo run --profile ci --example flip7_solo -- points
+//! cargo run --profile ci --example flip7_solo -- points [--checkpoint CK]
 //! cargo run --profile ci --example flip7_solo -- rounds 200 [--from S]
-//! cargo run --profile ci --example flip7_solo -- policy data/flip7_solo_policy.zst
+//! cargo run --profile ci --example flip7_solo -- policy data/flip7_solo_policy.zst [--checkpoint CK]
 //! cargo run --profile ci --example flip7_solo -- simulate 1000000 [--seed S]
 //! ```
 //!
-//! `points` solves the points objective once. **On the full deck it does not finish within
-//! the solver's memory cap** (the positions inside Flip Threes outgrow the 2^28-slot inner
-//! table: it stops with an error after many CPU-minutes; see `docs/flip7.md`, "Flip 7
-//! alone"), so the other modes, which start with the same solve, do not either. `rounds T` runs the Dinkelbach iteration per banked total from `T - 1` down (to
-//! `--from S`, default 0), one solve per step, printing each `V(s)` as it is found. `policy
-//! PATH` solves the points objective, plays its policy forward (the exact distribution of a
-//! round's points, and the expected rounds to 200 of that policy with a fresh deck every
-//! round) and writes the decisions it reaches (the table the `optimal-solo` bot reads).
-//! `simulate N` plays `N` solo games to 200 through the engine (`Flip7` with one seat) with
-//! the `optimal-solo` bot, twice: a fresh deck every round (each round a one-round engine
-//! game, the model the solver solves) and the engine's own game (the pile carried over),
-//! and prints the mean rounds with its standard error.
+//! `points` solves the points objective once (on the full deck: about 5.5 GB and over an
+//! hour of CPU, `docs/flip7.md`, "Flip 7 alone"; progress lines on stderr). With
+//! `--checkpoint CK` the solve saves its finished decisions to `CK` every 2^28 chance nodes
+//! and, if `CK` exists, resumes from it (`FreshSolver::resume`), so a solve can be stopped
+//! and continued in another run.
+//! `rounds T` runs the Dinkelbach iteration per banked total from `T - 1` down (to
+//! `--from S`, default 0), one solve per step, printing each `V(s)` as it is found (a full
+//! solve per step far from the target: not run on the full deck). `policy PATH` solves the
+//! points objective, plays its policy forward (the exact distribution of a round's points,
+//! and the expected rounds to 200 of that policy with a fresh deck every round) and writes
+//! the table the `optimal-solo` bot reads (the decisions reached and the points
+//! distribution). `simulate N` prints the table's exact expected rounds to 200 (fresh deck
+//! every round) and plays `N` solo games to 200 through the engine (`Flip7` with one seat)
+//! with the `optimal-solo` bot, twice: a fresh deck every round (each round a one-round
+//! engine game, the model the solver solves) and the engine's own game (the pile carried
+//! over), and prints the mean rounds with its standard error.
 
 use std::time::Instant;
 
@@ -42,18 +46,48 @@ fn peak_rss_mb() -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let usage =
-        "usage: flip7_solo points | rounds T [--from S] | policy PATH | simulate N [--seed S]";
+        "usage: flip7_solo points [--checkpoint CK] | rounds T [--from S] | policy PATH [--checkpoint CK] | simulate N [--seed S]";
     match args.get(1).map(String::as_str) {
         Some("points") | Some("policy") => {
             let t = Instant::now();
             let mut solver = FreshSolver::full(args[1] == "points");
-            let (points, p0) = solver.solve_points().expect("the full deck solves");
+            let t0 = Instant::now();
+            solver.set_progress(move |p| {
+                eprintln!(
+                    "  {:.0} s: {} chance nodes, {} decisions, {} inner cached, {} evicted, opening deal {}/94 done, {} checkpoints",
+                    t0.elapsed().as_secs_f64(),
+                    p.nodes,
+                    p.decisions,
+                    p.inner,
+                    p.evictions,
+                    p.root_done,
+                    p.checkpoints
+                );
+            });
+            let checkpoint = args
+                .iter()
+                .position(|a| a == "--checkpoint")
+                .map(|k| std::path::PathBuf::from(args.get(k + 1).expect(usage)));
+            let (points, p0) = match &checkpoint {
+                Some(path) => {
+                    // Every 2^28 chance nodes (a few CPU-minutes here).
+                    solver.set_checkpoint(path, 1 << 28).expect("a checkpoint");
+                    if path.exists() {
+                        eprintln!("resuming from {}", path.display());
+                        solver.resume_points(path).expect("the full deck solves")
+                    } else {
+                        solver.solve_points().expect("the full deck solves")
+                    }
+                }
+                None => solver.solve_points().expect("the full deck solves"),
+            };
             let st = solver.stats();
             println!("points-optimal: {points:.12} expected points per round, P(0 points) {p0:.9}");
             println!(
-                "decisions evaluated {}, inner positions {}, tables {:.0} MB, peak RSS {:.0} MB, {:.1} s",
+                "decisions evaluated {}, inner positions cached {} (evicted {}), tables {:.0} MB, peak RSS {:.0} MB, {:.1} s",
                 st.decisions,
                 st.inner,
+                st.evictions,
                 st.bytes as f64 / 1e6,
                 peak_rss_mb(),
                 t.elapsed().as_secs_f64()
@@ -70,7 +104,7 @@ fn main() {
                 );
                 let w = walk.rounds_to_target(200);
                 println!("points-optimal policy, fresh deck each round: expected rounds to 200 from 0: {:.12}", w[0]);
-                let policy = SoloPolicy::from_walk(&walk);
+                let policy = SoloPolicy::from_walk(&walk).expect("the walk's decisions");
                 let bytes = policy.to_bytes();
                 std::fs::write(path, &bytes).expect("write the policy");
                 println!(
@@ -112,7 +146,20 @@ fn main() {
                 Some("--seed") => args.get(4).and_then(|s| s.parse().ok()).expect(usage),
                 _ => 1,
             };
-            let bot = OptimalSolo::shared().expect("the optimal-solo table");
+            let policy = SoloPolicy::shared().expect("the optimal-solo table");
+            let bot = OptimalSolo::new(policy.clone());
+            let mean_points: f64 = policy
+                .round_points()
+                .iter()
+                .enumerate()
+                .map(|(x, p)| x as f64 * p)
+                .sum();
+            let exact = policy.expected_rounds(200);
+            println!(
+                "table: {} decisions; exact, fresh deck each round: {mean_points:.9} expected points per round, {exact:.9} expected rounds to 200 (any policy needs at least 200/{mean_points:.6} = {:.6})",
+                policy.len(),
+                200.0 / mean_points
+            );
             let t = Instant::now();
             let one_round = Flip7::new(1, 200, Some(1)).unwrap();
             let fresh = mean_rounds(n, seed, |rng| {
@@ -126,9 +173,10 @@ fn main() {
                 rounds
             });
             println!(
-                "fresh deck each round: {n} games, mean rounds to 200 {:.5} +- {:.5} (s.e.), {:.1} s",
+                "fresh deck each round: {n} games, mean rounds to 200 {:.5} +- {:.5} (s.e.), exact {exact:.5}, {:+.2} s.e., {:.1} s",
                 fresh.0,
                 fresh.1,
+                (fresh.0 - exact) / fresh.1,
                 t.elapsed().as_secs_f64()
             );
             let t = Instant::now();

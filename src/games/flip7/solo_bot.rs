@@ -1,17 +1,20 @@
 //! The `optimal-solo` bot: Flip 7 alone played by the exact points-optimal policy of
 //! [`super::solo_table::FreshSolver`], read from a table file.
 //!
-//! **Status:** not yet registered in [`super::bots::BOT_NAMES`]: the table file is produced
-//! by the command below, which was not run to completion on the shared machine, and the
-//! registered bots must build without it in every test. Registering it is one line in
-//! `bots::by_name` once `data/flip7_solo_policy.zst` is committed.
+//! **Status:** [`super::bots::by_name`] resolves `optimal-solo`, but it is not listed in
+//! [`super::bots::BOT_NAMES`]: the table file comes from a full-deck solve that has not
+//! been run to completion (it fits in memory now but needs CPU-hours; it can be stopped and
+//! resumed from a checkpoint, `docs/flip7.md`, "Flip 7 alone"), and every listed bot must
+//! build in the tests. Once the file is committed, listing it in `BOT_NAMES` and removing
+//! the `#[ignore]` below registers it; until then [`OptimalSolo::shared`] (and `by_name`)
+//! is an error naming the command that writes it.
 //!
 //! The table ([`SoloPolicy`]) holds the decisions the points-optimal policy reaches in a
 //! round dealt from a fresh 94-card deck, with the action it takes at each (hit or stay),
-//! keyed by the dense [`DecisionIndex`]; it is written by
+//! as two bitmaps over the dense [`DecisionIndex`], and the exact distribution of a round's
+//! points under the policy; it is written by
 //! `cargo run --profile ci --example flip7_solo -- policy data/flip7_solo_policy.zst`
-//! (one full solve, then the policy played forward) and read once per process, lazily, by
-//! the first `optimal-solo` bot ([`SoloPolicy::shared`]).
+//! (one full solve, then the policy played forward).
 //!
 //! At a Hit/Stay decision the bot computes the position's key from public information: the
 //! cards in front of it and the draw pile's composition (every card not in sight). When the
@@ -27,12 +30,13 @@ use std::sync::{Arc, OnceLock};
 
 use super::bots::{choose_target, next_draw_counts, ExpectedValue};
 use super::fast::Flip7State;
-use super::solo_table::{DecisionIndex, PolicyWalk};
+use super::solo::MAX_POINTS;
+use super::solo_table::{walk_with, DecisionIndex, PolicyWalk};
 use super::*;
 use crate::core::{Bot, Error, LaneRng, Result};
 
 /// The policy file's first bytes (before the zstd frame).
-const MAGIC: &[u8; 8] = b"F7SOLO1\n";
+const MAGIC: &[u8; 8] = b"F7SOLO2\n";
 
 /// Where [`SoloPolicy::shared`] reads the table (relative to the crate's directory), unless
 /// `CARDVEC_FLIP7_SOLO_POLICY` names another file.
@@ -42,44 +46,101 @@ pub const DEFAULT_POLICY_FILE: &str = "data/flip7_solo_policy.zst";
 #[derive(Clone, Debug)]
 pub struct SoloPolicy {
     index: DecisionIndex,
-    /// Sorted decision indices; bit 31 set where the policy hits.
-    entries: Vec<u32>,
+    /// Per decision index (a bit each): reached by the policy from a fresh deck.
+    reached: Vec<u64>,
+    /// Per decision index: the policy hits there (a subset of `reached`).
+    hit: Vec<u64>,
+    len: usize,
+    /// The exact distribution of a fresh-deck round's points under the policy.
+    points: Vec<f64>,
 }
 
 impl SoloPolicy {
     /// The table of a policy walk ([`super::solo_table::FreshSolver::walk_policy`] on the full
-    /// deck).
-    pub fn from_walk(walk: &PolicyWalk) -> Self {
-        let entries = walk
-            .decisions
-            .iter()
-            .map(|&(i, hit)| i | u32::from(hit) << 31)
-            .collect();
-        SoloPolicy {
-            index: DecisionIndex::new(&CARD_COPIES),
-            entries,
+    /// deck). Errors if a decision is outside the full deck's index.
+    pub fn from_walk(walk: &PolicyWalk) -> Result<Self> {
+        let index = DecisionIndex::new(&CARD_COPIES);
+        let words = index.len().div_ceil(64);
+        let (mut reached, mut hit) = (vec![0u64; words], vec![0u64; words]);
+        let mut len = 0;
+        for &(i, h) in &walk.decisions {
+            let i = i as usize;
+            if i >= index.len() {
+                return Err(Error::Invalid {
+                    what: "optimal-solo policy",
+                    reason: format!("decision {i} outside the index ({})", index.len()),
+                });
+            }
+            if reached[i / 64] >> (i % 64) & 1 == 0 {
+                len += 1;
+            }
+            reached[i / 64] |= 1 << (i % 64);
+            hit[i / 64] |= u64::from(h) << (i % 64);
         }
+        if walk.points.len() != MAX_POINTS + 1 {
+            return Err(Error::Invalid {
+                what: "optimal-solo policy",
+                reason: format!("{} round totals, expected {}", walk.points.len(), MAX_POINTS + 1),
+            });
+        }
+        Ok(SoloPolicy {
+            index,
+            reached,
+            hit,
+            len,
+            points: walk.points.clone(),
+        })
+    }
+
+    /// The exact distribution of a fresh-deck round's points under the policy (index: the
+    /// round's points, `0..=171`), as the solver's forward walk found it.
+    pub fn round_points(&self) -> &[f64] {
+        &self.points
+    }
+
+    /// The exact expected rounds to bank `target` from 0 with this policy, every round dealt
+    /// from a fresh deck ([`PolicyWalk::rounds_to_target`]).
+    pub fn expected_rounds(&self, target: u32) -> f64 {
+        let walk = PolicyWalk {
+            points: self.points.clone(),
+            decisions: Vec::new(),
+        };
+        walk.rounds_to_target(target).first().copied().unwrap_or(0.0)
+    }
+
+    /// Plays the table's policy forward from a fresh deck (a few minutes on the full
+    /// table): the round's points distribution and the decisions reached, which must be the
+    /// table's own. Errors if the policy is unknown at a decision reached.
+    pub fn walk(&self) -> Result<PolicyWalk> {
+        walk_with(&CARD_COPIES, &self.index, |i, _| {
+            let bit = |v: &[u64]| v[i / 64] >> (i % 64) & 1 == 1;
+            bit(&self.reached).then(|| bit(&self.hit))
+        })
     }
 
     /// Number of decisions held.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.len
     }
 
     /// Whether the table holds no decision.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len == 0
     }
 
-    /// The file's bytes: the magic `F7SOLO1\n`, then one zstd frame of the entries as
-    /// little-endian `u32` deltas (bit 31 the action).
+    /// The file's bytes: the magic `F7SOLO2\n`, then one zstd frame of two bitmaps over the
+    /// [`DecisionIndex`] (little-endian `u64` words): the decisions reached, then those
+    /// where the policy hits; then the round's points distribution (172 little-endian
+    /// `f64`). The index's layout (a block of 64 modifier sets × 4 Flip Three
+    /// counts per held-numbers set) makes both very regular, so they compress far below the
+    /// list of decisions.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut raw = Vec::with_capacity(4 * self.entries.len());
-        let mut last = 0u32;
-        for &e in &self.entries {
-            let i = e & !(1 << 31);
-            raw.extend_from_slice(&((i - last) | (e & 1 << 31)).to_le_bytes());
-            last = i;
+        let mut raw = Vec::with_capacity(16 * self.reached.len());
+        for w in self.reached.iter().chain(&self.hit) {
+            raw.extend_from_slice(&w.to_le_bytes());
+        }
+        for p in &self.points {
+            raw.extend_from_slice(&p.to_le_bytes());
         }
         let mut out = MAGIC.to_vec();
         out.extend(zstd::bulk::compress(&raw, 19).expect("zstd compresses"));
@@ -96,22 +157,34 @@ impl SoloPolicy {
             .strip_prefix(MAGIC.as_slice())
             .ok_or_else(|| bad("not an optimal-solo policy file".into()))?;
         let raw = zstd::stream::decode_all(body).map_err(|e| bad(format!("zstd: {e}")))?;
-        if raw.len() % 4 != 0 {
-            return Err(bad("truncated".into()));
-        }
         let index = DecisionIndex::new(&CARD_COPIES);
-        let mut entries = Vec::with_capacity(raw.len() / 4);
-        let mut last = 0u32;
-        for (k, w) in raw.chunks_exact(4).enumerate() {
-            let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-            let i = last
-                .checked_add(w & !(1 << 31))
-                .filter(|&i| (i as usize) < index.len() && (k == 0 || i > last))
-                .ok_or_else(|| bad("decision indices out of order or range".into()))?;
-            entries.push(i | (w & 1 << 31));
-            last = i;
+        let words = index.len().div_ceil(64);
+        let want = 16 * words + 8 * (MAX_POINTS + 1);
+        if raw.len() != want {
+            return Err(bad(format!("{} bytes, expected {want}", raw.len())));
         }
-        Ok(SoloPolicy { index, entries })
+        let mut all = raw
+            .chunks_exact(8)
+            .map(|w| u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]));
+        let reached: Vec<u64> = all.by_ref().take(words).collect();
+        let hit: Vec<u64> = all.by_ref().take(words).collect();
+        let points: Vec<f64> = all.map(f64::from_bits).collect();
+        if points.iter().any(|p| !(0.0..=1.0).contains(p))
+            || (points.iter().sum::<f64>() - 1.0).abs() > 1e-9
+        {
+            return Err(bad("the round's points distribution is not one".into()));
+        }
+        if reached.iter().zip(&hit).any(|(r, h)| h & !r != 0) {
+            return Err(bad("a hit at a decision not reached".into()));
+        }
+        let len = reached.iter().map(|w| w.count_ones() as usize).sum();
+        Ok(SoloPolicy {
+            index,
+            reached,
+            hit,
+            len,
+            points,
+        })
     }
 
     /// The process-wide table, read once from `CARDVEC_FLIP7_SOLO_POLICY` or
@@ -144,12 +217,9 @@ impl SoloPolicy {
     /// round dealt from a fresh full deck: `Some(true)` hit, `Some(false)` stay, `None` if
     /// the table does not hold it.
     pub fn hits(&self, pile: &[u8; CARD_IDS], table: &[u8; CARD_IDS]) -> Option<bool> {
-        let i = self.index.index(&CARD_COPIES, pile, table)? as u32;
-        let k = self
-            .entries
-            .binary_search_by_key(&i, |&e| e & !(1 << 31))
-            .ok()?;
-        Some(self.entries[k] >> 31 == 1)
+        let i = self.index.index(&CARD_COPIES, pile, table)?;
+        let bit = |v: &[u64]| v[i / 64] >> (i % 64) & 1 == 1;
+        bit(&self.reached).then(|| bit(&self.hit))
     }
 
     /// The policy at the seat to act of an engine state (module documentation): the exact
@@ -221,14 +291,35 @@ mod tests {
 
     #[test]
     fn the_policy_file_round_trips_and_refuses_corruption() {
+        let mut points = vec![0.0; MAX_POINTS + 1];
+        points[0] = 0.25;
+        points[20] = 0.75;
         let walk = PolicyWalk {
-            points: vec![0.0; super::super::solo::MAX_POINTS + 1],
+            points,
             decisions: vec![(3, true), (17, false), (1 << 20, true)],
         };
-        let p = SoloPolicy::from_walk(&walk);
+        let p = SoloPolicy::from_walk(&walk).unwrap();
+        assert_eq!(p.len(), 3);
         let bytes = p.to_bytes();
         let q = SoloPolicy::from_bytes(&bytes).unwrap();
-        assert_eq!(q.entries, p.entries);
+        assert_eq!(q.round_points(), p.round_points());
+        // 0.25 of the rounds score 0, the others 20: ten scoring rounds to 200.
+        assert!((q.expected_rounds(200) - 10.0 / 0.75).abs() < 1e-9);
+        assert_eq!((&q.reached, &q.hit, q.len), (&p.reached, &p.hit, 3));
+        assert!(SoloPolicy::from_walk(&PolicyWalk::default()).is_err());
+        let far = PolicyWalk {
+            points: walk.points.clone(),
+            decisions: vec![(u32::MAX, true)],
+        };
+        assert!(SoloPolicy::from_walk(&far).is_err());
+        // A hit where no decision is reached.
+        let mut raw = vec![0u8; 16 * p.reached.len()];
+        raw[8 * p.reached.len()] = 1;
+        raw.extend(1f64.to_le_bytes());
+        raw.extend(vec![0u8; 8 * MAX_POINTS]);
+        let mut hit_only = MAGIC.to_vec();
+        hit_only.extend(zstd::bulk::compress(&raw, 3).unwrap());
+        assert!(SoloPolicy::from_bytes(&hit_only).is_err());
         assert!(SoloPolicy::from_bytes(b"nonsense").is_err());
         assert!(SoloPolicy::from_bytes(&bytes[..bytes.len() - 3]).is_err());
         let mut other = MAGIC.to_vec();
@@ -240,7 +331,7 @@ mod tests {
     /// solves) every decision the bot meets is in the table under its exact key, and the
     /// bot only plays legal actions, alone and at a 3-seat table.
     #[test]
-    #[ignore = "needs data/flip7_solo_policy.zst (examples/flip7_solo policy), not committed yet"]
+    #[ignore = "needs data/flip7_solo_policy.zst (examples/flip7_solo policy: a full-deck solve, not run to completion yet)"]
     fn the_table_covers_every_fresh_deck_decision() {
         let bot = OptimalSolo::shared().expect("data/flip7_solo_policy.zst is committed");
         let one_round = Flip7::new(1, 200, Some(1)).unwrap();

@@ -18,7 +18,13 @@
 //!   Threes started; about 1.24 × 10^8 slots for the full deck, one `f64` each;
 //! - a position **inside a Flip Three** (forced draws left, the deferred Freeze/Flip Three
 //!   cards in draw order, the resolves still queued from an outer Flip Three) gets a 52-bit
-//!   packed key in an open-addressing table.
+//!   packed key in a fixed-size, 4-way set-associative cache (`Memo`): on the full deck
+//!   there are far more of them than decisions (about twenty per decision evaluated, most
+//!   with deferred cards or queued resolves), more than fit in memory, so a full bucket
+//!   evicts the entry with the least work behind it and a position met again after its
+//!   eviction is recomputed. Values are exact whatever the cache's size (a test solves with
+//!   two buckets); the size only trades memory for time ([`INNER_CACHE_LOG2`] for the full
+//!   deck: 4.3 GB).
 //!
 //! A decision's hit (and the opening deal) is a chance node with one parent, so it is not
 //! stored. A decision at which staying already scores the best utility of any outcome stays
@@ -28,10 +34,7 @@
 //! If the pile runs out during a round (a small test deck), the pile is no longer the deck
 //! minus the round's draws, and the solver returns an error instead of a wrong value.
 //!
-//! **Status.** Exact and tested on small decks (equal to `RoundGraph`). On the full deck the
-//! positions inside Flip Threes number more than 2.35 × 10^8, more than the inner table
-//! holds at its cap ([`MEMO_CAP_LOG2`]), so a full-deck solve stops with an error; they need
-//! a structured index like the decisions' (`docs/flip7.md`, "Flip 7 alone").
+//! The full-deck solve, its time and memory: `docs/flip7.md`, "Flip 7 alone".
 
 use super::solo::{
     empty_table, numbers_held, points, pop_front, start_three, Pos, MAX_POINTS, T_DRAW,
@@ -44,6 +47,8 @@ use crate::core::{Error, Result};
 const MAX_HELD: usize = 6;
 /// Most duplicates discarded in a round (one per Second Chance).
 const MAX_DUPS: usize = 3;
+/// A solve checkpoint's first bytes (before the zstd frame).
+const CHECKPOINT_MAGIC: &[u8; 8] = b"F7CKPT1\n";
 /// Slots per (numbers, duplicates, Second Chance) block: 64 modifier sets × 4 Flip Three counts.
 const LOW: usize = 256;
 
@@ -227,20 +232,42 @@ impl DecisionIndex {
     }
 }
 
-/// An open-addressing table from a nonzero 64-bit key to a value (and optionally the
-/// probability of a 0-point round), grown by doubling up to [`MEMO_CAP_LOG2`] slots.
+/// Slots per bucket of the inner cache: four keys and four values fill one 64-byte line.
+const WAYS: usize = 4;
+
+/// One cache line of the inner cache: keys (0: empty) and their values.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Bucket {
+    keys: [u64; WAYS],
+    vals: [f64; WAYS],
+}
+
+const EMPTY_BUCKET: Bucket = Bucket {
+    keys: [0; WAYS],
+    vals: [0.0; WAYS],
+};
+
+/// The cache of positions inside a Flip Three: a fixed-size, 4-way set-associative table
+/// from a nonzero 64-bit key (the exact packed position, [`FreshSolver::inner_key`]) to its
+/// value (and optionally the probability of a 0-point round). It never grows: when a
+/// bucket is full, a new entry evicts the one with the least work behind it (the fewest
+/// forced draws and pending resolves, read from the key). A lookup that misses is
+/// recomputed, so the values are exact whatever the size; only the time depends on it.
 struct Memo {
-    keys: Vec<u64>,
-    vals: Vec<f64>,
-    zeros: Vec<f32>,
+    buckets: Vec<Bucket>,
+    zeros: Vec<[f32; WAYS]>,
+    /// Entries stored now.
     len: usize,
+    /// Entries evicted by the current solve.
+    evictions: usize,
     track_zero: bool,
 }
 
-/// The inner table's largest size: 2^28 slots (4.3 GB, 5.4 GB with the 0-point
-/// probabilities). The full deck needs more (docs/flip7.md), and growing to 2^29 slots
-/// would take the process past 13 GB, so a solve that fills it stops with an error.
-pub const MEMO_CAP_LOG2: u32 = 28;
+/// The inner cache's size for the full deck: 2^28 slots (4.3 GB of keys and values, 5.4 GB
+/// with the 0-point probabilities). The full deck has more positions inside Flip Threes than
+/// that (docs/flip7.md); the cache evicts instead of growing.
+pub const INNER_CACHE_LOG2: u32 = 28;
 
 #[inline]
 fn mix(k: u64) -> u64 {
@@ -250,88 +277,78 @@ fn mix(k: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The work behind an inner position, from its packed key: the forced draws left in the
+/// current Flip Three, the deferred cards and the resolves queued (more: keep longer).
+#[inline]
+fn work(key: u64) -> u64 {
+    ((key >> 14) & 3) + ((key >> 11) & 7) + ((key >> 3) & 3)
+}
+
 impl Memo {
+    /// A cache of `2^capacity_log2` slots (at least one bucket).
     fn new(capacity_log2: u32, track_zero: bool) -> Self {
-        let n = 1usize << capacity_log2;
+        let n = (1usize << capacity_log2).div_ceil(WAYS).next_power_of_two();
         Memo {
-            keys: vec![0; n],
-            vals: vec![0.0; n],
-            zeros: if track_zero { vec![0.0; n] } else { Vec::new() },
+            buckets: vec![EMPTY_BUCKET; n],
+            zeros: if track_zero { vec![[0.0; WAYS]; n] } else { Vec::new() },
             len: 0,
+            evictions: 0,
             track_zero,
         }
     }
 
     fn clear(&mut self) {
         if self.len > 0 {
-            self.keys.iter_mut().for_each(|k| *k = 0);
+            self.buckets.iter_mut().for_each(|b| b.keys = [0; WAYS]);
         }
         self.len = 0;
+        self.evictions = 0;
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> (usize, bool) {
-        let mask = self.keys.len() - 1;
-        let mut i = mix(key) as usize & mask;
-        loop {
-            let k = self.keys[i];
-            if k == key {
-                return (i, true);
-            }
-            if k == 0 {
-                return (i, false);
-            }
-            i = (i + 1) & mask;
-        }
+    fn bucket(&self, key: u64) -> usize {
+        mix(key) as usize & (self.buckets.len() - 1)
     }
 
     fn get(&self, key: u64) -> Option<(f64, f64)> {
-        let (i, found) = self.slot(key);
-        found.then(|| {
-            let z = if self.track_zero { self.zeros[i] as f64 } else { 0.0 };
-            (self.vals[i], z)
-        })
+        let b = self.bucket(key);
+        let bucket = &self.buckets[b];
+        let w = bucket.keys.iter().position(|&k| k == key)?;
+        let z = if self.track_zero { self.zeros[b][w] as f64 } else { 0.0 };
+        Some((bucket.vals[w], z))
     }
 
-    /// Inserts `key`; `false` (nothing inserted) if the table is full at its cap.
-    fn insert(&mut self, key: u64, v: (f64, f64)) -> bool {
-        if (self.len + 1) * 8 > self.keys.len() * 7 {
-            if self.keys.len() >= 1 << MEMO_CAP_LOG2 {
-                return false;
+    /// Stores `key` (not present), evicting the entry with the least work behind it if
+    /// its bucket is full.
+    fn insert(&mut self, key: u64, v: (f64, f64)) {
+        let b = self.bucket(key);
+        let bucket = &mut self.buckets[b];
+        let w = match bucket.keys.iter().position(|&k| k == 0) {
+            Some(w) => {
+                self.len += 1;
+                w
             }
-            self.grow();
-        }
-        let (i, found) = self.slot(key);
-        if !found {
-            self.len += 1;
-            self.keys[i] = key;
-        }
-        self.vals[i] = v.0;
+            None => {
+                self.evictions += 1;
+                // The first slot with the least work (deterministic).
+                let mut w = 0;
+                for i in 1..WAYS {
+                    if work(bucket.keys[i]) < work(bucket.keys[w]) {
+                        w = i;
+                    }
+                }
+                w
+            }
+        };
+        bucket.keys[w] = key;
+        bucket.vals[w] = v.0;
         if self.track_zero {
-            self.zeros[i] = v.1 as f32;
-        }
-        true
-    }
-
-    fn grow(&mut self) {
-        let n = self.keys.len() * 2;
-        let keys = std::mem::replace(&mut self.keys, vec![0; n]);
-        let vals = std::mem::replace(&mut self.vals, vec![0.0; n]);
-        let zeros = std::mem::replace(
-            &mut self.zeros,
-            if self.track_zero { vec![0.0; n] } else { Vec::new() },
-        );
-        self.len = 0;
-        for (i, &k) in keys.iter().enumerate() {
-            if k != 0 {
-                let z = if self.track_zero { zeros[i] as f64 } else { 0.0 };
-                let _ = self.insert(k, (vals[i], z));
-            }
+            self.zeros[b][w] = v.1 as f32;
         }
     }
 
     fn bytes(&self) -> usize {
-        self.keys.len() * (16 + if self.track_zero { 4 } else { 0 })
+        self.buckets.len() * (64 + if self.track_zero { 16 } else { 0 })
     }
 }
 
@@ -340,8 +357,11 @@ impl Memo {
 pub struct SolveStats {
     /// Decisions evaluated (stored in the dense table).
     pub decisions: usize,
-    /// Positions inside a Flip Three stored in the open-addressing table.
+    /// Positions inside a Flip Three held by the inner cache at the end.
     pub inner: usize,
+    /// Positions inside a Flip Three evicted from the full cache (each recomputed if met
+    /// again).
+    pub evictions: usize,
     /// Bytes of the two tables.
     pub bytes: usize,
 }
@@ -365,6 +385,38 @@ pub struct FreshSolver {
     best: f64,
     error: Option<String>,
     decisions: usize,
+    /// Chance nodes expanded by the current solve.
+    nodes: u64,
+    /// Cards of the opening deal whose subtrees the current solve has finished.
+    root_done: u32,
+    progress: Option<ProgressFn>,
+    /// Where and every how many chance nodes the current solve saves its finished decisions
+    /// ([`FreshSolver::set_checkpoint`]).
+    checkpoint: Option<(std::path::PathBuf, u64)>,
+    /// Checkpoints written by the current solve.
+    checkpoints: u32,
+}
+
+/// The callback of [`FreshSolver::set_progress`].
+type ProgressFn = Box<dyn FnMut(&SolveProgress)>;
+
+/// What a long solve reports to [`FreshSolver::set_progress`] (every 2^24 chance nodes).
+#[derive(Clone, Copy, Debug)]
+pub struct SolveProgress {
+    /// Chance nodes expanded so far.
+    pub nodes: u64,
+    /// Decisions evaluated so far.
+    pub decisions: usize,
+    /// Positions inside Flip Threes cached now.
+    pub inner: usize,
+    /// Positions evicted from the inner cache so far.
+    pub evictions: usize,
+    /// Cards of the opening deal (out of the deck's) whose subtrees are finished: a rough
+    /// measure of how far the solve is (the first subtrees take the longest, the later ones
+    /// find more of their positions solved).
+    pub root_done: u32,
+    /// Checkpoints written so far by this solve ([`FreshSolver::set_checkpoint`]).
+    pub checkpoints: u32,
 }
 
 /// Terminal value and zero-probability of a round that ends with `x` points.
@@ -376,15 +428,31 @@ fn end(utility: &[f64], x: u32) -> (f64, f64) {
 impl FreshSolver {
     /// A solver for rounds dealt from the full 94-card deck. Allocates the dense table (about
     /// 1 GB of `f64`, 1.5 GB with `track_zero`, which [`FreshSolver::rounds_to_target`]
-    /// needs); the inner table grows by doubling as needed (2^28 slots of 16 or 20 bytes,
-    /// 4.3 or 5.4 GB, in an unfinished full-deck solve: see `docs/flip7.md`).
+    /// needs) and the inner cache (2^[`INNER_CACHE_LOG2`] slots, 4.3 GB, 5.4 GB with
+    /// `track_zero`).
     pub fn full(track_zero: bool) -> Self {
-        Self::with_deck(&CARD_COPIES, track_zero).expect("the full deck is valid")
+        Self::with_cache(&CARD_COPIES, track_zero, INNER_CACHE_LOG2).expect("the full deck is valid")
     }
 
     /// A solver for rounds dealt from `deck` (counts per card id, each at most the real
-    /// deck's). Errors if a count exceeds the real deck's.
+    /// deck's), with an inner cache of 2^16 slots (2^[`INNER_CACHE_LOG2`] from 60 cards on).
+    /// Errors if a count exceeds the real deck's.
     pub fn with_deck(deck: &[u8; CARD_IDS], track_zero: bool) -> Result<Self> {
+        let cards: usize = deck.iter().map(|&k| k as usize).sum();
+        let log2 = if cards >= 60 { INNER_CACHE_LOG2 } else { 16 };
+        Self::with_cache(deck, track_zero, log2)
+    }
+
+    /// [`FreshSolver::with_deck`] with an inner cache of `2^cache_log2` slots (2 to 34): the
+    /// values do not depend on it (a smaller cache evicts and recomputes more). Errors if a
+    /// count exceeds the real deck's or `cache_log2` is out of range.
+    pub fn with_cache(deck: &[u8; CARD_IDS], track_zero: bool, cache_log2: u32) -> Result<Self> {
+        if !(2..=34).contains(&cache_log2) {
+            return Err(Error::Invalid {
+                what: "solo inner cache",
+                reason: format!("cache_log2 must be in 2..=34, got {cache_log2}"),
+            });
+        }
         for c in 0..CARD_IDS {
             if deck[c] > CARD_COPIES[c] {
                 return Err(Error::Invalid {
@@ -400,8 +468,6 @@ impl FreshSolver {
         }
         let index = DecisionIndex::new(deck);
         let n = index.len();
-        let cards: usize = deck.iter().map(|&k| k as usize).sum();
-        let log2 = if cards >= 60 { 24 } else { 12 };
         Ok(FreshSolver {
             deck: *deck,
             dec: vec![f64::NAN; n],
@@ -409,11 +475,16 @@ impl FreshSolver {
             hit: vec![0; n.div_ceil(64)],
             touched: Some(Vec::new()),
             index,
-            memo: Memo::new(log2, track_zero),
+            memo: Memo::new(cache_log2, track_zero),
             utility: Vec::new(),
             best: 0.0,
             error: None,
             decisions: 0,
+            nodes: 0,
+            root_done: 0,
+            progress: None,
+            checkpoint: None,
+            checkpoints: 0,
         })
     }
 
@@ -434,6 +505,23 @@ impl FreshSolver {
     /// not finite, or if the pile can run out during a round (not modeled, see the module
     /// documentation).
     pub fn solve(&mut self, utility: &[f64]) -> Result<(f64, f64)> {
+        self.begin(utility)?;
+        self.run()
+    }
+
+    /// [`FreshSolver::solve`] resumed from a checkpoint file written by an earlier solve of
+    /// the same deck, utility and `track_zero` ([`FreshSolver::set_checkpoint`]): the
+    /// decisions it holds are not evaluated again. The result is the same as an
+    /// uninterrupted solve's (the tests compare them). Errors if the file is unreadable,
+    /// corrupt, or of another deck, utility or `track_zero`, or as [`FreshSolver::solve`].
+    pub fn resume(&mut self, utility: &[f64], checkpoint: &std::path::Path) -> Result<(f64, f64)> {
+        self.begin(utility)?;
+        self.load_checkpoint(checkpoint)?;
+        self.run()
+    }
+
+    /// Validates the utility and clears the last solve.
+    fn begin(&mut self, utility: &[f64]) -> Result<()> {
         if utility.len() != MAX_POINTS + 1 || utility.iter().any(|u| !u.is_finite()) {
             return Err(Error::Invalid {
                 what: "solo utility",
@@ -464,6 +552,14 @@ impl FreshSolver {
         self.memo.clear();
         self.error = None;
         self.decisions = 0;
+        self.nodes = 0;
+        self.root_done = 0;
+        self.checkpoints = 0;
+        Ok(())
+    }
+
+    /// Runs the recursion from the round's start (after [`FreshSolver::begin`]).
+    fn run(&mut self) -> Result<(f64, f64)> {
         let root = self.chance(empty_table(&self.deck), false);
         if let Some(reason) = self.error.take() {
             return Err(Error::Invalid {
@@ -480,6 +576,7 @@ impl FreshSolver {
         SolveStats {
             decisions: self.decisions,
             inner: self.memo.len,
+            evictions: self.memo.evictions,
             bytes: self.dec.len() * (8 + if self.dec_zero.is_empty() { 0 } else { 4 })
                 + self.memo.bytes(),
         }
@@ -597,6 +694,14 @@ impl FreshSolver {
     /// Flip Threes started (2), the queue `D^a E R*` (a: 2 bits, R: 3 + 6), the deferred
     /// cards (2 + 3). `None` if the position has another shape.
     fn inner_key(&self, p: &Pos) -> Option<u64> {
+        inner_key(&self.deck, p)
+    }
+}
+
+/// [`FreshSolver::inner_key`] for rounds dealt from `deck`.
+// `n` indexes the deck, the pile and the table alike.
+#[allow(clippy::needless_range_loop)]
+fn inner_key(deck: &[u8; CARD_IDS], p: &Pos) -> Option<u64> {
         let mut k: u64 = 0;
         let mut put = |v: u64, bits: u32| {
             debug_assert!(v < (1 << bits));
@@ -606,7 +711,7 @@ impl FreshSolver {
         let mut u = 0;
         for n in 0..=MAX_NUMBER as usize {
             put(p.table[n] as u64, 1);
-            let gone = self.deck[n] - p.pile[n] - p.table[n];
+            let gone = deck[n] - p.pile[n] - p.table[n];
             for _ in 0..gone {
                 if u == MAX_DUPS {
                     return None;
@@ -620,7 +725,7 @@ impl FreshSolver {
         }
         let sc = SECOND_CHANCE as usize;
         put(p.table[sc] as u64, 1);
-        put((self.deck[sc] - p.pile[sc] - p.table[sc]) as u64, 2);
+        put((deck[sc] - p.pile[sc] - p.table[sc]) as u64, 2);
         for c in PLUS_2..=TIMES_2 {
             put(p.table[c as usize] as u64, 1);
         }
@@ -651,9 +756,172 @@ impl FreshSolver {
         }
         put(bits, 3);
         Some(k | 1 << 63)
+}
+
+impl FreshSolver {
+    /// Calls `f` every 2^24 chance nodes of a solve (a long full-deck solve's progress).
+    pub fn set_progress(&mut self, f: impl FnMut(&SolveProgress) + 'static) {
+        self.progress = Some(Box::new(f));
+    }
+
+    /// Makes every later solve save its finished decisions to `path` every `every_nodes`
+    /// chance nodes ([`FreshSolver::write_checkpoint`]), so that a solve stopped before
+    /// its end can go on with [`FreshSolver::resume`]. Saving does not change any value.
+    /// Errors if `every_nodes` is 0.
+    pub fn set_checkpoint(&mut self, path: impl Into<std::path::PathBuf>, every_nodes: u64) -> Result<()> {
+        if every_nodes == 0 {
+            return Err(Error::Invalid {
+                what: "solo checkpoint",
+                reason: "every_nodes must be at least 1".into(),
+            });
+        }
+        self.checkpoint = Some((path.into(), every_nodes));
+        Ok(())
+    }
+
+    /// Writes the decisions the current (or last) solve has finished, with its deck,
+    /// utility and `track_zero`, to `path` (through `path` + `.tmp`, renamed when
+    /// complete, so an interrupted write leaves the previous checkpoint): the magic
+    /// `F7CKPT1\n`, then one zstd frame of the deck (22 bytes), `track_zero` (1 byte), the
+    /// utility (`u32` count, `f64` values), the decision count (`u64`) and per finished
+    /// decision its dense index with bit 31 set where the policy hits (`u32`), its value
+    /// (`f64`) and, if tracked, its 0-point probability (`f32`), all little-endian.
+    /// Returns the decisions written. Errors if no solve began or on an I/O error.
+    pub fn write_checkpoint(&self, path: &std::path::Path) -> Result<usize> {
+        use std::io::Write;
+        if self.utility.is_empty() {
+            return Err(Error::Invalid {
+                what: "solo checkpoint",
+                reason: "no solve began".into(),
+            });
+        }
+        let io = |e: std::io::Error| Error::Invalid {
+            what: "solo checkpoint",
+            reason: format!("{}: {e}", path.display()),
+        };
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = std::path::PathBuf::from(tmp);
+        let file = std::fs::File::create(&tmp).map_err(io)?;
+        let mut out = std::io::BufWriter::new(file);
+        out.write_all(CHECKPOINT_MAGIC).map_err(io)?;
+        let mut z = zstd::stream::write::Encoder::new(out, 1).map_err(io)?;
+        z.write_all(&self.deck).map_err(io)?;
+        let track = !self.dec_zero.is_empty();
+        z.write_all(&[u8::from(track)]).map_err(io)?;
+        z.write_all(&(self.utility.len() as u32).to_le_bytes()).map_err(io)?;
+        for u in &self.utility {
+            z.write_all(&u.to_le_bytes()).map_err(io)?;
+        }
+        let count = self.dec.iter().filter(|v| !v.is_nan()).count();
+        z.write_all(&(count as u64).to_le_bytes()).map_err(io)?;
+        for (i, v) in self.dec.iter().enumerate().filter(|(_, v)| !v.is_nan()) {
+            let hit = self.hit[i / 64] >> (i % 64) & 1;
+            z.write_all(&(i as u32 | (hit as u32) << 31).to_le_bytes()).map_err(io)?;
+            z.write_all(&v.to_le_bytes()).map_err(io)?;
+            if track {
+                z.write_all(&self.dec_zero[i].to_le_bytes()).map_err(io)?;
+            }
+        }
+        let mut out = z.finish().map_err(io)?;
+        out.flush().map_err(io)?;
+        out.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)?;
+        Ok(count)
+    }
+
+    /// Reads a checkpoint into the cleared tables of a solve that has begun with the same
+    /// deck, utility and `track_zero`.
+    fn load_checkpoint(&mut self, path: &std::path::Path) -> Result<()> {
+        use std::io::Read;
+        let bad = |reason: String| Error::Invalid {
+            what: "solo checkpoint",
+            reason: format!("{}: {reason}", path.display()),
+        };
+        let file = std::fs::File::open(path).map_err(|e| bad(e.to_string()))?;
+        let mut input = std::io::BufReader::new(file);
+        let mut magic = [0u8; 8];
+        input.read_exact(&mut magic).map_err(|e| bad(e.to_string()))?;
+        if &magic != CHECKPOINT_MAGIC {
+            return Err(bad("not a solo checkpoint".into()));
+        }
+        let mut z = zstd::stream::read::Decoder::new(input).map_err(|e| bad(e.to_string()))?;
+        let mut read = |n: usize| -> Result<Vec<u8>> {
+            let mut b = vec![0u8; n];
+            z.read_exact(&mut b).map_err(|e| bad(format!("truncated or corrupt: {e}")))?;
+            Ok(b)
+        };
+        if read(CARD_IDS)? != self.deck {
+            return Err(bad("another deck".into()));
+        }
+        let track = read(1)?[0] == 1;
+        if track == self.dec_zero.is_empty() {
+            return Err(bad("another track_zero".into()));
+        }
+        let n = u32::from_le_bytes(read(4)?.try_into().unwrap()) as usize;
+        if n != self.utility.len() {
+            return Err(bad("another utility".into()));
+        }
+        for k in 0..n {
+            let u = f64::from_le_bytes(read(8)?.try_into().unwrap());
+            if u.to_bits() != self.utility[k].to_bits() {
+                return Err(bad("another utility".into()));
+            }
+        }
+        let count = u64::from_le_bytes(read(8)?.try_into().unwrap());
+        if count > self.dec.len() as u64 {
+            return Err(bad(format!("{count} decisions, the index has {}", self.dec.len())));
+        }
+        // Every slot may change: the next solve clears them all.
+        self.touched = None;
+        let entry = if track { 16 } else { 12 };
+        let mut last = None;
+        for _ in 0..count {
+            let b = read(entry)?;
+            let w = u32::from_le_bytes(b[..4].try_into().unwrap());
+            let i = (w & !(1 << 31)) as usize;
+            let v = f64::from_le_bytes(b[4..12].try_into().unwrap());
+            if i >= self.dec.len() || last.is_some_and(|l| i <= l) || !v.is_finite() {
+                return Err(bad("a decision out of order or range, or not finite".into()));
+            }
+            last = Some(i);
+            self.dec[i] = v;
+            self.hit[i / 64] |= u64::from(w >> 31) << (i % 64);
+            if track {
+                self.dec_zero[i] = f32::from_le_bytes(b[12..16].try_into().unwrap());
+            }
+        }
+        if z.read(&mut [0u8; 1]).map_err(|e| bad(e.to_string()))? != 0 {
+            return Err(bad("trailing bytes".into()));
+        }
+        self.decisions = count as usize;
+        Ok(())
     }
 
     fn chance(&mut self, mut p: Pos, forced: bool) -> (f64, f64) {
+        self.nodes += 1;
+        if self.nodes & ((1 << 24) - 1) == 0 {
+            if let Some(f) = self.progress.as_mut() {
+                f(&SolveProgress {
+                    nodes: self.nodes,
+                    decisions: self.decisions,
+                    inner: self.memo.len,
+                    evictions: self.memo.evictions,
+                    root_done: self.root_done,
+                    checkpoints: self.checkpoints,
+                });
+            }
+        }
+        if let Some((path, every)) = &self.checkpoint {
+            if self.nodes % every == 0 && self.error.is_none() {
+                let path = path.clone();
+                match self.write_checkpoint(&path) {
+                    Ok(_) => self.checkpoints += 1,
+                    Err(e) => self.set_error(&format!("checkpoint: {e}")),
+                }
+            }
+        }
+        let root = !forced && p.table.iter().all(|&t| t == 0);
         if self.error.is_some() {
             // Unwind: the solve has failed.
             return (0.0, 0.0);
@@ -692,15 +960,13 @@ impl FreshSolver {
             v += k as f64 * cv;
             z += k as f64 * cz;
             total += k as u32;
+            if root {
+                self.root_done = total;
+            }
         }
         let out = (v / total as f64, z / total as f64);
         if let Some(key) = key {
-            if !self.memo.insert(key, out) {
-                self.set_error(&format!(
-                    "the inner-position table is full (2^{MEMO_CAP_LOG2} slots): this deck's \
-                     round has too many positions inside Flip Threes for this solver"
-                ));
-            }
+            self.memo.insert(key, out);
         }
         out
     }
@@ -741,8 +1007,12 @@ impl FreshSolver {
     /// that policy (`NaN` unless tracked); the policy stays in the solver
     /// ([`FreshSolver::hits`], [`FreshSolver::policy_bits`]).
     pub fn solve_points(&mut self) -> Result<(f64, f64)> {
-        let utility: Vec<f64> = (0..=MAX_POINTS).map(|x| x as f64).collect();
-        self.solve(&utility)
+        self.solve(&points_utility())
+    }
+
+    /// [`FreshSolver::solve_points`] resumed from a checkpoint ([`FreshSolver::resume`]).
+    pub fn resume_points(&mut self, checkpoint: &std::path::Path) -> Result<(f64, f64)> {
+        self.resume(&points_utility(), checkpoint)
     }
 
     /// Fewest expected rounds to bank `target` points from each banked total `s` in
@@ -929,6 +1199,20 @@ impl FreshSolver {
                 reason: "no solve ran".into(),
             });
         }
+        walk_with(&self.deck, &self.index, |i, table| self.hits_at(i, table))
+    }
+}
+
+/// Plays a policy forward from the start of a round dealt from `deck`, layer by layer (every
+/// step draws one card), and returns the distribution of the round's points and the
+/// decisions it reaches. `hits(i, table)` is the policy at the decision of dense index `i`
+/// (`None`: unknown, an error). Errors if the pile runs out or a decision falls outside
+/// the index.
+pub(super) fn walk_with(
+    deck: &[u8; CARD_IDS],
+    index: &DecisionIndex,
+    hits: impl Fn(usize, &[u8; CARD_IDS]) -> Option<bool>,
+) -> Result<PolicyWalk> {
         let mut points = vec![0.0f64; MAX_POINTS + 1];
         let mut decisions = Vec::new();
         let mut layer: std::collections::HashMap<u64, (Pos, f64)> = Default::default();
@@ -958,7 +1242,7 @@ impl FreshSolver {
                         continue;
                     }
                     Next::Decision(q) => {
-                        let i = self.index.index(&self.deck, &q.pile, &q.table).ok_or(
+                        let i = index.index(deck, &q.pile, &q.table).ok_or(
                             Error::Invalid {
                                 what: "solo policy walk",
                                 reason: "a decision outside the index".into(),
@@ -968,7 +1252,7 @@ impl FreshSolver {
                     }
                     Next::Forced(mut q) => {
                         pop_front(&mut q);
-                        let key = self.inner_key(&q).ok_or(Error::Invalid {
+                        let key = inner_key(deck, &q).ok_or(Error::Invalid {
                             what: "solo policy walk",
                             reason: "a position outside the compact key".into(),
                         })?;
@@ -979,7 +1263,7 @@ impl FreshSolver {
             }
             Ok(())
         };
-        expand(empty_table(&self.deck), false, 1.0, &mut layer, &mut points)?;
+        expand(empty_table(deck), false, 1.0, &mut layer, &mut points)?;
         while !layer.is_empty() {
             let mut next = std::collections::HashMap::new();
             let mut entries: Vec<(u64, (Pos, f64))> = layer.into_iter().collect();
@@ -989,7 +1273,7 @@ impl FreshSolver {
                     expand(p, true, prob, &mut next, &mut points)?;
                     continue;
                 }
-                let hit = self.hits_at(key as usize, &p.table).ok_or(Error::Invalid {
+                let hit = hits(key as usize, &p.table).ok_or(Error::Invalid {
                     what: "solo policy walk",
                     reason: "the policy is unknown at a decision reached".into(),
                 })?;
@@ -1005,7 +1289,11 @@ impl FreshSolver {
         decisions.sort_unstable();
         decisions.dedup();
         Ok(PolicyWalk { points, decisions })
-    }
+}
+
+/// The points objective's utility: a round's points.
+fn points_utility() -> Vec<f64> {
+    (0..=MAX_POINTS).map(|x| x as f64).collect()
 }
 
 fn points_of(table: &[u8; CARD_IDS]) -> usize {
@@ -1078,6 +1366,68 @@ mod tests {
             compared += 1;
         }
         assert_eq!(compared, decks().len());
+    }
+
+    /// A cache far too small for the round (two buckets) evicts all the time and changes
+    /// no value: the solve, the zero probabilities and the policy equal the roomy cache's.
+    /// A solve stopped after a checkpoint and resumed from it gives the uninterrupted
+    /// solve's value, 0-point probability and policy, evaluating fewer decisions; a
+    /// checkpoint of another utility, deck or `track_zero`, or a damaged one, is refused.
+    #[test]
+    fn a_resumed_solve_equals_an_uninterrupted_one() {
+        let dir = std::env::temp_dir();
+        let bent: Vec<f64> = (0..=MAX_POINTS).map(|x| (x as f64).sqrt() - 0.5).collect();
+        for (d, deck) in decks().into_iter().enumerate() {
+            let path = dir.join(format!("cardvec-f7ckpt-{}-{d}", std::process::id()));
+            let mut whole = FreshSolver::with_deck(&deck, true).unwrap();
+            let want = whole.solve(&bent).unwrap();
+            let (nodes, all) = (whole.nodes, whole.stats().decisions);
+            // One checkpoint, written halfway through the solve's chance nodes.
+            let mut first = FreshSolver::with_deck(&deck, true).unwrap();
+            first.set_checkpoint(&path, nodes / 2 + 1).unwrap();
+            assert_eq!(first.solve(&bent).unwrap(), want);
+            assert_eq!(first.checkpoints, 1);
+            let mut second = FreshSolver::with_deck(&deck, true).unwrap();
+            let got = second.resume(&bent, &path).unwrap();
+            assert!((got.0 - want.0).abs() < 1e-12 && (got.1 - want.1).abs() < 1e-6, "{got:?} {want:?}");
+            assert_eq!(second.policy_bits(), whole.policy_bits(), "{deck:?}");
+            assert_eq!(second.stats().decisions, all);
+            assert!(second.nodes < nodes, "{deck:?}: {} of {nodes}", second.nodes);
+            assert_eq!(second.walk_policy().unwrap().points, whole.walk_policy().unwrap().points);
+            // Refused: another utility, another track_zero, another deck, damage.
+            let mut other = FreshSolver::with_deck(&deck, true).unwrap();
+            assert!(other.resume_points(&path).is_err());
+            let mut untracked = FreshSolver::with_deck(&deck, false).unwrap();
+            assert!(untracked.resume(&bent, &path).is_err());
+            let mut smaller = deck;
+            let c = smaller.iter().position(|&k| k > 0).unwrap();
+            smaller[c] -= 1;
+            let mut elsewhere = FreshSolver::with_deck(&smaller, true).unwrap();
+            assert!(elsewhere.resume(&bent, &path).is_err());
+            let bytes = std::fs::read(&path).unwrap();
+            std::fs::write(&path, &bytes[..bytes.len() - 5]).unwrap();
+            assert!(other.resume(&bent, &path).is_err());
+            std::fs::remove_file(&path).unwrap();
+            assert!(other.resume(&bent, &path).is_err());
+            assert!(other.set_checkpoint(&path, 0).is_err());
+        }
+    }
+
+    #[test]
+    fn a_tiny_inner_cache_changes_no_value() {
+        for deck in decks() {
+            let mut roomy = FreshSolver::with_deck(&deck, true).unwrap();
+            let mut tiny = FreshSolver::with_cache(&deck, true, 3).unwrap();
+            let a = roomy.solve_points().unwrap();
+            let b = tiny.solve_points().unwrap();
+            assert_eq!(roomy.stats().evictions, 0, "{deck:?}");
+            assert!(tiny.stats().evictions > 0, "{deck:?}");
+            assert!((a.0 - b.0).abs() < 1e-12 && (a.1 - b.1).abs() < 1e-6, "{a:?} vs {b:?}");
+            assert_eq!(roomy.policy_bits(), tiny.policy_bits());
+            assert_eq!(roomy.stats().decisions, tiny.stats().decisions);
+        }
+        assert!(FreshSolver::with_cache(&decks()[0], false, 1).is_err());
+        assert!(FreshSolver::with_cache(&decks()[0], false, 35).is_err());
     }
 }
 

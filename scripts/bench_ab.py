@@ -27,7 +27,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Extra seat counts timed besides each game's smallest table.
-EXTRA_PLAYERS = {"flip7": [8], "151": [4], "holdem": [6]}
+EXTRA_PLAYERS = {"flip7": [3, 8], "151": [4], "holdem": [6]}
 # Lanes per game (Lost Cities' bench default; the others as the issue-29 table).
 ENVS = {"lost-cities": 8192}
 # For a build whose `bench` takes no game options (before the registry): the options its

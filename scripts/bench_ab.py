@@ -43,6 +43,8 @@ parser.add_argument("--steps", type=int, default=256)
 parser.add_argument("--repeats", type=int, default=3)
 parser.add_argument("--cpu", default="0", help="vCPU both binaries are pinned to ('' = none)")
 parser.add_argument("--only", help="run only the cases whose label contains this")
+parser.add_argument("--envs", type=int,
+                    help="lanes for every game (default: 8,192 for Lost Cities, 4,096 for the others)")
 args = parser.parse_args()
 
 
@@ -97,7 +99,7 @@ for g in GAMES:
 def command(binary, game, players, config):
     """The bench command of `binary` for a case, or None if that build cannot run it."""
     f = FEATURES[binary]
-    cmd = [binary, "bench", game, "--players", str(players), "--envs", str(ENVS.get(game, 4096)),
+    cmd = [binary, "bench", game, "--players", str(players), "--envs", str(args.envs or ENVS.get(game, 4096)),
            "--threads", "1", "--steps", str(args.steps), "--repeats", str(args.repeats)]
     if f["options"]:
         cmd += [x for word in config.split(",") if word for x in ["-o", word]]

@@ -12,6 +12,19 @@ fn cardvec(args: &[&str]) -> std::process::Output {
         .expect("cardvec runs")
 }
 
+/// Runs `cardvec` with `args`, which must succeed, and parses the first line of its output
+/// as JSON.
+fn cardvec_json(args: &[&str]) -> serde_json::Value {
+    let out = cardvec(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    serde_json::from_str(text.lines().next().expect("a line of output")).unwrap()
+}
+
 /// Kuhn poker: 11 observation values, 2 actions.
 fn write_policy(dir: &std::path::Path, name: &str, game: &str) -> String {
     let path = dir.join(name);
@@ -26,22 +39,9 @@ fn a_policy_file_plays_a_match_and_a_bad_one_is_refused() {
     std::fs::create_dir_all(&dir).unwrap();
     let good = write_policy(&dir, "kuhn.safetensors", "kuhn");
     for bot in [format!("policy:{good}"), format!("policy:{good},sample=1")] {
-        let out = cardvec(&[
+        let line = cardvec_json(&[
             "match", "kuhn", "--a", &bot, "--b", "random", "--games", "20", "--json",
         ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let line: serde_json::Value = serde_json::from_str(
-            String::from_utf8(out.stdout)
-                .unwrap()
-                .lines()
-                .next()
-                .unwrap(),
-        )
-        .unwrap();
         assert_eq!(line["games"], 20, "{line}");
     }
 
@@ -163,7 +163,7 @@ fn the_committed_lost_cities_policy_plays_a_match() {
         env!("CARGO_MANIFEST_DIR"),
         "/../models/lost_cities_imitation.safetensors"
     );
-    let out = cardvec(&[
+    let line = cardvec_json(&[
         "match",
         "lost-cities",
         "--a",
@@ -174,19 +174,6 @@ fn the_committed_lost_cities_policy_plays_a_match() {
         "40",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let line: serde_json::Value = serde_json::from_str(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
     assert_eq!(line["games"], 40, "{line}");
     let counted = ["a_wins", "ties", "a_losses"]
         .iter()
@@ -207,7 +194,7 @@ fn the_committed_flip7_policy_plays_a_three_seat_match() {
         "/../models/flip7_imitation.safetensors"
     );
     let bots = format!("policy:{path},expected-value,expected-value");
-    let out = cardvec(&[
+    let line = cardvec_json(&[
         "match",
         "flip7",
         "--players",
@@ -220,19 +207,6 @@ fn the_committed_flip7_policy_plays_a_three_seat_match() {
         "31",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let line: serde_json::Value = serde_json::from_str(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
     assert_eq!(line["games"], 12, "{line}");
     assert_eq!(line["truncated"], 0, "{line}");
     let standings = line["standings"].as_array().unwrap();

@@ -900,7 +900,7 @@ impl<G: Game> VecEnv<G> {
                         if !all && !mask[c * cs + j] {
                             continue;
                         }
-                        st[j] = game.reset(&mut rn[j]);
+                        game.reset_into(&mut rn[j], &mut st[j]);
                         sc[j] = 0;
                         il[j] = ActionStatus::Applied as u8;
                         let mut out = LaneOut::in_chunk(
@@ -1710,7 +1710,7 @@ fn step_lane<G: Game, const MODE: u8, R: LaneRow>(
         }
         *episode += 1;
         *rng = LaneRng::for_key(keys[lane], *episode);
-        *state = game.reset(rng);
+        game.reset_into(rng, state);
         game.deal_rewards(state, out.rewards);
         ActionStatus::Reset
     } else {

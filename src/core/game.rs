@@ -67,6 +67,14 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// A new game, dealt from `rng`.
     fn reset(&self, rng: &mut LaneRng) -> Self::State;
+    /// [`Game::reset`] written over `state`, the same draws from `rng` and the same state (the
+    /// conformance checks compare them). The batch calls it for every lane it resets; the
+    /// default returns a new state and copies it, and a game with a large state writes the
+    /// lane in place instead (one write of the state, no copy through the stack).
+    #[inline]
+    fn reset_into(&self, rng: &mut LaneRng, state: &mut Self::State) {
+        *state = self.reset(rng);
+    }
     /// A new game with every hidden card set explicitly (the game documents the format).
     fn reset_from_order(&self, order: &[u8]) -> Result<Self::State>;
 

@@ -289,6 +289,25 @@ impl SpotStart {
     }
 }
 
+/// What both estimators draw first for hand `index`: its random stream, LBR's table seat
+/// (alternating by hand), LBR's spot player and LBR's holding (an index into
+/// [`holdings`]) drawn from that player's range.
+fn lbr_deal(options: &LbrOptions, start: &SpotStart, index: u64) -> (LaneRng, usize, usize, usize) {
+    let mut rng = LaneRng::for_lane(options.seed, index, 0);
+    let seat = (index % 2) as usize;
+    let p = 1 - seat;
+    let h = start.draw_lbr(p, &mut rng);
+    (rng, seat, p, h)
+}
+
+/// The two seats' hole cards: LBR's `mine` at `seat`, `other` at the other seat.
+fn seat_holes(seat: usize, mine: [u8; 2], other: [u8; 2]) -> [[u8; 2]; 2] {
+    let mut hole = [[0u8; 2]; 2];
+    hole[seat] = mine;
+    hole[1 - seat] = other;
+    hole
+}
+
 /// Hand `index` from the spot's root with the sampled estimator.
 pub(super) fn sample_hand(
     game: &NoLimitHoldem,
@@ -297,10 +316,8 @@ pub(super) fn sample_hand(
     start: &SpotStart,
     index: u64,
 ) -> Result<LbrHand> {
-    let mut rng = LaneRng::for_lane(options.seed, index, 0);
-    let seat = (index % 2) as usize;
-    let p = 1 - seat;
-    let mine = holdings()[start.draw_lbr(p, &mut rng)];
+    let (mut rng, seat, p, h) = lbr_deal(options, start, index);
+    let mine = holdings()[h];
     let theirs = start.opponent_weights(p, mine);
     let total: f64 = theirs.iter().sum();
     let u = rng.unit_f64() * total;
@@ -313,9 +330,7 @@ pub(super) fn sample_hand(
             break;
         }
     }
-    let mut hole = [[0u8; 2]; 2];
-    hole[seat] = mine;
-    hole[1 - seat] = holdings()[pick];
+    let hole = seat_holes(seat, mine, holdings()[pick]);
     let deck = start.rest(
         CardSet64::from_ids(hole.iter().flatten().copied()),
         &mut rng,
@@ -335,17 +350,13 @@ pub(super) fn expect_hand(
     start: &SpotStart,
     index: u64,
 ) -> Result<LbrHand> {
-    let mut rng = LaneRng::for_lane(options.seed, index, 0);
-    let seat = (index % 2) as usize;
-    let p = 1 - seat;
-    let h = start.draw_lbr(p, &mut rng);
+    let (mut rng, seat, p, h) = lbr_deal(options, start, index);
     let mine = holdings()[h];
     let deck = start.rest(CardSet64::from_ids(mine), &mut rng);
     let board = start.full_board(&deck);
     // The other seat's cards are a placeholder nothing reads (two cards off the board).
-    let mut hole = [[0u8; 2]; 2];
-    hole[seat] = mine;
-    hole[1 - seat] = [deck[5 - start.board.len()], deck[6 - start.board.len()]];
+    let other = [deck[5 - start.board.len()], deck[6 - start.board.len()]];
+    let hole = seat_holes(seat, mine, other);
     let s = start.root(game, &hole, board)?;
     let reach = start.opponent_weights(p, mine);
     let m = (52 - start.board.len() - 2) as u64;

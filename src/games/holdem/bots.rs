@@ -90,6 +90,37 @@ impl EquityBot {
     }
 }
 
+/// The cards outside a hand and a board, dealt at random for an equity estimate.
+pub(crate) struct UnseenDeck {
+    deck: [u8; DECK_SIZE],
+    len: usize,
+}
+
+impl UnseenDeck {
+    /// The deck without `hole` and `board` (distinct cards).
+    pub(crate) fn new(hole: [u8; 2], board: &[u8]) -> Self {
+        let known = CardSet64::from_ids(hole.iter().chain(board).copied());
+        let mut deck = [0u8; DECK_SIZE];
+        let mut len = 0;
+        for c in (FULL_DECK - known).iter() {
+            deck[len] = c;
+            len += 1;
+        }
+        Self { deck, len }
+    }
+
+    /// A fresh random deal of `need` unseen cards (at most the unseen count), drawn from
+    /// `rng` by a partial Fisher-Yates shuffle of the deck as the last deal left it.
+    pub(crate) fn deal(&mut self, need: usize, rng: &mut LaneRng) -> &[u8] {
+        debug_assert!(need <= self.len);
+        for i in 0..need {
+            let j = i + rng.below((self.len - i) as u32) as usize;
+            self.deck.swap(i, j);
+        }
+        &self.deck[..need]
+    }
+}
+
 /// The share of the pot `hole` wins on average against `opponents` (1..=9) uniformly random
 /// hands, with `board` (0 to 5 cards) completed at random, estimated from `trials` deals
 /// drawn from `rng`. Card ids are `13 * suit + rank`; `hole` and `board` must be distinct
@@ -102,23 +133,13 @@ pub fn equity_vs_random(
     rng: &mut LaneRng,
 ) -> f64 {
     debug_assert!((1..=9).contains(&opponents) && board.len() <= 5);
-    let known = CardSet64::from_ids(hole.iter().chain(board).copied());
-    let mut deck = [0u8; DECK_SIZE];
-    let mut len = 0;
-    for c in (FULL_DECK - known).iter() {
-        deck[len] = c;
-        len += 1;
-    }
+    let mut unseen = UnseenDeck::new(hole, board);
     let missing = 5 - board.len();
     let need = missing + 2 * opponents;
     let board_set = CardSet64::from_ids(board.iter().copied());
     let mut total = 0f64;
     for _ in 0..trials {
-        // A partial Fisher-Yates shuffle: the first `need` cards of `deck` are the deal.
-        for i in 0..need {
-            let j = i + rng.below((len - i) as u32) as usize;
-            deck.swap(i, j);
-        }
+        let deck = unseen.deal(need, rng);
         let mut full_board = board_set;
         for &c in &deck[..missing] {
             full_board.insert(c);

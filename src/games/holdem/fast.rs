@@ -290,8 +290,18 @@ impl NoLimitHoldem {
 
     /// A hand with these cards (`hole[s]` for each seat, then the board) and button.
     pub fn deal(&self, hole: &[[u8; 2]], board: [u8; 5], button: usize) -> NoLimitHoldemState {
-        let n = self.num_players();
         let mut s = NoLimitHoldemState::zeroed();
+        self.deal_into(&mut s, hole, board, button);
+        s
+    }
+
+    /// [`NoLimitHoldem::deal`] written over `s` (the batch's resets write the lane in place:
+    /// the state is 320 bytes, and a copy of it through the stack costs more than the deal's
+    /// arithmetic).
+    #[inline]
+    fn deal_into(&self, s: &mut NoLimitHoldemState, hole: &[[u8; 2]], board: [u8; 5], button: usize) {
+        let n = self.num_players();
+        *s = NoLimitHoldemState::zeroed();
         s.num_players = n as u8;
         s.button = button as u8;
         s.to_act = NO_SEAT;
@@ -321,8 +331,7 @@ impl NoLimitHoldem {
             s.stacks[seat] -= amount;
             s.bets[seat] = amount;
         }
-        self.begin_round(&mut s);
-        s
+        self.begin_round(s);
     }
 
     fn opener(&self, s: &NoLimitHoldemState) -> usize {
@@ -674,6 +683,13 @@ impl Game for NoLimitHoldem {
     /// The button (if random) is drawn first, then the 52 card ids are shuffled: seat `s`
     /// gets cards `2s, 2s + 1`, the board the next five.
     fn reset(&self, rng: &mut LaneRng) -> NoLimitHoldemState {
+        let mut s = NoLimitHoldemState::zeroed();
+        self.reset_into(rng, &mut s);
+        s
+    }
+
+    #[inline]
+    fn reset_into(&self, rng: &mut LaneRng, s: &mut NoLimitHoldemState) {
         let n = self.num_players();
         let button = match self.button {
             Some(b) => b as usize,
@@ -689,7 +705,7 @@ impl Game for NoLimitHoldem {
             hole[seat] = [deck[2 * seat], deck[2 * seat + 1]];
         }
         let board = [0, 1, 2, 3, 4].map(|k| deck[2 * n + k]);
-        self.deal(&hole[..n], board, button)
+        self.deal_into(s, &hole[..n], board, button)
     }
 
     /// `order`: `2 * num_players + 5` distinct card ids, the hole cards seat by seat, then the

@@ -12,7 +12,7 @@
 //! Heads-up only (one opponent in the hand); anything else goes through the bot itself.
 
 use super::super::fast::NoLimitHoldemState;
-use super::super::{bots::EquityBot, NoLimitHoldem, CHECK_CALL, DECK_SIZE, FOLD, RAISE_BASE};
+use super::super::{bots::{EquityBot, UnseenDeck}, NoLimitHoldem, CHECK_CALL, DECK_SIZE, FOLD, RAISE_BASE};
 use super::{check_call, holding_index, public_hash, BotPolicy, HoldemPolicy, HOLDINGS};
 use crate::core::{CardSet64, LaneRng, Result};
 use crate::poker::cards::FULL_DECK;
@@ -125,23 +125,14 @@ fn act(hole: [u8; 2], board: &[u8], trials: u32, d: &Decision, ranks: &Ranks, rn
     if d.action(0) == d.action(full) {
         return d.action(0);
     }
-    let known = CardSet64::from_ids(hole.iter().chain(board).copied());
-    let mut deck = [0u8; DECK_SIZE];
-    let mut len = 0;
-    for c in (FULL_DECK - known).iter() {
-        deck[len] = c;
-        len += 1;
-    }
+    let mut unseen = UnseenDeck::new(hole, board);
     let missing = 5 - board.len();
     let need = missing + 2;
     let board_set = CardSet64::from_ids(board.iter().copied());
     let me = holding_index(hole[0], hole[1]);
     let mut t2 = 0u32;
     for done in 1..=trials {
-        for i in 0..need {
-            let j = i + rng.below((len - i) as u32) as usize;
-            deck.swap(i, j);
-        }
+        let deck = unseen.deal(need, rng);
         let them = [deck[missing], deck[missing + 1]];
         let (mine, theirs) = match ranks {
             Ranks::River(r) => (r[me], r[holding_index(them[0], them[1])]),

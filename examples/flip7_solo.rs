@@ -4,9 +4,9 @@
 //! (`cardvec::games::flip7::FreshSolver`), with the time and peak memory of each solve.
 //!
 //! ```text
-//! cargo run --profile ci --example flip7_solo -- points [--checkpoint CK]
+//! cargo run --profile ci --example flip7_solo -- points [--checkpoint CK] [--cache-log2 K]
 //! cargo run --profile ci --example flip7_solo -- rounds 200 [--from S]
-//! cargo run --profile ci --example flip7_solo -- policy data/flip7_solo_policy.zst [--checkpoint CK]
+//! cargo run --profile ci --example flip7_solo -- policy data/flip7_solo_policy.zst [--checkpoint CK] [--cache-log2 K]
 //! cargo run --profile ci --example flip7_solo -- simulate 1000000 [--seed S]
 //! ```
 //!
@@ -30,7 +30,9 @@
 use std::time::Instant;
 
 use cardvec::core::{Bot, Game, LaneRng};
-use cardvec::games::flip7::{Flip7, FreshSolver, OptimalSolo, SoloPolicy, SOLO_MAX_POINTS};
+use cardvec::games::flip7::{
+    Flip7, FreshSolver, OptimalSolo, SoloPolicy, CARD_COPIES, INNER_CACHE_LOG2, SOLO_MAX_POINTS,
+};
 
 fn peak_rss_mb() -> f64 {
     std::fs::read_to_string("/proc/self/status")
@@ -46,11 +48,19 @@ fn peak_rss_mb() -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let usage =
-        "usage: flip7_solo points [--checkpoint CK] | rounds T [--from S] | policy PATH [--checkpoint CK] | simulate N [--seed S]";
+        "usage: flip7_solo points [--checkpoint CK] [--cache-log2 K] | rounds T [--from S] | policy PATH [--checkpoint CK] [--cache-log2 K] | simulate N [--seed S]";
     match args.get(1).map(String::as_str) {
         Some("points") | Some("policy") => {
             let t = Instant::now();
-            let mut solver = FreshSolver::full(args[1] == "points");
+            // `--cache-log2 K`: an inner cache of 2^K slots (16 bytes each, 20 with the
+            // zero-probability of `points`) instead of 2^INNER_CACHE_LOG2; the values do not
+            // depend on it, a larger cache recomputes fewer evicted positions.
+            let log2 = match args.iter().position(|a| a == "--cache-log2") {
+                Some(k) => args.get(k + 1).and_then(|v| v.parse().ok()).expect(usage),
+                None => INNER_CACHE_LOG2,
+            };
+            let mut solver = FreshSolver::with_cache(&CARD_COPIES, args[1] == "points", log2)
+                .expect("a valid cache size");
             let t0 = Instant::now();
             solver.set_progress(move |p| {
                 eprintln!(

@@ -22,6 +22,10 @@ use std::ptr::NonNull;
 /// Size of a transparent huge page on x86_64 and aarch64 Linux.
 pub const HUGE_PAGE: usize = 2 << 20;
 
+/// The alignment of a buffer smaller than a huge page: a cache line on x86_64 and most
+/// aarch64 processors.
+pub const CACHE_LINE: usize = 64;
+
 /// A fixed-length buffer of `Copy` values in memory suited to huge pages (see the module
 /// documentation). Dereferences to a slice.
 pub struct HugeBuf<T: Copy> {
@@ -64,12 +68,13 @@ impl<T: Copy> HugeBuf<T> {
     }
 
     /// The allocation of `len` values: huge-page aligned and rounded up to whole huge pages
-    /// from one huge page on, else the plain array layout; `None` if the size overflows
-    /// `isize`.
+    /// from one huge page on, else the array aligned to a cache line ([`CACHE_LINE`]: a
+    /// lane whose size is a multiple of it then starts on a line); `None` if the size
+    /// overflows `isize`.
     fn layout(len: usize) -> Option<Layout> {
         let array = Layout::array::<T>(len).ok()?;
         if array.size() < HUGE_PAGE {
-            return Some(array);
+            return array.align_to(CACHE_LINE).ok();
         }
         let size = array.size().checked_next_multiple_of(HUGE_PAGE)?;
         Layout::from_size_align(size, HUGE_PAGE.max(array.align())).ok()
@@ -199,7 +204,9 @@ mod tests {
             HugeBuf::<f32>::layout(HUGE_PAGE / 4 + 1).unwrap().size(),
             2 * HUGE_PAGE
         );
-        assert_eq!(HugeBuf::<f32>::layout(10).unwrap().align(), 4);
+        assert_eq!(HugeBuf::<f32>::layout(10).unwrap().align(), CACHE_LINE);
+        let small = filled(1000, 0u8);
+        assert_eq!(small.as_ptr() as usize % CACHE_LINE, 0);
     }
 
     /// Sizes beyond the address space (overflowing `isize`, or more than any allocator

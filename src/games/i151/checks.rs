@@ -61,6 +61,9 @@ pub fn check_state(game: &I151, s: &I151State) -> Result<(), String> {
     if let Err(e) = MatchSeed::from_le_bytes(bytemuck::bytes_of(&s.match_seed)) {
         return Err(e.to_string());
     }
+    if s.reserved.iter().any(|&b| b != 0) {
+        return Err("the reserved bytes at the end of the state are not zero".into());
+    }
     if s.bank_head > s.bank_tail
         || s.bank_tail as usize > DECK_SIZE
         || s.pile_len as usize > DECK_SIZE
@@ -541,6 +544,7 @@ mod tests {
         refuse_edit(game, "match seed = 2**280", |s: &mut I151State| {
             bytemuck::cast_mut::<MatchSeed, [u32; seed::SEED_WORDS]>(&mut s.match_seed)[8] = 1 << 24
         });
+        refuse_edit(game, "a reserved byte set", |s: &mut I151State| s.reserved[35] = 1);
     }
 
     /// The state of the 151 finding: a queen on top with its skip pending, but the seat to act

@@ -1,6 +1,7 @@
-//! The fast lane engine: a match of 151 in a 156-byte `Pod` state of 32-bit card sets, the
-//! bank and played pile as small ordered arrays, flags, and last the match seed (36 bytes,
-//! read only when a round is dealt, so the fields a step touches stay in the first 120).
+//! The fast lane engine: a match of 151 in a 192-byte `Pod` state of 32-bit card sets, the
+//! bank and played pile as small ordered arrays, flags, then the match seed (36 bytes, read
+//! only when a round is dealt, so the fields a step touches stay in the first 120) and 36
+//! zero bytes that make the state three whole cache lines.
 //!
 //! Every rule follows `i151_engine` 0.2.4 (`core/legal_actions.py`, `core/reducer.py`,
 //! `core/scoring.py`, `game/round.py`); `docs/151.md` lists them. The one deliberate
@@ -90,7 +91,15 @@ pub struct I151State {
     /// The match seed: round `r` is dealt by `random.Random(match_seed + r).shuffle`. Last,
     /// as it is read only when a round is dealt.
     pub(crate) match_seed: MatchSeed,
+    /// Zero: pads the state to 192 bytes, three cache lines, so that in the batch's
+    /// 64-byte-aligned lane array the 120 bytes of play always sit in two lines (at 156 bytes
+    /// they straddled three in most lanes; docs/performance.md, "151's lane on cache lines").
+    pub(crate) reserved: [u8; STATE_RESERVED],
 }
+
+/// Zero bytes at the end of [`I151State`] (see its `reserved` field).
+const STATE_RESERVED: usize = 36;
+const _: () = assert!(std::mem::size_of::<I151State>() == 192);
 
 impl I151State {
     /// Number of players (seats) of the match.

@@ -132,31 +132,23 @@ fn conformance<G: GameSpec>(options: &Options) -> Covered {
     let golden_line = golden_match::<G>(options, &golden_hash(&game), &label);
 
     // `reset_into` (what the batch calls) is `reset` written over any state: the same state
-    // and the same draws, whatever the lane held before.
-    let mut held = game.reset(&mut LaneRng::for_lane(99, 0, 0));
-    for seed in 0..64 {
-        let (mut a, mut b) = (LaneRng::for_lane(seed, 1, 0), LaneRng::for_lane(seed, 1, 0));
-        let fresh = game.reset(&mut a);
-        game.reset_into(&mut b, &mut held);
-        assert_eq!(
-            held, fresh,
-            "{label}: reset_into differs from reset (seed {seed})"
-        );
-        assert_eq!(
-            a.next_u64(),
-            b.next_u64(),
-            "{label}: reset_into draws differently"
-        );
-        // The next reset writes over a state played on (not a fresh deal).
-        let mut mask = vec![0u8; game.num_actions()];
-        let mut rewards = vec![0f32; game.num_players()];
-        for _ in 0..5 {
-            game.legal_mask(&held, &mut mask);
-            if mask.iter().all(|&m| m == 0) {
-                break;
-            }
-            let action = random_legal(&mask, &mut a);
-            game.step(&mut held, action, &mut a, &mut rewards);
+    // and the same draws, whatever the lane held before (a deal, states played on, a
+    // finished game).
+    for (k, donor) in donor_states(&game).into_iter().enumerate() {
+        for seed in 0..16 {
+            let (mut a, mut b) = (LaneRng::for_lane(seed, 1, 0), LaneRng::for_lane(seed, 1, 0));
+            let fresh = game.reset(&mut a);
+            let mut held = donor;
+            game.reset_into(&mut b, &mut held);
+            assert_eq!(
+                held, fresh,
+                "{label}: reset_into over donor state {k} differs from reset (seed {seed})"
+            );
+            assert_eq!(
+                a.next_u64(),
+                b.next_u64(),
+                "{label}: reset_into draws differently"
+            );
         }
     }
     notes.push("reset_into = reset".to_string());

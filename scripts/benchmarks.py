@@ -164,7 +164,8 @@ def table(key: str, preset: dict, report: dict, command: str, games: int, small:
 
     seats = report["spec"]["seats"]
     per = "per pair" if seats == 2 else "in all"
-    size = " (small)" if small else ""
+    size = ((" (small)" if games == preset["small"] else f" (the full size is {preset['games']:,})")
+            if small else "")
     now = datetime.date.today().isoformat()
     cpu = platform.processor() or platform.machine()
     try:

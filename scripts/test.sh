@@ -185,7 +185,7 @@ if [ "$QUICK" = 0 ]; then
     fi
 
     section "pytest python/tests (on $JOBS workers)"
-    python -m pytest -q -n "$JOBS" python/tests
+    python -m pytest -q -n "$JOBS" --durations=15 python/tests
 else
     section "pytest python/tests -m 'not slow' (on $JOBS workers; quick mode)"
     python -m pytest -q -n "$JOBS" -m "not slow" python/tests

@@ -164,8 +164,12 @@ def table(key: str, preset: dict, report: dict, command: str, games: int, small:
 
     seats = report["spec"]["seats"]
     per = "per pair" if seats == 2 else "in all"
-    size = ((" (small)" if games == preset["small"] else f" (the full size is {preset['games']:,})")
-            if small else "")
+    if not small:
+        size = ""
+    elif games == preset["small"]:
+        size = " (small)"
+    else:
+        size = f" (the full size is {preset['games']:,})"
     now = datetime.date.today().isoformat()
     cpu = platform.processor() or platform.machine()
     try:

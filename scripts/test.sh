@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # The project's test command: bash scripts/test.sh          (the full run; what CI runs)
 #                     a quick run: bash scripts/test.sh --quick
+#                      a long run: bash scripts/test.sh --long   (the full run at release sizes)
 #
 # The full run checks everything on a fresh machine (Rust toolchain and Python 3.11; no venv
 # needed): formatting, clippy, the Rust tests (the conformance suite over every registered
-# game included), the differential CI profile (100,000 games of every game, one process), then
+# game included), the differential CI profile (25,000 games of every game, one process), then
 # builds the Python wheel once, installs it into the test run's own venv with its test extra
 # (the dependency bounds of pyproject.toml), checks the types (the generated game classes are
 # current, mypy --strict on the package, stubtest, a typed user) and runs the Python tests
 # (oracles and browser included) against the installed wheel on every core.
 #
+# --long: the full run with the differential runs and the external oracles at release sizes
+# (1,000,000 games of every game, 20,000 official 151 matches, 30,000 game-room Flip 7 games,
+# 100,000 pokerkit hands; each size can still be set by its variable: CARDVEC_DIFF_GAMES,
+# I151_ORACLE_MATCHES, FLIP7_ORACLE_GAMES, HOLDEM_POKERKIT_HANDS). Hours of CPU: a release
+# check, not CI. The full run keeps CI under 20 minutes with the smaller sizes (25,000;
+# 1,500; 1,000; 10,000).
+#
 # --quick: formatting, the Rust tests, the wheel, the generated classes' check and mypy
 # --strict on the package, and the Python tests without the slow ones
 # (the external oracles, Ray campaigns, PyTorch/PufferLib, the examples that learn, the
-# browser: the `slow` marker of python/tests/conftest.py); no clippy, no 100k differential
+# browser: the `slow` marker of python/tests/conftest.py); no clippy, no differential
 # runs, no stubtest; the venv is reused when it exists.
 #
 # A contributor's checkout is left alone: the run's venv is .venv-test (CARDVEC_TEST_VENV
@@ -32,19 +40,35 @@ START=$SECONDS
 PYTHON="${PYTHON:-python3}"
 JOBS="$(nproc 2>/dev/null || echo 2)"
 QUICK=0
+LONG=0
 for arg in "$@"; do
     case "$arg" in
         --quick) QUICK=1 ;;
+        --long) LONG=1 ;;
         -h | --help)
-            sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
-            echo "scripts/test.sh: unknown argument '$arg' (expected --quick or --help)" >&2
+            echo "scripts/test.sh: unknown argument '$arg' (expected --quick, --long or --help)" >&2
             exit 2
             ;;
     esac
 done
+if [ "$QUICK" = 1 ] && [ "$LONG" = 1 ]; then
+    echo "scripts/test.sh: --quick and --long exclude each other" >&2
+    exit 2
+fi
+# The sizes of the differential runs and the external oracles (python/tests/test_i151_oracle.py,
+# test_flip7_oracle.py, test_holdem_pokerkit.py read theirs from the environment).
+if [ "$LONG" = 1 ]; then
+    DIFF_GAMES="${CARDVEC_DIFF_GAMES:-1000000}"
+    export I151_ORACLE_MATCHES="${I151_ORACLE_MATCHES:-20000}"
+    export FLIP7_ORACLE_GAMES="${FLIP7_ORACLE_GAMES:-30000}"
+    export HOLDEM_POKERKIT_HANDS="${HOLDEM_POKERKIT_HANDS:-100000}"
+else
+    DIFF_GAMES="${CARDVEC_DIFF_GAMES:-25000}"
+fi
 TEST_VENV="${CARDVEC_TEST_VENV:-$ROOT/.venv-test}"
 WHEEL_DIR="$ROOT/target/test-wheel"
 case "$(realpath -m "$TEST_VENV")" in
@@ -95,8 +119,8 @@ if [ ! -x "$CARDVEC_BIN" ] || [ "$CARDVEC_BIN" -ot cli/src/main.rs ]; then
     cargo build --profile ci -p cardvec-cli
 fi
 if [ "$QUICK" = 0 ]; then
-    section "differential runs: cardvec diff all --games 100000 (every registered game)"
-    "$CARDVEC_BIN" diff all --games 100000 --quiet
+    section "differential runs: cardvec diff all --games $DIFF_GAMES (every registered game)"
+    "$CARDVEC_BIN" diff all --games "$DIFF_GAMES" --quiet
 fi
 
 if [ "$QUICK" = 0 ] || [ ! -x "$TEST_VENV/bin/python" ]; then
@@ -201,4 +225,4 @@ if [ "$(snapshot "$ROOT/.venv")" != "$BEFORE_VENV" ] || [ "$(snapshot "$ROOT/dis
     exit 1
 fi
 
-section "all checks passed$([ "$QUICK" = 1 ] && echo ' (quick mode: no clippy, no 100k diffs, no stubtest, no slow Python tests)')"
+section "all checks passed$([ "$QUICK" = 1 ] && echo ' (quick mode: no clippy, no differential runs, no stubtest, no slow Python tests)')"

@@ -7,7 +7,8 @@ pile). After every step the observation of the seat to act (every seat's at roun
 the action mask, rewards, termination/truncation, scores and infos (``scores``,
 ``round_scores``, ``completed_round``, ``winners``) must agree exactly.
 
-3,000 games by default, spread over 3, 4, 6, 10 and 18 players; the long run is
+1,000 games by default, spread over 3, 4, 6, 10 and 18 players; `scripts/test.sh --long`
+plays 30,000, and a longer run is
 ``FLIP7_ORACLE_GAMES=100000 python -m pytest python/tests/test_flip7_oracle.py``.
 """
 
@@ -20,7 +21,7 @@ import cardvec
 
 game_room = pytest.importorskip("game_room.flip7_v0")
 
-GAMES = int(os.environ.get("FLIP7_ORACLE_GAMES", "3000"))
+GAMES = int(os.environ.get("FLIP7_ORACLE_GAMES", "1000"))
 
 # The comparison lives in the package (cardvec.campaign runs it too).
 from cardvec.oracles.flip7 import PLAYERS, play  # noqa: E402

@@ -516,7 +516,7 @@ pub fn masked_probabilities(logits: &[f32], mask: &[u8], probs: &mut [f32]) {
     let max = logits
         .iter()
         .zip(mask)
-        .filter(|(_, &m)| m != 0)
+        .filter(|&(_, &m)| m != 0)
         .map(|(&l, _)| l)
         .fold(f32::NEG_INFINITY, f32::max);
     let mut total = 0f64;

@@ -545,7 +545,7 @@ fn nth_legal(mask: &[u8], k: usize) -> u32 {
     }
     mask.iter()
         .enumerate()
-        .filter(|(_, &m)| m != 0)
+        .filter(|&(_, &m)| m != 0)
         .nth(k % count)
         .map_or(u32::MAX, |(i, _)| i as u32)
 }

@@ -314,11 +314,13 @@ fn to_byte(v: f32) -> u8 {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn narrow16(src: *const f32, dst: *mut u8) {
-    use core::arch::x86_64::*;
-    let q = |k: usize| _mm_cvtps_epi32(_mm_loadu_ps(src.add(4 * k)));
-    let lo = _mm_packs_epi32(q(0), q(1));
-    let hi = _mm_packs_epi32(q(2), q(3));
-    _mm_storeu_si128(dst as *mut __m128i, _mm_packus_epi16(lo, hi));
+    unsafe {
+        use core::arch::x86_64::*;
+        let q = |k: usize| _mm_cvtps_epi32(_mm_loadu_ps(src.add(4 * k)));
+        let lo = _mm_packs_epi32(q(0), q(1));
+        let hi = _mm_packs_epi32(q(2), q(3));
+        _mm_storeu_si128(dst as *mut __m128i, _mm_packus_epi16(lo, hi));
+    }
 }
 
 #[cfg(test)]

@@ -90,7 +90,7 @@ impl LaneRng {
         let k = self.below(count as u32) as usize;
         mask.iter()
             .enumerate()
-            .filter(|(_, &m)| m != 0)
+            .filter(|&(_, &m)| m != 0)
             .nth(k)
             .map(|(i, _)| i)
     }

@@ -154,22 +154,25 @@ impl OneHotRows {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "ssse3")]
     unsafe fn write_ssse3(&self, index: &[u8], out: &mut [u8]) {
-        use core::arch::x86_64::*;
-        let ones = _mm_set1_epi8(1);
-        for b in 0..self.blocks {
-            let src = _mm_loadu_si128(index.as_ptr().add(self.base[b] as usize) as *const __m128i);
-            let spread = _mm_shuffle_epi8(
-                src,
-                _mm_loadu_si128(self.shuffle[b].as_ptr() as *const __m128i),
-            );
-            let hit = _mm_cmpeq_epi8(
-                spread,
-                _mm_loadu_si128(self.value[b].as_ptr() as *const __m128i),
-            );
-            _mm_storeu_si128(
-                out.as_mut_ptr().add(self.start[b] as usize) as *mut __m128i,
-                _mm_and_si128(hit, ones),
-            );
+        unsafe {
+            use core::arch::x86_64::*;
+            let ones = _mm_set1_epi8(1);
+            for b in 0..self.blocks {
+                let src =
+                    _mm_loadu_si128(index.as_ptr().add(self.base[b] as usize) as *const __m128i);
+                let spread = _mm_shuffle_epi8(
+                    src,
+                    _mm_loadu_si128(self.shuffle[b].as_ptr() as *const __m128i),
+                );
+                let hit = _mm_cmpeq_epi8(
+                    spread,
+                    _mm_loadu_si128(self.value[b].as_ptr() as *const __m128i),
+                );
+                _mm_storeu_si128(
+                    out.as_mut_ptr().add(self.start[b] as usize) as *mut __m128i,
+                    _mm_and_si128(hit, ones),
+                );
+            }
         }
     }
 }
@@ -304,19 +307,21 @@ pub fn widen_u8_f32(src: &[u8], out: &mut [f32]) {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn widen16(src: *const u8, dst: *mut f32) {
-    use core::arch::x86_64::*;
-    let zero = _mm_setzero_si128();
-    let bytes = _mm_loadu_si128(src as *const __m128i);
-    let lo = _mm_unpacklo_epi8(bytes, zero);
-    let hi = _mm_unpackhi_epi8(bytes, zero);
-    let parts = [
-        _mm_unpacklo_epi16(lo, zero),
-        _mm_unpackhi_epi16(lo, zero),
-        _mm_unpacklo_epi16(hi, zero),
-        _mm_unpackhi_epi16(hi, zero),
-    ];
-    for (k, part) in parts.into_iter().enumerate() {
-        _mm_storeu_ps(dst.add(4 * k), _mm_cvtepi32_ps(part));
+    unsafe {
+        use core::arch::x86_64::*;
+        let zero = _mm_setzero_si128();
+        let bytes = _mm_loadu_si128(src as *const __m128i);
+        let lo = _mm_unpacklo_epi8(bytes, zero);
+        let hi = _mm_unpackhi_epi8(bytes, zero);
+        let parts = [
+            _mm_unpacklo_epi16(lo, zero),
+            _mm_unpackhi_epi16(lo, zero),
+            _mm_unpacklo_epi16(hi, zero),
+            _mm_unpackhi_epi16(hi, zero),
+        ];
+        for (k, part) in parts.into_iter().enumerate() {
+            _mm_storeu_ps(dst.add(4 * k), _mm_cvtepi32_ps(part));
+        }
     }
 }
 

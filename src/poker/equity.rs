@@ -190,7 +190,7 @@ impl Tally {
             }
         } else {
             let share = SHARE_SCALE / sharing;
-            for (i, _) in ranks.iter().enumerate().filter(|(_, &r)| r == best) {
+            for (i, _) in ranks.iter().enumerate().filter(|&(_, &r)| r == best) {
                 self.ties[i] += 1;
                 self.shares[i] += share;
                 self.shares_sq[i] += share * share;
@@ -206,7 +206,7 @@ impl Tally {
         let sharing = ranks.iter().filter(|&&r| r == best).count();
         self.w_total += w;
         let share = w / sharing as f64;
-        for (i, _) in ranks.iter().enumerate().filter(|(_, &r)| r == best) {
+        for (i, _) in ranks.iter().enumerate().filter(|&(_, &r)| r == best) {
             if sharing == 1 {
                 self.w_wins[i] += w;
             } else {

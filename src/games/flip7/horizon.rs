@@ -71,7 +71,7 @@ impl RoundModel {
         let support: Vec<(usize, f64)> = dist
             .iter()
             .enumerate()
-            .filter(|(_, &p)| p > 0.0)
+            .filter(|&(_, &p)| p > 0.0)
             .map(|(x, &p)| (x, p))
             .collect();
         let mut survive = vec![1f64; width];

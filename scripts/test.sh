@@ -97,6 +97,11 @@ BEFORE_DIST="$(snapshot "$ROOT/dist")"
 section "cargo fmt --check"
 cargo fmt --all --check
 
+section "the tests and the wheel build the library's dependencies with the same features"
+# Otherwise the wheel compiles the library and everything under it a second time
+# (workspace-hack/Cargo.toml).
+"$PYTHON" scripts/feature_sets.py
+
 if [ "$QUICK" = 0 ]; then
     section "cargo clippy (workspace, all targets, -D warnings)"
     cargo clippy --workspace --all-targets -- -D warnings

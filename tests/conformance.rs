@@ -25,9 +25,9 @@
 //! Two property tests run the generic fuzz check (`cardvec::core::fuzz::check`) and the lane
 //! contract on random inputs and random configurations of every game.
 //!
-//! `cargo test --release --test conformance -- --nocapture` prints what was covered.
+//! `cargo test --release --test integration conformance:: -- --nocapture` prints what was covered.
 
-mod common;
+use crate::common;
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 //!
 //! The five-card check runs with the normal tests. The seven-card checks and the AA-vs-KK
 //! fixture are long in debug builds; run them with
-//! `cargo test --release --test holdem_exhaustive -- --include-ignored`
+//! `cargo test --release --test integration -- --include-ignored holdem_exhaustive::`
 //! (results are recorded in docs/holdem-evaluator.md).
 
 use std::collections::{BTreeSet, HashMap};

@@ -10,7 +10,7 @@
 //! (`ObsSeats::Acting`) shows, played beside it.
 
 #[allow(dead_code)]
-mod common;
+use crate::common;
 
 use cardvec::core::spec::{GameSpec, Options};
 use cardvec::core::{EnvOptions, Error, Game, LaneRng, ObsDtype, ObsSeats, OnIllegal, VecEnv};

@@ -1,14 +1,7 @@
 //! The command line refuses bad counts and player numbers with a message that shows the
 //! value typed (never a wrapped or clamped one) and exits with status 2, before any work.
 
-use std::process::{Command, Output};
-
-fn cardvec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardvec"))
-        .args(args)
-        .output()
-        .expect("the cardvec binary runs")
-}
+use crate::common::cardvec;
 
 /// Runs `args`, expects the error exit and a message containing every one of `parts`.
 fn refused(args: &[&str], parts: &[&str]) {

@@ -1,14 +1,7 @@
 //! `cardvec ladder`: the standings of any game's bots, resumable from the `--jsonl` log;
 //! bad arguments and logs are clear errors that leave the log alone.
 
-use std::process::Command;
-
-fn cardvec(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cardvec"))
-        .args(args)
-        .output()
-        .expect("cardvec runs")
-}
+use crate::common::cardvec;
 
 fn ok(args: &[&str]) -> String {
     let out = cardvec(args);

@@ -1,14 +1,7 @@
 //! `cardvec match --max-steps N`: games cut off at N plies are reported as truncated, in
 //! text and JSON, head-to-head and free-for-all.
 
-use std::process::Command;
-
-fn cardvec(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cardvec"))
-        .args(args)
-        .output()
-        .expect("cardvec runs")
-}
+use crate::common::cardvec;
 
 fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
     let out = cardvec(args);

@@ -1,16 +1,9 @@
 //! `cardvec match` with a policy file as a bot (`policy:<path>`): a tiny network written by
 //! the test plays Kuhn poker; a bad file is refused before any game starts.
 
-use std::process::Command;
-
 use cardvec::agents::policy_file::testing::{bytes, metadata, mlp_tensors};
 
-fn cardvec(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cardvec"))
-        .args(args)
-        .output()
-        .expect("cardvec runs")
-}
+use crate::common::cardvec;
 
 /// Runs `cardvec` with `args`, which must succeed, and parses the first line of its output
 /// as JSON.

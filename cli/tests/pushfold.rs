@@ -1,7 +1,7 @@
 //! `cardvec pushfold`: the JSON lines, the `--out` file, and bad options refused before any
 //! work with the value typed.
 
-mod common;
+use crate::common;
 
 use common::cardvec;
 

@@ -2,7 +2,7 @@
 //! and `game_value`), the policy file, and the refusals (unknown game, game without a tree,
 //! unknown algorithm, zero iterations) with the value typed.
 
-mod common;
+use crate::common;
 
 use common::{cardvec, summary};
 

@@ -1,7 +1,7 @@
 //! `cardvec spot solve` at tiny sizes: the JSON lines, the dry run, the memory refusal and
 //! bad input refused with the value named.
 
-mod common;
+use crate::common;
 
 use common::{cardvec, summary};
 

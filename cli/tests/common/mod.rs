@@ -1,8 +1,5 @@
 //! What the command-line tests share: running the `cardvec` binary, and Ctrl-C sent to a
-//! run once it is under way. Each test file that uses it says `mod common;`.
-
-// Each test file is its own crate and uses only part of this module.
-#![allow(dead_code)]
+//! run once it is under way (a module of the test binary, tests/cli.rs).
 
 use std::process::{Command, Output};
 

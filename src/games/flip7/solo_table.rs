@@ -604,6 +604,14 @@ impl FreshSolver {
         Some(self.hit[i / 64] >> (i % 64) & 1 == 1)
     }
 
+    /// Frees the inner cache (the bulk of a full-deck solve's memory: `2^cache_log2` slots of
+    /// 16 bytes, 17 GB at `cache_log2 = 30`) and keeps a one-bucket cache in its place. The
+    /// decision tables stay: [`FreshSolver::walk_policy`] needs only them. A later solve is
+    /// still exact, only slower.
+    pub fn release_cache(&mut self) {
+        self.memo = Memo::new(2, self.memo.track_zero);
+    }
+
     /// The last solve's policy as a bitset over [`DecisionIndex`] (bit set: hit), for the
     /// decisions the solve evaluated (every other decision stays or was not reached).
     pub fn policy_bits(&self) -> &[u64] {
@@ -1354,6 +1362,11 @@ mod tests {
             s.solve_points().unwrap();
             let walk = s.walk_policy().unwrap();
             assert!((walk.points.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            // The inner cache freed: the same walk (it reads the decision tables only), and
+            // the solves below (one-bucket cache) still equal the graph's.
+            s.release_cache();
+            let again = s.walk_policy().unwrap();
+            assert_eq!((&again.points, &again.decisions), (&walk.points, &walk.decisions));
             assert!((walk.mean() - points).abs() < 1e-9, "{deck:?}: {} vs {points}", walk.mean());
             let fixed = walk.rounds_to_target(30);
             let fresh = s.rounds_to_target(30, |_, _, _| true).unwrap();

@@ -1223,12 +1223,11 @@ pub(super) fn walk_with(
 ) -> Result<PolicyWalk> {
         let mut points = vec![0.0f64; MAX_POINTS + 1];
         let mut decisions = Vec::new();
-        let mut layer: std::collections::HashMap<u64, (Pos, f64)> = Default::default();
         // The opening deal: a hit with an empty table.
         let expand = |p: Pos,
                           forced: bool,
                           prob: f64,
-                          next: &mut std::collections::HashMap<u64, (Pos, f64)>,
+                          next: &mut NextLayer,
                           points: &mut Vec<f64>|
          -> Result<()> {
             let total: u32 = p.pile.iter().map(|&k| k as u32).sum();
@@ -1267,16 +1266,16 @@ pub(super) fn walk_with(
                         (key, q)
                     }
                 };
-                next.entry(key).or_insert((q, 0.0)).1 += pr;
+                next.add(key, q, pr)?;
             }
             Ok(())
         };
-        expand(empty_table(deck), false, 1.0, &mut layer, &mut points)?;
+        let mut next = NextLayer::default();
+        expand(empty_table(deck), false, 1.0, &mut next, &mut points)?;
+        let mut layer = next.finish();
         while !layer.is_empty() {
-            let mut next = std::collections::HashMap::new();
-            let mut entries: Vec<(u64, (Pos, f64))> = layer.into_iter().collect();
-            entries.sort_by_key(|e| e.0);
-            for (key, (p, prob)) in entries {
+            let mut next = NextLayer::default();
+            for (key, p, prob) in layer.drain(..) {
                 if key >> 63 == 1 {
                     expand(p, true, prob, &mut next, &mut points)?;
                     continue;
@@ -1292,11 +1291,50 @@ pub(super) fn walk_with(
                     points[points_of(&p.table)] += prob;
                 }
             }
-            layer = next;
+            // The finished layer's memory goes before the next one is sorted.
+            drop(layer);
+            layer = next.finish();
         }
         decisions.sort_unstable();
         decisions.dedup();
         Ok(PolicyWalk { points, decisions })
+}
+
+/// The positions of the next layer of [`walk_with`], each once with its probability: a map
+/// from key to slot beside a vector of the positions, so that the large part grows by
+/// reallocation (no rehash of it) and the layer walked next is the vector alone, sorted by
+/// key (the order the walk adds probabilities in: the result does not depend on hashing).
+/// On the full deck a layer holds tens of millions of positions: a map of whole positions,
+/// copied into a sorted vector beside the next layer's map, ran out of 23 GB.
+#[derive(Default)]
+struct NextLayer {
+    slot: std::collections::HashMap<u64, u32>,
+    entries: Vec<(u64, Pos, f64)>,
+}
+
+impl NextLayer {
+    fn add(&mut self, key: u64, q: Pos, pr: f64) -> Result<()> {
+        match self.slot.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => self.entries[*e.get() as usize].2 += pr,
+            std::collections::hash_map::Entry::Vacant(e) => {
+                let at = u32::try_from(self.entries.len()).map_err(|_| Error::Invalid {
+                    what: "solo policy walk",
+                    reason: "a layer of more than 2^32 positions".into(),
+                })?;
+                e.insert(at);
+                self.entries.push((key, q, pr));
+            }
+        }
+        Ok(())
+    }
+
+    /// The layer's positions sorted by key.
+    fn finish(self) -> Vec<(u64, Pos, f64)> {
+        let NextLayer { slot, mut entries } = self;
+        drop(slot);
+        entries.sort_unstable_by_key(|e| e.0);
+        entries
+    }
 }
 
 /// The points objective's utility: a round's points.

@@ -1,6 +1,6 @@
 """No-limit hold'em against pokerkit 0.7 (see holdem_pokerkit_oracle.py).
 
-`HOLDEM_POKERKIT_HANDS` (default 10000; `scripts/test.sh --long`: 100,000) random hands over
+`HOLDEM_POKERKIT_HANDS` (default 6000; `scripts/test.sh --long`: 100,000) random hands over
 2, 3, 6 and 10 seats with random stacks (a third of them short), blinds and antes, replayed
 in pokerkit with the same cards and actions and compared at every decision (actor, legal
 fold/check/call/raise, call amount, min and max raise-to) and at the end (every pot of a
@@ -16,7 +16,7 @@ import pokerkit  # noqa: F401  (installed by scripts/test.sh; a missing oracle i
 
 import holdem_pokerkit_oracle as oracle
 
-HANDS = int(os.environ.get("HOLDEM_POKERKIT_HANDS", "10000"))
+HANDS = int(os.environ.get("HOLDEM_POKERKIT_HANDS", "6000"))
 JOBS = int(os.environ.get("HOLDEM_POKERKIT_JOBS", "2"))
 
 

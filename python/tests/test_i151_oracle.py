@@ -1,6 +1,6 @@
 """151 against the official engine i151-engine 0.2.4 (see i151_oracle.py).
 
-`I151_ORACLE_MATCHES` (default 1500; `scripts/test.sh --long`: 20,000) matches of 2, 3
+`I151_ORACLE_MATCHES` (default 1000; `scripts/test.sh --long`: 20,000) matches of 2, 3
 and 4 players in turn, each from its own seed, compared at every decision;
 `I151_ORACLE_JOBS` processes (default 2).
 """
@@ -12,7 +12,7 @@ import i151_engine  # noqa: E402,F401  (installed by scripts/test.sh; a missing 
 
 import i151_oracle  # noqa: E402
 
-MATCHES = int(os.environ.get("I151_ORACLE_MATCHES", "1500"))
+MATCHES = int(os.environ.get("I151_ORACLE_MATCHES", "1000"))
 JOBS = int(os.environ.get("I151_ORACLE_JOBS", "2"))
 
 

@@ -138,11 +138,10 @@ else
 fi
 export VIRTUAL_ENV="$TEST_VENV"
 export PATH="$VIRTUAL_ENV/bin:$PATH"
-# pip without byte-compiling what it installs (PIP_NO_COMPILE): Python compiles a module when
-# the tests first import it, and most of PyTorch, Ray and SciPy is never imported here (15 s
-# of one core for PyTorch alone, 2026-12-05).
-export PIP_NO_COMPILE=1
-python -m pip install --quiet --disable-pip-version-check "maturin>=1.9,<2"
+# pip installs without byte-compiling (--no-compile): Python compiles a module when the
+# tests first import it, and most of PyTorch, Ray and SciPy is never imported here (15 s of
+# one core for PyTorch alone, 2026-12-05).
+python -m pip install --quiet --no-compile --disable-pip-version-check "maturin>=1.9,<2"
 rm -rf "$WHEEL_DIR"
 maturin build --profile ci --out "$WHEEL_DIR"
 WHEELS=("$WHEEL_DIR"/cardvec-*.whl)
@@ -160,9 +159,9 @@ if [ "$FRESH_VENV" = 1 ]; then
     # open-spiel (in the oracles and test extras): the Kuhn/Leduc oracle
     # (python/tests/test_kuhn_leduc_openspiel.py); a binary wheel, about 8 s to install with
     # its dependencies (measured 2026-12-01).
-    python -m pip install --quiet --disable-pip-version-check "$WHEEL[test]"
+    python -m pip install --quiet --no-compile --disable-pip-version-check "$WHEEL[test]"
     # These two declare Python >= 3.14 but run on 3.11 (see shared oracles notes).
-    python -m pip install --quiet --disable-pip-version-check \
+    python -m pip install --quiet --no-compile --disable-pip-version-check \
         --no-deps --ignore-requires-python game-room==0.1.0 i151-engine==0.2.4
     if [ "$QUICK" = 0 ]; then
         # PyTorch, PufferLib and matplotlib: env.torch(), cardvec.puffer and the examples that
@@ -170,11 +169,11 @@ if [ "$FRESH_VENV" = 1 ]; then
         # without them). pufferlib-core pins torch 2.9.0, the default build with its CUDA
         # libraries (PyPI has no CPU-only torch; 6.9 GB installed): 3 min 38 s here with the
         # downloads, 1 min 26 s from pip's cache (2 cores).
-        python -m pip install --quiet --disable-pip-version-check "$WHEEL[puffer,examples]"
+        python -m pip install --quiet --no-compile --disable-pip-version-check "$WHEEL[puffer,examples]"
     fi
 else
     section "python: reinstall the wheel alone (the venv's other packages kept)"
-    python -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "$WHEEL"
+    python -m pip install --quiet --no-compile --disable-pip-version-check --no-deps --force-reinstall "$WHEEL"
 fi
 # The tests import the installed wheel, never the source tree python/cardvec
 # (python/tests/test_packaging.py checks it when this is set).

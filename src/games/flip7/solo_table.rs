@@ -1223,7 +1223,6 @@ pub(super) fn walk_with(
 ) -> Result<PolicyWalk> {
         let mut points = vec![0.0f64; MAX_POINTS + 1];
         let mut decisions = Vec::new();
-        // The opening deal: a hit with an empty table.
         let expand = |p: Pos,
                           forced: bool,
                           prob: f64,
@@ -1270,6 +1269,7 @@ pub(super) fn walk_with(
             }
             Ok(())
         };
+        // The opening deal: a hit with an empty table.
         let mut next = NextLayer::default();
         expand(empty_table(deck), false, 1.0, &mut next, &mut points)?;
         let mut layer = next.finish();

@@ -160,6 +160,9 @@ impl std::hash::Hasher for KeyHasher {
             self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
     }
+    fn write_u64(&mut self, k: u64) {
+        self.write_u128(k as u128);
+    }
     fn write_u128(&mut self, k: u128) {
         let x = (k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let x = (x ^ (x >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);

@@ -37,7 +37,7 @@
 //! The full-deck solve, its time and memory: `docs/flip7.md`, "Flip 7 alone".
 
 use super::solo::{
-    empty_table, numbers_held, points, pop_front, start_three, Pos, MAX_POINTS, T_DRAW,
+    empty_table, numbers_held, points, pop_front, start_three, KeyHasher, Pos, MAX_POINTS, T_DRAW,
     T_END_THREE, T_RESOLVE_FREEZE, T_RESOLVE_THREE,
 };
 use super::*;
@@ -706,64 +706,170 @@ impl FreshSolver {
     }
 }
 
-/// [`FreshSolver::inner_key`] for rounds dealt from `deck`.
+/// [`FreshSolver::inner_key`] for rounds dealt from `deck`: [`cards_key`] followed by 16 bits
+/// of queue and deferred cards, bit 63 set.
+fn inner_key(deck: &[u8; CARD_IDS], p: &Pos) -> Option<u64> {
+    let mut k = cards_key(deck, p)?;
+    let mut put = |v: u64, bits: u32| {
+        debug_assert!(v < (1 << bits));
+        k = k << bits | v;
+    };
+    let q = &p.queue[..p.qlen as usize];
+    let a = q.iter().take_while(|&&t| t == T_DRAW).count();
+    if a > 2 || q.get(a) != Some(&T_END_THREE) || q.len() - a - 1 > 6 {
+        return None;
+    }
+    put(a as u64, 2);
+    let rest = &q[a + 1..];
+    put(rest.len() as u64, 3);
+    let mut bits = 0u64;
+    for (i, &t) in rest.iter().enumerate() {
+        match t {
+            T_RESOLVE_THREE => bits |= 1 << i,
+            T_RESOLVE_FREEZE => {}
+            _ => return None,
+        }
+    }
+    put(bits, 6);
+    put(p.dlen as u64, 2);
+    let mut bits = 0u64;
+    for (i, &c) in p.deferred[..p.dlen as usize].iter().enumerate() {
+        if c == FLIP_THREE {
+            bits |= 1 << i;
+        }
+    }
+    put(bits, 3);
+    Some(k | 1 << 63)
+}
+
+/// Bits of [`cards_key`].
+const CARDS_BITS: u32 = 36;
+/// Bits [`inner_key`] adds after [`cards_key`].
+const QUEUE_BITS: u32 = 16;
+
+/// The cards of a position packed (36 bits): numbers held (13 bits), the numbers gone to a
+/// Second Chance (3 × 4 bits), Second Chance held (1) and gone (2), modifiers held (6), Flip
+/// Threes started (2). `None` if more than three numbers are gone.
 // `n` indexes the deck, the pile and the table alike.
 #[allow(clippy::needless_range_loop)]
-fn inner_key(deck: &[u8; CARD_IDS], p: &Pos) -> Option<u64> {
-        let mut k: u64 = 0;
-        let mut put = |v: u64, bits: u32| {
-            debug_assert!(v < (1 << bits));
-            k = k << bits | v;
-        };
-        let mut dups = [15u64; MAX_DUPS];
-        let mut u = 0;
-        for n in 0..=MAX_NUMBER as usize {
-            put(p.table[n] as u64, 1);
-            let gone = deck[n] - p.pile[n] - p.table[n];
-            for _ in 0..gone {
-                if u == MAX_DUPS {
-                    return None;
-                }
-                dups[u] = n as u64;
-                u += 1;
+fn cards_key(deck: &[u8; CARD_IDS], p: &Pos) -> Option<u64> {
+    let mut k: u64 = 0;
+    let mut put = |v: u64, bits: u32| {
+        debug_assert!(v < (1 << bits));
+        k = k << bits | v;
+    };
+    let mut dups = [15u64; MAX_DUPS];
+    let mut u = 0;
+    for n in 0..=MAX_NUMBER as usize {
+        put(p.table[n] as u64, 1);
+        let gone = deck[n] - p.pile[n] - p.table[n];
+        for _ in 0..gone {
+            if u == MAX_DUPS {
+                return None;
             }
+            dups[u] = n as u64;
+            u += 1;
         }
-        for d in dups {
-            put(d, 4);
-        }
-        let sc = SECOND_CHANCE as usize;
-        put(p.table[sc] as u64, 1);
-        put((deck[sc] - p.pile[sc] - p.table[sc]) as u64, 2);
-        for c in PLUS_2..=TIMES_2 {
-            put(p.table[c as usize] as u64, 1);
-        }
-        put(p.table[FLIP_THREE as usize] as u64, 2);
-        let q = &p.queue[..p.qlen as usize];
-        let a = q.iter().take_while(|&&t| t == T_DRAW).count();
-        if a > 2 || q.get(a) != Some(&T_END_THREE) || q.len() - a - 1 > 6 {
+    }
+    for d in dups {
+        put(d, 4);
+    }
+    let sc = SECOND_CHANCE as usize;
+    put(p.table[sc] as u64, 1);
+    put((deck[sc] - p.pile[sc] - p.table[sc]) as u64, 2);
+    for c in PLUS_2..=TIMES_2 {
+        put(p.table[c as usize] as u64, 1);
+    }
+    put(p.table[FLIP_THREE as usize] as u64, 2);
+    Some(k)
+}
+
+/// The key of a position of the policy walk ([`walk_with`]): a decision (nothing scheduled)
+/// is its [`cards_key`] with bit 62 set, a position inside a Flip Three its [`inner_key`].
+/// [`walk_pos`] inverts it. `None` if the position has another shape.
+fn walk_key(deck: &[u8; CARD_IDS], p: &Pos) -> Option<u64> {
+    if p.qlen == 0 && p.dlen == 0 {
+        Some(cards_key(deck, p)? | 1 << 62)
+    } else {
+        inner_key(deck, p)
+    }
+}
+
+/// The position of a [`walk_key`] in a round dealt from `deck` (the pile is the deck less
+/// the cards on the table, gone, deferred or waiting in the queue); `None` if no position has
+/// this key.
+fn walk_pos(deck: &[u8; CARD_IDS], key: u64) -> Option<Pos> {
+    let mut p = empty_table(deck);
+    let mut out = [0u8; CARD_IDS];
+    let mut cards = if key >> 63 == 1 {
+        let mut q = key & ((1 << QUEUE_BITS) - 1);
+        let mut take = |bits: u32| {
+            let v = q & ((1 << bits) - 1);
+            q >>= bits;
+            v
+        };
+        let three_bits = take(3);
+        let dlen = take(2) as usize;
+        let rest_bits = take(6);
+        let rest = take(3) as usize;
+        let a = take(2) as usize;
+        if dlen > p.deferred.len() || rest > 6 || a > 2 {
             return None;
         }
-        put(a as u64, 2);
-        let rest = &q[a + 1..];
-        put(rest.len() as u64, 3);
-        let mut bits = 0u64;
-        for (i, &t) in rest.iter().enumerate() {
-            match t {
-                T_RESOLVE_THREE => bits |= 1 << i,
-                T_RESOLVE_FREEZE => {}
-                _ => return None,
-            }
+        for i in 0..dlen {
+            let c = if three_bits >> i & 1 == 1 { FLIP_THREE } else { FREEZE };
+            p.deferred[i] = c;
+            out[c as usize] += 1;
         }
-        put(bits, 6);
-        put(p.dlen as u64, 2);
-        let mut bits = 0u64;
-        for (i, &c) in p.deferred[..p.dlen as usize].iter().enumerate() {
-            if c == FLIP_THREE {
-                bits |= 1 << i;
-            }
+        p.dlen = dlen as u8;
+        let mut len = 0;
+        for _ in 0..a {
+            p.queue[len] = T_DRAW;
+            len += 1;
         }
-        put(bits, 3);
-        Some(k | 1 << 63)
+        p.queue[len] = T_END_THREE;
+        len += 1;
+        for i in 0..rest {
+            let (t, c) = if rest_bits >> i & 1 == 1 {
+                (T_RESOLVE_THREE, FLIP_THREE)
+            } else {
+                (T_RESOLVE_FREEZE, FREEZE)
+            };
+            p.queue[len] = t;
+            out[c as usize] += 1;
+            len += 1;
+        }
+        p.qlen = len as u8;
+        (key >> QUEUE_BITS) & ((1 << CARDS_BITS) - 1)
+    } else if key >> 62 == 1 {
+        key & ((1 << CARDS_BITS) - 1)
+    } else {
+        return None;
+    };
+    let mut take = |bits: u32| {
+        let v = cards & ((1 << bits) - 1);
+        cards >>= bits;
+        v as u8
+    };
+    p.table[FLIP_THREE as usize] = take(2);
+    for c in (PLUS_2..=TIMES_2).rev() {
+        p.table[c as usize] = take(1);
+    }
+    out[SECOND_CHANCE as usize] += take(2);
+    p.table[SECOND_CHANCE as usize] = take(1);
+    for _ in 0..MAX_DUPS {
+        let d = take(4);
+        if d != 15 {
+            *out.get_mut(d as usize).filter(|_| d <= MAX_NUMBER)? += 1;
+        }
+    }
+    for n in (0..=MAX_NUMBER as usize).rev() {
+        p.table[n] = take(1);
+    }
+    for c in 0..CARD_IDS {
+        p.pile[c] = deck[c].checked_sub(p.table[c])?.checked_sub(out[c])?;
+    }
+    Some(p)
 }
 
 impl FreshSolver {
@@ -1221,120 +1327,87 @@ pub(super) fn walk_with(
     index: &DecisionIndex,
     hits: impl Fn(usize, &[u8; CARD_IDS]) -> Option<bool>,
 ) -> Result<PolicyWalk> {
-        let mut points = vec![0.0f64; MAX_POINTS + 1];
-        let mut decisions = Vec::new();
-        let expand = |p: Pos,
-                          forced: bool,
-                          prob: f64,
-                          next: &mut NextLayer,
-                          points: &mut Vec<f64>|
-         -> Result<()> {
-            let total: u32 = p.pile.iter().map(|&k| k as u32).sum();
-            if total == 0 {
-                return Err(Error::Invalid {
-                    what: "solo policy walk",
-                    reason: "the pile ran out".into(),
-                });
-            }
-            for c in 0..CARD_IDS {
-                let k = p.pile[c];
-                if k == 0 {
-                    continue;
-                }
-                let pr = prob * k as f64 / total as f64;
-                let (key, q) = match draw_card(p, c as u8, forced) {
-                    Next::End(x) => {
-                        points[x as usize] += pr;
-                        continue;
-                    }
-                    Next::Decision(q) => {
-                        let i = index.index(deck, &q.pile, &q.table).ok_or(
-                            Error::Invalid {
-                                what: "solo policy walk",
-                                reason: "a decision outside the index".into(),
-                            },
-                        )?;
-                        (i as u64, q)
-                    }
-                    Next::Forced(mut q) => {
-                        pop_front(&mut q);
-                        let key = inner_key(deck, &q).ok_or(Error::Invalid {
-                            what: "solo policy walk",
-                            reason: "a position outside the compact key".into(),
-                        })?;
-                        (key, q)
-                    }
-                };
-                next.add(key, q, pr)?;
-            }
-            Ok(())
-        };
-        // The opening deal: a hit with an empty table.
-        let mut next = NextLayer::default();
-        expand(empty_table(deck), false, 1.0, &mut next, &mut points)?;
-        let mut layer = next.finish();
-        while !layer.is_empty() {
-            let mut next = NextLayer::default();
-            for (key, p, prob) in layer.drain(..) {
-                if key >> 63 == 1 {
-                    expand(p, true, prob, &mut next, &mut points)?;
-                    continue;
-                }
-                let hit = hits(key as usize, &p.table).ok_or(Error::Invalid {
-                    what: "solo policy walk",
-                    reason: "the policy is unknown at a decision reached".into(),
-                })?;
-                decisions.push((key as u32, hit));
-                if hit {
-                    expand(p, false, prob, &mut next, &mut points)?;
-                } else {
-                    points[points_of(&p.table)] += prob;
-                }
-            }
-            // The finished layer's memory goes before the next one is sorted.
-            drop(layer);
-            layer = next.finish();
+    let invalid = |reason: &str| Error::Invalid {
+        what: "solo policy walk",
+        reason: reason.into(),
+    };
+    let mut points = vec![0.0f64; MAX_POINTS + 1];
+    let mut decisions = Vec::new();
+    let expand = |p: Pos, forced: bool, prob: f64, next: &mut NextLayer, points: &mut Vec<f64>| {
+        let total: u32 = p.pile.iter().map(|&k| k as u32).sum();
+        if total == 0 {
+            return Err(invalid("the pile ran out"));
         }
-        decisions.sort_unstable();
-        decisions.dedup();
-        Ok(PolicyWalk { points, decisions })
-}
-
-/// The positions of the next layer of [`walk_with`], each once with its probability: a map
-/// from key to slot beside a vector of the positions, so that the large part grows by
-/// reallocation (no rehash of it) and the layer walked next is the vector alone, sorted by
-/// key (the order the walk adds probabilities in: the result does not depend on hashing).
-/// On the full deck a layer holds tens of millions of positions: a map of whole positions,
-/// copied into a sorted vector beside the next layer's map, ran out of 23 GB.
-#[derive(Default)]
-struct NextLayer {
-    slot: std::collections::HashMap<u64, u32>,
-    entries: Vec<(u64, Pos, f64)>,
-}
-
-impl NextLayer {
-    fn add(&mut self, key: u64, q: Pos, pr: f64) -> Result<()> {
-        match self.slot.entry(key) {
-            std::collections::hash_map::Entry::Occupied(e) => self.entries[*e.get() as usize].2 += pr,
-            std::collections::hash_map::Entry::Vacant(e) => {
-                let at = u32::try_from(self.entries.len()).map_err(|_| Error::Invalid {
-                    what: "solo policy walk",
-                    reason: "a layer of more than 2^32 positions".into(),
-                })?;
-                e.insert(at);
-                self.entries.push((key, q, pr));
+        for c in 0..CARD_IDS {
+            let k = p.pile[c];
+            if k == 0 {
+                continue;
             }
+            let pr = prob * k as f64 / total as f64;
+            let q = match draw_card(p, c as u8, forced) {
+                Next::End(x) => {
+                    points[x as usize] += pr;
+                    continue;
+                }
+                Next::Decision(q) => q,
+                Next::Forced(mut q) => {
+                    pop_front(&mut q);
+                    q
+                }
+            };
+            // The layer keeps keys only: the key must give the position back.
+            let key = walk_key(deck, &q)
+                .filter(|&key| walk_pos(deck, key) == Some(q))
+                .ok_or_else(|| invalid("a position outside the walk's key"))?;
+            *next.entry(key).or_insert(0.0) += pr;
         }
         Ok(())
+    };
+    // The opening deal: a hit with an empty table.
+    let mut next = NextLayer::default();
+    expand(empty_table(deck), false, 1.0, &mut next, &mut points)?;
+    let mut layer = finish_layer(next);
+    while !layer.is_empty() {
+        let mut next = NextLayer::default();
+        for &(key, prob) in &layer {
+            let p = walk_pos(deck, key).ok_or_else(|| invalid("a key without a position"))?;
+            if key >> 63 == 1 {
+                expand(p, true, prob, &mut next, &mut points)?;
+                continue;
+            }
+            let i = index
+                .index(deck, &p.pile, &p.table)
+                .ok_or_else(|| invalid("a decision outside the index"))?;
+            let hit = hits(i, &p.table)
+                .ok_or_else(|| invalid("the policy is unknown at a decision reached"))?;
+            decisions.push((i as u32, hit));
+            if hit {
+                expand(p, false, prob, &mut next, &mut points)?;
+            } else {
+                points[points_of(&p.table)] += prob;
+            }
+        }
+        // The finished layer's memory goes before the next one is sorted.
+        drop(layer);
+        layer = finish_layer(next);
     }
+    decisions.sort_unstable();
+    decisions.dedup();
+    Ok(PolicyWalk { points, decisions })
+}
 
-    /// The layer's positions sorted by key.
-    fn finish(self) -> Vec<(u64, Pos, f64)> {
-        let NextLayer { slot, mut entries } = self;
-        drop(slot);
-        entries.sort_unstable_by_key(|e| e.0);
-        entries
-    }
+/// The positions of the next layer of [`walk_with`] by [`walk_key`], each with its
+/// probability. Keys only (16 bytes a position, [`walk_pos`] gives the position back): on
+/// the full deck a layer holds tens of millions of positions, and layers of whole positions
+/// (80 bytes each) ran out of 23 GB.
+type NextLayer = std::collections::HashMap<u64, f64, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// The layer walked next, sorted by key (the order the walk adds probabilities in: the
+/// result does not depend on hashing).
+fn finish_layer(next: NextLayer) -> Vec<(u64, f64)> {
+    let mut layer: Vec<(u64, f64)> = next.into_iter().collect();
+    layer.sort_unstable_by_key(|e| e.0);
+    layer
 }
 
 /// The points objective's utility: a round's points.

@@ -65,12 +65,14 @@ impl RunnerOpts {
 #[derive(Subcommand, Debug)]
 enum ArenaCommand {
     /// Plays one catalog bot (`--bot`) against another (`--vs`) over many matches, seats
-    /// alternating; optionally writes every replay.
+    /// alternating; optionally writes every replay. A trained network plays as
+    /// `policy:<path>` (a policy file trained on 151 with the match's rules; `,sample=1`
+    /// samples its actions) wherever a catalog id is taken.
     Match {
-        /// The opponent's catalog id.
+        /// The opponent's catalog id (or `policy:<path>`).
         #[arg(long)]
         vs: String,
-        /// The challenger's catalog id.
+        /// The challenger's catalog id (or `policy:<path>`).
         #[arg(long, default_value = "builtin:greedy")]
         bot: String,
         /// Number of matches.
@@ -88,8 +90,8 @@ enum ArenaCommand {
         /// Matches per pair.
         #[arg(long, default_value_t = 2000)]
         games: u64,
-        /// The bots, comma separated (default: the full ladder); the first is the Elo
-        /// anchor (1000).
+        /// The bots, comma separated (default: the full ladder; `policy:<path>` files too);
+        /// the first is the Elo anchor (1000).
         #[arg(long)]
         bots: Option<String>,
         /// Append each finished pair as a JSON line to this file (partial results survive
@@ -232,13 +234,14 @@ pub fn run(args: ArenaArgs) -> Result<()> {
         } => {
             let config = opts.series(games);
             let ids: Vec<String> = match bots {
-                Some(list) => list.split(',').map(|s| s.trim().to_string()).collect(),
+                Some(list) => crate::game_args::split_bots(&list)?,
                 None => FULL_LADDER.iter().map(|s| s.to_string()).collect(),
             };
             let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
             // Unknown ids are refused before the log file is created.
+            let game = config.match_config.game()?;
             for id in &ids {
-                catalog::resolve(id)?;
+                catalog::resolve_in(&game, id)?;
             }
             let mut log = match &jsonl {
                 Some(p) => Some(

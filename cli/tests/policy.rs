@@ -213,3 +213,68 @@ fn the_committed_flip7_policy_plays_a_three_seat_match() {
         .sum();
     assert!((total - 1.0).abs() < 1e-9, "{line}");
 }
+
+/// `cardvec arena match` and `arena ladder` take a policy file trained on 151 (a tiny
+/// network written by the test) as a bot; one trained with other rules is refused.
+#[test]
+fn the_151_arena_takes_a_policy_file() {
+    let dir = std::env::temp_dir().join(format!("cardvec-cli-arena-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, options: &str| {
+        let path = dir.join(name);
+        // 151 with 2 seats: 142 observation values, 38 actions.
+        let b = bytes(
+            &mlp_tensors(&[142, 16, 38]),
+            metadata("151", options, "tanh"),
+        );
+        std::fs::write(&path, b).unwrap();
+        format!("policy:{}", path.display())
+    };
+    let net = write("net.safetensors", "{}");
+    let out = cardvec(&[
+        "arena",
+        "match",
+        "--bot",
+        &net,
+        "--vs",
+        "builtin:random",
+        "--games",
+        "4",
+        "--quiet",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("forfeit=0"), "{text}");
+    let sampled = format!("{net},sample=1");
+    let bots = format!("builtin:random,{sampled}");
+    let out = cardvec(&[
+        "arena", "ladder", "--bots", &bots, "--games", "2", "--quiet",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&sampled));
+    let seven = write("seven.safetensors", r#"{"cards_per_player": 7}"#);
+    let out = cardvec(&[
+        "arena",
+        "match",
+        "--bot",
+        &seven,
+        "--vs",
+        "builtin:random",
+        "--games",
+        "2",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("cards_per_player"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

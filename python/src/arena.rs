@@ -253,7 +253,8 @@ fn result_dict<'py>(py: Python<'py>, r: &MatchResult) -> PyResult<Bound<'py, PyD
     Ok(out)
 }
 
-/// Plays `adapter` (seat `p0`, the challenger) against catalog bot `opponent_id` (`p1`).
+/// Plays `adapter` (seat `p0`, the challenger) against catalog bot `opponent_id` (`p1`; or a
+/// trained network, `policy:<path>`, checked against the match's rules).
 /// Returns a dict: `winner_id`, `reason`, `forfeited_player_id`, `detail`,
 /// `final_scores`, `rounds_played`, `steps_played`, `replay_json`. An exception of the
 /// adapter that is not an `Exception` (`KeyboardInterrupt`, `SystemExit`) ends the match
@@ -284,8 +285,9 @@ fn play_python_match<'py>(
         target_score,
     )?;
     let (seed, bot_seed) = (cfg.seed, bot_seed_arg(bot_seed)?);
-    let spec = catalog::get_spec(opponent_id).map_err(core_err)?;
-    let policy = catalog::resolve(opponent_id).map_err(core_err)?;
+    let name = catalog::display_name(opponent_id).map_err(core_err)?;
+    let policy =
+        catalog::resolve_in(&cfg.game().map_err(core_err)?, opponent_id).map_err(core_err)?;
     let mut student = PyBot {
         adapter,
         interrupt: None,
@@ -295,7 +297,7 @@ fn play_python_match<'py>(
         &cfg,
         Clock::Wall,
         [&mut student, &mut opponent],
-        [challenger_name, spec.name],
+        [challenger_name, &name],
         opponent_id,
     );
     if let Some(e) = student.interrupt.take() {
@@ -304,7 +306,8 @@ fn play_python_match<'py>(
     result_dict(py, &r.map_err(core_err)?)
 }
 
-/// Plays catalog bot `challenger_id` (`p0`) against catalog bot `opponent_id` (`p1`)
+/// Plays catalog bot `challenger_id` (`p0`) against catalog bot `opponent_id` (`p1`; either
+/// may be a trained network, `policy:<path>`)
 /// through the runner, without the GIL; the same dict as `play_python_match`. Ctrl-C stops
 /// the match at the next decision (`KeyboardInterrupt`).
 #[pyfunction]
@@ -323,16 +326,17 @@ fn play_catalog_match<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let cfg = config(seed, decision_timeout_ms, max_steps_per_round, None, None)?;
     let (seed, bot_seed) = (cfg.seed, bot_seed_arg(bot_seed)?);
-    let a = catalog::get_spec(challenger_id).map_err(core_err)?;
-    let b = catalog::get_spec(opponent_id).map_err(core_err)?;
+    let a = catalog::display_name(challenger_id).map_err(core_err)?;
+    let b = catalog::display_name(opponent_id).map_err(core_err)?;
+    let game = cfg.game().map_err(core_err)?;
     // Checked here; the bots are built again on the thread that plays the match.
-    catalog::resolve(challenger_id).map_err(core_err)?;
-    catalog::resolve(opponent_id).map_err(core_err)?;
+    catalog::resolve_in(&game, challenger_id).map_err(core_err)?;
+    catalog::resolve_in(&game, opponent_id).map_err(core_err)?;
     let r = interrupt::on_thread(py, None, "151 match", |stop| {
         let bot = |id: &str, seat: u64| -> Result<_, CoreError> {
             Ok(Stoppable {
                 bot: PolicyBot::new(
-                    catalog::resolve(id)?,
+                    catalog::resolve_in(&game, id)?,
                     LaneRng::for_lane(bot_seed, seed as u64, seat),
                 ),
                 stop,
@@ -343,7 +347,7 @@ fn play_catalog_match<'py>(
             &cfg,
             Clock::Wall,
             [&mut bot0, &mut bot1],
-            [a.name, b.name],
+            [&a, &b],
             opponent_id,
         )
     })?

@@ -146,3 +146,22 @@ def test_probabilities_of_the_learner_view_and_bad_files(tmp_path):
         bots.policy_probs(env, tmp_path / "missing.safetensors")
     with pytest.raises(TypeError):
         bots.policy_probs(env, 3)  # type: ignore[arg-type]
+
+
+def test_the_151_arena_plays_a_policy_file(tmp_path):
+    """`policy:<path>` is an arena opponent: it plays whole matches from a seat's view (every
+    action legal: no forfeit), and a file trained with other rules is refused."""
+    from cardvec import arena
+
+    env = cardvec.make("151", 4)
+    net = network(env.obs_dim, env.num_actions, torch.nn.Tanh, seed=3)
+    path = str(tmp_path / "net151.safetensors")
+    export_policy(net, path, game="151", options={})
+    for opponent in ("builtin:random", "builtin:greedy"):
+        r = arena.play_catalog_match(f"policy:{path}", opponent, seed=11, bot_seed=2)
+        assert r["reason"] != "forfeit", r
+        assert r["steps_played"] > 0
+    seven = str(tmp_path / "seven.safetensors")
+    export_policy(net, seven, game="151", options={"cards_per_player": 7})
+    with pytest.raises(ValueError, match="cards_per_player"):
+        arena.play_catalog_match(f"policy:{seven}", "builtin:random", seed=1)

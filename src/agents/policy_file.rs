@@ -432,6 +432,14 @@ impl PolicyFile {
     /// layout, an input as wide as the observation and an output as wide as the action
     /// count. The error names the first difference.
     pub fn check_game<G: GameSpec>(&self, game: &G) -> Result<()> {
+        self.check_game_except(game, &[])
+    }
+
+    /// [`PolicyFile::check_game`] with the options named in `except` not compared: for a
+    /// caller that sets them itself whatever the file was trained with (the 151 arena cuts
+    /// rounds and scores matches by its own rules, so a file's `max_round_steps` and
+    /// `reward` do not matter there). The observation layout and widths are still checked.
+    pub fn check_game_except<G: GameSpec>(&self, game: &G, except: &[&str]) -> Result<()> {
         let id = G::INFO.id;
         if self.meta.game != id {
             return Err(bad(format!("trained on {}, not {id}", self.meta.game)));
@@ -456,7 +464,7 @@ impl PolicyFile {
             .map_err(|e| bad(format!("options of the file: {e}")))?
             .options();
         let ours = game.options();
-        for spec in G::INFO.options {
+        for spec in G::INFO.options.iter().filter(|o| !except.contains(&o.name)) {
             let (theirs, mine) = (file.get(spec.name), ours.get(spec.name));
             if theirs != mine {
                 let show = |v: Option<OptionValue>| v.map_or("auto".to_string(), |v| v.to_string());
@@ -564,6 +572,12 @@ impl<G: GameSpec> PolicyBot<G> {
     /// The bot named `name`: `policy:<path>` or `policy:<path>,sample=0|1`, the file read
     /// and checked against `game` ([`PolicyFile::read`], [`PolicyFile::check_game`]).
     pub fn parse(game: &G, name: &str) -> Result<PolicyBot<G>> {
+        PolicyBot::parse_except(game, name, &[])
+    }
+
+    /// [`PolicyBot::parse`] with the options of `except` not compared
+    /// ([`PolicyFile::check_game_except`]).
+    pub fn parse_except(game: &G, name: &str, except: &[&str]) -> Result<PolicyBot<G>> {
         let usage = "policy:<path> or policy:<path>,sample=1";
         let Some(mut rest) = name
             .strip_prefix(PREFIX)
@@ -585,18 +599,31 @@ impl<G: GameSpec> PolicyBot<G> {
                 _ => break,
             }
         }
-        PolicyBot::from_path(game, Path::new(rest), sample)
+        PolicyBot::from_path_except(game, Path::new(rest), sample, except)
     }
 
     /// The bot playing the policy file at `path` (read and checked against `game`:
     /// [`PolicyFile::read`], [`PolicyFile::check_game`]), greedy or sampling.
     pub fn from_path(game: &G, path: &Path, sample: bool) -> Result<PolicyBot<G>> {
+        PolicyBot::from_path_except(game, path, sample, &[])
+    }
+
+    /// [`PolicyBot::from_path`] with the options of `except` not compared
+    /// ([`PolicyFile::check_game_except`]).
+    pub fn from_path_except(
+        game: &G,
+        path: &Path,
+        sample: bool,
+        except: &[&str],
+    ) -> Result<PolicyBot<G>> {
         let shown = path.display().to_string();
         let policy = PolicyFile::read(path)?;
-        policy.check_game(game).map_err(|e| match e {
-            Error::Invalid { reason, .. } => bad(format!("{shown}: {reason}")),
-            other => other,
-        })?;
+        policy
+            .check_game_except(game, except)
+            .map_err(|e| match e {
+                Error::Invalid { reason, .. } => bad(format!("{shown}: {reason}")),
+                other => other,
+            })?;
         Ok(PolicyBot::new(policy.into(), sample, &shown))
     }
 
@@ -671,6 +698,22 @@ impl<G: GameSpec> PolicyBot<G> {
         let mut logits = Vec::new();
         self.policy.mlp.forward(&obs, states.len(), &mut logits);
         logits
+    }
+
+    /// The action for an observation row written by the caller (`obs`: the game's
+    /// observation of the seat to act, as [`Game::observe`](crate::core::Game::observe)
+    /// writes it; `mask`: its legal actions): greedy or sampled from `rng` as the bot is.
+    /// For a caller that holds a seat's view rather than a state (the 151 arena). `u32::MAX`
+    /// if no action is legal. Panics if `obs` is not as wide as the network's input.
+    pub fn act_on_obs(&self, obs: &[f32], mask: &[u8], rng: &mut LaneRng) -> u32 {
+        assert_eq!(obs.len(), self.policy.mlp.input_dim(), "observation width");
+        let mut logits = Vec::new();
+        self.policy.mlp.forward(obs, 1, &mut logits);
+        if self.sample {
+            masked_sample(&logits, mask, rng)
+        } else {
+            masked_argmax(&logits, mask)
+        }
     }
 
     /// The policy's action probabilities for the seat to act in each of `states` (rows of

@@ -2,8 +2,11 @@
 //! official `i151_engine.opponents.catalog` (0.2.4) lists them, and the registry that
 //! resolves an id to a bot ([`resolve`]). Ids never change once published.
 
-use crate::core::{Error, Result};
+use super::runner::MatchConfig;
+use crate::agents::policy_file::PolicyBot;
+use crate::core::{Bot, Error, Game, LaneRng, Result};
 use crate::games::i151::bots::{Greedy, Medium, Minmax, RandomPolicy, ViewPolicy};
+use crate::games::i151::{encode_view, PlayerView, I151};
 
 /// Who an opponent is (official `OpponentKind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,7 +239,33 @@ pub fn list_specs(implemented_only: bool, tag: Option<&str>) -> Vec<&'static Opp
 /// [`Error::Invalid`] for an entry that only the competition server can resolve
 /// (`student:*`, `pool:*`). The search bots are built tracking the opponent's public
 /// history ([`Minmax::tracking`]): a resolved bot plays one match.
+///
+/// `policy:<path>` (a trained network, [`crate::agents::policy_file`]) is resolved too,
+/// checked against the arena's default configuration ([`MatchConfig::new`]); for
+/// another configuration use [`resolve_in`].
 pub fn resolve(id: &str) -> Result<Box<dyn ViewPolicy>> {
+    resolve_in(&MatchConfig::new(0).game()?, id)
+}
+
+/// The game options the arena sets by its own rules, whatever a policy file was trained with.
+const ARENA_SETS: &[&str] = &["max_round_steps", "reward"];
+
+/// The prefix of an opponent that is a policy file rather than a catalog id.
+pub const POLICY_PREFIX: &str = "policy:";
+
+/// [`resolve`] for matches of `game` (the configuration a [`MatchConfig`] makes): a
+/// `policy:<path>` opponent must have been trained on the same rules (seats, cards per
+/// player, target score, first dealer; not `max_round_steps` or `reward`, which the arena
+/// sets by its own rules), else its file is refused with the difference named. Its network
+/// reads the observation of the seat's view ([`encode_view`], what the engine's observation
+/// of that seat is) and plays the legal action it rates highest, or samples with
+/// `policy:<path>,sample=1`: one forward pass per decision (microseconds for the networks
+/// the examples train), far inside the arena's decision time limit.
+pub fn resolve_in(game: &I151, id: &str) -> Result<Box<dyn ViewPolicy>> {
+    if id.starts_with(POLICY_PREFIX) {
+        let bot = PolicyBot::parse_except(game, id, ARENA_SETS)?;
+        return Ok(Box::new(ViewNet { bot }));
+    }
     let spec = get_spec(id)?;
     let bot: Box<dyn ViewPolicy> = match spec.id {
         "builtin:random" => Box::new(RandomPolicy),
@@ -253,6 +282,35 @@ pub fn resolve(id: &str) -> Result<Box<dyn ViewPolicy>> {
         }
     };
     Ok(bot)
+}
+
+/// The name a match shows for opponent `id`: the catalog's name, or the id itself for a
+/// policy file. Errors as [`get_spec`] for an id that is neither.
+pub fn display_name(id: &str) -> Result<String> {
+    if id.starts_with(POLICY_PREFIX) {
+        return Ok(id.to_string());
+    }
+    Ok(get_spec(id)?.name.to_string())
+}
+
+/// A policy file playing the arena from a seat's view.
+struct ViewNet {
+    bot: PolicyBot<I151>,
+}
+
+impl ViewPolicy for ViewNet {
+    fn name(&self) -> &str {
+        Bot::name(&self.bot)
+    }
+
+    fn choose(&self, game: &I151, view: &PlayerView, legal: u64, rng: &mut LaneRng) -> u32 {
+        let mut obs = vec![0f32; game.obs_dim()];
+        encode_view(view, &mut obs);
+        let mask: Vec<u8> = (0..game.num_actions())
+            .map(|a| (legal >> a & 1) as u8)
+            .collect();
+        self.bot.act_on_obs(&obs, &mask, rng)
+    }
 }
 
 #[cfg(test)]
@@ -286,5 +344,78 @@ mod tests {
             list_specs(false, Some("champion"))[0].id,
             "builtin:minmax_d5"
         );
+    }
+    #[test]
+    fn a_policy_file_plays_the_arena_from_the_view() {
+        use super::super::runner::{play_series_match, Clock};
+        use crate::agents::policy_file::testing::{bytes, metadata, mlp_tensors};
+        let game = MatchConfig::new(0).game().unwrap();
+        let dir = std::env::temp_dir().join(format!("cardvec-arena-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let widths = [game.obs_dim(), 32, game.num_actions()];
+        let write = |name: &str, g: &str, options: &str, widths: &[usize]| {
+            let path = dir.join(name);
+            let b = bytes(&mlp_tensors(widths), metadata(g, options, "tanh"));
+            std::fs::write(&path, b).unwrap();
+            format!("policy:{}", path.display())
+        };
+        // Trained with the registry's defaults (its own round cut-off): the arena takes it.
+        let id = write("ok.safetensors", "151", "{}", &widths);
+        let net = resolve_in(&game, &id).unwrap();
+        assert_eq!(display_name(&id).unwrap(), id);
+        // From a seat's view it plays what the same network plays from the state.
+        let bot = PolicyBot::<I151>::parse_except(&game, &id, ARENA_SETS).unwrap();
+        let mut rng = LaneRng::for_lane(5, 0, 0);
+        let mut s = game.reset(&mut rng);
+        let mut mask = vec![0u8; game.num_actions()];
+        let mut rewards = [0f32; 2];
+        let mut decisions = 0;
+        while !game.finished(&s).0 && decisions < 300 {
+            game.legal_mask(&s, &mut mask);
+            let legal = (0..mask.len()).fold(0u64, |b, a| b | (mask[a] as u64) << a);
+            let view = game.view(&s, s.to_act as usize);
+            let a = net.choose(&game, &view, legal, &mut rng.clone());
+            assert_eq!(a, bot.act(&game, &s, &mask, &mut rng.clone()));
+            assert_eq!(mask[a as usize], 1, "an illegal choice");
+            game.step(&mut s, a, &mut rng, &mut rewards);
+            decisions += 1;
+        }
+        assert!(decisions > 20, "{decisions}");
+        // A whole match through the runner, against a catalog bot, without a forfeit.
+        let (r, _) = play_series_match(
+            &MatchConfig::new(0),
+            Clock::FREE,
+            &id,
+            "builtin:greedy",
+            3,
+            0,
+        )
+        .unwrap();
+        assert_eq!(r.forfeited, None, "{:?}", r.detail);
+        assert!(r.steps_played > 0);
+        // Refused, each with the reason named: another game, other rules, a missing file.
+        let other = write("lc.safetensors", "lost-cities", "{}", &widths);
+        let err = resolve_in(&game, &other).err().unwrap().to_string();
+        assert!(err.contains("trained on lost-cities"), "{err}");
+        let cards = write(
+            "cards.safetensors",
+            "151",
+            r#"{"cards_per_player": 7}"#,
+            &widths,
+        );
+        let err = resolve_in(&game, &cards).err().unwrap().to_string();
+        assert!(err.contains("cards_per_player"), "{err}");
+        let err = resolve_in(&game, "policy:/nonexistent/net.safetensors")
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("cannot read"), "{err}");
+        let narrow = write(
+            "narrow.safetensors",
+            "151",
+            "{}",
+            &[7, 4, game.num_actions()],
+        );
+        assert!(resolve_in(&game, &narrow).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -234,8 +234,9 @@ pub fn play_pair(
     on_match: OnMatch<'_>,
 ) -> Result<PairResult> {
     config.check()?;
-    catalog::resolve(a)?;
-    catalog::resolve(b)?;
+    let game = config.match_config.game()?;
+    catalog::resolve_in(&game, a)?;
+    catalog::resolve_in(&game, b)?;
     progress.start(config.games, "matches");
     let pair = play_series(config, 0, a, b, progress, on_match);
     progress.finish();
@@ -248,8 +249,9 @@ pub fn play_pair(
 /// `seconds` is each range's own. No progress is reported.
 pub fn play_pair_range(config: &SeriesConfig, first: u64, a: &str, b: &str) -> Result<PairResult> {
     config.check()?;
-    catalog::resolve(a)?;
-    catalog::resolve(b)?;
+    let game = config.match_config.game()?;
+    catalog::resolve_in(&game, a)?;
+    catalog::resolve_in(&game, b)?;
     play_series(config, first, a, b, &Silent, &|_, _, _| Ok(()))
 }
 
@@ -272,8 +274,9 @@ pub fn play_ladder(
             reason: format!("{} bot(s); a ladder needs two or more", ids.len()),
         });
     }
+    let game = config.match_config.game()?;
     for (k, id) in ids.iter().enumerate() {
-        catalog::resolve(id)?;
+        catalog::resolve_in(&game, id)?;
         if ids[..k].contains(id) {
             return Err(Error::Invalid {
                 what: "ladder",

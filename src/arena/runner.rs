@@ -496,7 +496,8 @@ pub fn series_match_seed(seed: u64, g: u64) -> i64 {
     (LaneRng::for_lane(seed, g, 0).next_u64() >> 1) as i64
 }
 
-/// Plays match `g` of a series between two catalog ids on `clock`: the seats alternate (`a`
+/// Plays match `g` of a series between two opponents (catalog ids or `policy:<path>`,
+/// [`super::catalog::resolve_in`]) on `clock`: the seats alternate (`a`
 /// is the challenger `p0` in even matches), each bot draws from its own stream `(seed, g, 1
 /// + seat)`. Returns the result and whether `a` was seat 0.
 pub fn play_series_match(
@@ -511,16 +512,23 @@ pub fn play_series_match(
     let (first, second) = if a_first { (a, b) } else { (b, a) };
     let mut cfg = *config;
     cfg.seed = series_match_seed(seed, g);
+    let game = cfg.game()?;
     let mut bot0 = PolicyBot::new(
-        super::catalog::resolve(first)?,
+        super::catalog::resolve_in(&game, first)?,
         LaneRng::for_lane(seed, g, 1),
     );
     let mut bot1 = PolicyBot::new(
-        super::catalog::resolve(second)?,
+        super::catalog::resolve_in(&game, second)?,
         LaneRng::for_lane(seed, g, 2),
     );
-    let name0 = super::catalog::get_spec(first)?.name;
-    let name1 = super::catalog::get_spec(second)?.name;
-    let r = play_match(&cfg, clock, [&mut bot0, &mut bot1], [name0, name1], second)?;
+    let name0 = super::catalog::display_name(first)?;
+    let name1 = super::catalog::display_name(second)?;
+    let r = play_match(
+        &cfg,
+        clock,
+        [&mut bot0, &mut bot1],
+        [&name0, &name1],
+        second,
+    )?;
     Ok((r, a_first))
 }

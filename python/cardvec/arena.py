@@ -58,6 +58,9 @@ def catalog() -> list[dict[str, Any]]:
 
 
 def _check_opponent(opponent_id: str) -> None:
+    # A trained network (``policy:<path>``) is checked by the engine against the match's rules.
+    if opponent_id.startswith("policy:"):
+        return
     if opponent_id not in {s["id"] for s in catalog()}:
         raise UnknownOpponentError(opponent_id)
 
@@ -168,11 +171,13 @@ def play_match(
     submission_dir: Path | None = None,
 ) -> dict[str, Any]:
     """Plays ``bot`` (seat ``p0``, the challenger) against the catalog bot ``opponent_id``
-    (seat ``p1``) in the match of ``seed``. Returns ``winner_id``, ``reason``
+    (seat ``p1``; or a trained network, ``policy:<path>``, docs/policies.md) in the match of
+    ``seed``. Returns ``winner_id``, ``reason``
     (``normal | forfeit | timeout | max_steps``), ``forfeited_player_id``, ``detail``,
     ``final_scores``, ``rounds_played``, ``steps_played`` and ``replay`` (the official
     recorder's dict). ``UnknownOpponentError`` for an id the catalog does not hold;
-    ``ValueError`` for a time limit <= 0. ``KeyboardInterrupt`` or ``SystemExit`` raised by
+    ``ValueError`` for a time limit <= 0 or a policy file that cannot be read or was trained
+    with other rules. ``KeyboardInterrupt`` or ``SystemExit`` raised by
     the bot stops the match and propagates (an ``Exception`` forfeits the bot)."""
     _check_opponent(opponent_id)
     decide = getattr(bot, "decide", bot)
@@ -209,7 +214,8 @@ def play_catalog_match(
     max_steps_per_round: SupportsIndex = 500,
     bot_seed: SupportsIndex = 0,
 ) -> dict[str, Any]:
-    """Catalog bot against catalog bot through the same runner (the result as ``play_match``)."""
+    """Catalog bot against catalog bot through the same runner (the result as ``play_match``);
+    either may be a trained network, ``policy:<path>``."""
     _check_opponent(challenger_id)
     _check_opponent(opponent_id)
     return _result(

@@ -91,11 +91,12 @@ impl LostCitiesState {
     /// Set of discard tops.
     #[inline]
     fn tops(&self) -> u64 {
+        // Branch-free: an empty pile reads its slot 0 (a card id, or 0) and adds no bit.
         let mut t = 0;
         for c in 0..N_COLORS {
-            if let Some(card) = self.pile_top(c) {
-                t |= 1u64 << card;
-            }
+            let len = self.pile_len[c] as usize;
+            let card = self.piles[c][len.saturating_sub(1)];
+            t |= ((len > 0) as u64) << card;
         }
         t
     }

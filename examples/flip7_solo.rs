@@ -115,7 +115,19 @@ fn main() {
                 // The walk needs the decision tables only: the inner cache's memory goes
                 // back first (a full-deck walk beside a 17 GB cache ran out of 23 GB).
                 solver.release_cache();
-                let walk = solver.walk_policy().expect("the policy walks");
+                let walk = solver
+                    .walk_policy_progress(|w| {
+                        eprintln!(
+                            "  walk: layer {} ({} positions, next {}), rounds ended {:.9}, {:.0} s, peak RSS {:.0} MB",
+                            w.layer,
+                            w.positions,
+                            w.next,
+                            w.ended,
+                            t.elapsed().as_secs_f64(),
+                            peak_rss_mb()
+                        )
+                    })
+                    .expect("the policy walks");
                 println!(
                     "policy walk: {} decisions reached, mean {:.12}, P(0) {:.9}, {:.1} s",
                     walk.decisions.len(),

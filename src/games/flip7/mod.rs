@@ -25,7 +25,9 @@ pub use fast::Flip7State;
 pub use reference::Reference;
 pub use solo::{DecisionKey, RoundGraph, MAX_POINTS as SOLO_MAX_POINTS};
 pub use solo_bot::{OptimalSolo, SoloPolicy, DEFAULT_POLICY_FILE as SOLO_POLICY_FILE};
-pub use solo_table::{DecisionIndex, FreshSolver, PolicyWalk, SolveProgress, SolveStats, INNER_CACHE_LOG2};
+pub use solo_table::{
+    DecisionIndex, FreshSolver, PolicyWalk, SolveProgress, SolveStats, WalkProgress, INNER_CACHE_LOG2,
+};
 
 use crate::core::error::{Error, Result as CoreResult};
 use crate::core::spec::{

@@ -108,14 +108,19 @@ impl SoloPolicy {
         walk.rounds_to_target(target).first().copied().unwrap_or(0.0)
     }
 
-    /// Plays the table's policy forward from a fresh deck (a few minutes on the full
-    /// table): the round's points distribution and the decisions reached, which must be the
-    /// table's own. Errors if the policy is unknown at a decision reached.
+    /// Plays the table's policy forward from a fresh deck (more than an hour on the full
+    /// table, one core): the round's points distribution and the decisions reached, which
+    /// must be the table's own. Errors if the policy is unknown at a decision reached.
     pub fn walk(&self) -> Result<PolicyWalk> {
-        walk_with(&CARD_COPIES, &self.index, |i, _| {
-            let bit = |v: &[u64]| v[i / 64] >> (i % 64) & 1 == 1;
-            bit(&self.reached).then(|| bit(&self.hit))
-        })
+        walk_with(
+            &CARD_COPIES,
+            &self.index,
+            |i, _| {
+                let bit = |v: &[u64]| v[i / 64] >> (i % 64) & 1 == 1;
+                bit(&self.reached).then(|| bit(&self.hit))
+            },
+            |_| {},
+        )
     }
 
     /// Number of decisions held.

@@ -1307,14 +1307,33 @@ impl FreshSolver {
     /// distribution of the round's points and the decisions it reaches. Errors if no solve
     /// ran or the policy is unknown at a decision reached.
     pub fn walk_policy(&self) -> Result<PolicyWalk> {
+        self.walk_policy_progress(|_| {})
+    }
+
+    /// [`FreshSolver::walk_policy`], calling `on_layer` after each layer (a full-deck walk
+    /// runs for an hour or more).
+    pub fn walk_policy_progress(&self, on_layer: impl FnMut(&WalkProgress)) -> Result<PolicyWalk> {
         if self.utility.is_empty() {
             return Err(Error::Invalid {
                 what: "solo policy walk",
                 reason: "no solve ran".into(),
             });
         }
-        walk_with(&self.deck, &self.index, |i, table| self.hits_at(i, table))
+        walk_with(&self.deck, &self.index, |i, table| self.hits_at(i, table), on_layer)
     }
+}
+
+/// What a policy walk reports after each layer ([`FreshSolver::walk_policy_progress`]).
+#[derive(Clone, Copy, Debug)]
+pub struct WalkProgress {
+    /// Cards drawn in the layer just walked.
+    pub layer: usize,
+    /// Positions in it.
+    pub positions: usize,
+    /// Positions in the next layer.
+    pub next: usize,
+    /// Probability of the rounds ended so far.
+    pub ended: f64,
 }
 
 /// Plays a policy forward from the start of a round dealt from `deck`, layer by layer (every
@@ -1326,6 +1345,7 @@ pub(super) fn walk_with(
     deck: &[u8; CARD_IDS],
     index: &DecisionIndex,
     hits: impl Fn(usize, &[u8; CARD_IDS]) -> Option<bool>,
+    mut on_layer: impl FnMut(&WalkProgress),
 ) -> Result<PolicyWalk> {
     let invalid = |reason: &str| Error::Invalid {
         what: "solo policy walk",
@@ -1367,6 +1387,7 @@ pub(super) fn walk_with(
     let mut next = NextLayer::default();
     expand(empty_table(deck), false, 1.0, &mut next, &mut points)?;
     let mut layer = finish_layer(next);
+    let mut drawn = 1;
     while !layer.is_empty() {
         let mut next = NextLayer::default();
         for &(key, prob) in &layer {
@@ -1387,6 +1408,13 @@ pub(super) fn walk_with(
                 points[points_of(&p.table)] += prob;
             }
         }
+        on_layer(&WalkProgress {
+            layer: drawn,
+            positions: layer.len(),
+            next: next.len(),
+            ended: points.iter().sum(),
+        });
+        drawn += 1;
         // The finished layer's memory goes before the next one is sorted.
         drop(layer);
         layer = finish_layer(next);
@@ -1473,6 +1501,14 @@ mod tests {
             s.solve_points().unwrap();
             let walk = s.walk_policy().unwrap();
             assert!((walk.points.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            // Its progress: one report a layer, in order, the last with every round ended.
+            let mut layers = Vec::new();
+            let again = s.walk_policy_progress(|w| layers.push(*w)).unwrap();
+            assert_eq!(again.points, walk.points);
+            assert!(layers.iter().enumerate().all(|(k, w)| w.layer == k + 1 && w.positions > 0));
+            let last = layers.last().unwrap();
+            assert_eq!(last.next, 0);
+            assert!((last.ended - 1.0).abs() < 1e-12, "{last:?}");
             // The inner cache freed: the same walk (it reads the decision tables only), and
             // the solves below (one-bucket cache) still equal the graph's.
             s.release_cache();

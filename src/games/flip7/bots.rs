@@ -1,7 +1,6 @@
-//! Flip 7 bots: `random`, `threshold-K` and `expected-value`, sharing one rule for choosing
-//! the recipient of an action card. (The `optimal-solo` policy of Flip 7 alone,
-//! [`super::solo_bot::OptimalSolo`], resolves by name but is not listed in [`BOT_NAMES`] yet:
-//! its table file is not committed.)
+//! Flip 7 bots: `random`, `threshold-K`, `expected-value` and `optimal-solo` (the exact
+//! points-optimal policy of Flip 7 alone, [`super::solo_bot::OptimalSolo`], which plays any
+//! table by its solo policy), sharing one rule for choosing the recipient of an action card.
 //!
 //! Bots read only public information: every card in front of every seat, the discard pile,
 //! pending and deferred action cards, banked totals and the draw pile's size (never its
@@ -20,7 +19,7 @@ use super::*;
 use crate::core::{Bot, Error, LaneRng, RandomBot, Result};
 
 /// Names of the Flip 7 bots (`threshold-K` takes any `K`, for example `threshold-27`).
-pub const BOT_NAMES: &[&str] = &["random", "threshold-<K>", "expected-value"];
+pub const BOT_NAMES: &[&str] = &["random", "threshold-<K>", "expected-value", "optimal-solo"];
 
 /// The largest round total a seat can score: the seven highest numbers (12 + 11 + ... + 6 =
 /// 63) doubled by the ×2 card, the five modifiers (+2 ... +10 = 30) and the Flip 7 bonus
@@ -29,7 +28,7 @@ pub const MAX_ROUND_TOTAL: u32 = 2 * 63 + 30 + FLIP7_BONUS;
 
 /// Resolves a bot name: `random`, `threshold-K` (`K` an integer in
 /// `0..=`[`MAX_ROUND_TOTAL`]), `expected-value`, or `optimal-solo`
-/// ([`super::solo_bot::OptimalSolo`], an error while its table file is missing).
+/// ([`super::solo_bot::OptimalSolo`]).
 pub fn by_name(name: &str) -> Result<Box<dyn Bot<Flip7>>> {
     if let Some(k) = name.strip_prefix("threshold-") {
         if let Ok(k) = k.parse::<u64>() {
@@ -48,9 +47,6 @@ pub fn by_name(name: &str) -> Result<Box<dyn Bot<Flip7>>> {
     match name {
         "random" => Ok(Box::new(RandomBot)),
         "expected-value" => Ok(Box::new(ExpectedValue)),
-        // Resolved (an error naming the command that writes its table while the table is
-        // missing) but not listed in BOT_NAMES until `data/flip7_solo_policy.zst` is
-        // committed: every listed bot must build in the tests.
         "optimal-solo" => Ok(Box::new(super::solo_bot::OptimalSolo::shared()?)),
         _ => Err(Error::Unknown {
             what: "flip7 bot",
@@ -281,12 +277,7 @@ mod tests {
         assert_eq!(by_name("threshold-27").unwrap().name(), "threshold-27");
         assert_eq!(by_name("expected-value").unwrap().name(), "expected-value");
         assert!(by_name("threshold-x").is_err());
-        // The table-driven bot: built if its table file is there, else an error naming the
-        // command that writes it.
-        match by_name("optimal-solo") {
-            Ok(bot) => assert_eq!(bot.name(), "optimal-solo"),
-            Err(e) => assert!(e.to_string().contains("flip7_solo -- policy"), "{e}"),
-        }
+        assert_eq!(by_name("optimal-solo").unwrap().name(), "optimal-solo");
         assert_eq!(MAX_ROUND_TOTAL, 171);
         assert!(by_name("threshold-171").is_ok());
         for bad in ["threshold-172", "threshold-999", "threshold-99999999999"] {

@@ -709,10 +709,16 @@ impl<G: GameSpec> PolicyBot<G> {
         assert_eq!(obs.len(), self.policy.mlp.input_dim(), "observation width");
         let mut logits = Vec::new();
         self.policy.mlp.forward(obs, 1, &mut logits);
+        self.pick(&logits, mask, rng)
+    }
+
+    /// The bot's choice from one row of logits: sampled from `rng` or the greedy argmax,
+    /// over the legal actions of `mask`.
+    fn pick(&self, logits: &[f32], mask: &[u8], rng: &mut LaneRng) -> u32 {
         if self.sample {
-            masked_sample(&logits, mask, rng)
+            masked_sample(logits, mask, rng)
         } else {
-            masked_argmax(&logits, mask)
+            masked_argmax(logits, mask)
         }
     }
 
@@ -751,11 +757,7 @@ impl<G: GameSpec> Bot<G> for PolicyBot<G> {
         let a = game.num_actions();
         let logits = self.logits(game, states);
         for (((row, mask), rng), o) in logits.chunks_exact(a).zip(masks).zip(rngs).zip(out) {
-            *o = if self.sample {
-                masked_sample(row, mask, rng)
-            } else {
-                masked_argmax(row, mask)
-            };
+            *o = self.pick(row, mask, rng);
         }
     }
 }

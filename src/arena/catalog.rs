@@ -4,6 +4,7 @@
 
 use super::runner::MatchConfig;
 use crate::agents::policy_file::PolicyBot;
+use crate::core::simd::one_hot_u8;
 use crate::core::{Bot, Error, Game, LaneRng, Result};
 use crate::games::i151::bots::{Greedy, Medium, Minmax, RandomPolicy, ViewPolicy};
 use crate::games::i151::{encode_view, PlayerView, I151};
@@ -306,9 +307,9 @@ impl ViewPolicy for ViewNet {
     fn choose(&self, game: &I151, view: &PlayerView, legal: u64, rng: &mut LaneRng) -> u32 {
         let mut obs = vec![0f32; game.obs_dim()];
         encode_view(view, &mut obs);
-        let mask: Vec<u8> = (0..game.num_actions())
-            .map(|a| (legal >> a & 1) as u8)
-            .collect();
+        // The engine's own expansion of the legal bits (`I151::legal_mask`).
+        let mut mask = vec![0u8; game.num_actions()];
+        one_hot_u8(legal as u128, &mut mask);
         self.bot.act_on_obs(&obs, &mask, rng)
     }
 }
@@ -372,7 +373,7 @@ mod tests {
         let mut decisions = 0;
         while !game.finished(&s).0 && decisions < 300 {
             game.legal_mask(&s, &mut mask);
-            let legal = (0..mask.len()).fold(0u64, |b, a| b | (mask[a] as u64) << a);
+            let legal = game.legal_bits(&s);
             let view = game.view(&s, s.to_act as usize);
             let a = net.choose(&game, &view, legal, &mut rng.clone());
             assert_eq!(a, bot.act(&game, &s, &mask, &mut rng.clone()));

@@ -78,16 +78,19 @@ def make_net(obs_dim: int, hidden: list[int], num_actions: int) -> nn.Sequential
 
 def train(net: nn.Sequential, obs: np.ndarray, masks: np.ndarray, labels: np.ndarray,
           weights: np.ndarray, mean: torch.Tensor, std: torch.Tensor, args,
-          gen: torch.Generator) -> dict:
+          gen: torch.Generator, keys: np.ndarray | None = None) -> dict:
     """``args.epochs`` passes of Adam over the aggregate (at most ``args.max_batches``
     minibatches): cross-entropy of the masked softmax of the network against the labels,
     each state's term times its weight (a minibatch's loss: the weighted terms over the sum
-    of its weights). The agreement reported is unweighted."""
+    of its weights). The agreement reported is unweighted. With ``keys`` (the states'
+    ``env.action_keys()`` rows) the network writes one logit per action key and an action's
+    logit is its key's (a key head)."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     n = len(obs)
     steps = max(1, min(args.epochs * n // args.batch, args.max_batches))
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
     obs_t, mask_t, lab_t, w_t = map(torch.from_numpy, (obs, masks, labels, weights))
+    keys_t = None if keys is None else torch.from_numpy(keys)
     losses, agree, done = [], [], 0
     net.train()
     while done < steps:
@@ -95,7 +98,10 @@ def train(net: nn.Sequential, obs: np.ndarray, masks: np.ndarray, labels: np.nda
         for i in range(0, n - args.batch + 1, args.batch):
             idx = perm[i:i + args.batch]
             x = ((obs_t[idx].float() - mean) / std).clamp(-10, 10)
-            logits = net(x).masked_fill(~mask_t[idx], -1e9)
+            logits = net(x)
+            if keys_t is not None:
+                logits = logits.gather(1, keys_t[idx].long())
+            logits = logits.masked_fill(~mask_t[idx], -1e9)
             y = lab_t[idx]
             w = w_t[idx]
             terms = nn.functional.cross_entropy(logits, y, reduction="none")
@@ -147,7 +153,8 @@ def win_rate(task: Task, path: str, games: int, seed: int, threads: int) -> dict
 
 
 def add_arguments(p: argparse.ArgumentParser, *, out: str, warm_steps: int, rounds: int,
-                  steps: int, hidden: list[int], self_play: float, envs: int = 256) -> None:
+                  steps: int, hidden: list[int], self_play: float, envs: int = 256,
+                  head: str = "actions") -> None:
     """The DAgger loop's options (the examples add their expert's)."""
     p.add_argument("--out", default=out)
     p.add_argument("--seed", type=int, default=1)
@@ -161,6 +168,10 @@ def add_arguments(p: argparse.ArgumentParser, *, out: str, warm_steps: int, roun
                    help="share of the DAgger games with the current network in the first "
                         "opponent seat")
     p.add_argument("--hidden", type=int, nargs="+", default=hidden)
+    p.add_argument("--head", choices=["actions", "keys"], default=head,
+                   help="the network's last layer: one logit per action, or per action key "
+                        "of the game (env.action_keys(): Lost Cities' cards rather than hand "
+                        "slots)")
     p.add_argument("--epochs", type=int, default=3, help="passes over the aggregate a round")
     p.add_argument("--max-batches", type=int, default=4000, help="minibatches a round, at most")
     p.add_argument("--batch", type=int, default=512)
@@ -185,11 +196,15 @@ def run(task: Task, args: argparse.Namespace) -> dict:
                              seed=args.seed, num_threads=args.threads, **task.options)
     env.reset()
     obs_dim, num_actions = env.obs_dim, env.num_actions
-    net = make_net(obs_dim, args.hidden, num_actions)
+    keyed = args.head == "keys"
+    if keyed and env.action_key_count == 0:
+        raise SystemExit(f"--head keys: {task.game} names no action keys")
+    net = make_net(obs_dim, args.hidden, env.action_key_count if keyed else num_actions)
     obs_parts: list[np.ndarray] = []
     mask_parts: list[np.ndarray] = []
     label_parts: list[np.ndarray] = []
     weight_parts: list[np.ndarray] = []
+    key_parts: list[np.ndarray] = []
     mean, std = torch.zeros(obs_dim), torch.ones(obs_dim)
     rounds: list[dict] = []
     best: tuple[str, float, int] | None = None
@@ -220,6 +235,8 @@ def run(task: Task, args: argparse.Namespace) -> dict:
             obs_parts.append(env.obs[live].astype(np.float16))
             mask_parts.append(env.legal_mask[live].astype(bool))
             label_parts.append(label[live].astype(np.int64))
+            if keyed:
+                key_parts.append(env.action_keys()[live].astype(np.int16))
             weight_parts.append(np.ones(int(live.sum()), np.float32) if weight is None
                                 else weight[live].astype(np.float32))
             labels += int(live.sum())
@@ -234,10 +251,11 @@ def run(task: Task, args: argparse.Namespace) -> dict:
             mean, std = o.mean(0), o.std(0).clamp_min(1e-3)
             del o
         fit = train(net, obs, np.concatenate(mask_parts), np.concatenate(label_parts),
-                    np.concatenate(weight_parts), mean, std, args, gen)
+                    np.concatenate(weight_parts), mean, std, args, gen,
+                    np.concatenate(key_parts) if keyed else None)
         current = os.path.join(args.out, f"round_{r}.safetensors")
         export_policy(net, current, game=task.game, options=task.options or None,
-                      obs_mean=mean, obs_std=std, obs_clip=10.0)
+                      obs_mean=mean, obs_std=std, obs_clip=10.0, action_head=args.head)
         train_wall = time.perf_counter() - t_wall
         train_cpu = time.process_time() - t_cpu
         select = win_rate(task, current, args.select_games, args.select_seed, args.threads)

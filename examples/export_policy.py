@@ -59,11 +59,16 @@ def export_policy(
     obs_mean: torch.Tensor | None = None,
     obs_std: torch.Tensor | None = None,
     obs_clip: float | None = None,
+    action_head: str = "actions",
 ) -> None:
     """Writes `net` (Linear layers, ReLU or Tanh between them) as a policy file for `game`
     configured with `options` (the registry id and the options it was trained with). With
     `obs_mean` and `obs_std` the network reads `(obs - obs_mean) / obs_std`, clamped to
-    `[-obs_clip, obs_clip]` when `obs_clip` is given."""
+    `[-obs_clip, obs_clip]` when `obs_clip` is given. `action_head="keys"`: the last layer
+    writes one logit per action key of the game (`env.action_key_count` of them; an
+    action's logit is its key's, `env.action_keys()`), rather than one per action."""
+    if action_head not in ("actions", "keys"):
+        raise ValueError(f"action_head is 'actions' or 'keys', not {action_head!r}")
     linears = [m for m in net if isinstance(m, torch.nn.Linear)]
     kinds = {type(m) for m in net if not isinstance(m, torch.nn.Linear)}
     if kinds - {torch.nn.ReLU, torch.nn.Tanh} or len(kinds) > 1:
@@ -88,6 +93,8 @@ def export_policy(
     }
     if obs_layout is not None:
         metadata["obs_layout"] = obs_layout
+    if action_head != "actions":
+        metadata["action_head"] = action_head
     if obs_clip is not None:
         if obs_mean is None or not obs_clip > 0:
             raise ValueError("obs_clip is a positive bound of the normalized input (with obs_mean)")

@@ -13,7 +13,15 @@ every state it meets is labelled by ``safe-heuristic``'s move, and ``--search-sh
 search bot ``pimc:sims=<--sims>,playout=safe-heuristic`` finds an action whose
 rollouts return more than ``--margin`` points above the heuristic's move on the same worlds
 (then that action). ``cardvec.bots.action_values`` gives the search's per-action values for
-every lane at once, in Rust on the environment's threads.
+every lane at once, in Rust on the environment's threads. With ``--teacher BOT`` the searched
+states are labelled by that bot's own move instead (for example
+``pimc:sims=30,playout=safe-heuristic,halving=1``, which beats ``safe-heuristic`` on its
+own), weighted ``--teacher-weight`` in the loss.
+
+``--head keys`` gives the network one output per action key (``env.action_keys()``: the
+card in the hand slot, its placement and its draw; 720) instead of one per action (96): it
+scores cards, not hand slots, and imitates the heuristic far better (docs/policies.md,
+"Action keys"); the file is written with ``action_head="keys"``.
 
 After each round the network (a masked MLP, ``--hidden`` widths, ReLU) is trained on the
 aggregate of every round's states (cross-entropy of the masked softmax against the labels,
@@ -75,8 +83,13 @@ def corrected_heuristic(args: argparse.Namespace) -> dagger.Expert:
         if r == 0:
             return heuristic, 0, None
         searched = live & (pick.random(len(live)) < args.search_share)
-        values = cardvec.bots.action_values(env, search, lanes=searched, seed=seed)
         label = heuristic.copy()
+        if args.teacher:  # the teacher bot's own moves on the searched lanes
+            taught = cardvec.bots.act(env, args.teacher, lanes=searched, seed=seed)
+            label[searched] = taught[searched]
+            weight = np.where(searched, args.teacher_weight, 1.0)
+            return label, int((label != heuristic).sum()), weight
+        values = cardvec.bots.action_values(env, search, lanes=searched, seed=seed)
         label[searched] = expert_labels(values[searched], heuristic[searched], args.margin)
         return label, int((label != heuristic).sum()), None
 
@@ -94,9 +107,16 @@ def main(argv: list[str] | None = None) -> dict:
                    help="share of the DAgger states the search labels (the rest: the heuristic)")
     p.add_argument("--margin", type=float, default=8.0,
                    help="points by which the search's best must beat the heuristic's action")
+    p.add_argument("--teacher", default="",
+                   help="a bot whose moves label the searched states outright (for example "
+                        "pimc:sims=30,playout=safe-heuristic,halving=1) instead of the "
+                        "margin-corrected heuristic")
+    p.add_argument("--teacher-weight", type=float, default=1.0,
+                   help="the weight of the teacher's labels in the loss (the heuristic's: 1)")
     args = p.parse_args(argv)
     task = dagger.Task(GAME, TARGET, corrected_heuristic(args),
-                       describe={"search": f"pimc:sims={args.sims},playout={TARGET}"})
+                       describe={"search": args.teacher
+                                 or f"pimc:sims={args.sims},playout={TARGET}"})
     return dagger.run(task, args)
 
 

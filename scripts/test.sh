@@ -138,10 +138,14 @@ else
 fi
 export VIRTUAL_ENV="$TEST_VENV"
 export PATH="$VIRTUAL_ENV/bin:$PATH"
-# pip installs without byte-compiling (--no-compile): Python compiles a module when the
-# tests first import it, and most of PyTorch, Ray and SciPy is never imported here (15 s of
-# one core for PyTorch alone, 2026-12-05).
-python -m pip install --quiet --no-compile --disable-pip-version-check "maturin>=1.9,<2"
+# The packages go in with uv (`uv pip install`, the same requirements and resolution as pip):
+# it downloads in parallel and installs from its cache by links, where pip took 123 s for
+# the test and examples extras (PyTorch with its CUDA libraries, Ray, SciPy: 6.9 GB) with a
+# warm cache and 3 min 38 s with the downloads; uv took 24 s for PyTorch with its downloads
+# (2 cores, 2026-12-06). Neither byte-compiles (pip's --no-compile, uv's default): Python
+# compiles a module when the tests first import it, and most of PyTorch, Ray and SciPy is
+# never imported here.
+python -m pip install --quiet --no-compile --disable-pip-version-check "maturin>=1.9,<2" "uv>=0.9,<1"
 rm -rf "$WHEEL_DIR"
 maturin build --profile ci --out "$WHEEL_DIR"
 WHEELS=("$WHEEL_DIR"/cardvec-*.whl)
@@ -159,17 +163,17 @@ if [ "$FRESH_VENV" = 1 ]; then
     # open-spiel (in the oracles and test extras): the Kuhn/Leduc oracle
     # (python/tests/test_kuhn_leduc_openspiel.py); a binary wheel, about 8 s to install with
     # its dependencies (measured 2026-12-01).
-    python -m pip install --quiet --no-compile --disable-pip-version-check "$WHEEL[test]"
-    # These two declare Python >= 3.14 but run on 3.11 (see shared oracles notes).
+    uv pip install --quiet "$WHEEL[test]"
+    # These two declare Python >= 3.14 but run on 3.11 (see shared oracles notes): pip, whose
+    # --ignore-requires-python uv does not have.
     python -m pip install --quiet --no-compile --disable-pip-version-check \
         --no-deps --ignore-requires-python game-room==0.1.0 i151-engine==0.2.4
     if [ "$QUICK" = 0 ]; then
         # PyTorch, PufferLib and matplotlib: env.torch(), cardvec.puffer and the examples that
         # learn (python/tests/test_torch.py, test_puffer.py, test_examples.py; each skips
         # without them). pufferlib-core pins torch 2.9.0, the default build with its CUDA
-        # libraries (PyPI has no CPU-only torch; 6.9 GB installed): 3 min 38 s here with the
-        # downloads, 1 min 26 s from pip's cache (2 cores).
-        python -m pip install --quiet --no-compile --disable-pip-version-check "$WHEEL[puffer,examples]"
+        # libraries (PyPI has no CPU-only torch; 6.9 GB installed).
+        uv pip install --quiet "$WHEEL[puffer,examples]"
     fi
 else
     section "python: reinstall the wheel alone (the venv's other packages kept)"

@@ -340,6 +340,55 @@ pub fn learner_policy_probs(
     )?
 }
 
+/// What [`action_keys`] and [`learner_action_keys`] do with the environment's game type.
+struct ActionKeys<'a, E: ?Sized> {
+    env: &'a E,
+    out: Option<&'a mut [i64]>,
+}
+
+impl<E: ErasedLanes + ?Sized> Visitor for ActionKeys<'_, E> {
+    type Output = Result<usize>;
+    fn visit<G: GameSpec>(&mut self) -> Self::Output {
+        let view = self.env.lane_view::<G>()?;
+        let (game, a) = (view.game, view.game.num_actions());
+        let count = game.action_key_count();
+        let Some(out) = self.out.as_deref_mut() else {
+            return Ok(count);
+        };
+        Error::check_len("action keys", view.lanes.states.len() * a, out.len())?;
+        if a == 0 {
+            return Ok(count);
+        }
+        let mut keys = vec![0u32; a];
+        for (l, row) in out.chunks_exact_mut(a).enumerate() {
+            if count > 0 && view.lanes.asked(l, None) {
+                game.action_keys(&view.lanes.states[l], &mut keys);
+                for (o, &k) in row.iter_mut().zip(&keys) {
+                    *o = i64::from(k);
+                }
+            } else {
+                for (i, o) in row.iter_mut().enumerate() {
+                    *o = i as i64;
+                }
+            }
+        }
+        Ok(count)
+    }
+}
+
+/// The action keys ([`GameSpec::action_keys`]) of the seat to act in every lane of `env`
+/// into `out` when given (`[N, num_actions]`; the action ids themselves in a lane whose
+/// game is over, and everywhere for a game that names no keys); returns the game's key
+/// count (0: it names none). Errors (nothing written): `out` of the wrong length.
+pub fn action_keys(env: &dyn DynEnv, out: Option<&mut [i64]>) -> Result<usize> {
+    visit(env.info().id, &mut ActionKeys { env, out })?
+}
+
+/// [`action_keys`] for the learner's seat of a learner view.
+pub fn learner_action_keys(env: &dyn DynLearner, out: Option<&mut [i64]>) -> Result<usize> {
+    visit(env.info().id, &mut ActionKeys { env, out })?
+}
+
 /// What [`search_values`] and [`learner_search_values`] do with the environment's game type:
 /// a `pimc` bot's action values in the selected lanes.
 struct SearchValues<'a, E: ?Sized> {

@@ -939,6 +939,28 @@ impl<G: GameSpec> Model<G> {
             let mut mask = vec![0u8; self.game.num_actions()];
             self.game.legal_mask(&s.state, &mut mask);
             assert_eq!(s.mask, mask, "{}: mask", ctx());
+            // Action keys (a game that names them): below the count, distinct over the
+            // legal actions of a live decision.
+            let count = self.game.action_key_count();
+            if count > 0 && !terminated && !truncated {
+                let mut keys = vec![u32::MAX; mask.len()];
+                self.game.action_keys(&s.state, &mut keys);
+                let mut legal: Vec<u32> = keys
+                    .iter()
+                    .zip(&mask)
+                    .filter(|&(_, &m)| m != 0)
+                    .map(|(&k, _)| k)
+                    .collect();
+                assert!(
+                    keys.iter().all(|&k| (k as usize) < count),
+                    "{}: keys",
+                    ctx()
+                );
+                let n = legal.len();
+                legal.sort_unstable();
+                legal.dedup();
+                assert_eq!(legal.len(), n, "{}: the legal actions' keys", ctx());
+            }
             if self.game.zero_sum() {
                 let rewards: Vec<f32> = s.rewards.iter().map(|&b| f32::from_bits(b)).collect();
                 assert_zero_sum(&rewards, &ctx);

@@ -548,6 +548,30 @@ impl LearnerEnv {
         })
     }
 
+    /// The action keys of the learner's seat in every lane: int64 [num_envs, num_actions], a new
+    /// array (each action's key, `GameSpec::action_keys`: for Lost Cities `card_id * 12 +
+    /// place_type * 6 + draw_source`, the card in the action's hand slot; the action ids in
+    /// a lane whose game is over, and everywhere for a game that names no keys). What a
+    /// network with a key head (a policy file's `action_head = "keys"`) gathers its logits
+    /// by.
+    fn action_keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray2<i64>>> {
+        let engine = self.engine(py)?;
+        let env = &*engine.env;
+        let (n, a) = (self.num_envs, self.num_actions);
+        let mut out = crate::errors::try_buffer(n * a, 0i64, "action keys")?;
+        py.detach(|| cardvec::registry::learner_action_keys(env, Some(&mut out)))
+            .map_err(crate::errors::core_err)?;
+        numpy::PyArrayMethods::reshape(&numpy::PyArray1::from_vec(py, out), [n, a])
+    }
+
+    /// How many action keys the game names (`action_keys`' values are below it); 0 for a
+    /// game that names none.
+    #[getter]
+    fn action_key_count(&self, py: Python<'_>) -> PyResult<usize> {
+        let engine = self.engine(py)?;
+        cardvec::registry::learner_action_keys(&*engine.env, None).map_err(crate::errors::core_err)
+    }
+
     /// The action probabilities of the policy file `path` in the learner's place (what
     /// `cardvec.bots.policy_probs(env, path, lanes)` returns): float32 [num_envs,
     /// num_actions], zero rows where not selected or finished.

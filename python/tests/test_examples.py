@@ -133,17 +133,23 @@ def test_win_share_splits_ties_and_ignores_unfinished_lanes():
     assert share.tolist() == [1.0, 0.5, 0.0, 0.0]
 
 
-def test_imitation_example_runs_its_dagger_rounds(tmp_path):
+@pytest.mark.parametrize("extra", [
+    [],
+    ["--head", "keys", "--teacher", "pimc:sims=2,playout=safe-heuristic,halving=1",
+     "--teacher-weight", "2", "--search-share", "0.5"],
+], ids=["actions", "keys-teacher"])
+def test_imitation_example_runs_its_dagger_rounds(tmp_path, extra):
     """examples/imitate_lost_cities.py at a tiny size: round 0 labelled by safe-heuristic,
     one DAgger round (the network playing, the first round's network in the opponent pool)
-    labelled by the search-corrected heuristic; the best round's file is the policy file,
-    and it plays legal moves in Rust."""
+    labelled by the search-corrected heuristic (or, with a teacher, by the teacher's moves
+    on the searched states; with a key head, a network scoring cards); the best round's
+    file is the policy file, and it plays legal moves in Rust."""
     import cardvec
 
     out = tmp_path / "run"
     args = ["--envs", "8", "--warm-steps", "3", "--rounds", "1", "--steps", "3", "--sims", "1",
             "--hidden", "16", "--epochs", "1", "--batch", "8", "--select-games", "6",
-            "--seed", "3"]
+            "--seed", "3", *extra]
     proc = subprocess.run(
         [sys.executable, os.path.join(EXAMPLES, "imitate_lost_cities.py"), *args,
          "--out", str(out)],
@@ -160,6 +166,10 @@ def test_imitation_example_runs_its_dagger_rounds(tmp_path):
     assert all(r["select"]["games"] == 6 for r in rounds)
     best = out / f"round_{summary['best_round']}.safetensors"
     assert (out / "policy.safetensors").read_bytes() == best.read_bytes()
+    raw = best.read_bytes()  # the safetensors header: its length, then JSON
+    header = json.loads(raw[8:8 + int.from_bytes(raw[:8], "little")])
+    assert header["__metadata__"].get("action_head", "actions") == ("keys" if extra else "actions")
+    assert header["layers.1.weight"]["shape"] == ([720, 16] if extra else [96, 16])
     env = cardvec.LearnerEnv("lost-cities", 16, opponents="safe-heuristic", seat="rotate",
                              seed=5)
     env.reset()

@@ -165,3 +165,58 @@ def test_the_151_arena_plays_a_policy_file(tmp_path):
     export_policy(net, seven, game="151", options={"cards_per_player": 7})
     with pytest.raises(ValueError, match="cards_per_player"):
         arena.play_catalog_match(f"policy:{seven}", "builtin:random", seed=1)
+
+
+@pytest.mark.parametrize("options,obs_dtype", [({}, "f32"), ({"obs_layout": "channel-major"}, "u8")])
+def test_a_key_head_equals_pytorchs_gather_by_the_action_keys(tmp_path, options, obs_dtype):
+    """A Lost Cities network with a key head (one logit per card, placement and draw:
+    `action_head="keys"`): the Rust probabilities equal PyTorch's masked softmax of the
+    logits gathered by `env.action_keys()`, to 1e-5, in the batch and the learner view;
+    the keys name the card in each hand slot (read here from the observation)."""
+    env = cardvec.make("lost-cities", 32, seed=4, autoreset=True, obs_dtype=obs_dtype, **options)
+    learner = cardvec.LearnerEnv("lost-cities", 16, opponents="random", seat="rotate", seed=6,
+                                 **options)
+    assert env.action_key_count == learner.action_key_count == 720
+    net = network(env.obs_dim, env.action_key_count, torch.nn.ReLU, seed=11)
+    mean = torch.linspace(-0.2, 0.3, env.obs_dim)
+    std = torch.linspace(0.4, 1.5, env.obs_dim)
+    path = tmp_path / "keys.safetensors"
+    export_policy(net, str(path), game="lost-cities", options=options, obs_dtype=obs_dtype,
+                  obs_mean=mean, obs_std=std, action_head="keys")
+    rows = 0
+    for t in range(6):
+        for e in (env, learner):
+            obs = e.obs_f32() if e is env and obs_dtype == "u8" else np.asarray(e.obs, np.float32)
+            keys = e.action_keys()
+            assert keys.dtype == np.int64 and keys.shape == (e.num_envs, 96)
+            live = ~(np.asarray(e.terminated) | np.asarray(e.truncated))
+            hand = obs[:, :420].reshape(-1, 60, 7)[:, :, 0] if not options \
+                else obs[:, :60]
+            for lane in np.nonzero(live)[0]:
+                cards = np.flatnonzero(hand[lane] == 1.0)
+                want = (cards[np.arange(96) // 12] * 12 + np.arange(96) % 12)
+                np.testing.assert_array_equal(keys[lane], want)
+            mask = torch.from_numpy(np.asarray(e.legal_mask).astype(bool))
+            with torch.no_grad():
+                logits = net((torch.from_numpy(obs.copy()) - mean) / std)
+                logits = logits.gather(1, torch.from_numpy(keys))
+                want_p = torch.softmax(logits.masked_fill(~mask, float("-inf")), dim=1)
+            got = bots.policy_probs(e, path)
+            assert np.abs(got[live] - want_p.numpy()[live]).max() <= 1e-5, t
+            greedy = bots.act(e, f"policy:{path}")
+            assert np.asarray(e.legal_mask)[live, greedy[live]].all()
+            rows += int(live.sum())
+            actions = bots.act(e, "random", seed=t)
+            e.step(np.where(actions < 0, 0, actions))
+    assert rows > 200
+    # A game without keys: the action ids, a count of 0, and a key head refused.
+    kuhn = cardvec.make("kuhn", 3)
+    assert kuhn.action_key_count == 0
+    np.testing.assert_array_equal(kuhn.action_keys(), np.tile(np.arange(2), (3, 1)))
+    kpath = str(tmp_path / "kuhn.safetensors")
+    export_policy(network(kuhn.obs_dim, 2, torch.nn.ReLU, seed=1), kpath, game="kuhn",
+                  action_head="keys")
+    with pytest.raises(ValueError, match="kuhn names no action keys"):
+        bots.act(kuhn, f"policy:{kpath}")
+    with pytest.raises(ValueError, match="action_head"):
+        export_policy(net, kpath, game="kuhn", action_head="cards")

@@ -25,6 +25,7 @@
 //! | `obs_layout` | optional: the game's `obs_layout` option (Lost Cities' `card-major` / `channel-major`); checked against the game's when given |
 //! | `activation` | `relu` or `tanh`, after every layer but the last |
 //! | `obs_clip` | optional, with `obs_mean`/`obs_std` only: a positive number; the normalized input is clamped to `[-obs_clip, obs_clip]` (the PPO examples' running normalization clips at 10) |
+//! | `action_head` | optional: `actions` (the default: the last layer writes one logit per action) or `keys` (one logit per action key of the game, [`GameSpec::action_keys`]: an action's logit is its key's, so a Lost Cities network scores cards rather than hand slots) |
 //!
 //! Any other metadata key is refused (a file written for a newer reader is not read
 //! differently), and anything else wrong with an error naming the problem before any game starts
@@ -73,6 +74,7 @@ pub const METADATA_KEYS: &[&str] = &[
     "obs_layout",
     "activation",
     "obs_clip",
+    "action_head",
 ];
 
 /// Most layers a policy file may hold.
@@ -216,6 +218,18 @@ pub struct PolicyMeta {
     pub obs_dtype: ObsDtype,
     /// The observation layout it was trained on, if the file names one.
     pub obs_layout: Option<String>,
+    /// What the last layer writes a logit for.
+    pub action_head: ActionHead,
+}
+
+/// What a policy network's last layer writes a logit for (the metadata's `action_head`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionHead {
+    /// One logit per action id (`num_actions`).
+    Actions,
+    /// One logit per action key of the game ([`GameSpec::action_key_count`]); an action's
+    /// logit is its key's at the decision ([`GameSpec::action_keys`]).
+    Keys,
 }
 
 /// A policy file read and checked in itself (see the [module](self) documentation); whether
@@ -295,6 +309,15 @@ impl PolicyFile {
         let obs_dtype =
             ObsDtype::parse(key("obs_dtype")?).map_err(|e| bad(format!("obs_dtype: {e}")))?;
         let obs_layout = md.get("obs_layout").cloned();
+        let action_head = match md.get("action_head").map(String::as_str) {
+            None | Some("actions") => ActionHead::Actions,
+            Some("keys") => ActionHead::Keys,
+            Some(other) => {
+                return Err(bad(format!(
+                    "action_head {other:?}, expected \"actions\" or \"keys\""
+                )))
+            }
+        };
         let activation = match key("activation")?.as_str() {
             "relu" => Activation::Relu,
             "tanh" => Activation::Tanh,
@@ -417,6 +440,7 @@ impl PolicyFile {
                 options,
                 obs_dtype,
                 obs_layout,
+                action_head,
             },
             mlp: Mlp {
                 layers,
@@ -495,12 +519,27 @@ impl PolicyFile {
                 game.obs_dim()
             )));
         }
-        if self.mlp.output_dim() != game.num_actions() {
-            return Err(bad(format!(
-                "the network writes {} logits, {id} has {} actions",
-                self.mlp.output_dim(),
-                game.num_actions()
-            )));
+        match self.meta.action_head {
+            ActionHead::Actions if self.mlp.output_dim() != game.num_actions() => {
+                return Err(bad(format!(
+                    "the network writes {} logits, {id} has {} actions",
+                    self.mlp.output_dim(),
+                    game.num_actions()
+                )));
+            }
+            ActionHead::Keys if game.action_key_count() == 0 => {
+                return Err(bad(format!(
+                    "action_head \"keys\", but {id} names no action keys"
+                )));
+            }
+            ActionHead::Keys if self.mlp.output_dim() != game.action_key_count() => {
+                return Err(bad(format!(
+                    "the network writes {} logits, {id} has {} action keys (action_head \"keys\")",
+                    self.mlp.output_dim(),
+                    game.action_key_count()
+                )));
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -688,7 +727,8 @@ impl<G: GameSpec> PolicyBot<G> {
     }
 
     /// The network's logits for the seat to act in each of `states` (rows of
-    /// `num_actions`), one forward pass over all of them.
+    /// `num_actions`), one forward pass over all of them (with a key head, each action's
+    /// logit is its key's: [`ActionHead::Keys`]).
     pub fn logits(&self, game: &G, states: &[&G::State]) -> Vec<f32> {
         let dim = game.obs_dim();
         let mut obs = vec![0f32; states.len() * dim];
@@ -697,6 +737,22 @@ impl<G: GameSpec> PolicyBot<G> {
         }
         let mut logits = Vec::new();
         self.policy.mlp.forward(&obs, states.len(), &mut logits);
+        if self.policy.meta.action_head == ActionHead::Keys {
+            let (a, width) = (game.num_actions(), self.policy.mlp.output_dim());
+            let mut keys = vec![0u32; a];
+            let mut by_action = vec![0f32; states.len() * a];
+            for ((row, out), state) in logits
+                .chunks_exact(width)
+                .zip(by_action.chunks_exact_mut(a))
+                .zip(states)
+            {
+                game.action_keys(state, &mut keys);
+                for (o, &k) in out.iter_mut().zip(&keys) {
+                    *o = row[k as usize];
+                }
+            }
+            return by_action;
+        }
         logits
     }
 
@@ -704,9 +760,16 @@ impl<G: GameSpec> PolicyBot<G> {
     /// observation of the seat to act, as [`Game::observe`](crate::core::Game::observe)
     /// writes it; `mask`: its legal actions): greedy or sampled from `rng` as the bot is.
     /// For a caller that holds a seat's view rather than a state (the 151 arena). `u32::MAX`
-    /// if no action is legal. Panics if `obs` is not as wide as the network's input.
+    /// if no action is legal. Panics if `obs` is not as wide as the network's input, or if
+    /// the network has a key head (which needs the state; [`PolicyFile::check_game`]
+    /// refuses one for a game that names no keys, such as 151).
     pub fn act_on_obs(&self, obs: &[f32], mask: &[u8], rng: &mut LaneRng) -> u32 {
         assert_eq!(obs.len(), self.policy.mlp.input_dim(), "observation width");
+        assert_eq!(
+            self.policy.meta.action_head,
+            ActionHead::Actions,
+            "a key head needs the state"
+        );
         let mut logits = Vec::new();
         self.policy.mlp.forward(obs, 1, &mut logits);
         self.pick(&logits, mask, rng)
@@ -1009,6 +1072,75 @@ mod tests {
             assert_eq!(one, run(2, 7), "sample={sample}, other chunks");
             assert!(one.iter().any(|&a| a >= 0));
         }
+    }
+
+    /// A Lost Cities network with a key head scores cards: each action's logit is the
+    /// network's output for the card in the action's hand slot (found here from the
+    /// observation's hand channel, not from `action_keys`), its placement and its draw.
+    #[test]
+    fn a_key_head_scores_the_card_in_each_hand_slot() {
+        let game = LostCities::new(ObsLayout::CardMajor);
+        let mut md = metadata("lost-cities", "{}", "relu");
+        md.insert("action_head".into(), "keys".into());
+        let p = PolicyFile::from_bytes(&bytes(&mlp_tensors(&[454, 24, 720]), md)).unwrap();
+        p.check_game(&game).unwrap();
+        let bot = PolicyBot::<LostCities>::new(Arc::new(p.clone()), false, "k");
+        let mut deal = LaneRng::from_seed(21);
+        let (mut checked, mut moved) = (0, 0);
+        for g in 0..6 {
+            let mut state = game.reset(&mut deal);
+            let mut rng = LaneRng::for_lane(4, g, 0);
+            while game.finished(&state) == (false, false) {
+                let mut obs = vec![0f32; 454];
+                game.observe(&state, game.current_player(&state), &mut obs);
+                let mut raw = Vec::new();
+                p.mlp.forward(&obs, 1, &mut raw);
+                let hand: Vec<usize> = (0..60).filter(|&c| obs[c * 7] == 1.0).collect();
+                assert_eq!(hand.len(), 8);
+                let logits = bot.logits(&game, &[&state]);
+                for (a, &l) in logits.iter().enumerate() {
+                    assert_eq!(l, raw[hand[a / 12] * 12 + a % 12], "action {a}");
+                }
+                let mut mask = vec![0u8; 96];
+                game.legal_mask(&state, &mut mask);
+                let mut keys = vec![0u32; 96];
+                game.action_keys(&state, &mut keys);
+                let mut legal: Vec<u32> =
+                    (0..96).filter(|&a| mask[a] == 1).map(|a| keys[a]).collect();
+                let n = legal.len();
+                legal.sort_unstable();
+                legal.dedup();
+                assert_eq!(legal.len(), n, "the legal actions' keys are distinct");
+                let action = bot.act(&game, &state, &mask, &mut rng);
+                assert_eq!(mask[action as usize], 1);
+                moved += usize::from(action / 12 != 0);
+                let mut r = [0f32; 2];
+                assert!(game.step(&mut state, action, &mut rng, &mut r).applied);
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 300 && moved > 0,
+            "{checked} decisions, {moved} past slot 0"
+        );
+        // The head must fit the game.
+        let mut md = metadata("kuhn", "{}", "relu");
+        md.insert("action_head".into(), "keys".into());
+        let k = PolicyFile::from_bytes(&bytes(&mlp_tensors(&kuhn_widths()), md)).unwrap();
+        let e = k.check_game(&KuhnPoker).unwrap_err().to_string();
+        assert!(e.contains("kuhn names no action keys"), "{e}");
+        let mut md = metadata("lost-cities", "{}", "relu");
+        md.insert("action_head".into(), "keys".into());
+        let w = PolicyFile::from_bytes(&bytes(&mlp_tensors(&[454, 8, 96]), md)).unwrap();
+        let e = w.check_game(&game).unwrap_err().to_string();
+        assert!(
+            e.contains("writes 96 logits, lost-cities has 720 action keys"),
+            "{e}"
+        );
+        let mut md = metadata("lost-cities", "{}", "relu");
+        md.insert("action_head".into(), "cards".into());
+        let e = refused(&bytes(&mlp_tensors(&[454, 8, 720]), md));
+        assert!(e.contains("action_head \"cards\""), "{e}");
     }
 
     fn refused(b: &[u8]) -> String {

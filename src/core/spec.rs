@@ -665,6 +665,28 @@ pub trait GameSpec: GameChecks + Words {
     fn win_estimate(&self) -> Option<Box<dyn WinEstimate<Self>>> {
         None
     }
+
+    /// How many action keys the game names ([`GameSpec::action_keys`]); 0, the default, if
+    /// it names none.
+    fn action_key_count(&self) -> usize {
+        0
+    }
+
+    /// Writes the key of every action of the seat to act in `state` (a live state) into
+    /// `keys` (`num_actions` long, every key below [`GameSpec::action_key_count`]): a name
+    /// for what the action does that does not depend on the order in which the game lists
+    /// the seat's cards, with distinct keys for the actions legal at the decision. Lost
+    /// Cities' actions name a hand slot (the n-th card of the hand in card order), so one
+    /// action id plays a different card from one decision to the next; its keys name the
+    /// card. A policy network can then score keys rather than action ids (a policy file's
+    /// `action_head = "keys"`, [`crate::agents::policy_file`]). Called only when the count
+    /// is not 0; the default writes the action ids.
+    fn action_keys(&self, state: &Self::State, keys: &mut [u32]) {
+        let _ = state;
+        for (a, k) in keys.iter_mut().enumerate() {
+            *k = a as u32;
+        }
+    }
 }
 
 #[cfg(test)]

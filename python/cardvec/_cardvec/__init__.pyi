@@ -213,6 +213,13 @@ class BatchEnv:
         """What ``cardvec.bots.act(env, bot, lanes, seed)`` returns."""
     def torch(self, mask: Literal["bool", "uint8"] = "bool") -> TorchViews:
         """The outputs as torch tensors sharing the views' memory (needs PyTorch)."""
+    def action_keys(self) -> npt.NDArray[np.int64]:
+        """The action keys of the seat to act in every lane: int64 [num_envs, num_actions]
+        (for Lost Cities ``card_id * 12 + place_type * 6 + draw_source``; the action ids
+        where the game is over or names no keys)."""
+    @property
+    def action_key_count(self) -> int:
+        """How many action keys the game names (0: none)."""
     def _policy_probs(
         self, path: str | os.PathLike[str], lanes: npt.ArrayLike | None = None
     ) -> npt.NDArray[np.float32]:
@@ -593,6 +600,13 @@ class LearnerEnv:
     @property
     def opponent_id(self) -> npt.NDArray[np.int64]:
         """int64 [num_envs]: the opponent entry of each lane's current game."""
+    def action_keys(self) -> npt.NDArray[np.int64]:
+        """The action keys of the seat to act in every lane: int64 [num_envs, num_actions]
+        (for Lost Cities ``card_id * 12 + place_type * 6 + draw_source``; the action ids
+        where the game is over or names no keys)."""
+    @property
+    def action_key_count(self) -> int:
+        """How many action keys the game names (0: none)."""
     def _policy_probs(
         self, path: str | os.PathLike[str], lanes: npt.ArrayLike | None = None
     ) -> npt.NDArray[np.float32]:

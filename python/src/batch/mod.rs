@@ -293,6 +293,30 @@ impl BatchEnv {
         })
     }
 
+    /// The action keys of the seat to act in every lane: int64 [num_envs, num_actions], a new
+    /// array (each action's key, `GameSpec::action_keys`: for Lost Cities `card_id * 12 +
+    /// place_type * 6 + draw_source`, the card in the action's hand slot; the action ids in
+    /// a lane whose game is over, and everywhere for a game that names no keys). What a
+    /// network with a key head (a policy file's `action_head = "keys"`) gathers its logits
+    /// by.
+    fn action_keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray2<i64>>> {
+        let engine = self.engine(py)?;
+        let env = &*engine.env;
+        let (n, a) = (self.num_envs, self.num_actions);
+        let mut out = try_buffer(n * a, 0i64, "action keys")?;
+        py.detach(|| cardvec::registry::action_keys(env, Some(&mut out)))
+            .map_err(crate::errors::core_err)?;
+        numpy::PyArray1::from_vec(py, out).reshape([n, a])
+    }
+
+    /// How many action keys the game names (`action_keys`' values are below it); 0 for a
+    /// game that names none.
+    #[getter]
+    fn action_key_count(&self, py: Python<'_>) -> PyResult<usize> {
+        let engine = self.engine(py)?;
+        cardvec::registry::action_keys(&*engine.env, None).map_err(crate::errors::core_err)
+    }
+
     /// The action probabilities of the policy file `path` for the seat to act (what
     /// `cardvec.bots.policy_probs(env, path, lanes)` returns): float32 [num_envs,
     /// num_actions], zero rows where not selected or finished.

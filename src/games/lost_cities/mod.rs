@@ -135,6 +135,25 @@ impl GameSpec for LostCities {
         bots::by_name(name)
     }
 
+    /// One key per (card, placement, draw source): `card_id * 12 + place_type * 6 +
+    /// draw_source`, 720 keys.
+    fn action_key_count(&self) -> usize {
+        DECK_SIZE * 12
+    }
+
+    /// Action `slot * 12 + rest` has the key `card * 12 + rest`, `card` the hand's card in
+    /// that slot (the hand in card order). A slot the hand does not fill (never at a
+    /// decision) reads as card 0.
+    fn action_keys(&self, state: &LostCitiesState, keys: &mut [u32]) {
+        let hand = state.hands[state.to_act as usize & 1];
+        let mut cards = crate::core::CardSet64(hand).iter();
+        for slot in keys.chunks_mut(12) {
+            let card = u32::from(cards.next().unwrap_or(0));
+            for (rest, k) in slot.iter_mut().enumerate() {
+                *k = card * 12 + rest as u32;
+            }
+        }
+    }
 }
 
 /// Number of players.

@@ -1,27 +1,28 @@
-"""Imitation on Lost Cities (DAgger): a small network trained on the moves of
-``safe-heuristic`` corrected by a search bot, aiming to beat ``safe-heuristic``.
+"""Imitation on Lost Cities (DAgger): a network trained on the moves of ``safe-heuristic``
+and of a search bot that beats it, aiming to beat ``safe-heuristic``.
 
-    python examples/imitate_lost_cities.py --minutes 50 --out runs/imitate_lost_cities
+    python examples/imitate_lost_cities.py --minutes 55 --out runs/imitate_lost_cities
 
 Round 0 (the warm start, labels nearly free): ``safe-heuristic`` plays the learner's seat of
-``--warm-steps`` steps of ``--envs`` lanes of a ``LearnerEnv`` (seats rotated, opponent
-``safe-heuristic``) and its moves are the labels. Then ``--rounds`` DAgger rounds (Ross,
-Gordon and Bagnell 2011): the current network plays (greedy, ``policy:<file>`` in Rust;
-opponents ``safe-heuristic`` and, in ``--self-play`` of the games, the network itself) and
-every state it meets is labelled by ``safe-heuristic``'s move, and ``--search-share`` of them
-(drawn from ``--seed``) by the corrected heuristic: ``safe-heuristic``'s move, unless the
-search bot ``pimc:sims=<--sims>,playout=safe-heuristic`` finds an action whose
-rollouts return more than ``--margin`` points above the heuristic's move on the same worlds
-(then that action). ``cardvec.bots.action_values`` gives the search's per-action values for
-every lane at once, in Rust on the environment's threads. With ``--teacher BOT`` the searched
-states are labelled by that bot's own move instead (for example
-``pimc:sims=30,playout=safe-heuristic,halving=1``, which beats ``safe-heuristic`` on its
-own), weighted ``--teacher-weight`` in the loss.
+``--warm-steps`` (2,400) steps of ``--envs`` (256) lanes of a ``LearnerEnv`` (seats rotated,
+opponent ``safe-heuristic``) and its moves are the labels. Then ``--rounds`` (6) DAgger
+rounds (Ross, Gordon and Bagnell 2011) of ``--steps`` (300): the current network plays
+(greedy, ``policy:<file>`` in Rust; opponents ``safe-heuristic`` and, in ``--self-play`` of
+the games, the network itself); every state it meets is labelled by ``safe-heuristic``'s
+move, except ``--search-share`` (a quarter) of them, drawn from ``--seed``, which the
+**teacher** labels: ``--teacher`` (``pimc:sims=30,playout=safe-heuristic,halving=1``, which
+scores 0.67 against ``safe-heuristic`` on its own at about 60 ms of CPU a decision) plays
+them through ``cardvec.bots.act`` (in Rust, on the environment's threads), its labels
+weighted ``--teacher-weight`` (2) in the loss. With ``--teacher ''`` the searched states get
+the older rule instead, the corrected heuristic: ``safe-heuristic``'s move, unless
+``pimc:sims=<--sims>,playout=safe-heuristic`` finds an action whose rollouts return more
+than ``--margin`` points above it on the same worlds (``cardvec.bots.action_values``).
 
-``--head keys`` gives the network one output per action key (``env.action_keys()``: the
-card in the hand slot, its placement and its draw; 720) instead of one per action (96): it
-scores cards, not hand slots, and imitates the heuristic far better (docs/policies.md,
-"Action keys"); the file is written with ``action_head="keys"``.
+The network has a **key head** (``--head keys``, the default): one output per action key
+(``env.action_keys()``: the card in the hand slot, its placement and its draw; 720) rather
+than one per action (96, ``--head actions``), so it scores cards, not hand slots, and
+imitates far better (docs/policies.md, "Action keys"); the file is written with
+``action_head="keys"``.
 
 After each round the network (a masked MLP, ``--hidden`` widths, ReLU) is trained on the
 aggregate of every round's states (cross-entropy of the masked softmax against the labels,
@@ -100,18 +101,19 @@ def main(argv: list[str] | None = None) -> dict:
     p = argparse.ArgumentParser(description="DAgger imitation of a search-corrected heuristic "
                                 "on Lost Cities",
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    dagger.add_arguments(p, out="runs/imitate_lost_cities", warm_steps=1600, rounds=5,
-                         steps=300, hidden=[256, 128], self_play=0.25)
+    dagger.add_arguments(p, out="runs/imitate_lost_cities", warm_steps=2400, rounds=6,
+                         steps=300, hidden=[256, 256], self_play=0.25, head="keys")
+    p.set_defaults(epochs=4, max_batches=6000)
     p.add_argument("--sims", type=int, default=8, help="the search's worlds per action")
-    p.add_argument("--search-share", type=float, default=0.125,
+    p.add_argument("--search-share", type=float, default=0.25,
                    help="share of the DAgger states the search labels (the rest: the heuristic)")
     p.add_argument("--margin", type=float, default=8.0,
                    help="points by which the search's best must beat the heuristic's action")
-    p.add_argument("--teacher", default="",
+    p.add_argument("--teacher", default=f"pimc:sims=30,playout={TARGET},halving=1",
                    help="a bot whose moves label the searched states outright (for example "
-                        "pimc:sims=30,playout=safe-heuristic,halving=1) instead of the "
-                        "margin-corrected heuristic")
-    p.add_argument("--teacher-weight", type=float, default=1.0,
+                        "pimc:sims=30,playout=safe-heuristic,halving=1, the default) instead "
+                        "of the margin-corrected heuristic ('': the margin rule)")
+    p.add_argument("--teacher-weight", type=float, default=2.0,
                    help="the weight of the teacher's labels in the loss (the heuristic's: 1)")
     args = p.parse_args(argv)
     task = dagger.Task(GAME, TARGET, corrected_heuristic(args),

@@ -1,6 +1,7 @@
 //! The batched bots of `cardvec.bots.act` (`BatchEnv._bot_actions`,
 //! `LearnerEnv._bot_actions`), `cardvec.bots.policy_probs` and
-//! `cardvec.bots.action_values`: the `lanes` mask and the call without the GIL.
+//! `cardvec.bots.action_values`, and the action keys (`env.action_keys()`): the `lanes`
+//! mask and the call without the GIL.
 
 use cardvec::core::Error as CoreError;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
@@ -85,5 +86,18 @@ pub(crate) fn search_values<'py>(
     let mut out = try_buffer(n * a, f32::NAN, "action values")?;
     py.detach(|| run(mask.as_deref(), seed, &mut out))
         .map_err(core_err)?;
+    PyArray1::from_vec(py, out).reshape([n, a])
+}
+
+/// Runs the action keys of `n` lanes of `a` actions without the GIL (`run` gets the
+/// output) and returns them as a new int64 array `[n, a]`.
+pub(crate) fn action_keys<'py>(
+    py: Python<'py>,
+    n: usize,
+    a: usize,
+    run: impl FnOnce(&mut [i64]) -> Result<usize, CoreError> + Send,
+) -> PyResult<Bound<'py, numpy::PyArray2<i64>>> {
+    let mut out = try_buffer(n * a, 0i64, "action keys")?;
+    py.detach(|| run(&mut out)).map_err(core_err)?;
     PyArray1::from_vec(py, out).reshape([n, a])
 }

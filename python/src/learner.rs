@@ -557,11 +557,9 @@ impl LearnerEnv {
     fn action_keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray2<i64>>> {
         let engine = self.engine(py)?;
         let env = &*engine.env;
-        let (n, a) = (self.num_envs, self.num_actions);
-        let mut out = crate::errors::try_buffer(n * a, 0i64, "action keys")?;
-        py.detach(|| cardvec::registry::learner_action_keys(env, Some(&mut out)))
-            .map_err(crate::errors::core_err)?;
-        numpy::PyArrayMethods::reshape(&numpy::PyArray1::from_vec(py, out), [n, a])
+        crate::bots::action_keys(py, self.num_envs, self.num_actions, |out| {
+            cardvec::registry::learner_action_keys(env, Some(out))
+        })
     }
 
     /// How many action keys the game names (`action_keys`' values are below it); 0 for a

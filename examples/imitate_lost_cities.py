@@ -11,7 +11,7 @@ rounds (Ross, Gordon and Bagnell 2011) of ``--steps`` (300): the current network
 the games, the network itself); every state it meets is labelled by ``safe-heuristic``'s
 move, except ``--search-share`` (a quarter) of them, drawn from ``--seed``, which the
 **teacher** labels: ``--teacher`` (``pimc:sims=30,playout=safe-heuristic,halving=1``, which
-scores 0.67 against ``safe-heuristic`` on its own at about 60 ms of CPU a decision) plays
+scores 0.67 against ``safe-heuristic`` on its own at about 10 ms of CPU a decision) plays
 them through ``cardvec.bots.act`` (in Rust, on the environment's threads), its labels
 weighted ``--teacher-weight`` (2) in the loss. With ``--teacher ''`` the searched states get
 the older rule instead, the corrected heuristic: ``safe-heuristic``'s move, unless

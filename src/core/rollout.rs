@@ -12,15 +12,16 @@
 //!
 //! Rollout `l` of a call with seed `seed` steps with the lane stream `(seed, l, 0)` as a
 //! batch environment's lane `l` holds it after its first deal (the lane's chance events;
-//! the serial function deals once from it too, and discards the deal) and its bot draws from [`bot_stream`]
-//! `(seed, l, state)`, in both functions: the returns depend only on the seed and the
+//! the serial function deals once from it too, and discards the deal) and its bot draws from
+//! [`bot_stream`](super::policy::bot_stream) `(seed, l, state)` (a bot that never draws gets
+//! [`idle_stream`]`(seed)`), in both functions: the returns depend only on the seed and the
 //! starts, never on the thread count, and both functions return the same numbers.
 
 use super::env::{EnvOptions, VecEnv};
 use super::error::{Error, Result};
 use super::game::ActionStatus;
 use super::game::Game;
-use super::policy::{bot_stream, check_batchable, Bot, NO_ACTION};
+use super::policy::{check_batchable, idle_stream, stream_for, Bot, NO_ACTION};
 use super::rng::LaneRng;
 
 /// Each seat's rewards summed from the first action of each start to the end of its game:
@@ -184,6 +185,7 @@ pub fn rollouts_serial_until<G: Game>(
     let mut ends = Vec::with_capacity(starts.len());
     let mut mask = vec![0u8; game.num_actions()];
     let mut rewards = vec![0f32; p];
+    let idle = idle_stream(seed);
     for (l, (&(start, first), total)) in starts.iter().zip(totals.chunks_exact_mut(p)).enumerate() {
         game.check_state(&start).map_err(|reason| Error::Invalid {
             what: "state",
@@ -211,7 +213,7 @@ pub fn rollouts_serial_until<G: Game>(
                 break;
             }
             game.legal_mask(&state, &mut mask);
-            let mut stream = bot_stream(seed, l as u64, bytemuck::bytes_of(&state));
+            let mut stream = stream_for(bot, &idle, seed, l as u64, &state);
             action = bot.act(game, &state, &mask, &mut stream);
         }
     }

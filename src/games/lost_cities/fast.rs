@@ -133,6 +133,13 @@ fn playable_on(column: u64, slot: u8) -> bool {
     column >> from == 0
 }
 
+/// The sum of the ranks of a column's numbers (`column` a 12-slot column; its handshakes
+/// count nothing).
+#[inline]
+pub fn rank_sum(column: u64) -> i32 {
+    RANK_SUMS[(column >> 3 & 0x1FF) as usize] as i32
+}
+
 /// Score of one expedition column.
 #[inline]
 pub fn column_score(column: u64) -> i32 {

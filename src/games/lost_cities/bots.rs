@@ -287,28 +287,22 @@ impl SafeHeuristic {
         let hand = || crate::core::CardSet64(v.hand).iter().enumerate();
         // Placement: the best play if any is worth it, else the cheapest discard (the first
         // in hand order on a tie, a higher number first at equal cost).
-        let mut best: Option<(i32, usize)> = None;
+        let mut best: Option<(i32, usize, u8)> = None;
         for (slot, card) in hand() {
             let value = self.play_value(&v, card);
             if value != i32::MIN && best.is_none_or(|b| value > b.0) {
-                best = Some((value, slot));
+                best = Some((value, slot, card));
             }
         }
-        let (slot, discard) = match best {
-            Some((_, slot)) => (slot, false),
+        let (slot, card, discard) = match best {
+            Some((_, slot, card)) => (slot, card, false),
             None => {
-                let mut cheapest: Option<((i32, std::cmp::Reverse<u8>), usize)> = None;
-                for (slot, card) in hand() {
-                    let key = (self.discard_cost(&v, card), std::cmp::Reverse(rank_of(card)));
-                    if cheapest.is_none_or(|c| key < c.0) {
-                        cheapest = Some((key, slot));
-                    }
-                }
-                let (_, slot) = cheapest.expect("hand is never empty in a live game");
-                (slot, true)
+                let (slot, card) = hand()
+                    .min_by_key(|&(_, c)| (self.discard_cost(&v, c), std::cmp::Reverse(rank_of(c))))
+                    .expect("hand is never empty in a live game");
+                (slot, card, true)
             }
         };
-        let (_, card) = hand().nth(slot).expect("the slot chosen above");
         let mut source = 0;
         let mut best_draw = 0;
         for color in 0..N_COLORS {

@@ -42,9 +42,10 @@ from ppo_common import wilson  # noqa: E402
 import cardvec  # noqa: E402
 
 # expert(env, live, round, seed) -> (labels for every lane, labels changed by a search,
-# the weights of the labels in the loss for every lane or None for 1)
+# the weights of the labels in the loss for every lane or None for 1, and soft targets:
+# None, or float [num_envs, num_actions] probabilities, a row of NaN where the label is hard)
 Expert = Callable[[cardvec.LearnerEnv, np.ndarray, int, int],
-                  tuple[np.ndarray, int, np.ndarray | None]]
+                  tuple[np.ndarray, int, np.ndarray | None, np.ndarray | None]]
 
 
 @dataclass
@@ -76,21 +77,39 @@ def make_net(obs_dim: int, hidden: list[int], num_actions: int) -> nn.Sequential
     return nn.Sequential(*layers)
 
 
+def soft_targets(values: np.ndarray, temperature: float) -> np.ndarray:
+    """The softmax of a search's action values at ``temperature`` (in the values' unit):
+    ``exp((v - max v) / T)`` normalized over the legal actions (``values`` NaN: illegal, or
+    a row not searched, which stays NaN)."""
+    top = np.nanmax(np.where(np.isnan(values).all(1, keepdims=True), 0.0, values), axis=1,
+                    keepdims=True)
+    p = np.exp(np.nan_to_num((values - top) / temperature, nan=-np.inf))
+    total = p.sum(1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, p / total, np.nan).astype(np.float32)
+
+
 def train(net: nn.Sequential, obs: np.ndarray, masks: np.ndarray, labels: np.ndarray,
           weights: np.ndarray, mean: torch.Tensor, std: torch.Tensor, args,
-          gen: torch.Generator, keys: np.ndarray | None = None) -> dict:
+          gen: torch.Generator, keys: np.ndarray | None = None,
+          soft_rows: np.ndarray | None = None, soft: np.ndarray | None = None) -> dict:
     """``args.epochs`` passes of Adam over the aggregate (at most ``args.max_batches``
     minibatches): cross-entropy of the masked softmax of the network against the labels,
     each state's term times its weight (a minibatch's loss: the weighted terms over the sum
     of its weights). The agreement reported is unweighted. With ``keys`` (the states'
     ``env.action_keys()`` rows) the network writes one logit per action key and an action's
-    logit is its key's (a key head)."""
+    logit is its key's (a key head). With ``soft_rows`` (per state, its row of ``soft`` or
+    -1) a state with a row is trained against that distribution over the actions instead of
+    its one-hot label (its label, the distribution's most likely action, is what the
+    agreement counts)."""
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     n = len(obs)
     steps = max(1, min(args.epochs * n // args.batch, args.max_batches))
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
     obs_t, mask_t, lab_t, w_t = map(torch.from_numpy, (obs, masks, labels, weights))
     keys_t = None if keys is None else torch.from_numpy(keys)
+    soft_rows_t = None if soft_rows is None else torch.from_numpy(soft_rows)
+    soft_t = None if soft is None else torch.from_numpy(soft)
     losses, agree, done = [], [], 0
     net.train()
     while done < steps:
@@ -104,7 +123,14 @@ def train(net: nn.Sequential, obs: np.ndarray, masks: np.ndarray, labels: np.nda
             logits = logits.masked_fill(~mask_t[idx], -1e9)
             y = lab_t[idx]
             w = w_t[idx]
-            terms = nn.functional.cross_entropy(logits, y, reduction="none")
+            if soft_rows_t is None:
+                terms = nn.functional.cross_entropy(logits, y, reduction="none")
+            else:
+                target = nn.functional.one_hot(y, logits.shape[1]).float()
+                rows = soft_rows_t[idx].long()
+                has = rows >= 0
+                target[has] = soft_t[rows[has]].float()
+                terms = -(target * logits.log_softmax(1)).sum(1)
             loss = (terms * w).sum() / w.sum().clamp_min(1e-12)
             opt.zero_grad()
             loss.backward()
@@ -205,6 +231,9 @@ def run(task: Task, args: argparse.Namespace) -> dict:
     label_parts: list[np.ndarray] = []
     weight_parts: list[np.ndarray] = []
     key_parts: list[np.ndarray] = []
+    soft_row_parts: list[np.ndarray] = []  # per state, its row of soft_parts' rows or -1
+    soft_parts: list[np.ndarray] = []
+    soft_count = 0
     mean, std = torch.zeros(obs_dim), torch.ones(obs_dim)
     rounds: list[dict] = []
     best: tuple[str, float, int] | None = None
@@ -225,7 +254,7 @@ def run(task: Task, args: argparse.Namespace) -> dict:
                 break
             seed = args.seed * 1_000_003 + r * 100_003 + step
             live = ~(env.terminated | env.truncated)
-            label, changed, weight = task.expert(env, live, r, seed)
+            label, changed, weight, soft = task.expert(env, live, r, seed)
             corrected += changed
             if r == 0:  # the expert plays
                 actions = np.where(live, label, 0)
@@ -239,6 +268,13 @@ def run(task: Task, args: argparse.Namespace) -> dict:
                 key_parts.append(env.action_keys()[live].astype(np.int16))
             weight_parts.append(np.ones(int(live.sum()), np.float32) if weight is None
                                 else weight[live].astype(np.float32))
+            rows = np.full(int(live.sum()), -1, np.int32)
+            if soft is not None:
+                has = ~np.isnan(soft[live]).all(1)
+                rows[has] = soft_count + np.arange(int(has.sum()), dtype=np.int32)
+                soft_parts.append(soft[live][has].astype(np.float16))
+                soft_count += int(has.sum())
+            soft_row_parts.append(rows)
             labels += int(live.sum())
             env.step(actions)
         label_wall = time.perf_counter() - t_wall
@@ -252,7 +288,9 @@ def run(task: Task, args: argparse.Namespace) -> dict:
             del o
         fit = train(net, obs, np.concatenate(mask_parts), np.concatenate(label_parts),
                     np.concatenate(weight_parts), mean, std, args, gen,
-                    np.concatenate(key_parts) if keyed else None)
+                    np.concatenate(key_parts) if keyed else None,
+                    np.concatenate(soft_row_parts) if soft_count else None,
+                    np.concatenate(soft_parts) if soft_count else None)
         current = os.path.join(args.out, f"round_{r}.safetensors")
         export_policy(net, current, game=task.game, options=task.options or None,
                       obs_mean=mean, obs_std=std, obs_clip=10.0, action_head=args.head)
@@ -260,6 +298,7 @@ def run(task: Task, args: argparse.Namespace) -> dict:
         train_cpu = time.process_time() - t_cpu
         select = win_rate(task, current, args.select_games, args.select_seed, args.threads)
         row = {"round": r, "labels": labels, "corrected": corrected, "dataset": len(obs),
+               "soft_targets": soft_count,
                **fit, "select": select, "label_wall_s": round(label_wall, 1),
                "label_cpu_s": round(label_cpu, 1), "train_wall_s": round(train_wall, 1),
                "train_cpu_s": round(train_cpu, 1)}

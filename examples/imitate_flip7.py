@@ -72,7 +72,7 @@ def search_expert(search: str, weighting: str = "uniform") -> dagger.Expert:
     def expert(env: cardvec.LearnerEnv, live: np.ndarray, r: int, seed: int):
         values = cardvec.bots.action_values(env, search, lanes=live, seed=seed)
         weights = value_gaps(values) if weighting == "gap" else None
-        return search_labels(values), 0, weights
+        return search_labels(values), 0, weights, None
 
     return expert
 

@@ -13,7 +13,11 @@ move, except ``--search-share`` (a quarter) of them, drawn from ``--seed``, whic
 **teacher** labels: ``--teacher`` (``pimc:sims=30,playout=safe-heuristic,halving=1``, which
 scores 0.67 against ``safe-heuristic`` on its own at about 10 ms of CPU a decision) plays
 them through ``cardvec.bots.act`` (in Rust, on the environment's threads), its labels
-weighted ``--teacher-weight`` (2) in the loss. With ``--teacher ''`` the searched states get
+weighted ``--teacher-weight`` (2) in the loss. With ``--soft T`` (points, > 0) the searched
+states are trained instead against the softmax of the teacher's action values at temperature
+``T`` (``cardvec.bots.action_values``; the teacher then a ``pimc`` name without halving,
+whose values all rest on ``sims`` rollouts): a search's argmax among near-equal moves is
+mostly noise, its values much less (docs/python.md). With ``--teacher ''`` the searched states get
 the older rule instead, the corrected heuristic: ``safe-heuristic``'s move, unless
 ``pimc:sims=<--sims>,playout=safe-heuristic`` finds an action whose rollouts return more
 than ``--margin`` points above it on the same worlds (``cardvec.bots.action_values``).
@@ -82,17 +86,23 @@ def corrected_heuristic(args: argparse.Namespace) -> dagger.Expert:
     def expert(env: cardvec.LearnerEnv, live: np.ndarray, r: int, seed: int):
         heuristic = cardvec.bots.act(env, TARGET, seed=seed)
         if r == 0:
-            return heuristic, 0, None
+            return heuristic, 0, None, None
         searched = live & (pick.random(len(live)) < args.search_share)
         label = heuristic.copy()
+        if args.teacher and args.soft > 0:  # the softmax of the teacher's action values
+            values = cardvec.bots.action_values(env, args.teacher, lanes=searched, seed=seed)
+            soft = dagger.soft_targets(values, args.soft)
+            label[searched] = np.nan_to_num(values[searched], nan=-np.inf).argmax(axis=1)
+            weight = np.where(searched, args.teacher_weight, 1.0)
+            return label, int((label != heuristic).sum()), weight, soft
         if args.teacher:  # the teacher bot's own moves on the searched lanes
             taught = cardvec.bots.act(env, args.teacher, lanes=searched, seed=seed)
             label[searched] = taught[searched]
             weight = np.where(searched, args.teacher_weight, 1.0)
-            return label, int((label != heuristic).sum()), weight
+            return label, int((label != heuristic).sum()), weight, None
         values = cardvec.bots.action_values(env, search, lanes=searched, seed=seed)
         label[searched] = expert_labels(values[searched], heuristic[searched], args.margin)
-        return label, int((label != heuristic).sum()), None
+        return label, int((label != heuristic).sum()), None, None
 
     return expert
 
@@ -101,21 +111,34 @@ def main(argv: list[str] | None = None) -> dict:
     p = argparse.ArgumentParser(description="DAgger imitation of a search-corrected heuristic "
                                 "on Lost Cities",
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    dagger.add_arguments(p, out="runs/imitate_lost_cities", warm_steps=2400, rounds=6,
+    dagger.add_arguments(p, out="runs/imitate_lost_cities", warm_steps=2400, rounds=8,
                          steps=300, hidden=[256, 256], self_play=0.25, head="keys")
     p.set_defaults(epochs=4, max_batches=6000)
     p.add_argument("--sims", type=int, default=8, help="the search's worlds per action")
-    p.add_argument("--search-share", type=float, default=0.25,
+    p.add_argument("--search-share", type=float, default=0.5,
                    help="share of the DAgger states the search labels (the rest: the heuristic)")
     p.add_argument("--margin", type=float, default=8.0,
                    help="points by which the search's best must beat the heuristic's action")
-    p.add_argument("--teacher", default=f"pimc:sims=30,playout={TARGET},halving=1",
-                   help="a bot whose moves label the searched states outright (for example "
-                        "pimc:sims=30,playout=safe-heuristic,halving=1, the default) instead "
-                        "of the margin-corrected heuristic ('': the margin rule)")
+    p.add_argument("--teacher", default=f"pimc:sims=30,playout={TARGET}",
+                   help="the search whose action values (with --soft) or moves label the "
+                        "searched states (pimc:sims=30,playout=safe-heuristic, the default), "
+                        "instead of the margin-corrected heuristic ('': the margin rule)")
     p.add_argument("--teacher-weight", type=float, default=2.0,
                    help="the weight of the teacher's labels in the loss (the heuristic's: 1)")
+    p.add_argument("--soft", type=float, default=2.0,
+                   help="> 0 (with a --teacher): the searched states are trained against the softmax of the "
+                        "teacher's action values (cardvec.bots.action_values) at this "
+                        "temperature, in points, instead of its move; the teacher must then "
+                        "be a pimc name without halving (whose values have unequal counts); 0: "
+                        "the teacher's moves")
     args = p.parse_args(argv)
+    if args.soft < 0:
+        p.error("--soft must be >= 0")
+    if args.teacher and args.soft > 0 and (not args.teacher.startswith("pimc")
+                                           or "halving=1" in args.teacher):
+        p.error("--soft needs a --teacher that is a pimc name without halving=1 (with halving "
+                "the values of the actions dropped early rest on fewer rollouts); --soft 0 "
+                "labels with the teacher's moves")
     task = dagger.Task(GAME, TARGET, corrected_heuristic(args),
                        describe={"search": args.teacher
                                  or f"pimc:sims={args.sims},playout={TARGET}"})

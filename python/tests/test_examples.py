@@ -135,15 +135,17 @@ def test_win_share_splits_ties_and_ignores_unfinished_lanes():
 
 @pytest.mark.parametrize("extra", [
     ["--head", "actions", "--teacher", ""],
-    ["--teacher", "pimc:sims=2,playout=safe-heuristic,halving=1", "--search-share", "0.5"],
-], ids=["actions-margin", "keys-teacher"])
+    ["--teacher", "pimc:sims=2,playout=safe-heuristic,halving=1", "--soft", "0",
+     "--search-share", "0.5"],
+    ["--teacher", "pimc:sims=2,playout=safe-heuristic", "--soft", "2", "--search-share", "0.5"],
+], ids=["actions-margin", "keys-teacher", "keys-soft"])
 def test_imitation_example_runs_its_dagger_rounds(tmp_path, extra):
     """examples/imitate_lost_cities.py at a tiny size: round 0 labelled by safe-heuristic,
     one DAgger round (the network playing, the first round's network in the opponent pool)
-    labelled by the heuristic and, on the searched states, the teacher's moves (the
-    default, with a key head: a network scoring cards), or the search-corrected heuristic
-    (one output per action); the best round's file is the policy file, and it plays legal
-    moves in Rust."""
+    labelled by the heuristic and, on the searched states, the softmax of the teacher's
+    action values (the default, with a key head: a network scoring cards), the teacher's
+    moves, or the search-corrected heuristic (one output per action); the best round's file
+    is the policy file, and it plays legal moves in Rust."""
     import cardvec
 
     out = tmp_path / "run"
@@ -163,6 +165,10 @@ def test_imitation_example_runs_its_dagger_rounds(tmp_path, extra):
     assert [r["labels"] for r in rounds] == [24, 24]
     assert [r["dataset"] for r in rounds] == [24, 48]
     assert rounds[0]["corrected"] == 0 and 0 <= rounds[1]["corrected"] <= 24
+    # With --soft 2 the searched states of round 1, and only they, have soft targets.
+    soft = "--soft" in extra and extra[extra.index("--soft") + 1] != "0"
+    assert rounds[0]["soft_targets"] == 0
+    assert (0 < rounds[1]["soft_targets"] < 24) if soft else rounds[1]["soft_targets"] == 0
     assert all(r["select"]["games"] == 6 for r in rounds)
     best = out / f"round_{summary['best_round']}.safetensors"
     assert (out / "policy.safetensors").read_bytes() == best.read_bytes()
@@ -260,11 +266,12 @@ def test_the_flip7_imitation_labels_are_the_search_bots_moves():
     search = "pimc:sims=4,playout=expected-value,value=win,crn=1,horizon=1"
     for step in range(4):
         live = ~(env.terminated | env.truncated)
-        labels, changed, weights = im.search_expert(search)(env, live, 1, 40 + step)
+        labels, changed, weights, soft = im.search_expert(search)(env, live, 1, 40 + step)
+        assert soft is None
         assert changed == 0 and weights is None
         played = cardvec.bots.act(env, search, seed=40 + step)
         np.testing.assert_array_equal(labels[live], played[live])
-        _, _, gaps = im.search_expert(search, "gap")(env, live, 1, 40 + step)
+        _, _, gaps, _ = im.search_expert(search, "gap")(env, live, 1, 40 + step)
         values = cardvec.bots.action_values(env, search, lanes=live, seed=40 + step)
         best = np.nanmax(values[live], axis=1)
         assert (gaps[live] >= 0).all() and (gaps[live] <= best + 1e-6).all()
@@ -284,3 +291,58 @@ def test_the_learner_share_splits_ties():
 
     shares = dagger.learner_share(View(), np.arange(4))  # type: ignore[arg-type]
     np.testing.assert_allclose(shares, [1.0, 0.5, 0.0, 1 / 3])
+
+
+def test_soft_targets_are_the_softmax_of_the_legal_values():
+    """examples/dagger.py's soft targets: ``exp((v - max v) / T)`` over the legal actions
+    (NaN: illegal, probability 0), rows summing to 1, a row of NaN (not searched) kept NaN;
+    a higher temperature spreads the mass."""
+    sys.path.insert(0, EXAMPLES)
+    import dagger
+
+    nan = np.nan
+    values = np.array([[1.0, 3.0, nan], [nan, nan, nan], [5.0, 5.0, 5.0]], dtype=np.float32)
+    p = dagger.soft_targets(values, 2.0)
+    e = np.exp(-1.0)
+    np.testing.assert_allclose(p[0], [e / (1 + e), 1 / (1 + e), 0.0], rtol=1e-6)
+    assert np.isnan(p[1]).all()
+    np.testing.assert_allclose(p[2], [1 / 3] * 3, rtol=1e-6)
+    assert dagger.soft_targets(values, 10.0)[0, 0] > p[0, 0]
+
+
+def test_one_hot_soft_targets_train_as_the_hard_labels():
+    """examples/dagger.py's training: a state whose soft target is its label's one-hot
+    trains exactly as the hard label does (the same loss, the same weights after training),
+    and a soft target elsewhere changes the result."""
+    sys.path.insert(0, EXAMPLES)
+    import argparse
+
+    import dagger
+
+    rng = np.random.default_rng(4)
+    n, dim, acts = 64, 6, 5
+    obs = rng.normal(size=(n, dim)).astype(np.float16)
+    masks = rng.random((n, acts)) < 0.7
+    masks[:, 0] = True
+    labels = np.array([rng.choice(np.flatnonzero(m)) for m in masks], dtype=np.int64)
+    weights = np.ones(n, np.float32)
+    args = argparse.Namespace(lr=1e-2, weight_decay=0.0, epochs=2, batch=16, max_batches=100)
+    rows = np.where(np.arange(n) % 3 == 0, np.arange(n) // 3, -1).astype(np.int32)
+    one_hot = np.eye(acts, dtype=np.float16)[labels[::3]]
+    other = np.where(masks[::3], 1.0, 0.0)
+    other = (other / other.sum(1, keepdims=True)).astype(np.float16)
+
+    def fit(soft_rows=None, soft=None):
+        torch.manual_seed(0)
+        net = dagger.make_net(dim, [8], acts)
+        report = dagger.train(net, obs, masks, labels, weights, torch.zeros(dim),
+                              torch.ones(dim), args, torch.Generator().manual_seed(1),
+                              soft_rows=soft_rows, soft=soft)
+        return report, torch.cat([q.detach().flatten() for q in net.parameters()])
+
+    hard, w_hard = fit()
+    same, w_same = fit(rows, one_hot)
+    moved, w_moved = fit(rows, other)
+    assert abs(hard["loss"] - same["loss"]) < 1e-5
+    torch.testing.assert_close(w_hard, w_same, rtol=1e-5, atol=1e-6)
+    assert not torch.allclose(w_hard, w_moved)

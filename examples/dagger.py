@@ -4,13 +4,15 @@ DAgger (Ross, Gordon and Bagnell 2011) on a ``cardvec.LearnerEnv``: round 0 (the
 start) lets the expert play the learner's seat and labels its moves; every later round lets
 the current network play (greedy, ``policy:<file>`` in Rust) and labels every state it meets
 with the expert's move. After each round a masked MLP is trained on the aggregate of every
-round's states (cross-entropy of the masked softmax against the labels), exported as a policy
+round's states (cross-entropy of the masked softmax against the labels, or against a
+distribution over the actions where the expert gives one: ``soft_targets``), exported as a policy
 file (docs/policies.md, through ``export_policy.export_policy``) and played against the
 target opponents on a selection seed; the best round's file is ``policy.safetensors``.
 
 A game plugs in as a :class:`Task`: its registry id and options, the learner view's
 opponents, and the expert (a function of the environment, the lanes to label, the round and
-a seed, returning the labels and how many of them a search changed). The selection measure
+a seed, returning the labels, how many of them a search changed, their weights and any
+soft targets). The selection measure
 is the learner's win share (1 for a sole winner, 1/k for each of k tied leaders, from the
 learner view's ``seat_returns``), the same for every game.
 
@@ -249,6 +251,7 @@ def run(task: Task, args: argparse.Namespace) -> dict:
                          [1 - args.self_play, args.self_play])
         t_wall, t_cpu = time.perf_counter(), time.process_time()
         labels = corrected = 0
+        soft_before = soft_count
         for step in range(args.warm_steps if r == 0 else args.steps):
             if out_of_time() and obs_parts:
                 break
@@ -298,7 +301,7 @@ def run(task: Task, args: argparse.Namespace) -> dict:
         train_cpu = time.process_time() - t_cpu
         select = win_rate(task, current, args.select_games, args.select_seed, args.threads)
         row = {"round": r, "labels": labels, "corrected": corrected, "dataset": len(obs),
-               "soft_targets": soft_count,
+               "soft_targets": soft_count - soft_before,
                **fit, "select": select, "label_wall_s": round(label_wall, 1),
                "label_cpu_s": round(label_cpu, 1), "train_wall_s": round(train_wall, 1),
                "train_cpu_s": round(train_cpu, 1)}

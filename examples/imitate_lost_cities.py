@@ -5,22 +5,24 @@ and of a search bot that beats it, aiming to beat ``safe-heuristic``.
 
 Round 0 (the warm start, labels nearly free): ``safe-heuristic`` plays the learner's seat of
 ``--warm-steps`` (2,400) steps of ``--envs`` (256) lanes of a ``LearnerEnv`` (seats rotated,
-opponent ``safe-heuristic``) and its moves are the labels. Then ``--rounds`` (6) DAgger
+opponent ``safe-heuristic``) and its moves are the labels. Then ``--rounds`` (8) DAgger
 rounds (Ross, Gordon and Bagnell 2011) of ``--steps`` (300): the current network plays
 (greedy, ``policy:<file>`` in Rust; opponents ``safe-heuristic`` and, in ``--self-play`` of
 the games, the network itself); every state it meets is labelled by ``safe-heuristic``'s
-move, except ``--search-share`` (a quarter) of them, drawn from ``--seed``, which the
-**teacher** labels: ``--teacher`` (``pimc:sims=30,playout=safe-heuristic,halving=1``, which
-scores 0.67 against ``safe-heuristic`` on its own at about 10 ms of CPU a decision) plays
-them through ``cardvec.bots.act`` (in Rust, on the environment's threads), its labels
-weighted ``--teacher-weight`` (2) in the loss. With ``--soft T`` (points, > 0) the searched
-states are trained instead against the softmax of the teacher's action values at temperature
-``T`` (``cardvec.bots.action_values``; the teacher then a ``pimc`` name without halving,
-whose values all rest on ``sims`` rollouts): a search's argmax among near-equal moves is
-mostly noise, its values much less (docs/python.md). With ``--teacher ''`` the searched states get
-the older rule instead, the corrected heuristic: ``safe-heuristic``'s move, unless
-``pimc:sims=<--sims>,playout=safe-heuristic`` finds an action whose rollouts return more
-than ``--margin`` points above it on the same worlds (``cardvec.bots.action_values``).
+move, except ``--search-share`` (half) of them, drawn from ``--seed``, which the **teacher**
+labels: ``--teacher`` (``pimc:sims=30,playout=safe-heuristic``: every legal action rolled
+out in 30 sampled worlds with ``safe-heuristic`` playing on, about 9 ms of CPU a state)
+gives every legal action's mean return (``cardvec.bots.action_values``, in Rust on the
+environment's threads), and the state is trained against the softmax of those values at
+temperature ``--soft`` (2 points), weighted ``--teacher-weight`` (2) in the loss. A soft
+target, not the search's argmax: among near-equal moves the argmax is mostly noise (two
+seeds of the search choose the same move on half of the states), its values much less
+(docs/python.md, "Imitation on Lost Cities"). The teacher is then a ``pimc`` name without
+``halving=1`` (with halving the actions dropped early have values over fewer rollouts).
+With ``--soft 0`` the teacher's moves are the labels (``cardvec.bots.act``; any bot name);
+with ``--teacher ''`` the searched states get the oldest rule, the corrected heuristic:
+``safe-heuristic``'s move, unless ``pimc:sims=<--sims>,playout=safe-heuristic`` finds an
+action whose rollouts return more than ``--margin`` points above it on the same worlds.
 
 The network has a **key head** (``--head keys``, the default): one output per action key
 (``env.action_keys()``: the card in the hand slot, its placement and its draw; 720) rather
@@ -29,8 +31,8 @@ imitates far better (docs/policies.md, "Action keys"); the file is written with
 ``action_head="keys"``.
 
 After each round the network (a masked MLP, ``--hidden`` widths, ReLU) is trained on the
-aggregate of every round's states (cross-entropy of the masked softmax against the labels,
-``--epochs`` passes, at most ``--max-batches`` minibatches), exported as a policy file
+aggregate of every round's states (cross-entropy of the masked softmax against the labels
+or the soft targets, ``--epochs`` passes, at most ``--max-batches`` minibatches), exported as a policy file
 (docs/policies.md) and measured against ``safe-heuristic`` on a selection seed
 (``--select-games`` games, seats rotated, ties counting half, never the evaluation seed of
 the docs). The loop is examples/dagger.py's, shared with examples/imitate_flip7.py. The best
@@ -43,7 +45,8 @@ count. ``--minutes`` is a wall-clock guard: past it, labelling stops and the rou
 progress is the last one trained (so on a loaded machine the run is shorter, not longer).
 
 Writes to ``--out``: ``policy.safetensors``, ``round_<r>.safetensors`` (every round's
-network) and ``summary.json`` (arguments, per-round labels, corrections, dataset size, loss,
+network) and ``summary.json`` (arguments, per-round labels, labels differing from the
+heuristic's move, soft targets, dataset size, loss,
 agreement, selection win rate with its 95% interval, wall and CPU seconds of labelling and
 training, totals).
 """

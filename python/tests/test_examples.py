@@ -346,3 +346,24 @@ def test_one_hot_soft_targets_train_as_the_hard_labels():
     assert abs(hard["loss"] - same["loss"]) < 1e-5
     torch.testing.assert_close(w_hard, w_same, rtol=1e-5, atol=1e-6)
     assert not torch.allclose(w_hard, w_moved)
+
+
+def test_teacher_noise_script_measures_two_seeds():
+    """scripts/teacher_noise.py (the figures behind the soft targets of
+    examples/imitate_lost_cities.py) at a tiny size: two seeds of a search's values on the
+    same states, its agreement and total variations in range, a softmax's total variation
+    never above the argmaxes' at the largest temperature, and the same figures again from
+    the same seeds."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import teacher_noise
+
+    args = ["--teacher", "pimc:sims=2,playout=safe-heuristic", "--lanes", "12", "--depth", "3",
+            "--temperatures", "2", "1000", "--threads", "1"]
+    out = teacher_noise.main(args)
+    assert out["states"] == 12 and out["legal_actions_mean"] > 1
+    assert 0 <= out["argmax_agreement"] <= 1
+    assert out["argmax_tv"] == pytest.approx(1 - out["argmax_agreement"])
+    assert out["value_noise"] > 0 and out["value_spread"] > 0
+    assert all(0 <= v <= 1 for v in out["soft_tv"].values())
+    assert out["soft_tv"][1000.0] <= out["argmax_tv"]
+    assert teacher_noise.main(args) == out

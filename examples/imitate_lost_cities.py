@@ -32,8 +32,8 @@ imitates far better (docs/policies.md, "Action keys"); the file is written with
 
 After each round the network (a masked MLP, ``--hidden`` widths, ReLU) is trained on the
 aggregate of every round's states (cross-entropy of the masked softmax against the labels
-or the soft targets, ``--epochs`` passes, at most ``--max-batches`` minibatches), exported as a policy file
-(docs/policies.md) and measured against ``safe-heuristic`` on a selection seed
+or the soft targets, ``--epochs`` passes, at most ``--max-batches`` minibatches), exported
+as a policy file (docs/policies.md) and measured against ``safe-heuristic`` on a selection seed
 (``--select-games`` games, seats rotated, ties counting half, never the evaluation seed of
 the docs). The loop is examples/dagger.py's, shared with examples/imitate_flip7.py. The best
 round's file is ``policy.safetensors``, which ``cardvec match lost-cities --a
@@ -111,8 +111,8 @@ def corrected_heuristic(args: argparse.Namespace) -> dagger.Expert:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    p = argparse.ArgumentParser(description="DAgger imitation of a search-corrected heuristic "
-                                "on Lost Cities",
+    p = argparse.ArgumentParser(description="DAgger imitation of safe-heuristic and a search "
+                                "teacher on Lost Cities",
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     dagger.add_arguments(p, out="runs/imitate_lost_cities", warm_steps=2400, rounds=8,
                          steps=300, hidden=[256, 256], self_play=0.25, head="keys")
@@ -129,11 +129,11 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--teacher-weight", type=float, default=2.0,
                    help="the weight of the teacher's labels in the loss (the heuristic's: 1)")
     p.add_argument("--soft", type=float, default=2.0,
-                   help="> 0 (with a --teacher): the searched states are trained against the softmax of the "
-                        "teacher's action values (cardvec.bots.action_values) at this "
-                        "temperature, in points, instead of its move; the teacher must then "
-                        "be a pimc name without halving (whose values have unequal counts); 0: "
-                        "the teacher's moves")
+                   help="> 0 (with a --teacher): the searched states are trained against "
+                        "the softmax of the teacher's action values "
+                        "(cardvec.bots.action_values) at this temperature, in points, "
+                        "instead of its move; the teacher must then be a pimc name without "
+                        "halving (whose values have unequal counts); 0: the teacher's moves")
     args = p.parse_args(argv)
     if args.soft < 0:
         p.error("--soft must be >= 0")

@@ -106,49 +106,43 @@ impl View {
         }
     }
 
-    fn column(board: u64, color: usize) -> u64 {
-        board >> (color * SLOTS_PER_COLOR) & 0xFFF
-    }
-
     /// Slot of the highest card on `board`'s column (`None` if empty).
     fn top_slot(board: u64, color: usize) -> Option<u8> {
-        let col = Self::column(board, color);
+        let col = fast::column(board, color);
         (col != 0).then(|| 63 - col.leading_zeros() as u8)
     }
 
     /// The slots a card may still take on a column `col`: a number above its top card, a
-    /// handshake while it holds no number.
+    /// handshake while it holds no number ([`fast::playable_on`] for every slot at once).
     fn open_slots(col: u64) -> u64 {
         let above = NUMBERS & (!0u64 << (64 - col.leading_zeros()));
         above | if col >> 3 == 0 { HANDSHAKES } else { 0 }
     }
 
     fn can_play(&self, card: u8) -> bool {
-        let col = Self::column(self.mine, color_of(card) as usize);
-        Self::open_slots(col) >> slot_of(card) & 1 == 1
+        fast::playable_on(fast::column(self.mine, color_of(card) as usize), slot_of(card))
     }
 
     /// The slots of the hand cards of `color` that could still go on our column.
     fn playable_in_color(&self, color: usize) -> u64 {
-        let col = Self::column(self.mine, color);
-        Self::column(self.hand, color) & Self::open_slots(col)
+        let col = fast::column(self.mine, color);
+        fast::column(self.hand, color) & Self::open_slots(col)
     }
 
     /// Projected value of building `color` from our column plus the playable hand cards.
     fn projected(&self, color: usize, extra: Option<u8>) -> i32 {
-        let col = Self::column(self.mine, color) | self.playable_in_color(color);
+        let col = fast::column(self.mine, color) | self.playable_in_color(color);
         fast::column_score(col | extra.map_or(0, |c| 1 << slot_of(c)))
     }
 
     /// Whether the opponent could still use `card` on their expedition.
     fn useful_to_opponent(&self, card: u8) -> bool {
         let color = color_of(card) as usize;
-        let col = Self::column(self.theirs, color);
+        let col = fast::column(self.theirs, color);
         if col == 0 {
             return !is_handshake(card) && rank_of(card) >= 6;
         }
-        let from = if is_handshake(card) { 3 } else { slot_of(card) };
-        col >> from == 0
+        fast::playable_on(col, slot_of(card))
     }
 }
 
@@ -165,7 +159,7 @@ impl SafeHeuristic {
         }
         let color = color_of(card) as usize;
         let slot = slot_of(card);
-        let col = View::column(v.mine, color);
+        let col = fast::column(v.mine, color);
         let hand_playable = v.playable_in_color(color);
         if col == 0 {
             // Opening: the colour must be strong enough and there must be time to play it.
@@ -196,7 +190,7 @@ impl SafeHeuristic {
         }
         let top = View::top_slot(v.mine, color).unwrap_or(2).max(2);
         let between = ((1u64 << slot) - 1) & !((2u64 << top) - 1);
-        let skipped = (between & !View::column(v.gone, color)).count_ones() as i32;
+        let skipped = (between & !fast::column(v.gone, color)).count_ones() as i32;
         let cards_after = hand_playable.count_ones() as i32 - 1;
         // Keep the gap small unless the game is ending.
         if skipped > 2 && v.deck_left > 2 * (cards_after + 1) {
@@ -213,7 +207,7 @@ impl SafeHeuristic {
             cost += 20 + rank_of(card) as i32;
         }
         if v.can_play(card) {
-            let open = View::column(v.mine, color) != 0;
+            let open = fast::column(v.mine, color) != 0;
             let strength = v.projected(color, None);
             if open {
                 cost += 25;
@@ -237,14 +231,13 @@ impl SafeHeuristic {
                 None => return i32::MIN,
             }
         };
-        let col = View::column(v.mine, color)
+        let col = fast::column(v.mine, color)
             | if !placed_on_pile && color_of(placed) as usize == color {
                 1 << slot_of(placed)
             } else {
                 0
             };
-        let from = if is_handshake(top) { 3 } else { slot_of(top) };
-        if col >> from != 0 {
+        if !fast::playable_on(col, slot_of(top)) {
             return i32::MIN;
         }
         if col != 0 && !is_handshake(top) {
@@ -570,6 +563,21 @@ mod tests {
                     }
                 }
                 action_id(slot as u32, discard, source)
+            }
+        }
+    }
+
+    /// The heuristic's open slots of a column are the slots the game lets a card take, for
+    /// every column and slot.
+    #[test]
+    fn open_slots_are_the_games_playable_slots() {
+        for col in 0..1u64 << SLOTS_PER_COLOR {
+            for slot in 0..SLOTS_PER_COLOR as u8 {
+                assert_eq!(
+                    View::open_slots(col) >> slot & 1 == 1,
+                    fast::playable_on(col, slot),
+                    "column {col:#x}, slot {slot}"
+                );
             }
         }
     }

@@ -122,13 +122,13 @@ impl LostCitiesState {
 
 /// The expedition column of `color` in a board set (12 bits, slot order).
 #[inline]
-fn column(board: u64, color: usize) -> u64 {
+pub(super) fn column(board: u64, color: usize) -> u64 {
     board >> (color * SLOTS_PER_COLOR) & COLOR_MASK
 }
 
 /// Whether a card with `slot` may go on a column (numbers strictly rising, handshakes first).
 #[inline]
-fn playable_on(column: u64, slot: u8) -> bool {
+pub(super) fn playable_on(column: u64, slot: u8) -> bool {
     let from = if slot < 3 { 3 } else { slot };
     column >> from == 0
 }

@@ -79,6 +79,21 @@ def make_net(obs_dim: int, hidden: list[int], num_actions: int) -> nn.Sequential
     return nn.Sequential(*layers)
 
 
+def search_labels(values: np.ndarray) -> np.ndarray:
+    """The search's choice: the first legal action of highest value (``NaN``: illegal), as
+    ``bots.act`` plays it."""
+    return np.nan_to_num(values, nan=-np.inf).argmax(axis=1)
+
+
+def value_gaps(values: np.ndarray) -> np.ndarray:
+    """How much the search's best action is worth above its second best (0 with one legal
+    action; ``NaN``: illegal): what a wrong choice there costs, by the search's values."""
+    top2 = -np.sort(-np.nan_to_num(values, nan=-np.inf), axis=1)[:, :2]
+    with np.errstate(invalid="ignore"):  # rows without two legal actions: -inf - -inf
+        gap = top2[:, 0] - top2[:, 1]
+    return np.where(np.isfinite(gap), gap, 0.0)
+
+
 def soft_targets(values: np.ndarray, temperature: float) -> np.ndarray:
     """The softmax of a search's action values at ``temperature`` (in the values' unit):
     ``exp((v - max v) / T)`` normalized over the legal actions (``values`` NaN: illegal, or

@@ -47,21 +47,6 @@ GAME = "flip7"
 OPPONENTS = ["expected-value", "expected-value"]
 
 
-def search_labels(values: np.ndarray) -> np.ndarray:
-    """The search's choice: the first legal action of highest value (``NaN``: illegal), as
-    ``bots.act`` plays it."""
-    return np.nan_to_num(values, nan=-np.inf).argmax(axis=1)
-
-
-def value_gaps(values: np.ndarray) -> np.ndarray:
-    """How much the search's best action is worth above its second best (0 with one legal
-    action; ``NaN``: illegal): what a wrong choice there costs, by the search's values."""
-    top2 = -np.sort(-np.nan_to_num(values, nan=-np.inf), axis=1)[:, :2]
-    with np.errstate(invalid="ignore"):  # rows without two legal actions: -inf - -inf
-        gap = top2[:, 0] - top2[:, 1]
-    return np.where(np.isfinite(gap), gap, 0.0)
-
-
 def search_expert(search: str, weighting: str = "uniform") -> dagger.Expert:
     """Every live lane labelled by the search's choice; with ``weighting="gap"`` each label
     weighs its value gap in the loss (a cost-sensitive clone: the states where the choice
@@ -71,8 +56,8 @@ def search_expert(search: str, weighting: str = "uniform") -> dagger.Expert:
 
     def expert(env: cardvec.LearnerEnv, live: np.ndarray, r: int, seed: int):
         values = cardvec.bots.action_values(env, search, lanes=live, seed=seed)
-        weights = value_gaps(values) if weighting == "gap" else None
-        return search_labels(values), 0, weights, None
+        weights = dagger.value_gaps(values) if weighting == "gap" else None
+        return dagger.search_labels(values), 0, weights, None
 
     return expert
 

@@ -74,7 +74,7 @@ def expert_labels(values: np.ndarray, heuristic: np.ndarray, margin: float) -> n
     """The corrected heuristic: ``safe-heuristic``'s action, unless the search's best action
     returns more than ``margin`` points above it (the search's values of the two come from
     the same worlds), then the search's best. ``values`` NaN: illegal."""
-    best = np.nan_to_num(values, nan=-np.inf).argmax(axis=1)
+    best = dagger.search_labels(values)
     rows = np.arange(len(values))
     gain = values[rows, best] - values[rows, heuristic]
     return np.where(gain > margin, best, heuristic)
@@ -95,7 +95,7 @@ def corrected_heuristic(args: argparse.Namespace) -> dagger.Expert:
         if args.teacher and args.soft > 0:  # the softmax of the teacher's action values
             values = cardvec.bots.action_values(env, args.teacher, lanes=searched, seed=seed)
             soft = dagger.soft_targets(values, args.soft)
-            label[searched] = np.nan_to_num(values[searched], nan=-np.inf).argmax(axis=1)
+            label[searched] = dagger.search_labels(values[searched])
             weight = np.where(searched, args.teacher_weight, 1.0)
             return label, int((label != heuristic).sum()), weight, soft
         if args.teacher:  # the teacher bot's own moves on the searched lanes

@@ -8,13 +8,16 @@
 //!
 //! ```text
 //! git worktree add --detach /tmp/w092 092b5613
-//! mkdir -p /tmp/w092/examples && cp scripts/step_cost_092b5613.rs /tmp/w092/examples/step_cost.rs
-//! (cd /tmp/w092 && cargo build --release --example step_cost)
+//! mkdir -p /tmp/w092/examples/step_cost
+//! cp scripts/step_cost_092b5613.rs /tmp/w092/examples/step_cost.rs
+//! cp examples/step_cost/callgrind.rs /tmp/w092/examples/step_cost/
+//! (cd /tmp/w092 && RUSTFLAGS="-C target-cpu=x86-64-v2" cargo build --release --example step_cost)
 //! valgrind --tool=callgrind --instr-atstart=no /tmp/w092/target/release/examples/step_cost \
 //!     flip7 f32 --players 3 --envs 512 --steps 256
 //! ```
 //!
-//! Arguments: `flip7 mask|f32 --players P --envs N --steps S`, in that order.
+//! (`RUSTFLAGS` as this checkout's `.cargo/config.toml`, which a worktree outside it does not
+//! read.) Arguments: `flip7 mask|f32 --players P --envs N --steps S`, in that order.
 
 use cardvec::core::policy::RandomDriver;
 use cardvec::core::{ActionStatus, EnvOptions, VecEnv};
@@ -46,35 +49,5 @@ fn main() {
     println!("live_steps={live}");
 }
 
-/// Callgrind's client requests (`valgrind/callgrind.h`): the magic instruction sequence that
-/// does nothing outside valgrind. Only on x86_64; elsewhere the requests do nothing.
-mod callgrind {
-    /// `VG_USERREQ_TOOL_BASE('C', 'T')`.
-    const BASE: u64 = (b'C' as u64) << 24 | (b'T' as u64) << 16;
-    const START_INSTRUMENTATION: u64 = BASE + 4;
-    const STOP_INSTRUMENTATION: u64 = BASE + 5;
-
-    #[cfg(target_arch = "x86_64")]
-    fn request(code: u64) {
-        let args = [code, 0u64, 0, 0, 0, 0];
-        // SAFETY: the sequence rotates rdi by 128 bits in all (no change) and exchanges rbx
-        // with itself; valgrind recognises it and reads `args`, which outlives the call.
-        unsafe {
-            std::arch::asm!(
-                "rol rdi, 3", "rol rdi, 13", "rol rdi, 61", "rol rdi, 51", "xchg rbx, rbx",
-                in("rax") args.as_ptr(),
-                inout("rdx") 0u64 => _,
-                options(nostack)
-            );
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    fn request(_code: u64) {}
-
-    pub fn start_instrumentation() {
-        request(START_INSTRUMENTATION)
-    }
-    pub fn stop_instrumentation() {
-        request(STOP_INSTRUMENTATION)
-    }
-}
+#[path = "step_cost/callgrind.rs"]
+mod callgrind;

@@ -27,16 +27,12 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False,
+                                 usage="%(prog)s BINARY GAME MODE [example flags] [--top N]")
 parser.add_argument("binary", help="a build of examples/step_cost.rs")
-parser.add_argument("case", nargs=argparse.REMAINDER, help="GAME MODE [example flags]")
 parser.add_argument("--top", type=int, default=40)
-args = parser.parse_args()
-case = list(args.case)
-if "--top" in case:
-    i = case.index("--top")
-    args.top = int(case[i + 1])
-    del case[i : i + 2]
+# Every other argument is the example's (`GAME MODE --players P -o NAME=VALUE ...`).
+args, case = parser.parse_known_args()
 for flag, default in (("--envs", "512"), ("--steps", "256")):
     if flag not in case:
         case += [flag, default]

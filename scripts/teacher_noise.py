@@ -24,7 +24,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
 
 import cardvec  # noqa: E402
-from dagger import soft_targets  # noqa: E402
+from dagger import search_labels, soft_targets, value_gaps  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -47,17 +47,15 @@ def main(argv: list[str] | None = None) -> dict:
     live = ~np.isnan(a).all(1)
     a, b, heuristic = a[live], b[live], heuristic[live]
     rows = np.arange(len(a))
-    best_a = np.nan_to_num(a, nan=-np.inf).argmax(1)
-    best_b = np.nan_to_num(b, nan=-np.inf).argmax(1)
+    best_a, best_b = search_labels(a), search_labels(b)
     centred_a = a - np.nanmean(a, 1, keepdims=True)
     centred_b = b - np.nanmean(b, 1, keepdims=True)
-    top2 = -np.sort(-np.nan_to_num(a, nan=-np.inf), axis=1)[:, :2]
     out = {
         "states": int(live.sum()),
         "legal_actions_mean": float((~np.isnan(a)).sum(1).mean()),
         "value_spread": float(np.nanstd(centred_a)),
         "value_noise": float(np.nanstd(centred_a - centred_b) / np.sqrt(2)),
-        "best_lead_median": float(np.median(top2[:, 0] - top2[:, 1])),
+        "best_lead_median": float(np.median(value_gaps(a))),
         "argmax_agreement": float(np.mean(best_a == best_b)),
         "best_minus_heuristic": float(np.mean(b[rows, best_a] - b[rows, heuristic])),
         "argmax_tv": float(np.mean(best_a != best_b)),

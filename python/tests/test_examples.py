@@ -256,8 +256,8 @@ def test_the_flip7_imitation_labels_are_the_search_bots_moves():
 
     nan = np.nan
     values = np.array([[0.2, 0.3, nan], [0.5, 0.5, nan], [nan, nan, 0.1]], dtype=np.float32)
-    np.testing.assert_array_equal(im.search_labels(values), [1, 0, 2])
-    np.testing.assert_allclose(im.value_gaps(values), [0.1, 0.0, 0.0], atol=1e-7)
+    np.testing.assert_array_equal(im.dagger.search_labels(values), [1, 0, 2])
+    np.testing.assert_allclose(im.dagger.value_gaps(values), [0.1, 0.0, 0.0], atol=1e-7)
     with pytest.raises(ValueError, match="weighting"):
         im.search_expert("pimc:sims=1", "regret")
     env = cardvec.LearnerEnv("flip7", 6, opponents=["expected-value", "expected-value"],
